@@ -1,0 +1,104 @@
+/** The agent card murmur serves, built from what the door serves (seed 000, "Agent Card"). */
+import { DOOR_METHOD_ORDER, METHOD, type MethodName } from './methods.js';
+import type { AgentCard, AgentExtension, AgentSkill, SecurityRequirement } from './types.js';
+import { A2A_VERSION, CAPSULE_EXTENSION_URI, DOOR_EXTENSION_URI, STREAM_EXTENSION_URI } from './uris.js';
+
+/** The murmur frames a transport: http capsule's stream can send, in card order. */
+export const STREAM_FRAMES = [
+  'text',
+  'thinking',
+  'tool-call-started',
+  'tool-call-progress',
+  'artifact',
+  'gap',
+  'lagged',
+  'connection-ack',
+  'capsule-closed',
+] as const;
+export type StreamFrameName = (typeof STREAM_FRAMES)[number];
+
+export const DOOR_EXTENSION_DESCRIPTION =
+  "Every JSON-RPC method this door answers, A2A methods and murmur's own alike, the murmur ones named murmur.<Method>; whether it accepts tasks from peer capsules; and the forgetSession field a message's metadata may carry under this URI.";
+export const CAPSULE_EXTENSION_DESCRIPTION =
+  'The session answering this address and what the capsule may do. Served only to authenticated callers once the door authenticates.';
+export const STREAM_EXTENSION_DESCRIPTION =
+  "The murmur frames this capsule writes in addition to the A2A v1.0 events: sent on SendStreamingMessage and SubscribeToTask when the request's A2A-Extensions header names this URI, and always on murmur.WatchSession. Each is carried in a StreamResponse under metadata keyed by this URI.";
+export const BEARER_SCHEME_DESCRIPTION = "A token this capsule's runtime mints at launch and accepts until the session ends.";
+
+export const TASK_SKILL: AgentSkill = {
+  id: 'task',
+  name: 'Run a task',
+  description: 'Runs one task given as a text message and reports its outcome.',
+  tags: ['task'],
+};
+
+export const DEFAULT_IO_MODES = ['text/plain', 'application/json'];
+
+export interface CardInput {
+  name: string;
+  version: string;
+  /** http://<host:port> */
+  url: string;
+  sessionId: string;
+  /** The JSON-RPC methods POST / answers with something other than -32601, in any order. */
+  methods: readonly MethodName[];
+  authenticated: boolean;
+  peerTasks: boolean;
+  tools: string[];
+  shell: boolean;
+  network: boolean;
+  planes: string[];
+  /** Which card: the public one, or the extended card of an authenticated door. */
+  variant: 'public' | 'extended';
+}
+
+/** Methods in the door extension's documented order. */
+export function orderMethods(methods: readonly MethodName[]): MethodName[] {
+  return DOOR_METHOD_ORDER.filter((m) => methods.includes(m));
+}
+
+export function buildAgentCard(input: CardInput): AgentCard {
+  const methods = orderMethods(input.methods);
+  const door: AgentExtension = {
+    uri: DOOR_EXTENSION_URI,
+    description: DOOR_EXTENSION_DESCRIPTION,
+    required: false,
+    params: { methods, peerTasks: input.peerTasks },
+  };
+  const capsule: AgentExtension = {
+    uri: CAPSULE_EXTENSION_URI,
+    description: CAPSULE_EXTENSION_DESCRIPTION,
+    required: false,
+    params: { sessionId: input.sessionId, tools: input.tools, shell: input.shell, network: input.network, planes: input.planes },
+  };
+  const stream: AgentExtension = {
+    uri: STREAM_EXTENSION_URI,
+    description: STREAM_EXTENSION_DESCRIPTION,
+    required: false,
+    params: { frames: [...STREAM_FRAMES] },
+  };
+  const withCapsule = !input.authenticated || input.variant === 'extended';
+  const streaming = methods.includes(METHOD.SendStreamingMessage);
+  const taskStarting = methods.filter((m) => m === METHOD.SendMessage || m === METHOD.SendStreamingMessage);
+  const skill: AgentSkill = input.authenticated
+    ? { ...TASK_SKILL, securityRequirements: taskStarting.map((scope) => ({ schemes: { bearer: { list: [scope] } } })) }
+    : { ...TASK_SKILL };
+  const anyToken: SecurityRequirement[] = [{ schemes: { bearer: { list: [] } } }];
+  return {
+    name: input.name,
+    description: `Murmur capsule ${input.name} ${input.version}`,
+    version: input.version,
+    supportedInterfaces: [{ url: input.url, protocolBinding: 'JSONRPC', protocolVersion: A2A_VERSION }],
+    capabilities: {
+      streaming,
+      pushNotifications: false,
+      extendedAgentCard: input.authenticated,
+      extensions: withCapsule ? [door, capsule, stream] : [door, stream],
+    },
+    securitySchemes: input.authenticated ? { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer', description: BEARER_SCHEME_DESCRIPTION } } } : {},
+    securityRequirements: input.authenticated ? anyToken : [],
+    defaultInputModes: [...DEFAULT_IO_MODES],
+    defaultOutputModes: [...DEFAULT_IO_MODES],
+    skills: methods.includes(METHOD.SendMessage) ? [skill] : [],
+  };
+}

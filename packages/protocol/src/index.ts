@@ -1,0 +1,112 @@
+export type {
+  AgentCapabilities,
+  AgentCard,
+  AgentExtension,
+  AgentInterface,
+  AgentSkill,
+  Artifact,
+  CancelTaskRequest,
+  DelegationResidue,
+  DetachedShellResidue,
+  ErrorInfo,
+  GetTaskRequest,
+  HttpRefusalBody,
+  JsonObject,
+  JsonRpcErrorObject,
+  JsonRpcFailure,
+  JsonRpcId,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  JsonRpcSuccess,
+  JsonValue,
+  ListTasksRequest,
+  ListTasksResponse,
+  Message,
+  MurmurTaskMetadata,
+  Part,
+  ResidueItem,
+  Role,
+  SecurityRequirement,
+  SecurityScheme,
+  SendMessageConfiguration,
+  SendMessageRequest,
+  SendMessageResponse,
+  StopSessionResult,
+  StreamResponse,
+  SubscribeToTaskRequest,
+  Task,
+  TaskArtifactUpdateEvent,
+  TaskStatus,
+  TaskStatusUpdateEvent,
+} from './types.js';
+export {
+  A2A_ERROR_DOMAIN,
+  A2A_EXTENSIONS_HEADER,
+  A2A_VERSION,
+  A2A_VERSION_HEADER,
+  AGENT_CARD_PATH,
+  CAPSULE_EXTENSION_URI,
+  COMPLETION_SESSION_HEADER,
+  DELEGATION_ID_HEADER,
+  DOOR_EXTENSION_URI,
+  ERROR_INFO_TYPE,
+  MURMUR_ERROR_DOMAIN,
+  STREAM_EXTENSION_URI,
+  TASK_ORIGIN_HEADER,
+  TASK_TRUST_HEADER,
+} from './uris.js';
+export { DOOR_METHOD_ORDER, METHOD, type MethodName, PUSH_CONFIG_METHODS, RETIRED_METHOD_NAMES, SCOPES } from './methods.js';
+export {
+  isSettledState,
+  isTerminalState,
+  MURMUR_STATE_WORD,
+  TASK_STATE_FILTER_NAMES,
+  TASK_STATES,
+  type TaskState,
+  TERMINAL_STATES,
+} from './task-states.js';
+export {
+  contentTypeNotSupported,
+  ERRORS,
+  type ErrorName,
+  errorNameForCode,
+  internalError,
+  invalidParams,
+  isRetryableCode,
+  pushNotSupported,
+  rpcError,
+  taskNotCancelable,
+  taskNotFound,
+  unsupportedForTask,
+  unsupportedOperation,
+  versionNotSupported,
+} from './errors.js';
+export { negotiateVersion, type VersionVerdict } from './version.js';
+export { checkTenant, type EnvelopeVerdict, failure, isPlainObject, readEnvelope, readParams, success } from './jsonrpc.js';
+export {
+  MAX_REFERENCED_TASKS,
+  type MessageImage,
+  type MessageReaderLimits,
+  type MessageVerdict,
+  type ReadMessage,
+  readMessageParams,
+} from './message-reader.js';
+export { DEFAULT_PAGE_SIZE, type ListTasksQuery, type ListTasksVerdict, MAX_PAGE_SIZE, readListTasksParams } from './list-tasks-reader.js';
+export { decodePageToken, encodePageToken, type PagePosition } from './page-token.js';
+export { formatTimestamp, parseTimestampCeilMs } from './timestamps.js';
+export { renderDataPart, renderFence } from './data-fence.js';
+export { decodeBase64, hasImageMagic, IMAGE_MEDIA_TYPES, type ImageMediaType, isImageMediaType } from './images.js';
+export { ID_PREFIX, type IdKind, isId, statusMessageId } from './ids.js';
+export {
+  BEARER_SCHEME_DESCRIPTION,
+  buildAgentCard,
+  type CardInput,
+  CAPSULE_EXTENSION_DESCRIPTION,
+  DEFAULT_IO_MODES,
+  DOOR_EXTENSION_DESCRIPTION,
+  orderMethods,
+  STREAM_EXTENSION_DESCRIPTION,
+  STREAM_FRAMES,
+  type StreamFrameName,
+  TASK_SKILL,
+} from './card.js';

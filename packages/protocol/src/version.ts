@@ -1,0 +1,21 @@
+import { A2A_VERSION } from './uris.js';
+
+/** Accepts 1.0 and 1.0.<digits> (seed 000, "A2A-Version"). */
+const SERVED_VERSION = /^1\.0(\.\d+)?$/;
+
+export type VersionVerdict = { ok: true } | { ok: false; requestedVersion: string };
+
+/**
+ * Reads the A2A-Version header lines of a request. `lines` holds every line's raw value in arrival order
+ * (an absent header is []). More than one line is refused whatever their values; requestedVersion joins them with ",".
+ */
+export function negotiateVersion(lines: readonly string[]): VersionVerdict {
+  if (lines.length === 1) {
+    const value = lines[0].trim();
+    if (SERVED_VERSION.test(value)) return { ok: true };
+    return { ok: false, requestedVersion: lines[0] };
+  }
+  return { ok: false, requestedVersion: lines.join(',') };
+}
+
+export { A2A_VERSION };
