@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import { parseDocument } from 'yaml';
+import { ManifestError } from '../manifest/manifest.loader.js';
+import { abortableDelay } from './abortable-delay.js';
+import type { DriverChunk, DriverOutcome, DriverRequest, TaskDriver, ToolOutcome } from './driver.js';
+import { type Script, type ScriptTurn, scriptSchema } from './script.schema.js';
+
+export function loadScript(file: string): Script {
+  const doc = parseDocument(readFileSync(file, 'utf8'), { uniqueKeys: true });
+  if (doc.errors.length > 0) throw new ManifestError(`${file}: not valid YAML: ${doc.errors[0].message}`);
+  const result = scriptSchema.safeParse(doc.toJS());
+  if (!result.success) {
+    throw new ManifestError(`${file}: ${result.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')}`);
+  }
+  for (const [r, rule] of [...result.data.rules.map((x) => x.turns), result.data.default.turns].entries()) {
+    const where = r < result.data.rules.length ? `rules.${r}` : 'default';
+    const last = rule.at(-1)!;
+    if (last.answer === undefined && last.fail === undefined && last.tools.length === 0 && last.ask === undefined) {
+      // A last turn with only chunks answers with them, as a model's reply without a tool call does.
+      continue;
+    }
+    if (last.ask !== undefined) throw new ManifestError(`${file}: ${where}.turns.${rule.length - 1}: a turn that asks must be followed by the turn that reads the reply`);
+  }
+  return result.data;
+}
+
+interface TemplateScope {
+  taskText: string;
+  match: RegExpExecArray | null;
+  reply: string | null;
+  tool: ToolOutcome | null;
+}
+
+/** {{task.text}}, {{reply}}, {{match.N}}, {{tool.stdout}}, {{tool.stderr}}, {{tool.exit_code}}, {{tool.content}}; trailing newlines trimmed. */
+export function renderTemplate(template: string, scope: TemplateScope): string {
+  return template.replace(/\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g, (whole, key: string) => {
+    const trim = (s: string) => s.replace(/\n+$/, '');
+    if (key === 'task.text') return scope.taskText;
+    if (key === 'reply') return scope.reply ?? '';
+    if (key.startsWith('match.')) return scope.match?.[Number(key.slice(6))] ?? '';
+    if (key === 'tool.stdout') return trim(scope.tool?.stdout ?? '');
+    if (key === 'tool.stderr') return trim(scope.tool?.stderr ?? '');
+    if (key === 'tool.exit_code') return String(scope.tool?.exitCode ?? '');
+    if (key === 'tool.content') return scope.tool?.content ?? '';
+    return whole;
+  });
+}
+
+/**
+ * Plays one rule of a script for one task. A script turn that calls tools and also ends plays as two inference
+ * calls, as a model would: the first asks for the tools, the second ends, seeing their results.
+ */
+export class ScriptTaskDriver implements TaskDriver {
+  private readonly turns: ScriptTurn[];
+  private readonly match: RegExpExecArray | null;
+  private cursor = 0;
+  private endingPending: ScriptTurn | null = null;
+  private lastTool: ToolOutcome | null = null;
+  private callCount = 0;
+
+  constructor(
+    script: Script,
+    private readonly taskText: string,
+  ) {
+    for (const rule of script.rules) {
+      const m = new RegExp(rule.match, rule.flags).exec(taskText);
+      if (m) {
+        this.turns = rule.turns;
+        this.match = m;
+        return;
+      }
+    }
+    this.turns = script.default.turns;
+    this.match = null;
+  }
+
+  async infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverOutcome> {
+    if (request.toolResults.length > 0) this.lastTool = request.toolResults.at(-1)!;
+    const scope: TemplateScope = { taskText: this.taskText, match: this.match, reply: request.reply, tool: this.lastTool };
+    if (this.endingPending) {
+      const ending = this.endingPending;
+      this.endingPending = null;
+      return this.ending(ending, scope, []);
+    }
+    const turn = this.turns[this.cursor];
+    if (!turn) return { kind: 'answer', text: '' };
+    this.cursor += 1;
+    if (turn.sleep_ms > 0) await abortableDelay(turn.sleep_ms, request.signal);
+    for (const text of turn.thinking) {
+      await this.pace(turn, request.signal);
+      onChunk({ kind: 'thinking', text: renderTemplate(text, scope) });
+    }
+    const said: string[] = [];
+    for (let r = 0; r < turn.repeat; r++) {
+      for (const text of turn.text) {
+        await this.pace(turn, request.signal);
+        const chunk = renderTemplate(text, scope);
+        said.push(chunk);
+        onChunk({ kind: 'text', text: chunk });
+      }
+    }
+    if (turn.tools.length > 0) {
+      if (turn.answer !== undefined || turn.ask !== undefined || turn.fail !== undefined) this.endingPending = { ...turn, tools: [], thinking: [], text: [], sleep_ms: 0 };
+      return {
+        kind: 'tools',
+        calls: turn.tools.map((call) => ({
+          id: call.id ?? `call_${++this.callCount}`,
+          name: call.tool,
+          input: JSON.parse(renderTemplate(JSON.stringify(call.input), { ...scope, tool: this.lastTool })) as Record<string, unknown>,
+        })),
+      };
+    }
+    return this.ending(turn, scope, said);
+  }
+
+  private ending(turn: ScriptTurn, scope: TemplateScope, said: string[]): DriverOutcome {
+    if (turn.answer !== undefined) return { kind: 'answer', text: renderTemplate(turn.answer, scope) };
+    if (turn.ask !== undefined) return { kind: 'ask', prompt: renderTemplate(turn.ask, scope) };
+    if (turn.fail !== undefined) return { kind: 'fail', message: renderTemplate(turn.fail, scope) };
+    if (this.cursor >= this.turns.length) return { kind: 'answer', text: said.join('') };
+    return { kind: 'continue' };
+  }
+
+  private async pace(turn: ScriptTurn, signal: AbortSignal): Promise<void> {
+    if (turn.pace_ms > 0) await abortableDelay(turn.pace_ms, signal);
+    else if (signal.aborted) throw signal.reason;
+  }
+}

@@ -1,0 +1,39 @@
+import { type DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import path from 'node:path';
+import { AgentModule } from './agent/agent.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { DoorModule } from './door/door.module.js';
+import { SESSION_CONTEXT, type SessionContext } from './session/session-context.js';
+import { SessionModule } from './session/session.module.js';
+import { TaskRow } from './tasks/task.entity.js';
+import { TasksModule } from './tasks/tasks.module.js';
+import { ToolsModule } from './tools/tools.module.js';
+
+/** The door for one session: its context is staged before Nest starts, and every module reads it. */
+@Global()
+@Module({})
+export class AppModule {
+  static forSession(session: SessionContext): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        TypeOrmModule.forRoot({
+          type: 'sqlite',
+          database: path.join(session.recordsDir, 'store.db'),
+          entities: [TaskRow],
+          synchronize: true,
+          logging: false,
+        }),
+        SessionModule,
+        ToolsModule,
+        TasksModule,
+        AgentModule,
+        AuthModule,
+        DoorModule,
+      ],
+      providers: [{ provide: SESSION_CONTEXT, useValue: session }],
+      exports: [SESSION_CONTEXT],
+    };
+  }
+}

@@ -1,0 +1,86 @@
+import { parseArgs } from 'node:util';
+import { startDoor, type RunningDoor } from '../door/start-door.js';
+import { ManifestError } from '../manifest/manifest.loader.js';
+import { register, unregister } from '../registry/session-registry.js';
+import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
+
+export const RUN_USAGE = `usage: mur run [DIR] [--port N] [--host H] [--task TEXT] [--resume SESSION] [--json]
+
+Stages a session of the capsule in DIR (default: .), starts its door, prints the door's
+address and the session id, runs the launch's task (--task, or task.md / input.txt in DIR),
+and serves until SIGINT or SIGTERM, which cancel live tasks before it exits.`;
+
+export interface StartedSession {
+  door: RunningDoor;
+  sessionId: string;
+  stop(): Promise<void>;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+/** Stages, starts, registers and announces a session; returns once the door answers. */
+export async function launch(argv: string[], out: (line: string) => void): Promise<StartedSession> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      port: { type: 'string', default: '0' },
+      host: { type: 'string', default: '127.0.0.1' },
+      task: { type: 'string' },
+      resume: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`mur run takes one capsule folder, not ${positionals.length}`);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not '${values.port}'`);
+  const session = stageSession({ dir: positionals[0] ?? '.', host: values.host!, port, resume: values.resume });
+  const door = await startDoor(session);
+  const launchText = session.resumed ? null : launchTaskText(session.capsuleDir, values.task);
+  const launchTask = launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none' ? await door.tasks.submitLaunchTask(launchText) : null;
+  register({
+    sessionId: session.sessionId,
+    name: session.manifest.name,
+    version: session.manifest.version,
+    url: door.url,
+    pid: process.pid,
+    capsuleDir: session.capsuleDir,
+    recordsDir: session.recordsDir,
+    startedAt: new Date(session.startedAtMs).toISOString(),
+  });
+  const announced = {
+    sessionId: session.sessionId,
+    url: door.url,
+    name: session.manifest.name,
+    version: session.manifest.version,
+    pid: process.pid,
+    recordsDir: session.recordsDir,
+    launchTaskId: launchTask?.id ?? null,
+  };
+  if (values.json) out(JSON.stringify(announced));
+  else {
+    out(`mur: ${announced.name} ${announced.version} is listening`);
+    out(`door     ${announced.url}`);
+    out(`session  ${announced.sessionId}`);
+    out(`records  ${announced.recordsDir}`);
+    if (launchTask) out(`task     ${launchTask.id}`);
+  }
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= door.close().finally(() => unregister(session.sessionId));
+    return stopping;
+  };
+  door.tasks.on('session-idle-exit', () => void stop().then(() => process.exit(0)));
+  return { door, sessionId: session.sessionId, stop };
+}
+
+/** Maps launch failures to the CLI's messages and exit codes: 2 for bad input, 1 for anything else. */
+export function describeLaunchError(error: unknown): { message: string; code: number } {
+  if (error instanceof ManifestError || error instanceof StagingError || error instanceof UsageError) return { message: error.message, code: 2 };
+  const e = error as NodeJS.ErrnoException;
+  if (e.code === 'EADDRINUSE') return { message: `the port is already in use: ${e.message}`, code: 1 };
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { message: `${e.message}\n${RUN_USAGE}`, code: 2 };
+  return { message: e.stack ?? String(error), code: 1 };
+}

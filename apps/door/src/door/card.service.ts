@@ -1,0 +1,41 @@
+import { type AgentCard, buildAgentCard } from '@murmur/protocol';
+import type { SessionContext } from '../session/session-context.js';
+import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
+import { servedMethods } from './served-methods.js';
+
+/** The agent card, derived from what this door serves and what the capsule may do. */
+export class CardService {
+  private cached: { public: string; extended: AgentCard } | null = null;
+
+  constructor(
+    private readonly session: SessionContext,
+    private readonly tools: ToolDispatcher,
+  ) {}
+
+  card(variant: 'public' | 'extended'): AgentCard {
+    const m = this.session.manifest;
+    const planes: string[] = [];
+    if (m.exports.files) planes.push('files');
+    if (m.exports.peer_files) planes.push('peer_files');
+    return buildAgentCard({
+      name: m.name,
+      version: m.version,
+      url: this.session.url,
+      sessionId: this.session.sessionId,
+      methods: servedMethods(m),
+      authenticated: m.network.authentication !== undefined,
+      peerTasks: m.exports.peer_tasks?.accept ?? false,
+      tools: m.capabilities.shell.allow.filter((name) => this.tools.inventory().includes(name)),
+      shell: m.capabilities.shell.allow.length > 0,
+      network: m.capabilities.network.allow.length > 0,
+      planes,
+      variant,
+    });
+  }
+
+  /** The public card as served bytes: built once the address is known, since nothing on it changes after. */
+  publicCardJson(): string {
+    if (!this.cached) this.cached = { public: JSON.stringify(this.card('public')), extended: this.card('extended') };
+    return this.cached.public;
+  }
+}

@@ -1,0 +1,77 @@
+import { AGENT_CARD_PATH } from '@murmur/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RequestGate } from '../auth/request-gate.js';
+import type { Caller } from '../tasks/caller.js';
+import type { CardService } from './card.service.js';
+import type { RpcPipeline } from './rpc-pipeline.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    murmurCaller?: Caller;
+  }
+}
+
+/** Bodies larger than this are refused -32600 rather than read: generous enough for context.images limits. */
+export function bodyLimitFor(maxImageBytes: number, maxImagesPerTurn: number): number {
+  return Math.max(8 * 1024 * 1024, Math.ceil(maxImageBytes * maxImagesPerTurn * 1.4) + 1024 * 1024);
+}
+
+const TOO_LARGE = Symbol('body too large');
+const NOT_FOUND_BODY = JSON.stringify({
+  error: 'not_found',
+  message: 'this door answers POST / with content-type: application/json and a JSON-RPC body, and GET /.well-known/agent-card.json',
+});
+
+function isJsonContentType(value: string | undefined): boolean {
+  return value !== undefined && value.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/**
+ * Registers the door on Fastify directly, so that no framework default reaches the wire: the gate runs in
+ * onRequest (before the body is read), the body is taken as raw text, and every other path answers 404.
+ */
+export function registerDoorRoutes(fastify: FastifyInstance, deps: { gate: RequestGate; card: CardService; rpc: RpcPipeline; bodyLimit: number }): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', (_req, payload, done) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    payload.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= deps.bodyLimit) chunks.push(chunk);
+    });
+    payload.on('end', () => done(null, size > deps.bodyLimit ? TOO_LARGE : Buffer.concat(chunks).toString('utf8')));
+    payload.on('error', (error) => done(error, undefined));
+  });
+
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // Step 1: the card is served without a door token.
+    if (request.method === 'GET' && request.url === AGENT_CARD_PATH) return;
+    const verdict = deps.gate.check(request.headers);
+    if (!verdict.ok) return reply.code(verdict.status).headers(verdict.headers).send(verdict.body);
+    request.murmurCaller = verdict.caller;
+  });
+
+  fastify.get(AGENT_CARD_PATH, async (_request, reply) => {
+    return reply.code(200).header('content-type', 'application/json').send(deps.card.publicCardJson());
+  });
+
+  const notFound = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).header('content-type', 'application/json').send(NOT_FOUND_BODY);
+
+  fastify.post('/', { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request, reply) => {
+    const body = request.body as string | typeof TOO_LARGE | undefined;
+    // Step 5: anything but a POST / with content-type application/json and a body.
+    if (!isJsonContentType(request.headers['content-type']) || body === undefined || body === '') return notFound(request, reply);
+    if (body === TOO_LARGE) {
+      return reply
+        .code(200)
+        .header('content-type', 'application/json')
+        .header('connection', 'close')
+        .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request payload validation error' } }));
+    }
+    const answer = await deps.rpc.handle({ body, headers: request.headers, rawHeaders: request.raw.rawHeaders, caller: request.murmurCaller! });
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
+
+  fastify.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'], url: '/', handler: notFound });
+  fastify.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'], url: '/*', handler: notFound });
+}

@@ -1,0 +1,146 @@
+import {
+  A2A_EXTENSIONS_HEADER,
+  checkTenant,
+  COMPLETION_SESSION_HEADER,
+  DELEGATION_ID_HEADER,
+  failure,
+  internalError,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  METHOD,
+  type MethodName,
+  negotiateVersion,
+  PUSH_CONFIG_METHODS,
+  pushNotSupported,
+  readEnvelope,
+  readParams,
+  rpcError,
+  success,
+  TASK_ORIGIN_HEADER,
+  unsupportedOperation,
+  versionNotSupported,
+} from '@murmur/protocol';
+import type { SessionContext } from '../session/session-context.js';
+import type { Caller } from '../tasks/caller.js';
+import { StoreError } from '../tasks/task-store.js';
+import type { DoorLog } from './door-log.js';
+import type { MethodHandler, RpcCall } from './rpc-context.js';
+import { servedMethods } from './served-methods.js';
+
+export interface RpcRequest {
+  body: string;
+  /** Header values by lower-case name (Node joins repeated unknown headers). */
+  headers: Record<string, string | string[] | undefined>;
+  /** Raw header lines as [name, value, name, value, …], for headers whose repetition matters. */
+  rawHeaders: string[];
+  caller: Caller;
+}
+
+export interface RpcReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const json = (value: unknown, extensions?: string[]): RpcReply => ({
+  status: 200,
+  headers: { 'content-type': 'application/json', ...(extensions && extensions.length > 0 ? { [A2A_EXTENSIONS_HEADER]: extensions.join(', ') } : {}) },
+  body: JSON.stringify(value),
+});
+
+const refuse = (id: JsonRpcId | null, error: JsonRpcErrorObject): RpcReply => json(failure(id, error));
+
+function headerLines(rawHeaders: string[], name: string): string[] {
+  const lines: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) lines.push(rawHeaders[i + 1]);
+  return lines;
+}
+
+/** Steps 6–14 of "What the door answers" (seed 000), in that order, for one POST / with a JSON body. */
+export class RpcPipeline {
+  private readonly served: ReadonlySet<string>;
+  private readonly handlers = new Map<MethodName, MethodHandler>();
+
+  constructor(
+    private readonly session: SessionContext,
+    private readonly log: DoorLog,
+  ) {
+    this.served = new Set(servedMethods(session.manifest));
+  }
+
+  register(method: MethodName, handler: MethodHandler): void {
+    this.handlers.set(method, handler);
+  }
+
+  async handle(request: RpcRequest): Promise<RpcReply> {
+    // 6. A body that is not JSON.
+    let body: unknown;
+    try {
+      body = JSON.parse(request.body);
+    } catch {
+      return refuse(null, rpcError('ParseError'));
+    }
+    // 7. A body that is not a JSON-RPC 2.0 request.
+    const envelope = readEnvelope(body);
+    if (!envelope.ok) return refuse(envelope.id, envelope.error);
+    const { id, method } = envelope.request;
+    // 8. A2A-Version.
+    const version = negotiateVersion(headerLines(request.rawHeaders, 'a2a-version'));
+    if (!version.ok) return refuse(id, versionNotSupported(version.requestedVersion));
+    // 9. A completion addressed to another session.
+    const isCompletion = headerLines(request.rawHeaders, TASK_ORIGIN_HEADER).some((v) => v.trim().toLowerCase() === 'completion');
+    if (isCompletion) {
+      const addressed = headerLines(request.rawHeaders, COMPLETION_SESSION_HEADER)[0]?.trim() ?? '';
+      if (addressed !== this.session.sessionId) {
+        return refuse(id, rpcError('CompletionMisaddressed', `completion addressed to session '${addressed}', which does not run here`, { addressedSession: addressed }));
+      }
+    }
+    // 10. The method.
+    const methodRefusal = this.methodRefusal(method, isCompletion);
+    if (methodRefusal) return refuse(id, methodRefusal);
+    if (isCompletion) {
+      const delegation = headerLines(request.rawHeaders, DELEGATION_ID_HEADER)[0]?.trim() ?? '';
+      return refuse(
+        id,
+        delegation === ''
+          ? rpcError('CompletionNotAwaited', 'no task in this session is waiting for a delegation: the completion names none')
+          : rpcError('CompletionNotAwaited', `no task in this session is waiting for delegation ${delegation}`, { delegationId: delegation }),
+      );
+    }
+    // 11. The method's scope (network.authentication): the auth module's, once it is declared.
+    // 12. params.
+    const params = readParams(envelope.request);
+    if (!params.ok) return refuse(id, params.error);
+    // 13. A tenant.
+    const tenant = checkTenant(params.params);
+    if (tenant) return refuse(id, tenant);
+    // 14. The method itself.
+    const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers };
+    try {
+      const answer = await this.handlers.get(method as MethodName)!(call);
+      if ('error' in answer) return refuse(id, answer.error);
+      return json(success(id, answer.result), answer.extensions);
+    } catch (error) {
+      if (error instanceof StoreError) {
+        this.log.error('store failure', { method, error: error.message });
+        return refuse(id, internalError(error.message));
+      }
+      this.log.error('method failed', { method, error: (error as Error).stack ?? String(error) });
+      return refuse(id, internalError('the door could not hand this request to the session'));
+    }
+  }
+
+  private methodRefusal(method: string, isCompletion: boolean): JsonRpcErrorObject | null {
+    if (isCompletion) return method === METHOD.SendMessage ? null : rpcError('MethodNotFound');
+    if (PUSH_CONFIG_METHODS.includes(method)) return pushNotSupported();
+    if (method === METHOD.GetExtendedAgentCard && !this.served.has(method)) {
+      return unsupportedOperation('GetExtendedAgentCard is not supported: this door is public, so it has no extended card');
+    }
+    const startsNoTask = this.session.manifest.lifecycle.task_acceptance === 'none';
+    if (startsNoTask && (method === METHOD.SendStreamingMessage || method === METHOD.SubscribeToTask)) {
+      return unsupportedOperation(`${method} is not supported: this door starts no task (lifecycle.task_acceptance is none)`);
+    }
+    if (this.served.has(method) && this.handlers.has(method as MethodName)) return null;
+    return rpcError('MethodNotFound');
+  }
+}

@@ -1,0 +1,66 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from '../app.module.js';
+import { RequestGate } from '../auth/request-gate.js';
+import { TraceWriter } from '../agent/trace-writer.js';
+import type { SessionContext } from '../session/session-context.js';
+import { TaskService } from '../tasks/task-service.js';
+import { BackgroundCommands } from '../tools/background-commands.js';
+import { ToolDispatcher } from '../tools/tool-dispatcher.js';
+import { CardService } from './card.service.js';
+import { bodyLimitFor, registerDoorRoutes } from './door-routes.js';
+import { RpcPipeline } from './rpc-pipeline.js';
+
+export interface RunningDoor {
+  readonly url: string;
+  readonly tasks: TaskService;
+  readonly trace: TraceWriter;
+  /** Cancels live tasks, answers held requests, stops listening, kills background commands, closes the store. */
+  close(): Promise<void>;
+}
+
+/** Starts the door of a staged session and resolves once it is listening. */
+export async function startDoor(session: SessionContext): Promise<RunningDoor> {
+  const images = session.manifest.context.images;
+  const adapter = new FastifyAdapter({ logger: false, forceCloseConnections: 'idle', return503OnClosing: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, { bodyParser: false, logger: false, abortOnError: false });
+  registerDoorRoutes(app.getHttpAdapter().getInstance(), {
+    gate: app.get(RequestGate),
+    card: app.get(CardService),
+    rpc: app.get(RpcPipeline),
+    bodyLimit: bodyLimitFor(images.max_bytes, images.max_per_turn),
+  });
+  await app.listen({ port: session.requestedPort, host: session.host });
+  const address = app.getHttpServer().address();
+  if (address === null || typeof address === 'string') throw new Error('the door is not listening on a TCP port');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  session.url = `http://${host}:${address.port}`;
+
+  const tasks = app.get(TaskService);
+  const trace = app.get(TraceWriter);
+  const background = app.get(BackgroundCommands);
+  trace.write('session_start', {
+    session_id: session.sessionId,
+    name: session.manifest.name,
+    version: session.manifest.version,
+    url: session.url,
+    resumed: session.resumed,
+    tools_declared: app.get(ToolDispatcher).inventory(),
+  });
+  let closing: Promise<void> | null = null;
+  return {
+    url: session.url,
+    tasks,
+    trace,
+    close: () => {
+      closing ??= (async () => {
+        await tasks.close();
+        await app.close();
+        await background.killAll();
+        trace.write('session_end', { session_id: session.sessionId });
+      })();
+      return closing;
+    },
+  };
+}

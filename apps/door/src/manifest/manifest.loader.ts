@@ -1,0 +1,52 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+import { type Manifest, manifestSchema } from './manifest.schema.js';
+
+export const MANIFEST_FILE = 'murmur.yaml';
+
+/** A manifest that cannot be used: the message names the file, the key path and the rule. */
+export class ManifestError extends Error {
+  override readonly name = 'ManifestError';
+}
+
+export interface LoadedManifest {
+  manifest: Manifest;
+  /** The capsule's folder: murmur.yaml's directory, where the script and the workdir are. */
+  dir: string;
+  /** The script file named by inference.script, resolved against dir. */
+  scriptPath: string | null;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const where = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+  if (issue.code === 'unrecognized_keys') return `${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+  return `${where}: ${issue.message}`;
+}
+
+export function parseManifest(text: string, file: string): Manifest {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) throw new ManifestError(`${file}: not valid YAML: ${doc.errors[0].message}`);
+  const value: unknown = doc.toJS();
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ManifestError(`${file}: must be a mapping of keys`);
+  const result = manifestSchema.safeParse(value);
+  if (!result.success) throw new ManifestError(`${file}: ${result.error.issues.map(describeIssue).join('; ')}`);
+  return result.data;
+}
+
+export function loadManifest(dir: string): LoadedManifest {
+  const capsuleDir = path.resolve(dir);
+  const file = path.join(capsuleDir, MANIFEST_FILE);
+  if (!existsSync(file)) throw new ManifestError(`${file}: no ${MANIFEST_FILE} here; a capsule folder holds one`);
+  const manifest = parseManifest(readFileSync(file, 'utf8'), file);
+  let scriptPath: string | null = null;
+  if (manifest.inference) {
+    scriptPath = path.resolve(capsuleDir, manifest.inference.script);
+    if (!existsSync(scriptPath)) throw new ManifestError(`${file}: inference.script: no file at ${scriptPath}`);
+  }
+  if (manifest.lifecycle.task_acceptance !== 'none' && !manifest.inference) {
+    throw new ManifestError(`${file}: inference: required when lifecycle.task_acceptance is ${manifest.lifecycle.task_acceptance}, so tasks have a driver to run on`);
+  }
+  return { manifest, dir: capsuleDir, scriptPath };
+}

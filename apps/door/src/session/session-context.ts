@@ -1,0 +1,21 @@
+import type { Manifest } from '../manifest/manifest.schema.js';
+
+/** What a door knows of its own session: fixed at staging, except the address, which is known once it listens. */
+export interface SessionContext {
+  readonly sessionId: string;
+  readonly manifest: Manifest;
+  /** The capsule folder, which is also the workdir tools run in. */
+  readonly capsuleDir: string;
+  readonly scriptPath: string | null;
+  /** $MURMUR_HOME/records/<capsule path>/<session id>: store.db, trace.jsonl, out/, logs/. */
+  readonly recordsDir: string;
+  readonly host: string;
+  readonly requestedPort: number;
+  /** http://<host:port>, set once the listener is bound. */
+  url: string;
+  readonly startedAtMs: number;
+  /** Reopening a session's records after it stopped (mur run --resume). */
+  readonly resumed: boolean;
+}
+
+export const SESSION_CONTEXT = Symbol('SESSION_CONTEXT');

@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { TraceWriter } from '../agent/trace-writer.js';
+import { DoorLog } from '../door/door-log.js';
+import { SESSION_CONTEXT, type SessionContext } from './session-context.js';
+
+/** The session's records: its trace and its door log. */
+@Module({
+  providers: [
+    { provide: TraceWriter, useFactory: (s: SessionContext) => new TraceWriter(s.recordsDir), inject: [SESSION_CONTEXT] },
+    { provide: DoorLog, useFactory: (s: SessionContext) => new DoorLog(s.recordsDir), inject: [SESSION_CONTEXT] },
+  ],
+  exports: [TraceWriter, DoorLog],
+})
+export class SessionModule {}

@@ -1,0 +1,64 @@
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { isId } from '@murmur/protocol';
+import { loadManifest } from '../manifest/manifest.loader.js';
+import { newId } from './ids.js';
+import type { SessionContext } from './session-context.js';
+
+export class StagingError extends Error {
+  override readonly name = 'StagingError';
+}
+
+export function murmurHome(): string {
+  return process.env.MURMUR_HOME ?? path.join(os.homedir(), '.murmur');
+}
+
+/** $MURMUR_HOME/records/<capsule folder, absolute, without its leading />/<session id> */
+export function recordsDirFor(capsuleDir: string, sessionId: string): string {
+  return path.join(murmurHome(), 'records', capsuleDir.replace(/^\/+/, ''), sessionId);
+}
+
+export interface StageOptions {
+  dir: string;
+  host: string;
+  port: number;
+  /** A session id to reopen (mur run --resume). */
+  resume?: string;
+}
+
+/** Loads the manifest and lays out the session's records folder; the door is started from the result. */
+export function stageSession(options: StageOptions): SessionContext {
+  const loaded = loadManifest(options.dir);
+  let sessionId = newId('session');
+  if (options.resume !== undefined) {
+    if (!isId('session', options.resume)) throw new StagingError(`--resume takes a session id such as ses_0193…, not '${options.resume}'`);
+    sessionId = options.resume;
+    const records = recordsDirFor(loaded.dir, sessionId);
+    if (!existsSync(path.join(records, 'store.db'))) throw new StagingError(`no records of session ${sessionId} for ${loaded.dir} at ${records}`);
+  }
+  const recordsDir = recordsDirFor(loaded.dir, sessionId);
+  for (const sub of ['', 'out', 'logs']) mkdirSync(path.join(recordsDir, sub), { recursive: true });
+  return {
+    sessionId,
+    manifest: loaded.manifest,
+    capsuleDir: loaded.dir,
+    scriptPath: loaded.scriptPath,
+    recordsDir,
+    host: options.host,
+    requestedPort: options.port,
+    url: '',
+    startedAtMs: Date.now(),
+    resumed: options.resume !== undefined,
+  };
+}
+
+/** The launch's own task: --task, else task.md, else input.txt in the capsule folder. */
+export function launchTaskText(capsuleDir: string, taskOption: string | undefined): string | null {
+  if (taskOption !== undefined) return taskOption;
+  for (const name of ['task.md', 'input.txt']) {
+    const file = path.join(capsuleDir, name);
+    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  }
+  return null;
+}

@@ -1,0 +1,35 @@
+import { EventEmitter } from 'node:events';
+import type { TaskRow } from './task.entity.js';
+
+/** The artifact frame's keys (seed 001, "artifact"), camelCased as the stream extension carries them. */
+export interface ToolArtifact {
+  toolName: string;
+  content: string;
+  fenceSource: string | null;
+  toolCallId: string | null;
+  isError: boolean;
+  durationMs: number | null;
+  exitCode: number | null;
+  truncated: boolean;
+}
+
+/**
+ * Everything a task does that a watcher may want to see, in the order it happens. A status event is emitted
+ * only after the change it reports is written to the store.
+ */
+export interface TaskEventMap {
+  /** A stored change of state (row is the new version), or a progress status such as "inference turn 2". */
+  status: [{ row: TaskRow; text: string | null; stored: boolean }];
+  text: [{ taskId: string; text: string; final: boolean }];
+  thinking: [{ taskId: string; text: string }];
+  'tool-call-started': [{ taskId: string; toolCallId: string; toolName: string; input: unknown }];
+  'tool-call-progress': [{ taskId: string; toolCallId: string; stream: 'stdout' | 'stderr'; text: string }];
+  artifact: [{ taskId: string; artifact: ToolArtifact }];
+}
+
+export class TaskEvents extends EventEmitter<TaskEventMap> {
+  constructor() {
+    super();
+    this.setMaxListeners(0);
+  }
+}

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants, createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { newId } from '../session/ids.js';
+import type { BackgroundCommands } from './background-commands.js';
+import { killProcessGroup } from './process-group.js';
+import { fenceToolResult } from './untrusted-fence.js';
+
+/** Bytes of each stream kept for the model; past it the result says truncated. */
+export const OUTPUT_CAP_BYTES = 1024 * 1024;
+
+export interface ShellCall {
+  taskId: string;
+  /** The binary as capabilities.shell.allow names it. */
+  binary: string;
+  input: Record<string, unknown>;
+  cwd: string;
+  graceSecs: number | null;
+  logsDir: string;
+  signal: AbortSignal;
+  onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
+}
+
+export interface ShellResult {
+  content: string;
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  truncated: boolean;
+  /** Set when the command moved to the background. */
+  workId: string | null;
+}
+
+export class ShellInputError extends Error {
+  override readonly name = 'ShellInputError';
+}
+
+/** Resolves a binary name on PATH (an absolute path is taken as is), or null when nothing executable is there. */
+export function resolveBinary(binary: string): string | null {
+  const candidates = binary.includes('/') ? [binary] : (process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, binary));
+  for (const candidate of candidates) {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
+}
+
+/** {"command": "<text>"} runs `<binary> -c <text>` (for shells); {"args": [..]} runs the binary with those arguments. */
+export function readShellInput(binary: string, input: Record<string, unknown>): { args: string[]; shown: string } {
+  if (typeof input.command === 'string' && input.command !== '') return { args: ['-c', input.command], shown: input.command };
+  if (Array.isArray(input.args) && input.args.every((a) => typeof a === 'string')) {
+    const args = input.args as string[];
+    return { args, shown: [binary, ...args].join(' ') };
+  }
+  throw new ShellInputError(`tool '${binary}' takes {"command": "<text>"} or {"args": ["<arg>", …]}`);
+}
+
+/** Runs one shell binary as a real subprocess in the workdir, in its own process group. */
+export async function runShell(call: ShellCall, background: BackgroundCommands): Promise<ShellResult> {
+  const { args, shown } = readShellInput(call.binary, call.input);
+  const binaryPath = resolveBinary(call.binary);
+  if (binaryPath === null) throw new ShellInputError(`shell binary '${call.binary}' is not installed on this host`);
+  const startedAtMs = Date.now();
+  const child = spawn(binaryPath, args, { cwd: call.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('close', (code, signal) => resolve({ code, signal }));
+    child.once('error', () => resolve({ code: null, signal: null }));
+  });
+  const out = { stdout: '', stderr: '', truncated: false };
+  let log: ReturnType<typeof createWriteStream> | null = null;
+  const collect = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    if (log) {
+      log.write(chunk);
+      return;
+    }
+    if (out[stream].length + text.length > OUTPUT_CAP_BYTES) {
+      out[stream] += text.slice(0, Math.max(0, OUTPUT_CAP_BYTES - out[stream].length));
+      out.truncated = true;
+    } else out[stream] += text;
+    call.onOutput(stream, text);
+  };
+  child.stdout!.on('data', collect('stdout'));
+  child.stderr!.on('data', collect('stderr'));
+  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
+
+  const onAbort = () => void killProcessGroup(child, exit);
+  call.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    const grace = call.graceSecs === null ? null : new Promise<'grace'>((resolve) => setTimeout(() => resolve('grace'), call.graceSecs! * 1000).unref());
+    const first = await Promise.race([exit, spawnError, ...(grace ? [grace] : [])]);
+    if (first instanceof Error) throw new ShellInputError(`could not start '${call.binary}': ${first.message}`);
+    if (first === 'grace') {
+      call.signal.removeEventListener('abort', onAbort);
+      const workId = newId('work');
+      mkdirSync(call.logsDir, { recursive: true });
+      const logFile = path.join(call.logsDir, `${workId}.log`);
+      log = createWriteStream(logFile);
+      log.write(out.stdout + out.stderr);
+      background.add({ workId, taskId: call.taskId, binary: call.binary, binaryPath, command: shown, startedAtMs, logFile, child, exit, exitedAtMs: null, exitCode: null, stopped: false });
+      void exit.then(() => log?.end());
+      const note = `moved to the background after ${call.graceSecs} s; it runs on as work_id: ${workId}\noutput: ${logFile}`;
+      return { content: fenceToolResult(call.binary, `$ ${shown}\n${note}\n`), stdout: out.stdout, stderr: out.stderr, exitCode: null, truncated: out.truncated, workId };
+    }
+    if (call.signal.aborted) throw call.signal.reason;
+    const exitCode = first.code ?? (first.signal ? 128 + (first.signal === 'SIGKILL' ? 9 : 15) : null);
+    const body = `$ ${shown}\nExit code: ${exitCode}\nStdout:\n${out.stdout}\nStderr:\n${out.stderr}\n`;
+    return { content: fenceToolResult(call.binary, body), stdout: out.stdout, stderr: out.stderr, exitCode, truncated: out.truncated, workId: null };
+  } finally {
+    call.signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,97 @@
+/** Test harness: real doors as real subprocesses (`mur run --json`) on real ports, each with its own MURMUR_HOME. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const MUR_CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
+
+export interface Announced {
+  sessionId: string;
+  url: string;
+  name: string;
+  version: string;
+  pid: number;
+  recordsDir: string;
+  launchTaskId: string | null;
+}
+
+export interface DoorProcess extends Announced {
+  home: string;
+  capsuleDir: string;
+  child: ChildProcess;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM (or the given signal) and wait for the exit. */
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(path.join(os.tmpdir(), `murmur-${prefix}-`));
+}
+
+/** Writes a capsule folder: murmur.yaml, and script.yaml when given, plus any extra files. */
+export function makeCapsule(manifest: string, script?: string, files: Record<string, string> = {}): string {
+  const dir = tempDir('capsule');
+  writeFileSync(path.join(dir, 'murmur.yaml'), manifest);
+  if (script !== undefined) writeFileSync(path.join(dir, 'script.yaml'), script);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+  return dir;
+}
+
+/** A manifest with the given lifecycle.task_acceptance and extra YAML appended. */
+export function manifestYaml(opts: { name?: string; acceptance?: 'single' | 'queue' | 'none'; extra?: string; maxTurns?: number } = {}): string {
+  return [
+    `name: ${opts.name ?? 'test-capsule'}`,
+    'version: 0.1.0',
+    'lifecycle:',
+    `  task_acceptance: ${opts.acceptance ?? 'queue'}`,
+    'inference:',
+    '  driver: script',
+    '  script: script.yaml',
+    `  max_turns: ${opts.maxTurns ?? 8}`,
+    'capabilities:',
+    '  shell:',
+    '    allow: [bash]',
+    opts.extra ?? '',
+  ].join('\n');
+}
+
+/** Runs `mur run DIR --json` and resolves with the announced session once the door listens. */
+export async function runDoor(capsuleDir: string, args: string[] = [], home = tempDir('home')): Promise<DoorProcess> {
+  const child = spawn(process.execPath, [MUR_CLI, 'run', capsuleDir, '--json', ...args], {
+    env: { ...process.env, MURMUR_HOME: home },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const lines = createInterface({ input: child.stdout! });
+  const first = await Promise.race([
+    new Promise<string>((resolve) => lines.once('line', resolve)),
+    exited.then(({ code }) => {
+      throw new Error(`mur run exited ${code} before announcing: ${stderr}`);
+    }),
+  ]);
+  const announced = JSON.parse(first) as Announced;
+  return {
+    ...announced,
+    home,
+    capsuleDir,
+    child,
+    stderr: () => stderr,
+    exited,
+    stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
