@@ -17,6 +17,24 @@ export const STREAM_FRAMES = [
 ] as const;
 export type StreamFrameName = (typeof STREAM_FRAMES)[number];
 
+/** A transport: process capsule's frames: the same, with quota and suggested-prompt after artifact (only a harness reports them). */
+export const PROCESS_STREAM_FRAMES = [
+  'text',
+  'thinking',
+  'tool-call-started',
+  'tool-call-progress',
+  'artifact',
+  'quota',
+  'suggested-prompt',
+  'gap',
+  'lagged',
+  'connection-ack',
+  'capsule-closed',
+] as const;
+
+/** The HTTP planes, in the order the capsule extension lists them (seed 000, "Planes"). */
+export const PLANE_ORDER = ['files', 'peer_files'] as const;
+
 export const DOOR_EXTENSION_DESCRIPTION =
   "Every JSON-RPC method this door answers, A2A methods and murmur's own alike, the murmur ones named murmur.<Method>; whether it accepts tasks from peer capsules; and the forgetSession field a message's metadata may carry under this URI.";
 export const CAPSULE_EXTENSION_DESCRIPTION =
@@ -40,14 +58,22 @@ export interface CardInput {
   /** http://<host:port> */
   url: string;
   sessionId: string;
-  /** The JSON-RPC methods POST / answers with something other than -32601, in any order. */
+  /**
+   * The JSON-RPC methods the door serves, in any order. The card derives three listings itself (seed 000,
+   * "Door extension"): GetExtendedAgentCard is listed exactly when `authenticated` (a public door answers it
+   * -32004 and does not list it), and SendStreamingMessage and SubscribeToTask only alongside SendMessage
+   * (under task_acceptance: none they are answered -32004 and not listed). Push config methods are never listed.
+   */
   methods: readonly MethodName[];
   authenticated: boolean;
   peerTasks: boolean;
   tools: string[];
   shell: boolean;
   network: boolean;
+  /** The declared planes; listed in PLANE_ORDER, any other name after them. */
   planes: string[];
+  /** inference.transport; absent reads as http. A process capsule's stream also sends quota and suggested-prompt. */
+  transport?: 'http' | 'process';
   /** Which card: the public one, or the extended card of an authenticated door. */
   variant: 'public' | 'extended';
 }
@@ -57,8 +83,24 @@ export function orderMethods(methods: readonly MethodName[]): MethodName[] {
   return DOOR_METHOD_ORDER.filter((m) => methods.includes(m));
 }
 
+/** The methods the door extension lists, derived as CardInput.methods describes. */
+function listedMethods(input: CardInput): MethodName[] {
+  const startsTasks = input.methods.includes(METHOD.SendMessage);
+  const served = input.methods.filter((m) => {
+    if (m === METHOD.GetExtendedAgentCard) return false;
+    if (m === METHOD.SendStreamingMessage || m === METHOD.SubscribeToTask) return startsTasks;
+    return true;
+  });
+  return orderMethods(input.authenticated ? [...served, METHOD.GetExtendedAgentCard] : served);
+}
+
+function orderPlanes(planes: readonly string[]): string[] {
+  const known: readonly string[] = PLANE_ORDER;
+  return [...known.filter((p) => planes.includes(p)), ...planes.filter((p) => !known.includes(p))];
+}
+
 export function buildAgentCard(input: CardInput): AgentCard {
-  const methods = orderMethods(input.methods);
+  const methods = listedMethods(input);
   const door: AgentExtension = {
     uri: DOOR_EXTENSION_URI,
     description: DOOR_EXTENSION_DESCRIPTION,
@@ -69,13 +111,13 @@ export function buildAgentCard(input: CardInput): AgentCard {
     uri: CAPSULE_EXTENSION_URI,
     description: CAPSULE_EXTENSION_DESCRIPTION,
     required: false,
-    params: { sessionId: input.sessionId, tools: input.tools, shell: input.shell, network: input.network, planes: input.planes },
+    params: { sessionId: input.sessionId, tools: input.tools, shell: input.shell, network: input.network, planes: orderPlanes(input.planes) },
   };
   const stream: AgentExtension = {
     uri: STREAM_EXTENSION_URI,
     description: STREAM_EXTENSION_DESCRIPTION,
     required: false,
-    params: { frames: [...STREAM_FRAMES] },
+    params: { frames: input.transport === 'process' ? [...PROCESS_STREAM_FRAMES] : [...STREAM_FRAMES] },
   };
   const withCapsule = !input.authenticated || input.variant === 'extended';
   const streaming = methods.includes(METHOD.SendStreamingMessage);

@@ -1,1 +1,0 @@
-import test from 'node:test'; import assert from 'node:assert/strict'; import { negotiateVersion } from '../src/index.js'; test('1.0 served', () => assert.deepEqual(negotiateVersion(['1.0']), { ok: true }));
