@@ -36,11 +36,11 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// Exit only once the message is flushed: a piped stderr is written asynchronously.
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     const { message, code } = describeLaunchError(error);
-    process.stderr.write(`mur: ${message}\n`);
-    process.exit(code);
+    process.stderr.write(`mur: ${message}\n`, () => process.exit(code));
   },
 );

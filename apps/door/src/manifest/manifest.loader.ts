@@ -31,7 +31,7 @@ export function parseManifest(text: string, file: string): Manifest {
   const value: unknown = doc.toJS();
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ManifestError(`${file}: must be a mapping of keys`);
   const result = manifestSchema.safeParse(value);
-  if (!result.success) throw new ManifestError(`${file}: ${result.error.issues.map(describeIssue).join('; ')}`);
+  if (!result.success) throw new ManifestError(`${file}:\n  ${result.error.issues.map(describeIssue).join('\n  ')}`);
   return result.data;
 }
 
