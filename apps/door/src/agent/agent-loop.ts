@@ -36,11 +36,18 @@ export class AgentLoop implements TaskRunner {
         }
         this.tasks.progress(task.id, `inference turn ${turn}`);
         this.trace.write('inference', { task_id: task.id, turn, driver: 'script' });
+        let chunked = false;
+        this.events.emit('inference', { taskId: task.id, phase: 'start' });
         const outcome = await driver.infer({ turn, toolResults, reply, signal: task.signal }, (chunk) => {
-          if (chunk.kind === 'text') this.events.emit('text', { taskId: task.id, text: chunk.text, final: false });
-          else this.events.emit('thinking', { taskId: task.id, text: chunk.text });
+          if (chunk.kind === 'text') {
+            chunked = true;
+            this.events.emit('text', { taskId: task.id, text: chunk.text, final: false });
+          } else this.events.emit('thinking', { taskId: task.id, text: chunk.text });
         });
-        this.events.emit('text', { taskId: task.id, text: '', final: true });
+        if (chunked) this.events.emit('text', { taskId: task.id, text: '', final: true });
+        this.events.emit('inference', { taskId: task.id, phase: 'end' });
+        // A completed task whose last call streamed nothing reports its whole reply as one final text frame.
+        if (outcome.kind === 'answer' && !chunked && outcome.text !== '') this.events.emit('text', { taskId: task.id, text: outcome.text, final: true });
         toolResults = [];
         switch (outcome.kind) {
           case 'tools':

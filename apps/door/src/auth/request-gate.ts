@@ -21,10 +21,19 @@ export class RequestGate {
     // Step 2, the token: a public door answers every caller and ignores Authorization.
     const caller = PUBLIC_CALLER;
     // Step 3, peer consent.
-    const origin = headers[TASK_ORIGIN_HEADER];
-    if (origin === 'peer' && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
+    if (isPeerOrigin(headers[TASK_ORIGIN_HEADER]) && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
       return { ok: false, status: 403, headers: { 'content-type': 'application/json' }, body: PEER_NOT_ACCEPTED_BODY };
     }
     return { ok: true, caller };
   }
+}
+
+/**
+ * Whether any x-murmur-task-origin line says peer. Node joins repeated lines of this header with ", ", so a
+ * request sending the header twice must not slip past consent by no longer reading exactly "peer".
+ */
+function isPeerOrigin(value: string | string[] | undefined): boolean {
+  if (value === undefined) return false;
+  const lines = Array.isArray(value) ? value : [value];
+  return lines.some((line) => line.split(',').some((part) => part.trim().toLowerCase() === 'peer'));
 }

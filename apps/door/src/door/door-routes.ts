@@ -69,6 +69,14 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: { gate: Reque
         .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request payload validation error' } }));
     }
     const answer = await deps.rpc.handle({ body, headers: request.headers, rawHeaders: request.raw.rawHeaders, caller: request.murmurCaller! });
+    if (answer.stream) {
+      // The stream is written to the raw response: Fastify hands it over, and sends nothing of its own.
+      reply.hijack();
+      reply.raw.writeHead(answer.status, answer.headers);
+      reply.raw.flushHeaders();
+      answer.stream(reply.raw);
+      return reply;
+    }
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   });
 

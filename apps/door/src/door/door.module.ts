@@ -10,27 +10,36 @@ import { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { CardService } from './card.service.js';
 import { DoorLog } from './door-log.js';
+import { MessageIntake } from './methods/message-intake.js';
 import { SendMessageHandler } from './methods/send-message.js';
+import { StreamHub } from '../streaming/stream-hub.js';
+import { StreamMethods } from '../streaming/stream-methods.js';
+import { StreamingModule } from '../streaming/streaming.module.js';
 import { TaskMethods } from './methods/task-methods.js';
 import { RpcPipeline } from './rpc-pipeline.js';
 
 @Module({
-  imports: [SessionModule, TasksModule, ToolsModule],
+  imports: [SessionModule, TasksModule, ToolsModule, StreamingModule],
   providers: [
     { provide: CardService, useFactory: (s: SessionContext, t: ToolDispatcher) => new CardService(s, t), inject: [SESSION_CONTEXT, ToolDispatcher] },
     {
       provide: RpcPipeline,
-      useFactory: (s: SessionContext, log: DoorLog, store: TaskStore, tasks: TaskService, bg: BackgroundCommands) => {
+      useFactory: (s: SessionContext, log: DoorLog, store: TaskStore, tasks: TaskService, bg: BackgroundCommands, hub: StreamHub) => {
         const pipeline = new RpcPipeline(s, log);
         const methods = new TaskMethods(s, store, tasks, bg);
-        pipeline.register(METHOD.SendMessage, new SendMessageHandler(s, store, tasks).handle);
+        const intake = new MessageIntake(s, store, tasks);
+        const streams = new StreamMethods(s, store, hub, intake, log);
+        pipeline.register(METHOD.SendMessage, new SendMessageHandler(intake, store, tasks).handle);
+        pipeline.register(METHOD.SendStreamingMessage, streams.sendStreamingMessage);
+        pipeline.register(METHOD.SubscribeToTask, streams.subscribeToTask);
+        pipeline.register(METHOD.WatchSession, streams.watchSession);
         pipeline.register(METHOD.GetTask, methods.getTask);
         pipeline.register(METHOD.ListTasks, methods.listTasks);
         pipeline.register(METHOD.CancelTask, methods.cancelTask);
         pipeline.register(METHOD.StopSession, methods.stopSession);
         return pipeline;
       },
-      inject: [SESSION_CONTEXT, DoorLog, TaskStore, TaskService, BackgroundCommands],
+      inject: [SESSION_CONTEXT, DoorLog, TaskStore, TaskService, BackgroundCommands, StreamHub],
     },
   ],
   exports: [CardService, RpcPipeline],

@@ -24,7 +24,7 @@ import type { SessionContext } from '../session/session-context.js';
 import type { Caller } from '../tasks/caller.js';
 import { StoreError } from '../tasks/task-store.js';
 import type { DoorLog } from './door-log.js';
-import type { MethodHandler, RpcCall } from './rpc-context.js';
+import { headerLines, type MethodHandler, type RpcCall, type StreamStart } from './rpc-context.js';
 import { servedMethods } from './served-methods.js';
 
 export interface RpcRequest {
@@ -36,11 +36,16 @@ export interface RpcRequest {
   caller: Caller;
 }
 
+/** A JSON answer, or an event stream to start once its status and headers are written. */
 export interface RpcReply {
   status: number;
   headers: Record<string, string>;
   body: string;
+  stream?: StreamStart;
 }
+
+/** The response headers of every event stream (seed 000, murmur.WatchSession). */
+const STREAM_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
 
 const json = (value: unknown, extensions?: string[]): RpcReply => ({
   status: 200,
@@ -50,11 +55,6 @@ const json = (value: unknown, extensions?: string[]): RpcReply => ({
 
 const refuse = (id: JsonRpcId | null, error: JsonRpcErrorObject): RpcReply => json(failure(id, error));
 
-function headerLines(rawHeaders: string[], name: string): string[] {
-  const lines: string[] = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) lines.push(rawHeaders[i + 1]);
-  return lines;
-}
 
 /** Steps 6–14 of "What the door answers" (seed 000), in that order, for one POST / with a JSON body. */
 export class RpcPipeline {
@@ -115,10 +115,15 @@ export class RpcPipeline {
     const tenant = checkTenant(params.params);
     if (tenant) return refuse(id, tenant);
     // 14. The method itself.
-    const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers };
+    const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders };
     try {
       const answer = await this.handlers.get(method as MethodName)!(call);
       if ('error' in answer) return refuse(id, answer.error);
+      if ('stream' in answer) {
+        const headers: Record<string, string> = { ...STREAM_HEADERS };
+        if (answer.extensions && answer.extensions.length > 0) headers[A2A_EXTENSIONS_HEADER] = answer.extensions.join(', ');
+        return { status: 200, headers, body: '', stream: answer.stream };
+      }
       return json(success(id, answer.result), answer.extensions);
     } catch (error) {
       if (error instanceof StoreError) {

@@ -11,6 +11,7 @@ import { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { CardService } from './card.service.js';
 import { bodyLimitFor, registerDoorRoutes } from './door-routes.js';
 import { RpcPipeline } from './rpc-pipeline.js';
+import { StreamHub } from '../streaming/stream-hub.js';
 
 export interface RunningDoor {
   readonly url: string;
@@ -56,6 +57,9 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     close: () => {
       closing ??= (async () => {
         await tasks.close();
+        // The capsule closes its stream while the door still serves: watchers read capsule-closed.
+        app.get(StreamHub).close();
+        await new Promise((resolve) => setImmediate(resolve));
         await app.close();
         await background.killAll();
         trace.write('session_end', { session_id: session.sessionId });

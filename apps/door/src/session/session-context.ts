@@ -16,6 +16,8 @@ export interface SessionContext {
   readonly startedAtMs: number;
   /** Reopening a session's records after it stopped (mur run --resume). */
   readonly resumed: boolean;
+  /** Interval of the `:heartbeat` comment on every open stream: 15 s, or MURMUR_HEARTBEAT_MS. */
+  readonly heartbeatMs: number;
 }
 
 export const SESSION_CONTEXT = Symbol('SESSION_CONTEXT');

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isId } from '@murmur/protocol';
+import { DEFAULT_HEARTBEAT_MS, isId } from '@murmur/protocol';
 import { loadManifest } from '../manifest/manifest.loader.js';
 import { newId } from './ids.js';
 import type { SessionContext } from './session-context.js';
@@ -50,7 +50,17 @@ export function stageSession(options: StageOptions): SessionContext {
     url: '',
     startedAtMs: Date.now(),
     resumed: options.resume !== undefined,
+    heartbeatMs: heartbeatMs(),
   };
+}
+
+/** MURMUR_HEARTBEAT_MS overrides the 15 s heartbeat (tests use a short one). */
+function heartbeatMs(): number {
+  const value = process.env.MURMUR_HEARTBEAT_MS;
+  if (value === undefined || value === '') return DEFAULT_HEARTBEAT_MS;
+  const ms = Number(value);
+  if (!Number.isInteger(ms) || ms < 10) throw new StagingError(`MURMUR_HEARTBEAT_MS takes whole milliseconds from 10, not '${value}'`);
+  return ms;
 }
 
 /** The launch's own task: --task, else task.md, else input.txt in the capsule folder. */

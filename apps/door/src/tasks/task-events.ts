@@ -1,17 +1,10 @@
 import { EventEmitter } from 'node:events';
 import type { TaskRow } from './task.entity.js';
 
+import type { ToolArtifactFrameFields } from '@murmur/protocol';
+
 /** The artifact frame's keys (seed 001, "artifact"), camelCased as the stream extension carries them. */
-export interface ToolArtifact {
-  toolName: string;
-  content: string;
-  fenceSource: string | null;
-  toolCallId: string | null;
-  isError: boolean;
-  durationMs: number | null;
-  exitCode: number | null;
-  truncated: boolean;
-}
+export type ToolArtifact = ToolArtifactFrameFields;
 
 /**
  * Everything a task does that a watcher may want to see, in the order it happens. A status event is emitted
@@ -20,6 +13,8 @@ export interface ToolArtifact {
 export interface TaskEventMap {
   /** A stored change of state (row is the new version), or a progress status such as "inference turn 2". */
   status: [{ row: TaskRow; text: string | null; stored: boolean }];
+  /** An inference call starts or returns: the chunk counter follows the task's around each call (seed 001). */
+  inference: [{ taskId: string; phase: 'start' | 'end' }];
   text: [{ taskId: string; text: string; final: boolean }];
   thinking: [{ taskId: string; text: string }];
   'tool-call-started': [{ taskId: string; toolCallId: string; toolName: string; input: unknown }];

@@ -265,7 +265,10 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
 
   /** murmur.StopSession: cancels every live task; the door keeps serving. */
   async cancelAll(): Promise<string[]> {
-    const ids = this.store.liveRows().map((r) => r.id);
+    // Queued tasks first: canceling the running task frees the run slot, which would start the next queued one.
+    const live = this.store.liveRows();
+    const isQueued = (r: TaskRow) => r.state === 'TASK_STATE_SUBMITTED' && !this.live.has(r.id);
+    const ids = [...live.filter(isQueued), ...live.filter((r) => !isQueued(r))].map((r) => r.id);
     const canceled: string[] = [];
     for (const id of ids) {
       const row = await this.cancel(id);

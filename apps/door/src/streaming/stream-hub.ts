@@ -1,0 +1,150 @@
+import {
+  type Artifact,
+  carrierEvent,
+  formatTimestamp,
+  type MurmurFrame,
+  type StreamResponse,
+  type TaskState,
+  TERMINAL_STATES,
+} from '@murmur/protocol';
+import { newId } from '../session/ids.js';
+import type { TaskRow } from '../tasks/task.entity.js';
+import type { TaskEventMap, TaskEvents } from '../tasks/task-events.js';
+import { STATUS_TEXT } from '../tasks/task-service.js';
+import type { TaskStore } from '../tasks/task-store.js';
+import { artifactsOf, statusOf } from '../tasks/task-view.js';
+import { EventIdCounters } from './event-ids.js';
+import { ReplayBuffer, type ReplayResult } from './replay-buffer.js';
+import type { StreamEvent } from './stream-event.js';
+
+export type StreamListener = (event: StreamEvent) => void;
+
+/**
+ * The session's one stream: turns every task event into a StreamEvent with its seed-001 id, keeps the replay
+ * buffer, and hands each event to every open connection. Rendered once per event, whatever the fan-out.
+ */
+export class StreamHub {
+  private readonly ids = new EventIdCounters();
+  private readonly buffer = new ReplayBuffer();
+  private readonly listeners = new Set<StreamListener>();
+  private readonly closeListeners = new Set<() => void>();
+  private closed = false;
+
+  constructor(
+    private readonly store: TaskStore,
+    events: TaskEvents,
+  ) {
+    events.on('status', (e) => this.onStatus(e));
+    events.on('inference', ({ taskId, phase }) => (phase === 'start' ? this.ids.inferenceStarts(taskId) : this.ids.inferenceEnds(taskId)));
+    events.on('text', ({ taskId, text, final }) => this.frame(taskId, this.ids.nextChunk(), { frame: 'text', text, final }));
+    events.on('thinking', ({ taskId, text }) => this.frame(taskId, this.ids.nextChunk(), { frame: 'thinking', text, final: false }));
+    events.on('tool-call-started', ({ taskId, toolCallId, toolName, input }) =>
+      this.frame(taskId, this.ids.nextChunk(), { frame: 'tool-call-started', toolCallId, toolName, input: input as never }),
+    );
+    events.on('tool-call-progress', ({ taskId, toolCallId, stream, text }) =>
+      this.frame(taskId, this.ids.nextChunk(), { frame: 'tool-call-progress', toolCallId, stream, text }),
+    );
+    events.on('artifact', ({ taskId, artifact }) => this.frame(taskId, this.ids.nextTask(taskId), { frame: 'artifact', artifact }));
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get connectionCount(): number {
+    return this.listeners.size;
+  }
+
+  /** Subscribes to live events; read the replay in the same tick so that nothing falls between the two. */
+  subscribe(listener: StreamListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  replay(from: bigint | null): ReplayResult {
+    return this.buffer.replay(from);
+  }
+
+  /** The capsule closes its stream: every watcher is told capsule-closed, and nothing more is written. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const listener of [...this.closeListeners]) listener();
+    this.closeListeners.clear();
+    this.listeners.clear();
+  }
+
+  /** A carrier of `frame` for the task as it stands now. */
+  carrier(taskId: string, frame: MurmurFrame): StreamResponse | null {
+    const row = this.store.row(taskId);
+    return row ? carrierEvent(row.id, row.contextId, row.state, formatTimestamp(Date.now()), frame) : null;
+  }
+
+  private publish(event: StreamEvent): void {
+    if (this.closed) return;
+    if (event.id !== null) this.buffer.push(event);
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private frame(taskId: string, id: bigint, frame: MurmurFrame): void {
+    const carrier = this.carrier(taskId, frame);
+    if (carrier) this.publish({ id, taskId, kind: frame.frame, murmur: true, result: JSON.stringify(carrier), change: null, state: null });
+  }
+
+  private status(row: TaskRow, id: bigint | null, state: TaskState, text: string | null, timestampMs: number, change: number | null): void {
+    const status = text === null ? statusOf(row) : { state, message: this.agentMessage(row, text), timestamp: formatTimestamp(timestampMs) };
+    if (text === null) status.state = state;
+    const result: StreamResponse = { statusUpdate: { taskId: row.id, contextId: row.contextId, status } };
+    this.publish({ id, taskId: row.id, kind: 'status', murmur: false, result: JSON.stringify(result), change, state });
+  }
+
+  private artifact(row: TaskRow, id: bigint, artifact: Artifact): void {
+    const result: StreamResponse = { artifactUpdate: { taskId: row.id, contextId: row.contextId, artifact } };
+    this.publish({ id, taskId: row.id, kind: 'artifact-update', murmur: false, result: JSON.stringify(result), change: null, state: null });
+  }
+
+  private agentMessage(row: TaskRow, text: string) {
+    return { messageId: newId('message'), contextId: row.contextId, taskId: row.id, role: 'ROLE_AGENT' as const, parts: [{ text, mediaType: 'text/plain' }] };
+  }
+
+  private onStatus({ row, text, stored }: TaskEventMap['status'][0]): void {
+    switch (row.state) {
+      case 'TASK_STATE_SUBMITTED':
+        // Not a seed-001 frame: live only, with no id, so the first working status keeps id 0.
+        this.status(row, null, row.state, null, row.statusTimestampMs, row.change);
+        return;
+      case 'TASK_STATE_WORKING':
+        if (!stored) this.status(row, this.ids.nextTask(row.id), row.state, text, Date.now(), null);
+        else if (text === 'resumed') this.status(row, this.ids.nextInputWait(row.id), row.state, text, row.statusTimestampMs, row.change);
+        // The stored start of work is reported by the "inference turn 1" status that follows it.
+        return;
+      case 'TASK_STATE_INPUT_REQUIRED':
+        this.status(row, this.ids.inputWaitStarts(row.id), row.state, row.prompt ?? '', row.statusTimestampMs, row.change);
+        return;
+      case 'TASK_STATE_REJECTED':
+        // Written only to the stream that submitted it, never buffered (seed 001).
+        return;
+      case 'TASK_STATE_COMPLETED':
+      case 'TASK_STATE_FAILED':
+      case 'TASK_STATE_CANCELED': {
+        const queued = row.statusText === STATUS_TEXT.canceledQueued;
+        const next = () => (queued ? this.ids.nextQueuedCancel() : this.ids.nextTask(row.id));
+        for (const artifact of artifactsOf(row)) this.artifact(row, next(), artifact);
+        this.status(row, next(), row.state, null, row.statusTimestampMs, row.change);
+        if (TERMINAL_STATES.has(row.state)) this.ids.forget(row.id);
+        return;
+      }
+      case 'TASK_STATE_AUTH_REQUIRED':
+        return;
+      default: {
+        const unreachable: never = row.state;
+        throw new Error(`unknown task state ${String(unreachable)}`);
+      }
+    }
+  }
+}

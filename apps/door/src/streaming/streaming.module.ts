@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { TaskEvents } from '../tasks/task-events.js';
+import { TaskStore } from '../tasks/task-store.js';
+import { TasksModule } from '../tasks/tasks.module.js';
+import { StreamHub } from './stream-hub.js';
+
+/** The session's stream: event ids, the replay buffer and fan-out to connections. Its methods are wired in DoorModule. */
+@Module({
+  imports: [TasksModule],
+  providers: [{ provide: StreamHub, useFactory: (store: TaskStore, events: TaskEvents) => new StreamHub(store, events), inject: [TaskStore, TaskEvents] }],
+  exports: [StreamHub],
+})
+export class StreamingModule {}
