@@ -1,6 +1,8 @@
 import { TASK_ORIGIN_HEADER } from '@murmur/protocol';
+import { headerLines } from '../door/rpc-context.js';
 import type { SessionContext } from '../session/session-context.js';
-import { type Caller, PUBLIC_CALLER } from '../tasks/caller.js';
+import { type Caller, PUBLIC_CALLER, reaches } from '../tasks/caller.js';
+import type { TokenRegistry } from './token-registry.js';
 
 export type GateVerdict = { ok: true; caller: Caller } | { ok: false; status: number; headers: Record<string, string>; body: string };
 
@@ -10,30 +12,67 @@ export const PEER_NOT_ACCEPTED_BODY = JSON.stringify({
   message: 'this capsule does not accept tasks from peer capsules: it does not declare exports.peer_tasks.accept',
 });
 
+const BEARER = /^([A-Za-z][A-Za-z0-9._~+/-]*) (.+)$/;
+
 /**
- * Steps 2 and 3 of "What the door answers", run in Fastify's onRequest hook before the path, body or method is
- * read: the door token (network.authentication, which the auth module implements), then peer consent.
+ * Steps 2, 3 and 11 of "What the door answers". Steps 2 and 3 run in Fastify's onRequest hook, before the path,
+ * the body or the method is read: the door token on an authenticated door, then peer consent. Step 11, the
+ * method's scope, runs in the pipeline once the method is known. Every refusal is an HTTP status and a JSON body.
  */
 export class RequestGate {
-  constructor(private readonly session: SessionContext) {}
+  private readonly realm: string;
 
-  check(headers: Record<string, string | string[] | undefined>): GateVerdict {
-    // Step 2, the token: a public door answers every caller and ignores Authorization.
-    const caller = PUBLIC_CALLER;
-    // Step 3, peer consent.
-    if (isPeerOrigin(headers[TASK_ORIGIN_HEADER]) && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
+  constructor(
+    private readonly session: SessionContext,
+    /** null on a public door, which answers every caller and ignores Authorization. */
+    private readonly tokens: TokenRegistry | null,
+  ) {
+    this.realm = `Bearer realm="${session.manifest.name}"`;
+  }
+
+  check(rawHeaders: readonly string[]): GateVerdict {
+    const token = this.authenticate(rawHeaders);
+    if (!token.ok) return token;
+    const origins = headerLines(rawHeaders, TASK_ORIGIN_HEADER);
+    if (origins.some((v) => v.trim().toLowerCase() === 'peer') && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
       return { ok: false, status: 403, headers: { 'content-type': 'application/json' }, body: PEER_NOT_ACCEPTED_BODY };
     }
+    return token;
+  }
+
+  private authenticate(rawHeaders: readonly string[]): GateVerdict {
+    if (this.tokens === null) return { ok: true, caller: PUBLIC_CALLER };
+    const lines = headerLines(rawHeaders, 'authorization');
+    if (lines.length === 0) {
+      return this.refuse401('unauthenticated', null, 'this door needs a bearer token: send Authorization: Bearer <token> (mur token prints them)');
+    }
+    if (lines.length > 1) return this.refuse401('invalid_token', 'invalid_token', 'send one Authorization header, not several');
+    const match = BEARER.exec(lines[0]);
+    if (!match || match[1].toLowerCase() !== 'bearer') {
+      return this.refuse401('invalid_token', 'invalid_token', 'the Authorization header must be Bearer <token>');
+    }
+    const caller = this.tokens.callerFor(match[2]);
+    if (!caller) return this.refuse401('invalid_token', 'invalid_token', 'this token was not minted by this session, or the session has been restarted since');
     return { ok: true, caller };
   }
-}
 
-/**
- * Whether any x-murmur-task-origin line says peer. Node joins repeated lines of this header with ", ", so a
- * request sending the header twice must not slip past consent by no longer reading exactly "peer".
- */
-function isPeerOrigin(value: string | string[] | undefined): boolean {
-  if (value === undefined) return false;
-  const lines = Array.isArray(value) ? value : [value];
-  return lines.some((line) => line.split(',').some((part) => part.trim().toLowerCase() === 'peer'));
+  /** Step 11: the method's scope, on an authenticated door. Methods that need no scope pass. */
+  scopeRefusal(caller: Caller, scope: string | null): GateVerdict | null {
+    if (this.tokens === null || scope === null || reaches(caller, scope)) return null;
+    return {
+      ok: false,
+      status: 403,
+      headers: { 'content-type': 'application/json', 'www-authenticate': `${this.realm}, error="insufficient_scope", scope="${scope}"` },
+      body: JSON.stringify({ error: 'insufficient_scope', message: `credential '${caller.principal}' does not reach ${scope}` }),
+    };
+  }
+
+  private refuse401(error: 'unauthenticated' | 'invalid_token', challenge: string | null, message: string): GateVerdict {
+    return {
+      ok: false,
+      status: 401,
+      headers: { 'content-type': 'application/json', 'www-authenticate': challenge ? `${this.realm}, error="${challenge}"` : this.realm },
+      body: JSON.stringify({ error, message }),
+    };
+  }
 }

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 import { demo } from './demo-command.js';
 import { describeLaunchError, launch, RUN_USAGE } from './run-command.js';
+import { TOKEN_USAGE, token } from './token-command.js';
 
 const USAGE = `usage: mur <command> [options]
 
 commands:
   run [DIR]     run a capsule's session and serve its A2A door
   demo [DIR]    run a capsule (default examples/hello) and play a short tour against its door
+  token [SESSION]  print the door tokens of a running authenticated session
 
-${RUN_USAGE}`;
+${RUN_USAGE}
+
+${TOKEN_USAGE}`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -24,6 +28,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'demo':
       return demo(rest);
+    case 'token':
+      return token(rest, (line) => process.stdout.write(`${line}\n`));
     case undefined:
     case 'help':
     case '--help':

@@ -5,7 +5,8 @@ import { servedMethods } from './served-methods.js';
 
 /** The agent card, derived from what this door serves and what the capsule may do. */
 export class CardService {
-  private cached: { public: string; extended: AgentCard } | null = null;
+  private publicJson: string | null = null;
+  private extended: AgentCard | null = null;
 
   constructor(
     private readonly session: SessionContext,
@@ -35,7 +36,12 @@ export class CardService {
 
   /** The public card as served bytes: built once the address is known, since nothing on it changes after. */
   publicCardJson(): string {
-    if (!this.cached) this.cached = { public: JSON.stringify(this.card('public')), extended: this.card('extended') };
-    return this.cached.public;
+    this.publicJson ??= JSON.stringify(this.card('public'));
+    return this.publicJson;
+  }
+
+  extendedCard(): AgentCard {
+    this.extended ??= this.card('extended');
+    return this.extended;
   }
 }

@@ -46,7 +46,7 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: { gate: Reque
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     // Step 1: the card is served without a door token.
     if (request.method === 'GET' && request.url === AGENT_CARD_PATH) return;
-    const verdict = deps.gate.check(request.headers);
+    const verdict = deps.gate.check(request.raw.rawHeaders);
     if (!verdict.ok) return reply.code(verdict.status).headers(verdict.headers).send(verdict.body);
     request.murmurCaller = verdict.caller;
   });

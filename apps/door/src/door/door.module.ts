@@ -8,6 +8,8 @@ import { TasksModule } from '../tasks/tasks.module.js';
 import { BackgroundCommands } from '../tools/background-commands.js';
 import { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { ToolsModule } from '../tools/tools.module.js';
+import { AuthModule } from '../auth/auth.module.js';
+import { RequestGate } from '../auth/request-gate.js';
 import { CardService } from './card.service.js';
 import { DoorLog } from './door-log.js';
 import { MessageIntake } from './methods/message-intake.js';
@@ -19,13 +21,13 @@ import { TaskMethods } from './methods/task-methods.js';
 import { RpcPipeline } from './rpc-pipeline.js';
 
 @Module({
-  imports: [SessionModule, TasksModule, ToolsModule, StreamingModule],
+  imports: [SessionModule, TasksModule, ToolsModule, StreamingModule, AuthModule],
   providers: [
     { provide: CardService, useFactory: (s: SessionContext, t: ToolDispatcher) => new CardService(s, t), inject: [SESSION_CONTEXT, ToolDispatcher] },
     {
       provide: RpcPipeline,
-      useFactory: (s: SessionContext, log: DoorLog, store: TaskStore, tasks: TaskService, bg: BackgroundCommands, hub: StreamHub) => {
-        const pipeline = new RpcPipeline(s, log);
+      useFactory: (s: SessionContext, log: DoorLog, store: TaskStore, tasks: TaskService, bg: BackgroundCommands, hub: StreamHub, gate: RequestGate, card: CardService) => {
+        const pipeline = new RpcPipeline(s, log, gate);
         const methods = new TaskMethods(s, store, tasks, bg);
         const intake = new MessageIntake(s, store, tasks);
         const streams = new StreamMethods(s, store, hub, intake, log);
@@ -37,9 +39,10 @@ import { RpcPipeline } from './rpc-pipeline.js';
         pipeline.register(METHOD.ListTasks, methods.listTasks);
         pipeline.register(METHOD.CancelTask, methods.cancelTask);
         pipeline.register(METHOD.StopSession, methods.stopSession);
+        pipeline.register(METHOD.GetExtendedAgentCard, async () => ({ result: card.extendedCard() }));
         return pipeline;
       },
-      inject: [SESSION_CONTEXT, DoorLog, TaskStore, TaskService, BackgroundCommands, StreamHub],
+      inject: [SESSION_CONTEXT, DoorLog, TaskStore, TaskService, BackgroundCommands, StreamHub, RequestGate, CardService],
     },
   ],
   exports: [CardService, RpcPipeline],

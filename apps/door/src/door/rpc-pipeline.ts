@@ -20,6 +20,7 @@ import {
   unsupportedOperation,
   versionNotSupported,
 } from '@murmur/protocol';
+import type { RequestGate } from '../auth/request-gate.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { Caller } from '../tasks/caller.js';
 import { StoreError } from '../tasks/task-store.js';
@@ -56,6 +57,11 @@ const json = (value: unknown, extensions?: string[]): RpcReply => ({
 const refuse = (id: JsonRpcId | null, error: JsonRpcErrorObject): RpcReply => json(failure(id, error));
 
 
+/** The scope a method needs: its own name, except GetExtendedAgentCard, which every valid token reaches. */
+function scopeOf(method: string): string | null {
+  return method === METHOD.GetExtendedAgentCard ? null : method;
+}
+
 /** Steps 6–14 of "What the door answers" (seed 000), in that order, for one POST / with a JSON body. */
 export class RpcPipeline {
   private readonly served: ReadonlySet<string>;
@@ -64,6 +70,7 @@ export class RpcPipeline {
   constructor(
     private readonly session: SessionContext,
     private readonly log: DoorLog,
+    private readonly gate: RequestGate,
   ) {
     this.served = new Set(servedMethods(session.manifest));
   }
@@ -107,7 +114,9 @@ export class RpcPipeline {
           : rpcError('CompletionNotAwaited', `no task in this session is waiting for delegation ${delegation}`, { delegationId: delegation }),
       );
     }
-    // 11. The method's scope (network.authentication): the auth module's, once it is declared.
+    // 11. The method's scope, on a door declaring network.authentication.
+    const scope = this.gate.scopeRefusal(request.caller, scopeOf(method));
+    if (scope && !scope.ok) return { status: scope.status, headers: scope.headers, body: scope.body };
     // 12. params.
     const params = readParams(envelope.request);
     if (!params.ok) return refuse(id, params.error);

@@ -4,7 +4,7 @@ import { newId } from '../session/ids.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { BackgroundCommands } from '../tools/background-commands.js';
 import type { TraceWriter } from '../agent/trace-writer.js';
-import { type Caller, SESSION_PRINCIPAL } from './caller.js';
+import { type Caller, SESSION_CALLER } from './caller.js';
 import { renderReferencedTasks } from './references.js';
 import type { TaskRow } from './task.entity.js';
 import type { TaskEvents } from './task-events.js';
@@ -88,7 +88,7 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
     const base = {
       id: newId('task'),
       contextId: input.contextId ?? newId('context'),
-      owner: caller.sees === 'all' && caller.principal === 'public' ? 'public' : caller.principal,
+      owner: caller.principal,
       messageId: input.messageId,
       createdAtMs: Date.now(),
       statusText: null,
@@ -124,7 +124,7 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
   submitLaunchTask(text: string): Promise<TaskRow> {
     return this.submit(
       { messageId: newId('message'), contextId: null, text, images: [], referenceTaskIds: [] },
-      { sees: 'all', principal: SESSION_PRINCIPAL },
+      SESSION_CALLER,
     );
   }
 

@@ -1,0 +1,30 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { type Caller, OPERATOR_PRINCIPAL } from '../tasks/caller.js';
+import type { MintedToken } from './tokens.js';
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * The tokens this run minted, looked up in constant time: every candidate's digest is compared with
+ * timingSafeEqual, so neither the match nor the length of a wrong token shows in the time taken.
+ */
+export class TokenRegistry {
+  private readonly entries: { digest: Buffer; caller: Caller }[];
+
+  constructor(tokens: MintedToken[]) {
+    this.entries = tokens.map((t) => ({
+      digest: digest(t.token),
+      caller:
+        t.credential === OPERATOR_PRINCIPAL
+          ? { principal: OPERATOR_PRINCIPAL, sees: 'all', scopes: 'all' }
+          : { principal: t.credential, sees: 'own', scopes: t.scopes === 'all' ? 'all' : new Set(t.scopes) },
+    }));
+  }
+
+  callerFor(token: string): Caller | null {
+    const candidate = digest(token);
+    let found: Caller | null = null;
+    for (const entry of this.entries) if (timingSafeEqual(entry.digest, candidate)) found = entry.caller;
+    return found;
+  }
+}
