@@ -97,8 +97,8 @@ export class StreamHub {
   }
 
   private status(row: TaskRow, id: bigint | null, state: TaskState, text: string | null, timestampMs: number, change: number | null): void {
+    // A stored status reads as GetTask shows it; a progress status carries its own text and when it was written.
     const status = text === null ? statusOf(row) : { state, message: this.agentMessage(row, text), timestamp: formatTimestamp(timestampMs) };
-    if (text === null) status.state = state;
     const result: StreamResponse = { statusUpdate: { taskId: row.id, contextId: row.contextId, status } };
     this.publish({ id, taskId: row.id, kind: 'status', murmur: false, result: JSON.stringify(result), change, state });
   }
