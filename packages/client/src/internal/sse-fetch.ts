@@ -1,0 +1,52 @@
+/** The seam's environment-free transport: `fetch` for the HTTP, eventsource-parser for the bytes. */
+import { createParser, type ParseError } from 'eventsource-parser';
+import { isEventStream, type SseItem, type SseOpen, type SseRequest } from './sse.js';
+
+export async function openWithFetch(request: SseRequest): Promise<SseOpen> {
+  const response = await request.fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal: request.signal });
+  if (!isEventStream(response)) {
+    return { type: 'answer', status: response.status, headers: response.headers, text: await response.text() };
+  }
+  const body = response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  return { type: 'stream', status: response.status, headers: response.headers, items: readSseItems(body, request.maxBufferSize) };
+}
+
+/** The parser gave up: a line or event grew past maxBufferSize. */
+export class SseBufferOverflowError extends Error {
+  override name = 'SseBufferOverflowError';
+}
+
+/**
+ * Parses an SSE body into items, reading only as fast as the items are taken (no queue: the socket's own buffer
+ * is the back-pressure). Bytes are decoded with `stream: true`, so a UTF-8 character split across chunks survives.
+ * Unknown fields and `event:` lines are ignored (seed 001, "Unknown frames and keys"; the door sends none).
+ * An unfinished event at the end of the body is dropped, as the SSE spec says (HTML §9.2.6).
+ */
+export async function* readSseItems(body: ReadableStream<Uint8Array>, maxBufferSize?: number): AsyncGenerator<SseItem, void> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const pending: SseItem[] = [];
+  let overflow: ParseError | null = null;
+  const parser = createParser({
+    maxBufferSize,
+    onEvent: (event) => pending.push({ type: 'event', id: event.id ?? null, data: event.data }),
+    onComment: (text) => pending.push({ type: 'comment', text }),
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') overflow = error;
+    },
+  });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
+      if (overflow !== null) throw new SseBufferOverflowError(`an event is larger than ${maxBufferSize} characters`, { cause: overflow });
+      if (pending.length === 0 && !done) yield { type: 'bytes' };
+      for (let i = 0; i < pending.length; i++) yield pending[i];
+      pending.length = 0;
+      if (done) return;
+    }
+  } finally {
+    // Closing early (break, abort, watchdog) releases the connection.
+    reader.cancel().catch(() => {});
+  }
+}
