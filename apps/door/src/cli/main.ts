@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { CONSOLE_USAGE, consoleCommand } from './console-command.js';
 import { demo } from './demo-command.js';
 import { describeLaunchError, launch, RUN_USAGE } from './run-command.js';
 import { TOKEN_USAGE, token } from './token-command.js';
@@ -7,10 +8,13 @@ const USAGE = `usage: mur <command> [options]
 
 commands:
   run [DIR]     run a capsule's session and serve its A2A door
+  console       serve the operators' console for the sessions on this host
   demo [DIR]    run a capsule (default examples/hello) and play a short tour against its door
   token [SESSION]  print the door tokens of a running authenticated session
 
 ${RUN_USAGE}
+
+${CONSOLE_USAGE}
 
 ${TOKEN_USAGE}`;
 
@@ -28,6 +32,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case 'demo':
       return demo(rest);
+    case 'console':
+      return consoleCommand(rest, (line) => process.stdout.write(`${line}\n`));
     case 'token':
       return token(rest, (line) => process.stdout.write(`${line}\n`));
     case undefined:

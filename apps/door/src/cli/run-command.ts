@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { ConsoleNotBuiltError } from '../console/console-server.js';
 import { startDoor, type RunningDoor } from '../door/start-door.js';
 import { ManifestError } from '../manifest/manifest.loader.js';
 import { register, unregister } from '../registry/session-registry.js';
@@ -78,7 +79,7 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
 
 /** Maps launch failures to the CLI's messages and exit codes: 2 for bad input, 1 for anything else. */
 export function describeLaunchError(error: unknown): { message: string; code: number } {
-  if (error instanceof ManifestError || error instanceof StagingError || error instanceof UsageError) return { message: error.message, code: 2 };
+  if (error instanceof ManifestError || error instanceof StagingError || error instanceof UsageError || error instanceof ConsoleNotBuiltError) return { message: error.message, code: 2 };
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'EADDRINUSE') return { message: `the port is already in use: ${e.message}`, code: 1 };
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { message: `${e.message}\n${RUN_USAGE}`, code: 2 };

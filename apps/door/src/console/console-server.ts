@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
+import { registerSessionsApi } from './sessions-api.js';
+
+/** The built console: apps/console/dist beside this package, or MURMUR_CONSOLE_DIST. */
+export function consoleDist(): string {
+  return process.env.MURMUR_CONSOLE_DIST ?? fileURLToPath(new URL('../../../../console/dist/', import.meta.url));
+}
+
+export class ConsoleNotBuiltError extends Error {
+  override readonly name = 'ConsoleNotBuiltError';
+}
+
+/** `mur console`: the built console, the sessions API and the loopback door proxy, on one origin. */
+export async function startConsoleServer(options: { host: string; port: number; dist?: string }): Promise<{ url: string; server: FastifyInstance }> {
+  const root = path.resolve(options.dist ?? consoleDist());
+  if (!existsSync(path.join(root, 'index.html'))) {
+    throw new ConsoleNotBuiltError(`the console is not built: no index.html in ${root}; run npm run build first`);
+  }
+  const server = Fastify({ logger: false, forceCloseConnections: true });
+  // Bodies pass through the proxy untouched.
+  server.removeAllContentTypeParsers();
+  server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  registerSessionsApi(server);
+  registerDoorProxy(server);
+  await server.register(fastifyStatic, { root, prefix: '/', index: ['index.html'], cacheControl: false });
+  server.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') && !request.url.startsWith(DOOR_PROXY_PREFIX)) {
+      return reply.code(404).header('content-type', 'application/json').send(JSON.stringify({ error: 'not_found', message: `no console API at ${request.url}` }));
+    }
+    return reply.sendFile('index.html');
+  });
+  await server.listen({ host: options.host, port: options.port });
+  const address = server.server.address();
+  if (address === null || typeof address === 'string') throw new Error('the console is not listening on a TCP port');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return { url: `http://${host}:${address.port}`, server };
+}

@@ -1,0 +1,62 @@
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isLoopbackHost, parseHostPort } from './loopback.js';
+
+export const DOOR_PROXY_PREFIX = '/api/door/';
+
+/** Request headers a door reads; nothing else (cookies, the console's own headers) is passed on. */
+const FORWARDED = ['authorization', 'a2a-version', 'a2a-extensions', 'last-event-id', 'content-type', 'accept'];
+
+function refuse(reply: FastifyReply, status: number, error: string, message: string): FastifyReply {
+  return reply.code(status).header('content-type', 'application/json').send(JSON.stringify({ error, message }));
+}
+
+/**
+ * A same-origin, unbuffered proxy from /api/door/<host:port>/<path> to http://<host:port>/<path>, for doors on
+ * loopback only, so the console reaches local doors without CORS and without becoming an open proxy. Streams pass
+ * through as they are written (no buffering, no compression), and a client that disconnects closes the upstream.
+ */
+export function registerDoorProxy(fastify: FastifyInstance): void {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const rest = request.url.slice(DOOR_PROXY_PREFIX.length);
+    const slash = rest.indexOf('/');
+    const target = parseHostPort(decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash)));
+    const path = slash < 0 ? '/' : rest.slice(slash);
+    if (!target) return refuse(reply, 400, 'bad_address', 'the door address must be host:port, such as 127.0.0.1:41873');
+    if (!isLoopbackHost(target.host)) {
+      return refuse(reply, 403, 'not_loopback', `the console only reaches doors on this machine's loopback, not ${target.host}`);
+    }
+    const headers: Record<string, string | string[]> = {};
+    for (const name of FORWARDED) {
+      const value = request.headers[name];
+      if (value !== undefined) headers[name] = value;
+    }
+    reply.hijack();
+    const res: ServerResponse = reply.raw;
+    const upstream = httpRequest(
+      { host: target.host.replace(/^\[|\]$/g, ''), port: target.port, method: request.method, path, headers },
+      (answer: IncomingMessage) => {
+        const out: Record<string, string | string[]> = {};
+        for (const [name, value] of Object.entries(answer.headers)) {
+          if (value !== undefined && name !== 'connection' && name !== 'transfer-encoding' && name !== 'keep-alive') out[name] = value;
+        }
+        res.writeHead(answer.statusCode ?? 502, out);
+        res.flushHeaders();
+        answer.on('data', (chunk: Buffer) => res.write(chunk));
+        answer.on('end', () => res.end());
+        answer.on('error', () => res.destroy());
+      },
+    );
+    upstream.on('error', (error) => {
+      if (res.headersSent) res.destroy();
+      else {
+        res.writeHead(502, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: 'door_unreachable', message: `cannot reach the door at ${target.host}:${target.port}: ${error.message}` }));
+      }
+    });
+    res.on('close', () => upstream.destroy());
+    const body = request.body as Buffer | undefined;
+    upstream.end(body && body.length > 0 ? body : undefined);
+  };
+  fastify.all(`${DOOR_PROXY_PREFIX}*`, handler);
+}

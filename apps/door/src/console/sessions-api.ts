@@ -1,0 +1,35 @@
+import type { FastifyInstance } from 'fastify';
+import { AGENT_CARD_PATH } from '@murmur/protocol';
+import { listSessions, type SessionEntry } from '../registry/session-registry.js';
+
+export interface ListedSession extends SessionEntry {
+  stale: boolean;
+  reachable: boolean;
+  reason?: string;
+}
+
+const PROBE_TIMEOUT_MS = 1500;
+
+/** Asks a session's door for its card: reachable when it answers a card naming a JSONRPC interface (seed 000). */
+export async function probeSession(entry: SessionEntry & { stale: boolean }): Promise<ListedSession> {
+  if (entry.stale) return { ...entry, reachable: false, reason: `process ${entry.pid} is gone` };
+  try {
+    const answer = await fetch(`${entry.url}${AGENT_CARD_PATH}`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    if (!answer.ok) return { ...entry, reachable: false, reason: `the card answered HTTP ${answer.status}` };
+    const card = (await answer.json()) as { supportedInterfaces?: unknown[] };
+    if (!Array.isArray(card.supportedInterfaces) || card.supportedInterfaces.length === 0) {
+      return { ...entry, reachable: false, reason: 'its card names no supportedInterfaces: a runtime at v0.4.0 or earlier' };
+    }
+    return { ...entry, reachable: true };
+  } catch (error) {
+    return { ...entry, reachable: false, reason: `no answer: ${(error as Error).message}` };
+  }
+}
+
+/** GET /api/sessions: the sessions registered on this host, each probed. */
+export function registerSessionsApi(fastify: FastifyInstance): void {
+  fastify.get('/api/sessions', async (_request, reply) => {
+    const sessions = await Promise.all(listSessions().map(probeSession));
+    return reply.header('cache-control', 'no-store').send({ sessions });
+  });
+}
