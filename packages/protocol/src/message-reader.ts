@@ -177,10 +177,23 @@ export function readMessageParams(params: JsonObject, limits: MessageReaderLimit
     images.push({ partIndex: i, mediaType, bytes });
   }
 
-  const text = typedParts
-    .filter((part) => !('raw' in part))
-    .map((part) => ('text' in part ? (part.text as string) : renderDataPart(part.data as JsonValue, part.mediaType, part.filename)))
-    .join('\n');
+  // A data part the door cannot render (nested past the JSON printer's depth) is a part it cannot read in full:
+  // refused -32602 naming it, like every other unreadable part, rather than failing later as an internal error.
+  const rendered: string[] = [];
+  for (const [i, part] of typedParts.entries()) {
+    if ('raw' in part) continue;
+    if ('text' in part) {
+      rendered.push(part.text as string);
+      continue;
+    }
+    try {
+      rendered.push(renderDataPart(part.data as JsonValue, part.mediaType, part.filename));
+    } catch (error) {
+      if (error instanceof RangeError) return refuse(`message.parts[${i}].data is nested too deeply to read`);
+      throw error;
+    }
+  }
+  const text = rendered.join('\n');
 
   const message: Message = {
     messageId: raw.messageId,

@@ -603,3 +603,9 @@ test('the -32602 refusals carry no data', () => {
   assert.equal(error.code, -32602);
   assert.equal('data' in error, false);
 });
+
+test('a data part nested past what the door can render is refused -32602 naming it, not thrown', () => {
+  let deep: JsonValue = [];
+  for (let i = 0; i < 100_000; i++) deep = [deep];
+  assertInvalid({ message: message({ parts: [{ text: 'a' }, { data: deep }] }) }, 'Invalid params: message.parts[1].data is nested too deeply to read');
+});

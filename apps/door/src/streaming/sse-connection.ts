@@ -68,7 +68,9 @@ export class SseConnection {
   send(event: StreamEvent): void {
     if (this.closed || this.ending) return;
     this.queue.push(this.encode(event));
-    if (this.queue.length > (this.options.queueLimit ?? CONNECTION_QUEUE_LIMIT)) {
+    // Only a socket that is backed up loses events: a burst written within one tick to a socket that keeps up is
+    // batched whole (docs/streaming.md, "Falling behind").
+    if (this.blocked && this.queue.length > (this.options.queueLimit ?? CONNECTION_QUEUE_LIMIT)) {
       this.queue.shift();
       this.dropped += 1;
     }

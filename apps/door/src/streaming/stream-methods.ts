@@ -64,10 +64,17 @@ export class StreamMethods {
     return extensionsHeaderNames(headerLines(call.rawHeaders, 'a2a-extensions'), STREAM_EXTENSION_URI);
   }
 
+  /** Open SSE connections. Not the hub's listener count: a SendStreamingMessage also listens before its stream opens. */
+  private openStreams = 0;
+
   private open(res: ServerResponse, call: RpcCall, lagged: (dropped: number) => StreamEvent | null): SseConnection {
     const connection = new SseConnection(res, call.id, { heartbeatMs: this.session.heartbeatMs, lagged });
-    this.log.info('stream opened', { method: call.method, open_streams: this.hub.connectionCount + 1 });
-    connection.onClose(() => this.log.info('stream closed', { method: call.method, open_streams: this.hub.connectionCount }));
+    this.openStreams += 1;
+    this.log.info('stream opened', { method: call.method, open_streams: this.openStreams });
+    connection.onClose(() => {
+      this.openStreams -= 1;
+      this.log.info('stream closed', { method: call.method, open_streams: this.openStreams });
+    });
     return connection;
   }
 
@@ -158,18 +165,23 @@ export class StreamMethods {
       return carrier ? plain(null, taskId, frame.frame, true, carrier) : null;
     };
     const connection = this.open(res, call, (dropped) => carrierEvent({ frame: 'lagged', dropped }));
-    const takes = (event: StreamEvent) =>
-      event.taskId === taskId && (activated || !event.murmur) && !(event.change !== null && event.change <= opening.change);
+    const follows = (event: StreamEvent) => event.taskId === taskId && (activated || !event.murmur);
+    // Live and early events the opening task already reports (its own stored change, or an earlier one) are skipped.
+    const takes = (event: StreamEvent) => follows(event) && !(event.change !== null && event.change <= opening.change);
     const ends = (event: StreamEvent) =>
       event.state !== null && (TERMINAL_STATES.has(event.state) || (plan.endsOnInputRequired && event.state === 'TASK_STATE_INPUT_REQUIRED'));
 
     const first: StreamEvent[] = [plain(null, taskId, 'task', false, { task: toWireTask(opening) })];
     const from = this.lastEventId(call);
+    // A replay writes every buffered event of the task whose id is above Last-Event-ID, even those the opening task
+    // already reflects (docs/streaming.md, "Replay"); an early event that the replay wrote is not written again.
+    const replayed = new Set<StreamEvent>();
     if (from !== null) {
       const replay = this.hub.replay(from);
       const gap = replay.gapFirstAvailableId === null ? null : carrierEvent({ frame: 'gap', firstAvailableId: String(replay.gapFirstAvailableId) });
       if (gap) first.push(gap);
-      first.push(...replay.events.filter(takes));
+      for (const event of replay.events.filter(follows)) replayed.add(event);
+      first.push(...replayed);
     }
     // Live events are taken from here on; the early ones (those before this tick) are written with the opening.
     const unsubscribe = this.hub.subscribe((event) => {
@@ -179,7 +191,7 @@ export class StreamMethods {
     });
     plan.stopEarly?.();
     const early = plan.early.filter(takes);
-    first.push(...early);
+    first.push(...early.filter((event) => !replayed.has(event)));
     connection.writeNow(first);
     if (TERMINAL_STATES.has(opening.state) || early.some(ends) || this.hub.isClosed) {
       unsubscribe();
