@@ -1,27 +1,48 @@
 #!/usr/bin/env node
-import { CONSOLE_USAGE, consoleCommand } from './console-command.js';
-import { demo } from './demo-command.js';
-import { describeLaunchError, launch, RUN_USAGE } from './run-command.js';
+// The door's runtime (NestJS, Fastify, SQLite) and the console are imported only by the commands that run them, so
+// the client commands (ps, watch, cancel, stop, token) start in a fraction of the time.
+import { CANCEL_USAGE, cancel } from './cancel-command.js';
+import { DoorFailure, processIo } from './door-client.js';
+import { PS_USAGE, ps } from './ps-command.js';
+import { STOP_USAGE, stop } from './stop-command.js';
 import { TOKEN_USAGE, token } from './token-command.js';
+import { UsageError } from './usage-error.js';
+import { WATCH_USAGE, watch } from './watch-command.js';
 
-const USAGE = `usage: mur <command> [options]
+async function usage(): Promise<string> {
+  const [{ RUN_USAGE }, { CONSOLE_USAGE }] = await Promise.all([import('./run-command.js'), import('./console-command.js')]);
+  return `usage: mur <command> [options]
 
 commands:
   run [DIR]     run a capsule's session and serve its A2A door
   console       serve the operators' console for the sessions on this host
   demo [DIR]    run a capsule (default examples/hello) and play a short tour against its door
   token [SESSION]  print the door tokens of a running authenticated session
+  ps            list the sessions registered on this host, each reachable or not
+  watch [SESSION|ADDR]  observe every task of a session until the capsule closes
+  cancel TASK   cancel a task and print what it leaves running
+  stop [SESSION]  cancel a session's live tasks, then end its process
 
 ${RUN_USAGE}
 
 ${CONSOLE_USAGE}
 
-${TOKEN_USAGE}`;
+${TOKEN_USAGE}
+
+${PS_USAGE}
+
+${WATCH_USAGE}
+
+${CANCEL_USAGE}
+
+${STOP_USAGE}`;
+}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'run': {
+      const { launch } = await import('./run-command.js');
       const session = await launch(rest, (line) => process.stdout.write(`${line}\n`));
       await new Promise<void>((resolve) => {
         const onSignal = () => void session.stop().then(resolve);
@@ -31,28 +52,42 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'demo':
-      return demo(rest);
+      return (await import('./demo-command.js')).demo(rest);
     case 'console':
-      return consoleCommand(rest, (line) => process.stdout.write(`${line}\n`));
+      return (await import('./console-command.js')).consoleCommand(rest, (line) => process.stdout.write(`${line}\n`));
     case 'token':
       return token(rest, (line) => process.stdout.write(`${line}\n`));
+    case 'ps':
+      return ps(rest, processIo);
+    case 'watch':
+      return watch(rest, processIo);
+    case 'cancel':
+      return cancel(rest, processIo);
+    case 'stop':
+      return stop(rest, processIo);
     case undefined:
     case 'help':
     case '--help':
     case '-h':
-      process.stdout.write(`${USAGE}\n`);
+      process.stdout.write(`${await usage()}\n`);
       return command === undefined ? 2 : 0;
     default:
-      process.stderr.write(`mur: unknown command '${command}'\n${USAGE}\n`);
+      process.stderr.write(`mur: unknown command '${command}'\n${await usage()}\n`);
       return 2;
   }
 }
 
 // Exit only once the message is flushed: a piped stderr is written asynchronously.
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    const { message, code } = describeLaunchError(error);
+  (code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code))),
+  async (error: unknown) => {
+    // A failure talking to a door exits 1 with its message (the client commands), never a stack; a usage error 2.
+    const { message, code } =
+      error instanceof DoorFailure
+        ? { message: error.message, code: 1 }
+        : error instanceof UsageError
+          ? { message: error.message, code: 2 }
+          : (await import('./run-command.js')).describeLaunchError(error);
     process.stderr.write(`mur: ${message}\n`, () => process.exit(code));
   },
 );

@@ -4,6 +4,7 @@ import { startDoor, type RunningDoor } from '../door/start-door.js';
 import { ManifestError } from '../manifest/manifest.loader.js';
 import { register, unregister } from '../registry/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
+import { UsageError } from './usage-error.js';
 
 export const RUN_USAGE = `usage: mur run [DIR] [--port N] [--host H] [--task TEXT] [--resume SESSION] [--json]
 
@@ -17,9 +18,7 @@ export interface StartedSession {
   stop(): Promise<void>;
 }
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError };
 
 /** Stages, starts, registers and announces a session; returns once the door answers. */
 export async function launch(argv: string[], out: (line: string) => void): Promise<StartedSession> {

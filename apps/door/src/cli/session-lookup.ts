@@ -1,5 +1,5 @@
 import { listSessions, type SessionEntry } from '../registry/session-registry.js';
-import { UsageError } from './run-command.js';
+import { UsageError } from './usage-error.js';
 
 /**
  * The running session a client command means: the one named by id (or a unique prefix of it), or by door address,

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
-import { UsageError } from './run-command.js';
+import { UsageError } from './usage-error.js';
 import { findSession } from './session-lookup.js';
 
 export const TOKEN_USAGE = 'usage: mur token [SESSION] [--json]   print the door tokens of a running authenticated session';

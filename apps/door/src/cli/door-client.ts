@@ -1,0 +1,169 @@
+/**
+ * What the client commands (mur ps, watch, cancel, stop) share: argument parsing with their own usage, the token a
+ * command sends, the card checks, residue lines, and the SDK's errors in plain words. These commands are the only
+ * part of the door that uses @murmur/client; every request it sends carries A2A-Version: 1.0 (seed 000).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { isA2AError, isConnectionError, isHttpRefusalError, isInvalidResponseError, isStreamError, MurmurClient, type MurmurClientOptions } from '@murmur/client';
+import { type AgentCard, CAPSULE_EXTENSION_URI, MURMUR_STATE_WORD, type ResidueItem, type Task, type TaskState } from '@murmur/protocol';
+import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
+import type { SessionEntry } from '../registry/session-registry.js';
+import { OPERATOR_PRINCIPAL } from '../tasks/caller.js';
+import { UsageError } from './usage-error.js';
+import { findSession } from './session-lookup.js';
+
+/** A failure talking to a door: the command prints the message and exits 1. */
+export class DoorFailure extends Error {
+  override readonly name = 'DoorFailure';
+}
+
+/** Where a client command writes: whole lines, and raw text (streamed chunks). */
+export interface CommandIo {
+  out(line: string): void;
+  write(text: string): void;
+  err(line: string): void;
+}
+
+export const processIo: CommandIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  write: (text) => process.stdout.write(text),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** How long mur ps and mur stop wait for a card. */
+export const CARD_TIMEOUT_MS = 2000;
+
+/** Runs a parseArgs call, reporting a bad flag as a usage error that names this command's usage (exit 2). */
+export function withUsage<T>(usage: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${usage}`);
+  }
+}
+
+/**
+ * The token a command sends: `--token`, else the operator token of a local authenticated session (its records
+ * folder holds tokens.json), else none (a public door needs none).
+ */
+export function tokenFor(session: SessionEntry | null, explicit: string | undefined): string | undefined {
+  if (explicit !== undefined) return explicit;
+  if (session === null) return undefined;
+  if (!existsSync(path.join(session.recordsDir, TOKENS_FILE))) return undefined;
+  try {
+    return readTokens(session.recordsDir).find((t) => t.credential === OPERATOR_PRINCIPAL)?.token;
+  } catch {
+    return undefined;
+  }
+}
+
+export function clientFor(url: string, token: string | undefined, options: MurmurClientOptions = {}): MurmurClient {
+  return new MurmurClient(url, { ...options, token });
+}
+
+/** What a client command talks to: a registered session, or a bare door address. */
+export interface Target {
+  session: SessionEntry | null;
+  url: string;
+  /** The session id, or the address when no session is known. */
+  label: string;
+}
+
+function looksLikeAddress(named: string): boolean {
+  return /^https?:\/\//.test(named) || /^[^\s/]+:\d+$/.test(named);
+}
+
+/** A running session named by id, id prefix or address; or, for an address no session registered, the address itself. */
+export function resolveTarget(named: string | undefined): Target {
+  try {
+    const session = findSession(named);
+    return { session, url: session.url, label: session.sessionId };
+  } catch (error) {
+    if (named === undefined || !looksLikeAddress(named)) throw error;
+    const url = (/^https?:\/\//.test(named) ? named : `http://${named}`).replace(/\/+$/, '');
+    return { session: null, url, label: url };
+  }
+}
+
+/** The capsule extension's sessionId on a card, or null when the card carries no capsule extension. */
+function cardSessionId(card: AgentCard): string | null {
+  const capsule = card.capabilities?.extensions?.find((e) => e.uri === CAPSULE_EXTENSION_URI);
+  const id = capsule?.params?.sessionId;
+  return typeof id === 'string' ? id : null;
+}
+
+/**
+ * Whether a card is the door of `session` (seed 000, "A card with no supportedInterfaces"): a card without
+ * supportedInterfaces comes from a runtime at v0.4.0 or earlier and names no session; a public card names its session
+ * in the capsule extension; an authenticated door keeps that extension on its extended card, so the registry's id
+ * stands.
+ */
+export function checkCard(card: AgentCard, session: SessionEntry): { ok: true } | { ok: false; reason: string } {
+  if (!Array.isArray(card.supportedInterfaces) || card.supportedInterfaces.length === 0) {
+    return { ok: false, reason: 'its card has no supportedInterfaces (a runtime at v0.4.0 or earlier), so it names no session' };
+  }
+  const named = cardSessionId(card);
+  if (named !== null) {
+    return named === session.sessionId ? { ok: true } : { ok: false, reason: `the door at ${session.url} answers for session ${named}, not this one` };
+  }
+  const authenticated = card.capabilities?.extendedAgentCard === true || Object.keys(card.securitySchemes ?? {}).length > 0;
+  return authenticated ? { ok: true } : { ok: false, reason: 'its card names no session (no capsule extension)' };
+}
+
+/** One residue item as mur cancel and mur stop print it (seed 000, "Residue items"). */
+export function residueLine(item: ResidueItem): string {
+  switch (item.kind) {
+    case 'detached_shell':
+      return `running: ${item.binary} ${item.command} (work_id ${item.work_id})`;
+    case 'delegation':
+      return `ended: ${item.capsule} ${item.version} (delegation ${item.delegation_id})`;
+    default:
+      return `residue: ${JSON.stringify(item)}`;
+  }
+}
+
+/** The residue items of a CancelTask answer: the data parts of its `residue` artifact. */
+export function residueOf(task: Task): ResidueItem[] {
+  const artifact = task.artifacts?.find((a) => a.artifactId === 'residue');
+  if (!artifact) return [];
+  return artifact.parts.flatMap((part) => (part.data !== undefined && part.data !== null ? [part.data as unknown as ResidueItem] : []));
+}
+
+/** Murmur's word for a state: working, input-required, completed… */
+export function stateWord(state: string): string {
+  return MURMUR_STATE_WORD[state as TaskState] ?? state;
+}
+
+/** The text of a status message, '' when it has none. */
+export function statusText(task: Pick<Task, 'status'>): string {
+  const parts = task.status.message?.parts ?? [];
+  return parts.map((p) => p.text ?? '').join('');
+}
+
+/** An SDK error (or a timeout) in plain words, for `mur: <words>`. */
+export function inPlainWords(error: unknown, target: { url: string; label: string }): string {
+  if (isA2AError(error)) return `the door refused the request: ${error.message} (${error.code}${error.reason ? ` ${error.reason}` : ''})`;
+  if (isHttpRefusalError(error)) {
+    if (error.status === 401) {
+      return error.code === 'invalid_token'
+        ? `the door at ${target.url} refused the token (401 invalid_token): pass a token of this session with --token (mur token prints them)`
+        : `the door at ${target.url} needs a token (401 unauthenticated): pass one with --token (mur token prints them)`;
+    }
+    if (error.status === 403) return `the token may not do this (403 ${error.code ?? 'forbidden'}): ${error.message}`;
+    return `the door at ${target.url} answered HTTP ${error.status}: ${error.message}`;
+  }
+  if (isConnectionError(error)) {
+    const cause = error.cause instanceof Error && error.cause.cause instanceof Error ? error.cause.cause.message : '';
+    return `no answer from ${target.url} (${target.label})${cause ? `: ${cause}` : ''}`;
+  }
+  if (isInvalidResponseError(error)) return `the answer from ${target.url} is not a door's answer: ${error.message}`;
+  if (isStreamError(error)) return `the stream from ${target.url} failed: ${error.message}`;
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer from ${target.url} (${target.label}) in time`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Fetches a card with a short timeout and no retries. */
+export function fetchCard(client: MurmurClient, timeoutMs = CARD_TIMEOUT_MS): Promise<AgentCard> {
+  return client.getCard({ signal: AbortSignal.timeout(timeoutMs), maxRetries: 0 });
+}

@@ -1,0 +1,75 @@
+import { parseArgs } from 'node:util';
+import type { AgentCard, StopSessionResult } from '@murmur/protocol';
+import { checkCard, clientFor, type CommandIo, DoorFailure, fetchCard, inPlainWords, withUsage, residueLine, tokenFor } from './door-client.js';
+import { UsageError } from './usage-error.js';
+import { findSession } from './session-lookup.js';
+
+export const STOP_USAGE = `usage: mur stop [SESSION] [--token T]
+
+Cancels every live task of a running session (murmur.StopSession), prints what it canceled and what the
+session leaves running, then sends its process SIGTERM and waits up to 10 s for it to exit.`;
+
+/** How long mur stop waits for the process to exit after SIGTERM. */
+export const STOP_WAIT_MS = 10_000;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (isAlive(pid)) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+/**
+ * mur stop: murmur.StopSession, then SIGTERM to the session's process (seed 000: "murmur.StopSession ends no process
+ * and does not shut the door … mur stop calls it, then signals the process"). A session whose door is unreachable —
+ * no answer, a card without supportedInterfaces, a card naming another session — is refused and not signalled.
+ */
+export async function stop(argv: string[], io: CommandIo): Promise<number> {
+  const { values, positionals } = withUsage(STOP_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { token: { type: 'string' } } }));
+  if (positionals.length > 1) throw new UsageError(`mur stop takes one session, not ${positionals.length}\n${STOP_USAGE}`);
+  const session = findSession(positionals[0]);
+  const target = { url: session.url, label: session.sessionId };
+  const who = `session ${session.sessionId} (${session.name} ${session.version}, pid ${session.pid})`;
+  const client = clientFor(session.url, tokenFor(session, values.token));
+
+  let card: AgentCard;
+  try {
+    card = await fetchCard(client);
+  } catch (error) {
+    throw new DoorFailure(`${who} is unreachable: ${inPlainWords(error, target)}; it was not signalled`);
+  }
+  const verdict = checkCard(card, session);
+  if (!verdict.ok) throw new DoorFailure(`${who} at ${session.url} is unreachable: ${verdict.reason}; it was not signalled`);
+
+  let result: StopSessionResult;
+  try {
+    result = await client.stopSession();
+  } catch (error) {
+    throw new DoorFailure(`cannot stop ${who}: ${inPlainWords(error, target)}; it was not signalled`);
+  }
+  if (result.canceled.length === 0) io.out('no live task to cancel');
+  for (const id of result.canceled) io.out(`canceled ${id}`);
+  for (const item of result.residue) io.out(residueLine(item));
+
+  try {
+    process.kill(session.pid, 'SIGTERM');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw new DoorFailure(`cannot signal ${who}: ${(error as Error).message}`);
+  }
+  if (!(await waitForExit(session.pid, STOP_WAIT_MS))) {
+    throw new DoorFailure(`${who} has not exited ${STOP_WAIT_MS / 1000} s after SIGTERM; it may still be closing`);
+  }
+  io.out(`stopped ${who}`);
+  return 0;
+}
