@@ -1,5 +1,9 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { launch } from './run-command.js';
+import { parseArgs } from 'node:util';
+import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
+import { startConsoleServer } from '../console/console-server.js';
+import { launch, type StartedSession } from './run-command.js';
 
 interface RpcResult {
   result?: { task?: { id: string; status: { state: string }; artifacts?: { artifactId: string; parts: { text?: string }[] }[] } };
@@ -25,23 +29,51 @@ function describe(result: RpcResult): string {
   return `${task.id} ${task.status.state}${art ? ` ${art.artifactId}: ${art.parts.map((p) => p.text).join('')}` : ''}`;
 }
 
-/** mur demo: a capsule on the embedded defaults (SQLite, script driver), a short tour, then serving until Ctrl-C. */
+export const DEMO_USAGE = `usage: mur demo [--console-port N] [--no-console]
+
+Runs examples/hello (public) and examples/secure (bearer tokens) on the embedded defaults (SQLite, the
+script driver), plays a short tour against hello, and serves the console (http://127.0.0.1:7070 by
+default) until Ctrl-C.`;
+
+/** mur demo: capsules on the embedded defaults, a short tour, and the console, until Ctrl-C. */
 export async function demo(argv: string[]): Promise<number> {
-  const dir = argv[0] ?? path.resolve('examples/hello');
-  const session = await launch([dir, ...argv.slice(1)], say);
-  const url = session.door.url;
+  const { values } = parseArgs({
+    args: argv,
+    options: { 'console-port': { type: 'string', default: '7070' }, 'no-console': { type: 'boolean', default: false } },
+  });
+  const examples = path.resolve('examples');
+  const sessions: StartedSession[] = [];
+  const hello = await launch([path.join(examples, 'hello')], say);
+  sessions.push(hello);
+  say('');
+  const secure = await launch([path.join(examples, 'secure')], say);
+  sessions.push(secure);
+
+  const url = hello.door.url;
   const send = (text: string, extra: Record<string, unknown> = {}) =>
     rpc(url, 'SendMessage', { message: { messageId: `demo-${Date.now()}-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...extra } });
-  say('\n— tour —');
+  say('\n— tour of hello —');
   say(`> What is 2+2?\n  ${describe(await send('What is 2+2?'))}`);
   const asked = await send('Deploy the service');
   say(`> Deploy the service\n  ${describe(asked)}`);
   const waiting = asked.result?.task;
   if (waiting?.status.state === 'TASK_STATE_INPUT_REQUIRED') say(`> (reply) main\n  ${describe(await send('main', { taskId: waiting.id }))}`);
   say(`> Show the system\n  ${describe(await send('Show the system'))}`);
-  say(`\nThe door stays up at ${url}. Try:\n  curl -s -X POST ${url}/ -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \\\n    -d '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}'\nCtrl-C stops it.`);
+
+  const stops: (() => Promise<unknown>)[] = sessions.map((s) => s.stop);
+  if (!values['no-console']) {
+    const consoleServer = await startConsoleServer({ host: '127.0.0.1', port: Number(values['console-port']) });
+    stops.push(() => consoleServer.server.close());
+    say(`\nConsole: ${consoleServer.url}  (open it in a browser: both sessions are listed)`);
+  }
+  const records = path.join(secure.door.recordsDir, TOKENS_FILE);
+  if (existsSync(records)) {
+    const operator = readTokens(secure.door.recordsDir)[0];
+    say(`secure's operator token (the console asks for it): ${operator.token}`);
+  }
+  say(`\nThe doors stay up. Try:\n  curl -s -X POST ${url}/ -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \\\n    -d '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}'\nCtrl-C stops everything.`);
   await new Promise<void>((resolve) => {
-    const onSignal = () => void session.stop().then(resolve);
+    const onSignal = () => void Promise.all(stops.map((stop) => stop())).then(() => resolve());
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
   });

@@ -16,7 +16,7 @@ async function usage(): Promise<string> {
 commands:
   run [DIR]     run a capsule's session and serve its A2A door
   console       serve the operators' console for the sessions on this host
-  demo [DIR]    run a capsule (default examples/hello) and play a short tour against its door
+  demo          run examples/hello and examples/secure, a short tour, and the console
   token [SESSION]  print the door tokens of a running authenticated session
   ps            list the sessions registered on this host, each reachable or not
   watch [SESSION|ADDR]  observe every task of a session until the capsule closes

@@ -17,6 +17,8 @@ export function bodyLimitFor(maxImageBytes: number, maxImagesPerTurn: number): n
 }
 
 const TOO_LARGE = Symbol('body too large');
+/** The operator plane's path (seed 000, step 4). */
+const FILES_PLANE = '/resources/files';
 const NOT_FOUND_BODY = JSON.stringify({
   error: 'not_found',
   message: 'this door answers POST / with content-type: application/json and a JSON-RPC body, and GET /.well-known/agent-card.json',
@@ -44,18 +46,24 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: { gate: Reque
   });
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    // Step 1: the card is served without a door token.
-    if (request.method === 'GET' && request.url === AGENT_CARD_PATH) return;
+    const pathname = request.url.split('?')[0];
+    // Step 1: the card is served without a door token (a query string does not change the path).
+    if ((request.method === 'GET' || request.method === 'HEAD') && pathname === AGENT_CARD_PATH) return;
     const verdict = deps.gate.check(request.raw.rawHeaders);
-    if (!verdict.ok) return reply.code(verdict.status).headers(verdict.headers).send(verdict.body);
+    if (!verdict.ok) return reply.code(verdict.status).headers(verdict.headers).send(Buffer.from(verdict.body));
+    // Step 4: the operator plane takes the resources/files scope on an authenticated door, then the plane.
+    if (pathname === FILES_PLANE || pathname.startsWith(`${FILES_PLANE}/`)) {
+      const refusal = deps.gate.scopeRefusal(verdict.caller, 'resources/files');
+      if (refusal && !refusal.ok) return reply.code(refusal.status).headers(refusal.headers).send(Buffer.from(refusal.body));
+    }
     request.murmurCaller = verdict.caller;
   });
 
   fastify.get(AGENT_CARD_PATH, async (_request, reply) => {
-    return reply.code(200).header('content-type', 'application/json').send(deps.card.publicCardJson());
+    return reply.code(200).header('content-type', 'application/json').send(Buffer.from(deps.card.publicCardJson()));
   });
 
-  const notFound = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).header('content-type', 'application/json').send(NOT_FOUND_BODY);
+  const notFound = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).header('content-type', 'application/json').send(Buffer.from(NOT_FOUND_BODY));
 
   fastify.post('/', { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request, reply) => {
     const body = request.body as string | typeof TOO_LARGE | undefined;
@@ -66,7 +74,7 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: { gate: Reque
         .code(200)
         .header('content-type', 'application/json')
         .header('connection', 'close')
-        .send(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request payload validation error' } }));
+        .send(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request payload validation error' } })));
     }
     const answer = await deps.rpc.handle({ body, headers: request.headers, rawHeaders: request.raw.rawHeaders, caller: request.murmurCaller! });
     if (answer.stream) {
@@ -77,7 +85,8 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: { gate: Reque
       answer.stream(reply.raw);
       return reply;
     }
-    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+    // A Buffer keeps content-type exactly as set: Fastify appends a charset to string payloads.
+    return reply.code(answer.status).headers(answer.headers).send(Buffer.from(answer.body));
   });
 
   fastify.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'], url: '/', handler: notFound });

@@ -13,8 +13,13 @@ import { bodyLimitFor, registerDoorRoutes } from './door-routes.js';
 import { RpcPipeline } from './rpc-pipeline.js';
 import { StreamHub } from '../streaming/stream-hub.js';
 
+/** How long closing waits for open connections before it ends them. */
+const CLOSE_GRACE_MS = 500;
+
 export interface RunningDoor {
   readonly url: string;
+  readonly sessionId: string;
+  readonly recordsDir: string;
   readonly tasks: TaskService;
   readonly trace: TraceWriter;
   /** Cancels live tasks, answers held requests, stops listening, kills background commands, closes the store. */
@@ -52,6 +57,8 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   let closing: Promise<void> | null = null;
   return {
     url: session.url,
+    sessionId: session.sessionId,
+    recordsDir: session.recordsDir,
     tasks,
     trace,
     close: () => {
@@ -60,7 +67,12 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
         // The capsule closes its stream while the door still serves: watchers read capsule-closed.
         app.get(StreamHub).close();
         await new Promise((resolve) => setImmediate(resolve));
+        // Held answers and ended streams are written by now; a connection still open after a short grace (a
+        // client's spare keep-alive socket that never sent a request) is not waited for.
+        const server = app.getHttpServer();
+        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         await app.close();
+        clearTimeout(force);
         await background.killAll();
         trace.write('session_end', { session_id: session.sessionId });
       })();

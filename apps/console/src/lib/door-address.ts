@@ -1,0 +1,62 @@
+/**
+ * Door addresses as the console names them: `host:port`, the key of a door in routes, in sessionStorage and in the
+ * proxy path `mur console` serves (`/api/door/<host>:<port>/…`, loopback doors only).
+ */
+
+/** A loopback door the console's proxy can reach. */
+export interface DoorAddress {
+  /** `127.0.0.1`, `127.x.y.z` or `[::1]` (brackets kept: it is how the host appears in a URL and in the key). */
+  host: string;
+  port: number;
+  /** `host:port`, e.g. `127.0.0.1:41873`. */
+  key: string;
+}
+
+export type AddressVerdict = { ok: true; address: DoorAddress } | { ok: false; message: string };
+
+const LOOPBACK_ONLY =
+  'mur console only reaches doors on this host: use a loopback address such as 127.0.0.1:41873 (or localhost, [::1])';
+
+/** Whether a URL hostname is a loopback address (RFC 1122 §3.2.1.3 for 127/8; RFC 4291 §2.5.3 for ::1). */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * Reads what an operator types to reach a door: `host:port`, `http://host:port[/…]` (a card's interface URL), or a
+ * bare port (meaning 127.0.0.1). `localhost` becomes 127.0.0.1, where `mur run` listens by default. Any other host
+ * is refused with a sentence saying why.
+ */
+export function parseDoorAddress(input: string): AddressVerdict {
+  const text = input.trim();
+  if (text === '') return { ok: false, message: 'Type the address of a door, such as 127.0.0.1:41873.' };
+  let raw = text;
+  if (/^\d{1,5}$/.test(raw)) raw = `127.0.0.1:${raw}`;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw);
+  if (scheme && scheme[1].toLowerCase() !== 'http') {
+    return { ok: false, message: `The console reaches doors over plain http on this host, not ${scheme[1]}://.` };
+  }
+  let url: URL;
+  try {
+    url = new URL(scheme ? raw : `http://${raw}`);
+  } catch {
+    return { ok: false, message: `"${text}" is not a door address; write it as host:port, such as 127.0.0.1:41873.` };
+  }
+  if (url.username !== '' || url.password !== '') return { ok: false, message: 'A door address carries no user name or password.' };
+  if (!isLoopbackHost(url.hostname)) return { ok: false, message: `${url.hostname} is not a loopback address. ${LOOPBACK_ONLY}.` };
+  if (url.port === '') return { ok: false, message: `Add the door's port, such as ${url.hostname}:41873.` };
+  const host = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
+  const port = Number(url.port);
+  return { ok: true, address: { host, port, key: `${host}:${port}` } };
+}
+
+/** The door key of a session's registered URL (`http://127.0.0.1:41873` → `127.0.0.1:41873`), or null when it has none. */
+export function doorKeyOfUrl(url: string): string | null {
+  const verdict = parseDoorAddress(url);
+  return verdict.ok ? verdict.address.key : null;
+}
+
+/** The address a MurmurClient uses for a door: the same-origin proxy of `mur console`. */
+export function proxyAddress(origin: string, key: string): string {
+  return `${origin.replace(/\/+$/, '')}/api/door/${key}`;
+}

@@ -1,0 +1,205 @@
+/**
+ * Everything the console holds for one door while an operator looks at it: the token, the client, the live
+ * watch (murmur.WatchSession → timeline), the task list, the card, and the session-wide actions (send, stop).
+ * It outlives the views of that door (the door page and its task pages), so the timeline keeps running while an
+ * operator opens a task; the app disposes it when they leave the door.
+ */
+import { isA2AError, MurmurClient } from '@murmur/client';
+import type { AgentCard, StopSessionResult, Task } from '@murmur/protocol';
+import { proxyAddress } from './door-address.js';
+import type { DoorClient } from './door-client.js';
+import { describeError, type Problem } from './errors.js';
+import { LiveFeed } from './live-feed.svelte.js';
+import { Operation } from './operation.svelte.js';
+import type { PerfCounters } from './perf.js';
+import { TaskList } from './task-list.svelte.js';
+import { TimelineStore } from './timeline.svelte.js';
+import type { TokenStore } from './tokens.js';
+
+export type ClientFactory = (address: string, token: string | null) => DoorClient;
+
+export const defaultClientFactory: ClientFactory = (address, token) => new MurmurClient(address, token === null ? {} : { token });
+
+export interface DoorSessionOptions {
+  /** The page's origin: the client talks to `<origin>/api/door/<key>`. */
+  origin: string;
+  tokens: TokenStore;
+  createClient?: ClientFactory;
+  /** The page's performance counters, updated by the session timeline's flushes. */
+  perf?: PerfCounters;
+  /** Runs after each timeline flush writes its state (the app passes svelte's flushSync). */
+  afterFlush?: () => void;
+}
+
+export class DoorSession {
+  readonly key: string;
+  #token = $state<string | null>(null);
+  #client = $state.raw<DoorClient>(null as unknown as DoorClient);
+  #tokenProblem = $state.raw<Problem | null>(null);
+  #card = $state.raw<AgentCard | null>(null);
+  #cardProblem = $state.raw<Problem | null>(null);
+  #extendedCard = $state.raw<AgentCard | null>(null);
+  #extendedNote = $state<string | null>(null);
+
+  readonly timeline: TimelineStore;
+  readonly watch: LiveFeed;
+  readonly tasks: TaskList;
+  readonly send: Operation<Task>;
+  readonly stop: Operation<StopSessionResult>;
+  readonly #options: DoorSessionOptions;
+  readonly #createClient: ClientFactory;
+  #cardRequest = 0;
+
+  constructor(key: string, options: DoorSessionOptions) {
+    this.key = key;
+    this.#options = options;
+    this.#createClient = options.createClient ?? defaultClientFactory;
+    this.#token = options.tokens.get(key);
+    this.#client = this.#makeClient();
+    const context = { door: key };
+    const report = (problem: Problem) => this.report(problem);
+    this.timeline = new TimelineStore({ perf: options.perf, afterFlush: options.afterFlush });
+    this.watch = new LiveFeed((signal) => this.#client.watchSession({ signal }), {
+      timeline: this.timeline,
+      context,
+      onProblem: report,
+      // A status (not a carrier) means a task changed state: the task list re-lists, debounced.
+      onEvent: (event) => {
+        if (event.kind === 'status' || event.kind === 'task') this.tasks.notifyChange();
+      },
+    });
+    this.tasks = new TaskList(() => this.#client, { context, onProblem: report });
+    this.send = new Operation<Task>(context, report);
+    this.stop = new Operation<StopSessionResult>(context, report);
+  }
+
+  get client(): DoorClient {
+    return this.#client;
+  }
+  get token(): string | null {
+    return this.#token;
+  }
+  /** The latest 401 from this door, while no new token has been given. */
+  get tokenProblem(): Problem | null {
+    return this.#tokenProblem;
+  }
+  get card(): AgentCard | null {
+    return this.#card;
+  }
+  get cardProblem(): Problem | null {
+    return this.#cardProblem;
+  }
+  get extendedCard(): AgentCard | null {
+    return this.#extendedCard;
+  }
+  /** Why there is no extended card (no token; a public door has none), or null. */
+  get extendedNote(): string | null {
+    return this.#extendedNote;
+  }
+  /** The card says the door wants a token (it lists a security requirement). */
+  get authenticated(): boolean {
+    return (this.#card?.securityRequirements?.length ?? 0) > 0;
+  }
+
+  /** Opens the watch, lists the tasks and reads the card. */
+  start(): void {
+    void this.watch.start();
+    void this.tasks.load();
+    void this.loadCard();
+  }
+
+  /** A problem from anything on this door: a 401 opens the token prompt. */
+  report(problem: Problem): void {
+    if (problem.needsToken) this.#tokenProblem = problem;
+  }
+
+  /** Keeps `token` for this door (sessionStorage) and starts again with it. */
+  setToken(token: string): void {
+    this.#options.tokens.set(this.key, token);
+    this.#token = token;
+    this.#restart();
+  }
+
+  forgetToken(): void {
+    this.#options.tokens.remove(this.key);
+    this.#token = null;
+    this.#restart();
+  }
+
+  async loadCard(): Promise<void> {
+    const request = ++this.#cardRequest;
+    const client = this.#client;
+    try {
+      const card = await client.getCard();
+      if (request !== this.#cardRequest) return;
+      this.#card = card;
+      this.#cardProblem = null;
+    } catch (error) {
+      if (request !== this.#cardRequest) return;
+      this.#cardProblem = describeError(error, { door: this.key });
+    }
+    if (this.#card !== null && !this.#card.capabilities?.extendedAgentCard) {
+      this.#extendedCard = null;
+      this.#extendedNote = 'This door is public: it has no extended card.';
+      return;
+    }
+    if (this.#token === null) {
+      this.#extendedCard = null;
+      this.#extendedNote = 'Give a token to read the extended card.';
+      return;
+    }
+    try {
+      const extended = await client.getExtendedCard();
+      if (request !== this.#cardRequest) return;
+      this.#extendedCard = extended;
+      this.#extendedNote = null;
+    } catch (error) {
+      if (request !== this.#cardRequest) return;
+      this.#extendedCard = null;
+      if (isA2AError(error, 'UnsupportedOperation') || isA2AError(error, 'ExtendedAgentCardNotConfigured')) {
+        this.#extendedNote = 'This door is public: it has no extended card.';
+      } else {
+        const problem = describeError(error, { door: this.key });
+        this.report(problem);
+        this.#extendedNote = `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}`;
+      }
+    }
+  }
+
+  /** Starts a task with `text` (SendMessage, answered as soon as the door accepts it). */
+  sendMessage(text: string, contextId: string): Promise<Task | null> {
+    return this.send.run(async () => {
+      const task = await this.#client.sendText(text, { contextId: contextId.trim() === '' ? undefined : contextId.trim(), returnImmediately: true });
+      this.tasks.notifyChange();
+      return task;
+    });
+  }
+
+  /** murmur.StopSession: cancels every live task; the door stays up. */
+  stopSession(): Promise<StopSessionResult | null> {
+    return this.stop.run(async () => {
+      const result = await this.#client.stopSession();
+      this.tasks.notifyChange();
+      return result;
+    });
+  }
+
+  dispose(): void {
+    this.watch.stop();
+    this.timeline.dispose();
+    this.tasks.dispose();
+    this.#cardRequest += 1;
+  }
+
+  #makeClient(): DoorClient {
+    return this.#createClient(proxyAddress(this.#options.origin, this.key), this.#token);
+  }
+
+  #restart(): void {
+    this.#client = this.#makeClient();
+    this.#tokenProblem = null;
+    this.send.reset();
+    this.stop.reset();
+    this.start();
+  }
+}

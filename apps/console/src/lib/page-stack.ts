@@ -1,0 +1,38 @@
+/**
+ * The page tokens behind ListTasks' "Previous" button. The door's tokens only go forward (each names the position
+ * after a page), so the console keeps the tokens of the pages it came through. Immutable: each move returns a new
+ * stack, which a manager can hold in `$state.raw`.
+ */
+export class PageTokenStack {
+  private constructor(
+    /** The token of the page on screen: '' for the first page. */
+    readonly current: string,
+    /** The tokens of the pages before it, oldest first. */
+    private readonly before: readonly string[],
+  ) {}
+
+  static first(): PageTokenStack {
+    return new PageTokenStack('', []);
+  }
+
+  /** 1 for the first page. */
+  get pageNumber(): number {
+    return this.before.length + 1;
+  }
+
+  get hasPrevious(): boolean {
+    return this.before.length > 0;
+  }
+
+  /** The stack after moving to the page `nextPageToken` names. A "" token (no next page) leaves it unchanged. */
+  forward(nextPageToken: string): PageTokenStack {
+    if (nextPageToken === '') return this;
+    return new PageTokenStack(nextPageToken, [...this.before, this.current]);
+  }
+
+  /** The stack after moving back one page; the first page stays where it is. */
+  back(): PageTokenStack {
+    if (this.before.length === 0) return this;
+    return new PageTokenStack(this.before[this.before.length - 1], this.before.slice(0, -1));
+  }
+}

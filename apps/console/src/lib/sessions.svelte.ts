@@ -1,0 +1,117 @@
+/**
+ * The capsules on this host, as `mur console` lists them: `GET /api/sessions` (the session registry, each entry
+ * checked: a stale pid, a door that does not answer with a card). This is mur console's own API, not the A2A wire.
+ */
+import { doorKeyOfUrl } from './door-address.js';
+import { ConsoleApiError, describeError, type Problem } from './errors.js';
+
+/** One entry of `GET /api/sessions`. */
+export interface SessionEntry {
+  sessionId: string;
+  name: string;
+  version: string;
+  url: string;
+  pid: number;
+  startedAt: string;
+  stale: boolean;
+  reachable: boolean;
+  reason?: string;
+}
+
+export type SessionState = 'running' | 'unreachable' | 'stale';
+
+export interface SessionRow extends SessionEntry {
+  state: SessionState;
+  /** `host:port` when the URL is a loopback door the console can open, else null. */
+  door: string | null;
+}
+
+export function sessionState(entry: Pick<SessionEntry, 'stale' | 'reachable'>): SessionState {
+  if (entry.stale) return 'stale';
+  return entry.reachable ? 'running' : 'unreachable';
+}
+
+/** Reads the body of `GET /api/sessions`, keeping the entries it can read. */
+export function readSessions(body: unknown): SessionRow[] {
+  if (typeof body !== 'object' || body === null || !Array.isArray((body as { sessions?: unknown }).sessions)) {
+    throw new ConsoleApiError('/api/sessions answered something that is not a session list', null);
+  }
+  const rows: SessionRow[] = [];
+  for (const item of (body as { sessions: unknown[] }).sessions) {
+    if (typeof item !== 'object' || item === null) continue;
+    const e = item as Record<string, unknown>;
+    if (typeof e.sessionId !== 'string' || typeof e.url !== 'string') continue;
+    const entry: SessionEntry = {
+      sessionId: e.sessionId,
+      name: typeof e.name === 'string' ? e.name : '(unnamed)',
+      version: typeof e.version === 'string' ? e.version : '',
+      url: e.url,
+      pid: typeof e.pid === 'number' ? e.pid : 0,
+      startedAt: typeof e.startedAt === 'string' ? e.startedAt : '',
+      stale: e.stale === true,
+      reachable: e.reachable === true,
+    };
+    if (typeof e.reason === 'string') entry.reason = e.reason;
+    rows.push({ ...entry, state: sessionState(entry), door: doorKeyOfUrl(entry.url) });
+  }
+  return rows;
+}
+
+export class Sessions {
+  #rows = $state.raw<SessionRow[] | null>(null);
+  #loading = $state(false);
+  #problem = $state.raw<Problem | null>(null);
+  #updatedAt = $state<number | null>(null);
+  readonly #fetch: typeof fetch;
+  readonly #url: string;
+  #request = 0;
+
+  constructor(options: { fetch?: typeof fetch; url?: string } = {}) {
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#url = options.url ?? '/api/sessions';
+  }
+
+  /** null until the first answer. */
+  get rows(): SessionRow[] | null {
+    return this.#rows;
+  }
+  get loading(): boolean {
+    return this.#loading;
+  }
+  get problem(): Problem | null {
+    return this.#problem;
+  }
+  get updatedAt(): number | null {
+    return this.#updatedAt;
+  }
+
+  async refresh(): Promise<void> {
+    const request = ++this.#request;
+    this.#loading = true;
+    try {
+      let response: Response;
+      try {
+        response = await this.#fetch(this.#url, { headers: { accept: 'application/json' } });
+      } catch (error) {
+        throw new ConsoleApiError(`no answer from ${this.#url}: ${error instanceof Error ? error.message : String(error)}`, null);
+      }
+      if (!response.ok) throw new ConsoleApiError(`${this.#url} answered HTTP ${response.status}`, response.status);
+      let body: unknown;
+      try {
+        body = await response.json();
+      } catch {
+        throw new ConsoleApiError(`${this.#url} did not answer JSON: is this page served by mur console?`, response.status);
+      }
+      const rows = readSessions(body);
+      if (request !== this.#request) return;
+      this.#rows = rows;
+      this.#problem = null;
+      this.#updatedAt = Date.now();
+    } catch (error) {
+      if (request !== this.#request) return;
+      this.#problem = describeError(error);
+    } finally {
+      if (request === this.#request) this.#loading = false;
+    }
+  }
+}

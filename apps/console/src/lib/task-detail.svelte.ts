@@ -1,0 +1,182 @@
+/**
+ * One task: GetTask, a live SubscribeToTask (with murmur's frames) while it runs, Cancel, and Reply while it waits
+ * for input. The stream's events keep the task fresh; the store (GetTask) is read again whenever the task changes
+ * state, since it is the source of truth for artifacts and metadata (packages/client README, "Reconnect").
+ */
+import { isA2AError, type StreamDataEvent } from '@murmur/client';
+import { isTerminalState, type Artifact, type Task } from '@murmur/protocol';
+import type { DoorClient } from './door-client.js';
+import { describeError, type ErrorContext, isAbort, type Problem } from './errors.js';
+import { LiveFeed } from './live-feed.svelte.js';
+import { Operation } from './operation.svelte.js';
+import { TimelineStore, type TimelineOptions } from './timeline.svelte.js';
+
+export interface TaskDetailOptions {
+  context?: ErrorContext;
+  onProblem?: (problem: Problem) => void;
+  timeline?: TimelineOptions;
+  /** Quiet time before GetTask after a state change on the stream. @default 150 @unit ms */
+  refetchDelayMs?: number;
+}
+
+export class TaskDetail {
+  #task = $state.raw<Task | null>(null);
+  #loading = $state(false);
+  #problem = $state.raw<Problem | null>(null);
+  #loadedAt = $state<number | null>(null);
+
+  readonly taskId: string;
+  readonly feed: LiveFeed;
+  readonly cancel: Operation<Task>;
+  readonly reply: Operation<Task>;
+  readonly #client: () => DoorClient;
+  readonly #options: TaskDetailOptions;
+  #request = 0;
+  #refetch: ReturnType<typeof setTimeout> | null = null;
+  #disposed = false;
+
+  constructor(client: () => DoorClient, taskId: string, options: TaskDetailOptions = {}) {
+    this.#client = client;
+    this.taskId = taskId;
+    this.#options = options;
+    const onProblem = (problem: Problem) => options.onProblem?.(problem);
+    this.feed = new LiveFeed((signal) => this.#client().subscribeToTask(taskId, { signal, murmurFrames: true }), {
+      timeline: new TimelineStore(options.timeline),
+      context: options.context,
+      onEvent: (event) => this.#onEvent(event),
+      onEnd: () => this.#scheduleRefetch(),
+      onProblem: (problem) => {
+        // The task ended between GetTask and SubscribeToTask: -32004 naming its state. Not a failure.
+        if (problem.code === -32004) {
+          this.#scheduleRefetch();
+          return;
+        }
+        onProblem(problem);
+      },
+    });
+    this.cancel = new Operation<Task>(options.context, onProblem);
+    this.reply = new Operation<Task>(options.context, onProblem);
+  }
+
+  get task(): Task | null {
+    return this.#task;
+  }
+  get loading(): boolean {
+    return this.#loading;
+  }
+  get problem(): Problem | null {
+    return this.#problem;
+  }
+  get loadedAt(): number | null {
+    return this.#loadedAt;
+  }
+  get isTerminal(): boolean {
+    return this.#task !== null && isTerminalState(this.#task.status.state);
+  }
+  get waitsForInput(): boolean {
+    return this.#task?.status.state === 'TASK_STATE_INPUT_REQUIRED';
+  }
+
+  /** Reads the task and, while it runs, follows it live. */
+  async load(): Promise<void> {
+    const task = await this.#get();
+    if (task && !isTerminalState(task.status.state)) this.#follow();
+  }
+
+  /** CancelTask. An ended task answers -32002 (TaskNotCancelableError), shown with the state it ended in. */
+  async cancelTask(): Promise<void> {
+    const result = await this.cancel.run(() => this.#client().cancelTask(this.taskId));
+    if (result) this.#task = result;
+    else if (this.cancel.problem?.code === -32002) void this.#get();
+  }
+
+  /** Answers the task's input request with `text`; the stream shows it resume. */
+  async sendReply(text: string): Promise<boolean> {
+    const result = await this.reply.run(() => this.#client().reply(this.taskId, text, { returnImmediately: true }));
+    if (!result) return false;
+    this.#task = result;
+    if (!isTerminalState(result.status.state)) this.#follow();
+    return true;
+  }
+
+  /** Opens the task's stream unless one is already open or opening. */
+  #follow(): void {
+    const state = this.feed.state;
+    if (state === 'idle' || state === 'closed' || state === 'lost') void this.feed.start();
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.feed.stop();
+    this.feed.timeline.dispose();
+    if (this.#refetch !== null) clearTimeout(this.#refetch);
+    this.#request += 1;
+  }
+
+  async #get(): Promise<Task | null> {
+    const request = ++this.#request;
+    this.#loading = true;
+    try {
+      const task = await this.#client().getTask(this.taskId);
+      if (request !== this.#request) return null;
+      this.#task = task;
+      this.#problem = null;
+      this.#loadedAt = Date.now();
+      return task;
+    } catch (error) {
+      if (request !== this.#request || isAbort(error)) return null;
+      const problem = isA2AError(error, 'TaskNotFound')
+        ? { ...describeError(error, this.#options.context), title: `No task ${this.taskId} on this door (or it is not yours to see)` }
+        : describeError(error, this.#options.context);
+      this.#problem = problem;
+      this.#options.onProblem?.(problem);
+      return null;
+    } finally {
+      if (request === this.#request) this.#loading = false;
+    }
+  }
+
+  #onEvent(event: StreamDataEvent): void {
+    if (event.taskId !== this.taskId) return;
+    switch (event.kind) {
+      case 'task':
+        this.#task = event.response.task;
+        return;
+      case 'status': {
+        const { status } = event.response.statusUpdate;
+        if (this.#task) this.#task = { ...this.#task, status };
+        this.#scheduleRefetch();
+        return;
+      }
+      case 'artifact': {
+        const artifact = event.response.artifactUpdate.artifact;
+        if (this.#task) this.#task = { ...this.#task, artifacts: upsert(this.#task.artifacts ?? [], artifact) };
+        return;
+      }
+      case 'message':
+      case 'frame':
+        return;
+      default: {
+        const unreachable: never = event;
+        throw new TypeError(`unknown event ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  #scheduleRefetch(): void {
+    if (this.#disposed) return;
+    if (this.#refetch !== null) clearTimeout(this.#refetch);
+    this.#refetch = setTimeout(() => {
+      this.#refetch = null;
+      void this.#get();
+    }, this.#options.refetchDelayMs ?? 150);
+  }
+}
+
+function upsert(artifacts: Artifact[], artifact: Artifact): Artifact[] {
+  const index = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
+  if (index === -1) return [...artifacts, artifact];
+  const next = [...artifacts];
+  next[index] = artifact;
+  return next;
+}

@@ -1,0 +1,164 @@
+/**
+ * The Tasks table: ListTasks with filters, page size, next/previous pages (PageTokenStack) and totalSize, re-listed
+ * (debounced) when the session's watch shows a task changing state.
+ */
+import type { ListTasksRequest, ListTasksResponse, TaskState } from '@murmur/protocol';
+import type { DoorClient } from './door-client.js';
+import { describeError, type ErrorContext, isAbort, type Problem } from './errors.js';
+import { PageTokenStack } from './page-stack.js';
+
+export interface TaskFilters {
+  /** '' for every state. */
+  state: TaskState | '';
+  /** '' for every context. */
+  contextId: string;
+  /** RFC 3339 (UTC) for statusTimestampAfter, or '' for any time. */
+  changedSince: string;
+  pageSize: number;
+}
+
+export const PAGE_SIZES = [10, 25, 50, 100] as const;
+
+export const DEFAULT_FILTERS: TaskFilters = { state: '', contextId: '', changedSince: '', pageSize: 25 };
+
+export interface TaskListOptions {
+  context?: ErrorContext;
+  onProblem?: (problem: Problem) => void;
+  /** Quiet time after a change before re-listing. @default 400 @unit ms */
+  debounceMs?: number;
+  /** The longest a steady flow of changes may hold a re-list back. @default 2000 @unit ms */
+  maxWaitMs?: number;
+}
+
+/** The ListTasks params for a filter set and a page token. */
+export function listParams(filters: TaskFilters, pageToken: string): ListTasksRequest {
+  const params: ListTasksRequest = { pageSize: filters.pageSize };
+  if (pageToken !== '') params.pageToken = pageToken;
+  if (filters.state !== '') params.status = filters.state;
+  if (filters.contextId.trim() !== '') params.contextId = filters.contextId.trim();
+  if (filters.changedSince !== '') params.statusTimestampAfter = filters.changedSince;
+  return params;
+}
+
+export class TaskList {
+  #filters = $state.raw<TaskFilters>(DEFAULT_FILTERS);
+  #pages = $state.raw(PageTokenStack.first());
+  #page = $state.raw<ListTasksResponse | null>(null);
+  #loading = $state(false);
+  #problem = $state.raw<Problem | null>(null);
+  #updatedAt = $state<number | null>(null);
+
+  readonly #client: () => DoorClient;
+  readonly #options: TaskListOptions;
+  #request = 0;
+  #abort: AbortController | null = null;
+  #debounce: ReturnType<typeof setTimeout> | null = null;
+  #firstChangeAt: number | null = null;
+
+  constructor(client: () => DoorClient, options: TaskListOptions = {}) {
+    this.#client = client;
+    this.#options = options;
+  }
+
+  get filters(): TaskFilters {
+    return this.#filters;
+  }
+  get page(): ListTasksResponse | null {
+    return this.#page;
+  }
+  get pageNumber(): number {
+    return this.#pages.pageNumber;
+  }
+  get hasPrevious(): boolean {
+    return this.#pages.hasPrevious;
+  }
+  get hasNext(): boolean {
+    return (this.#page?.nextPageToken ?? '') !== '';
+  }
+  get loading(): boolean {
+    return this.#loading;
+  }
+  get problem(): Problem | null {
+    return this.#problem;
+  }
+  /** When the page on screen was listed (ms). */
+  get updatedAt(): number | null {
+    return this.#updatedAt;
+  }
+
+  /** New filters start again from the first page. */
+  apply(filters: TaskFilters): Promise<void> {
+    this.#filters = filters;
+    this.#pages = PageTokenStack.first();
+    return this.load();
+  }
+
+  next(): Promise<void> {
+    const token = this.#page?.nextPageToken ?? '';
+    if (token === '') return Promise.resolve();
+    this.#pages = this.#pages.forward(token);
+    return this.load();
+  }
+
+  previous(): Promise<void> {
+    if (!this.#pages.hasPrevious) return Promise.resolve();
+    this.#pages = this.#pages.back();
+    return this.load();
+  }
+
+  /** Lists the page on screen again. Only the newest request's answer is shown. */
+  async load(): Promise<void> {
+    this.#cancelDebounce();
+    this.#abort?.abort(new DOMException('superseded', 'AbortError'));
+    const abort = new AbortController();
+    this.#abort = abort;
+    const request = ++this.#request;
+    this.#loading = true;
+    try {
+      const page = await this.#client().listTasks(listParams(this.#filters, this.#pages.current), { signal: abort.signal });
+      if (request !== this.#request) return;
+      this.#page = page;
+      this.#problem = null;
+      this.#updatedAt = Date.now();
+    } catch (error) {
+      if (request !== this.#request || isAbort(error)) return;
+      const problem = describeError(error, this.#options.context);
+      this.#problem = problem;
+      this.#options.onProblem?.(problem);
+    } finally {
+      if (request === this.#request) {
+        this.#loading = false;
+        this.#abort = null;
+      }
+    }
+  }
+
+  /**
+   * A task changed state somewhere (the watch saw a status): re-list after a quiet `debounceMs`, and at least every
+   * `maxWaitMs` while changes keep coming.
+   */
+  notifyChange(): void {
+    const now = Date.now();
+    this.#firstChangeAt ??= now;
+    const debounceMs = this.#options.debounceMs ?? 400;
+    const maxWaitMs = this.#options.maxWaitMs ?? 2000;
+    const wait = Math.max(0, Math.min(debounceMs, this.#firstChangeAt + maxWaitMs - now));
+    if (this.#debounce !== null) clearTimeout(this.#debounce);
+    this.#debounce = setTimeout(() => {
+      this.#debounce = null;
+      void this.load();
+    }, wait);
+  }
+
+  dispose(): void {
+    this.#cancelDebounce();
+    this.#abort?.abort(new DOMException('disposed', 'AbortError'));
+    this.#request += 1;
+  }
+
+  #cancelDebounce(): void {
+    if (this.#debounce !== null) clearTimeout(this.#debounce);
+    this.#debounce = null;
+    this.#firstChangeAt = null;
+  }
+}

@@ -1,0 +1,108 @@
+import { fireEvent, render, screen, within } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import ConnectionStatus from '../src/components/ConnectionStatus.svelte';
+import TasksPanel from '../src/components/TasksPanel.svelte';
+import Timeline from '../src/components/Timeline.svelte';
+import TokenPrompt from '../src/components/TokenPrompt.svelte';
+import { TaskList } from '../src/lib/task-list.svelte';
+import { TimelineStore } from '../src/lib/timeline.svelte';
+import { frame, sessionFrame, status, task } from './support/events';
+import { fakeClient } from './support/fake-client';
+
+describe('ConnectionStatus', () => {
+  it('is a labelled status whose text is the state word', () => {
+    render(ConnectionStatus, { props: { label: 'Session stream', state: 'reconnecting', detail: 'retry 1 in 0.5 s' } });
+    const indicator = screen.getByRole('status', { name: 'Session stream' });
+    expect(indicator.textContent).toBe('reconnecting');
+    expect(screen.getByText(/retry 1/)).toBeTruthy();
+  });
+});
+
+describe('Timeline', () => {
+  it('renders only a window of a long timeline, and gap/lagged as alerts', () => {
+    const timeline = new TimelineStore({ limits: { maxEntriesPerTask: 5000 } });
+    for (let i = 0; i < 3000; i++) timeline.push(status('tsk_long', 'TASK_STATE_WORKING', `inference turn ${i}`));
+    timeline.push(sessionFrame({ frame: 'lagged', dropped: 7 }));
+    timeline.flush();
+    const { container } = render(Timeline, { props: { timeline, door: '127.0.0.1:1', label: 'Live timeline' } });
+    expect(timeline.rows.length).toBe(3001);
+    const rendered = container.querySelectorAll('.virtual-row').length;
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(120);
+    expect(screen.getByRole('alert').textContent).toMatch(/lost 7 events/);
+    expect(screen.getByRole('region', { name: 'Live timeline' })).toBeTruthy();
+  });
+
+  it('shows a tool call with its input, output and exit code', () => {
+    const timeline = new TimelineStore();
+    timeline.push(frame('tsk_1', { frame: 'tool-call-started', toolCallId: 'call_1', toolName: 'bash', input: { command: 'uname -s' } }));
+    timeline.push(frame('tsk_1', { frame: 'tool-call-progress', toolCallId: 'call_1', stream: 'stdout', text: 'Linux\n' }));
+    timeline.push(
+      frame('tsk_1', {
+        frame: 'artifact',
+        artifact: { toolName: 'bash', content: 'Exit code: 0', fenceSource: 'tool:bash', toolCallId: 'call_1', isError: false, durationMs: 10, exitCode: 0, truncated: false },
+      }),
+    );
+    timeline.flush();
+    render(Timeline, { props: { timeline, door: '127.0.0.1:1', label: 'Live timeline' } });
+    expect(screen.getByText('$ uname -s')).toBeTruthy();
+    expect(screen.getByText('Linux', { exact: false })).toBeTruthy();
+    expect(screen.getByText('exit 0')).toBeTruthy();
+    expect(screen.getByText('10 ms')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'tsk_1' }).getAttribute('href')).toBe('#/door/127.0.0.1:1/tasks/tsk_1');
+  });
+});
+
+describe('TokenPrompt', () => {
+  it('saves a pasted token (Bearer prefix removed) on submit', async () => {
+    const onsave = vi.fn();
+    render(TokenPrompt, { props: { door: '127.0.0.1:1', problem: null, hasToken: false, onsave, onforget: () => {} } });
+    expect(screen.getByRole('heading', { name: 'This door needs a token' })).toBeTruthy();
+    await fireEvent.input(screen.getByLabelText('Token'), { target: { value: ' Bearer mur_abc ' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save token' }));
+    expect(onsave).toHaveBeenCalledWith('mur_abc');
+  });
+
+  it('asks again for an empty token', async () => {
+    const onsave = vi.fn();
+    render(TokenPrompt, { props: { door: '127.0.0.1:1', problem: null, hasToken: false, onsave, onforget: () => {} } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save token' }));
+    expect(onsave).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toMatch(/mur token/);
+  });
+});
+
+describe('TasksPanel', () => {
+  it('lists tasks in a table with column headers, state labels and paging', async () => {
+    const { client } = fakeClient();
+    client.listTasks
+      .mockResolvedValueOnce({ tasks: [task('tsk_a', 'TASK_STATE_FAILED'), task('tsk_b', 'TASK_STATE_COMPLETED')], nextPageToken: 'p2', pageSize: 2, totalSize: 3 })
+      .mockResolvedValueOnce({ tasks: [task('tsk_c', 'TASK_STATE_WORKING')], nextPageToken: '', pageSize: 1, totalSize: 3 });
+    const tasks = new TaskList(() => client);
+    await tasks.load();
+    render(TasksPanel, { props: { tasks, door: '127.0.0.1:1' } });
+    const table = screen.getByRole('table', { name: 'Tasks' });
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Task', 'State', 'Status message', 'Context', 'Changed']);
+    expect(within(table).getByText('failed')).toBeTruthy();
+    expect(within(table).getByText('completed')).toBeTruthy();
+    expect(screen.getByText(/of 3 in total/)).toBeTruthy();
+    const previous = screen.getByRole('button', { name: 'Previous page' }) as HTMLButtonElement;
+    expect(previous.disabled).toBe(true);
+    await fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    await vi.waitFor(() => expect(within(table).getByText('working')).toBeTruthy());
+    expect(previous.disabled).toBe(false);
+  });
+
+  it('applies the filters on submit, from the first page', async () => {
+    const { client } = fakeClient();
+    client.listTasks.mockResolvedValue({ tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 });
+    const tasks = new TaskList(() => client);
+    render(TasksPanel, { props: { tasks, door: '127.0.0.1:1' } });
+    await fireEvent.change(screen.getByLabelText('Filter by state'), { target: { value: 'TASK_STATE_INPUT_REQUIRED' } });
+    await fireEvent.input(screen.getByLabelText('Filter by context id'), { target: { value: 'ctx_9' } });
+    await fireEvent.submit(screen.getByRole('form', { name: 'Task filters' }));
+    await vi.waitFor(() => expect(client.listTasks).toHaveBeenCalled());
+    expect(client.listTasks.mock.lastCall?.[0]).toEqual({ pageSize: 25, status: 'TASK_STATE_INPUT_REQUIRED', contextId: 'ctx_9' });
+    expect(screen.getByText('No tasks match.')).toBeTruthy();
+  });
+});

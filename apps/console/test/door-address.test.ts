@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { doorKeyOfUrl, isLoopbackHost, parseDoorAddress, proxyAddress } from '../src/lib/door-address';
+
+describe('parseDoorAddress', () => {
+  it('reads host:port, http URLs and bare ports', () => {
+    expect(parseDoorAddress('127.0.0.1:41873')).toEqual({ ok: true, address: { host: '127.0.0.1', port: 41873, key: '127.0.0.1:41873' } });
+    expect(parseDoorAddress(' http://127.0.0.1:41873/ ')).toMatchObject({ ok: true, address: { key: '127.0.0.1:41873' } });
+    expect(parseDoorAddress('http://127.0.0.1:41873/.well-known/agent-card.json')).toMatchObject({ ok: true, address: { key: '127.0.0.1:41873' } });
+    expect(parseDoorAddress('41873')).toMatchObject({ ok: true, address: { key: '127.0.0.1:41873' } });
+    expect(parseDoorAddress('localhost:8080')).toMatchObject({ ok: true, address: { key: '127.0.0.1:8080' } });
+    expect(parseDoorAddress('[::1]:9000')).toMatchObject({ ok: true, address: { key: '[::1]:9000' } });
+    expect(parseDoorAddress('127.3.2.1:9000')).toMatchObject({ ok: true, address: { key: '127.3.2.1:9000' } });
+  });
+
+  it('refuses other hosts, saying the console reaches loopback doors only', () => {
+    for (const input of ['10.0.0.5:41873', 'example.com:80', 'http://192.168.1.2:41873', '[::2]:1']) {
+      const verdict = parseDoorAddress(input);
+      expect(verdict.ok).toBe(false);
+      if (!verdict.ok) expect(verdict.message).toMatch(/loopback/);
+    }
+  });
+
+  it('asks for what is missing or wrong', () => {
+    expect(parseDoorAddress('')).toMatchObject({ ok: false });
+    expect(parseDoorAddress('127.0.0.1')).toMatchObject({ ok: false, message: expect.stringMatching(/port/) });
+    expect(parseDoorAddress('https://127.0.0.1:1')).toMatchObject({ ok: false, message: expect.stringMatching(/plain http/) });
+    expect(parseDoorAddress('http://u:p@127.0.0.1:1')).toMatchObject({ ok: false });
+    expect(parseDoorAddress('127.0.0.1:99999')).toMatchObject({ ok: false });
+  });
+
+  it('knows loopback hosts', () => {
+    expect(isLoopbackHost('127.0.0.1')).toBe(true);
+    expect(isLoopbackHost('localhost')).toBe(true);
+    expect(isLoopbackHost('[::1]')).toBe(true);
+    expect(isLoopbackHost('128.0.0.1')).toBe(false);
+  });
+
+  it('maps session URLs to door keys and keys to the proxy address', () => {
+    expect(doorKeyOfUrl('http://127.0.0.1:41873')).toBe('127.0.0.1:41873');
+    expect(doorKeyOfUrl('http://10.1.1.1:41873')).toBeNull();
+    expect(proxyAddress('http://127.0.0.1:7070/', '127.0.0.1:41873')).toBe('http://127.0.0.1:7070/api/door/127.0.0.1:41873');
+  });
+});
