@@ -1,0 +1,76 @@
+/** Fixtures: real doors (`mur run`) and the real console (`mur console`) in a private MURMUR_HOME per worker. */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { test as base } from '@playwright/test';
+
+export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const MUR = path.join(REPO, 'apps/door/dist/src/cli/main.js');
+
+export interface Door {
+  sessionId: string;
+  url: string;
+  /** host:port, as the console's routes name a door. */
+  address: string;
+  recordsDir: string;
+  name: string;
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+function spawnMur(args: string[], home: string, env: Record<string, string> = {}): { child: ChildProcess; first: Promise<string> } {
+  const child = spawn(process.execPath, [MUR, ...args], { env: { ...process.env, MURMUR_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const first = new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`mur ${args.join(' ')} exited ${code}: ${stderr}`)));
+  });
+  return { child, first };
+}
+
+function stopper(child: ChildProcess) {
+  return (signal: NodeJS.Signals = 'SIGTERM') =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+}
+
+export interface Murmur {
+  home: string;
+  consoleUrl: string;
+  /** Starts `mur run <capsule>`; the capsule is a folder under examples/ or an absolute path. */
+  startDoor(capsule: string, env?: Record<string, string>): Promise<Door>;
+}
+
+export const test = base.extend<object, { murmur: Murmur }>({
+  murmur: [
+    async ({}, use) => {
+      const home = mkdtempSync(path.join(os.tmpdir(), 'murmur-e2e-'));
+      const running: (() => Promise<void>)[] = [];
+      const consoleProc = spawnMur(['console', '--port', '0', '--json'], home);
+      const consoleUrl = (JSON.parse(await consoleProc.first) as { url: string }).url;
+      running.push(stopper(consoleProc.child));
+      const startDoor = async (capsule: string, env: Record<string, string> = {}): Promise<Door> => {
+        const dir = path.isAbsolute(capsule) ? capsule : path.join(REPO, 'examples', capsule);
+        const proc = spawnMur(['run', dir, '--json'], home, env);
+        const announced = JSON.parse(await proc.first) as { sessionId: string; url: string; recordsDir: string; name: string };
+        const stop = stopper(proc.child);
+        running.push(stop);
+        return { ...announced, address: new URL(announced.url).host, stop };
+      };
+      await use({ home, consoleUrl, startDoor });
+      await Promise.all(running.map((stop) => stop()));
+      rmSync(home, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+});
+
+export { expect } from '@playwright/test';
