@@ -220,16 +220,31 @@ export async function* runStream(
     const forwardAbort = () => connection.abort(signal.reason);
     signal.addEventListener('abort', forwardAbort, { once: true });
     let opened: { requestId: number; open: SseOpen };
+    // The watchdog covers the wait for the answer's headers too: a connection that stalls before them would hang.
+    let openTimedOut = false;
+    const openTimer =
+      heartbeatTimeoutMs > 0
+        ? setTimeout(() => {
+            openTimedOut = true;
+            connection.abort(new Error('no answer'));
+          }, heartbeatTimeoutMs)
+        : null;
     try {
       signal.throwIfAborted();
       opened = await deps.open(target, params, headers, connection.signal);
     } catch (error) {
       signal.removeEventListener('abort', forwardAbort);
       if (signal.aborted) throw signal.reason;
-      const normalized = isMurmurError(error) ? error : new ConnectionError(`${target}: the request failed: ${describe(error)}`, { cause: error });
+      const normalized = openTimedOut
+        ? new ConnectionError(`${target}: no answer within ${heartbeatTimeoutMs} ms`, { cause: error })
+        : isMurmurError(error)
+          ? error
+          : new ConnectionError(`${target}: the request failed: ${describe(error)}`, { cause: error });
       if (!isReconnect) throw normalized;
-      failure = { reason: 'network-error', error: normalized };
+      failure = { reason: openTimedOut ? 'heartbeat-timeout' : 'network-error', error: normalized };
       continue;
+    } finally {
+      if (openTimer !== null) clearTimeout(openTimer);
     }
 
     if (opened.open.type === 'answer') {

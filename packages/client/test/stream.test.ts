@@ -347,6 +347,21 @@ test('the watchdog: a stalled server is dropped after heartbeatTimeoutMs (Stream
   );
 });
 
+test('the watchdog covers the wait for the answer: a server that never sends headers fails the stream instead of hanging', async () => {
+  await withServer(
+    () => {
+      // Takes the request and answers nothing at all.
+    },
+    async (server, client) => {
+      const started = Date.now();
+      const { error } = await collect(client.watchSession({ reconnect: false, heartbeatTimeoutMs: 150 }));
+      assert.ok(Date.now() - started >= 140);
+      assert.ok(error instanceof Error && /no answer within 150 ms/.test(error.message), String(error));
+      await server.requests[0].closed;
+    },
+  );
+});
+
 test('the watchdog: with reconnect on, a stall reports reconnecting with reason heartbeat-timeout and reconnects', async () => {
   await withServer(
     (req, res, index) => {
