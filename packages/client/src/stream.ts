@@ -3,7 +3,7 @@
  * request, `break` aborts it, a second iteration throws. Behind the iterator, one loop reconnects with
  * Last-Event-ID, de-duplicates replays and watches the heartbeat (docs/streaming.md; seed 001, "Replay").
  */
-import { A2A_EXTENSIONS_HEADER, isTerminalState, METHOD, STREAM_EXTENSION_URI, type Task, type TaskState } from '@murmur/protocol';
+import { A2A_EXTENSIONS_HEADER, isTerminalState, LAST_EVENT_ID_HEADER, METHOD, STREAM_EXTENSION_URI, type Task, type TaskState } from '@murmur/protocol';
 import { ConnectionError, InvalidResponseError, isA2AError, isMurmurError, StreamError } from './errors.js';
 import type { ConnectionEvent, ConnectionReason, MurmurStreamEvent, StreamDataEvent } from './events.js';
 import { readRpcAnswer } from './internal/answer.js';
@@ -214,7 +214,7 @@ export async function* runStream(
     const params = target === plan.method ? plan.params : { id: followed };
     const headers: Record<string, string> = {};
     if (plan.murmurFrames && target !== METHOD.WatchSession) headers[A2A_EXTENSIONS_HEADER] = STREAM_EXTENSION_URI;
-    if (lastEventId !== null) headers['Last-Event-ID'] = lastEventId;
+    if (lastEventId !== null) headers[LAST_EVENT_ID_HEADER] = lastEventId;
 
     const connection = new AbortController();
     const forwardAbort = () => connection.abort(signal.reason);

@@ -112,6 +112,6 @@ export {
   type StreamFrameName,
   TASK_SKILL,
 } from './card.js';
-export { carrierEvent, frameMessageEvent, type MurmurFrame, type MurmurFrameName, murmurFrameOf } from './stream-frames.js';
+export { carrierEvent, frameMessageEvent, type MurmurFrame, type MurmurFrameName, murmurFrameOf, streamEventKind } from './stream-frames.js';
 export type { ToolArtifactFrameFields } from './stream-types.js';
-export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, MAX_EVENT_ID, parseLastEventId } from './sse.js';
+export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, MAX_EVENT_ID, parseLastEventId } from './sse.js';

@@ -4,6 +4,7 @@
  */
 
 export const HEARTBEAT_COMMENT = ':heartbeat\n\n';
+export const LAST_EVENT_ID_HEADER = 'Last-Event-ID';
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
 /** Event ids are unsigned 64-bit integers: decimal text on the wire, bigint in code. */

@@ -53,3 +53,16 @@ export function frameMessageEvent(messageId: string, frame: MurmurFrame): { mess
     },
   };
 }
+
+/**
+ * The kind a client tells a stream's events apart by, beside the task id and the event id (seed 001: "the task id,
+ * the event type and the id together"): the murmur frame's name, or `task`, `status`, `artifact-update`, `message`.
+ */
+export function streamEventKind(response: StreamResponse): string {
+  const frame = murmurFrameOf(response);
+  if (frame) return frame.frame;
+  if ('task' in response) return 'task';
+  if ('statusUpdate' in response) return 'status';
+  if ('artifactUpdate' in response) return 'artifact-update';
+  return 'message';
+}

@@ -5,8 +5,6 @@ export interface StreamEvent {
   /** The seed-001 event id, or null for events that carry none and never enter the replay buffer. */
   readonly id: bigint | null;
   readonly taskId: string | null;
-  /** What a client de-duplicates on beside the task id and the event id: 'status', 'artifact-update' or a murmur frame's name. */
-  readonly kind: string;
   /** A murmur frame: sent only to streams that activated the stream extension. */
   readonly murmur: boolean;
   /** The StreamResponse as JSON: the `result` of the JSON-RPC response each data line holds. */

@@ -93,19 +93,19 @@ export class StreamHub {
 
   private frame(taskId: string, id: bigint, frame: MurmurFrame): void {
     const carrier = this.carrier(taskId, frame);
-    if (carrier) this.publish({ id, taskId, kind: frame.frame, murmur: true, result: JSON.stringify(carrier), change: null, state: null });
+    if (carrier) this.publish({ id, taskId, murmur: true, result: JSON.stringify(carrier), change: null, state: null });
   }
 
   private status(row: TaskRow, id: bigint | null, state: TaskState, text: string | null, timestampMs: number, change: number | null): void {
     // A stored status reads as GetTask shows it; a progress status carries its own text and when it was written.
     const status = text === null ? statusOf(row) : { state, message: this.agentMessage(row, text), timestamp: formatTimestamp(timestampMs) };
     const result: StreamResponse = { statusUpdate: { taskId: row.id, contextId: row.contextId, status } };
-    this.publish({ id, taskId: row.id, kind: 'status', murmur: false, result: JSON.stringify(result), change, state });
+    this.publish({ id, taskId: row.id, murmur: false, result: JSON.stringify(result), change, state });
   }
 
   private artifact(row: TaskRow, id: bigint, artifact: Artifact): void {
     const result: StreamResponse = { artifactUpdate: { taskId: row.id, contextId: row.contextId, artifact } };
-    this.publish({ id, taskId: row.id, kind: 'artifact-update', murmur: false, result: JSON.stringify(result), change: null, state: null });
+    this.publish({ id, taskId: row.id, murmur: false, result: JSON.stringify(result), change: null, state: null });
   }
 
   private agentMessage(row: TaskRow, text: string) {

@@ -24,10 +24,9 @@ import { SseConnection } from './sse-connection.js';
 import type { StreamEvent } from './stream-event.js';
 import type { StreamHub } from './stream-hub.js';
 
-const plain = (id: bigint | null, taskId: string | null, kind: string, murmur: boolean, result: StreamResponse): StreamEvent => ({
+const plain = (id: bigint | null, taskId: string | null, murmur: boolean, result: StreamResponse): StreamEvent => ({
   id,
   taskId,
-  kind,
   murmur,
   result: JSON.stringify(result),
   change: null,
@@ -79,7 +78,7 @@ export class StreamMethods {
   }
 
   private messageFrame(frame: MurmurFrame): StreamEvent {
-    return plain(null, null, frame.frame, true, frameMessageEvent(newId('message'), frame));
+    return plain(null, null, true, frameMessageEvent(newId('message'), frame));
   }
 
   readonly watchSession = async (call: RpcCall): Promise<RpcAnswer> => ({
@@ -145,7 +144,7 @@ export class StreamMethods {
         extensions,
         stream: (res) => {
           const connection = this.open(res, call, () => null);
-          connection.writeNow([plain(0n, row.id, 'status', false, { task: toWireTask(row) })]);
+          connection.writeNow([plain(0n, row.id, false, { task: toWireTask(row) })]);
           connection.end();
         },
       };
@@ -162,7 +161,7 @@ export class StreamMethods {
     const taskId = opening.id;
     const carrierEvent = (frame: MurmurFrame): StreamEvent | null => {
       const carrier = activated ? this.hub.carrier(taskId, frame) : null;
-      return carrier ? plain(null, taskId, frame.frame, true, carrier) : null;
+      return carrier ? plain(null, taskId, true, carrier) : null;
     };
     const connection = this.open(res, call, (dropped) => carrierEvent({ frame: 'lagged', dropped }));
     const follows = (event: StreamEvent) => event.taskId === taskId && (activated || !event.murmur);
@@ -171,7 +170,7 @@ export class StreamMethods {
     const ends = (event: StreamEvent) =>
       event.state !== null && (TERMINAL_STATES.has(event.state) || (plan.endsOnInputRequired && event.state === 'TASK_STATE_INPUT_REQUIRED'));
 
-    const first: StreamEvent[] = [plain(null, taskId, 'task', false, { task: toWireTask(opening) })];
+    const first: StreamEvent[] = [plain(null, taskId, false, { task: toWireTask(opening) })];
     const from = this.lastEventId(call);
     // A replay writes every buffered event of the task whose id is above Last-Event-ID, even those the opening task
     // already reflects (docs/streaming.md, "Replay"); an early event that the replay wrote is not written again.

@@ -3,7 +3,7 @@
  * does (seed 001, "Replay": "De-duplicates on … the task id in data, the event type and the id together — not on
  * the id alone").
  */
-import { isPlainObject, type JsonRpcErrorObject, type JsonRpcId, type MurmurFrame, murmurFrameOf, STREAM_FRAMES, type StreamResponse } from '@murmur/protocol';
+import { isPlainObject, type JsonRpcErrorObject, type JsonRpcId, type MurmurFrame, murmurFrameOf, STREAM_FRAMES, type StreamResponse, streamEventKind } from '@murmur/protocol';
 import { A2AError, StreamError } from '../errors.js';
 import type { StreamDataEvent } from '../events.js';
 
@@ -74,22 +74,7 @@ function knownFrame(frame: MurmurFrame): boolean {
  * ids"): `status`, `artifact-update`, or the murmur frame's name.
  */
 export function dedupeKind(event: StreamDataEvent): string {
-  switch (event.kind) {
-    case 'task':
-      return 'task';
-    case 'status':
-      return 'status';
-    case 'artifact':
-      return 'artifact-update';
-    case 'message':
-      return 'message';
-    case 'frame':
-      return event.frame.frame;
-    default: {
-      const unreachable: never = event;
-      throw new TypeError(`unknown event kind ${JSON.stringify(unreachable)}`);
-    }
-  }
+  return streamEventKind(event.response);
 }
 
 /** (task id, kind, id) as one string, or null for an event without an id (never replayed, so never a repeat). */
