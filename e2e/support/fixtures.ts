@@ -51,6 +51,7 @@ export interface Murmur {
 
 export const test = base.extend<object, { murmur: Murmur }>({
   murmur: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring.
     async ({}, use) => {
       const home = mkdtempSync(path.join(os.tmpdir(), 'murmur-e2e-'));
       const running: (() => Promise<void>)[] = [];

@@ -48,7 +48,7 @@ export class RequestGate {
     }
     if (lines.length > 1) return this.refuse401('invalid_token', 'invalid_token', 'send one Authorization header, not several');
     const match = BEARER.exec(lines[0]);
-    if (!match || match[1].toLowerCase() !== 'bearer') {
+    if (match?.[1].toLowerCase() !== 'bearer') {
       return this.refuse401('invalid_token', 'invalid_token', 'the Authorization header must be Bearer <token>');
     }
     const caller = this.tokens.callerFor(match[2]);
