@@ -17,8 +17,24 @@ export interface BenchConfig {
   pageDepth: number;
   /** Timed ListTasks requests per page, of which the median is reported (BENCH_LIST_SAMPLES). */
   listSamples: number;
-  /** When set, the GetTask/SendMessage door runs with --cpu-prof and writes its profile here (BENCH_CPU_PROF_DIR). */
+  /** When set, the GetTask/SendMessage door and the fan-out door run with --cpu-prof and write their profiles here (BENCH_CPU_PROF_DIR). */
   cpuProfDir: string | null;
+  /** WatchSession readers of the fan-out measurement (BENCH_FANOUT_READERS). */
+  fanOutReaders: number;
+  /** Text chunks the fan-out task streams in one burst (BENCH_FANOUT_CHUNKS). */
+  fanOutChunks: number;
+  /** Measured fan-out runs, after one unmeasured run that counts the task's events (BENCH_FANOUT_ROUNDS). */
+  fanOutRounds: number;
+  /** How the fan-out readers read SSE: `lean` (a byte scanner of the door's wire) or `parser` (eventsource-parser) (BENCH_FANOUT_READER). */
+  fanOutReader: 'lean' | 'parser';
+  /** Idle WatchSession connections for the RSS-per-stream figure (BENCH_IDLE_STREAMS). */
+  idleStreams: number;
+  /** Text chunks of the task streamed past a reader that stopped reading (BENCH_STALL_CHUNKS). */
+  stallChunks: number;
+  /** Chunks per inference call of that task: each call's chunks are one burst (BENCH_STALL_BURST). */
+  stallBurst: number;
+  /** Characters of each of its chunks (BENCH_STALL_CHUNK_BYTES). */
+  stallChunkBytes: number;
 }
 
 export const TARGETS = {
@@ -26,6 +42,10 @@ export const TARGETS = {
   getTaskVsRawFastify: 0.5,
   /** The deep ListTasks page's median time over the first page's: at most this. */
   deepPageVsFirstPage: 1.5,
+  /** Events/s delivered in total across the fan-out readers: at least this. */
+  fanOutEventsPerSecond: 100_000,
+  /** The door's RSS growth, in MiB, while one reader stops reading through a large task: at most this. */
+  stalledGrowthMiB: 64,
 } as const;
 
 function number(name: string, fallback: number, check: (n: number) => boolean, what: string): number {
@@ -40,6 +60,12 @@ const positive = (n: number) => n > 0;
 const positiveInt = (n: number) => Number.isInteger(n) && n > 0;
 const nonNegative = (n: number) => n >= 0;
 
+function readerKind(raw: string | undefined): 'lean' | 'parser' {
+  const value = raw?.trim() || 'lean';
+  if (value !== 'lean' && value !== 'parser') throw new Error(`BENCH_FANOUT_READER must be 'lean' or 'parser', not '${raw}'`);
+  return value;
+}
+
 export function readConfig(): BenchConfig {
   const config: BenchConfig = {
     seconds: number('BENCH_SECONDS', 5, positive, 'a positive number of seconds'),
@@ -51,7 +77,18 @@ export function readConfig(): BenchConfig {
     pageDepth: number('BENCH_PAGE_DEPTH', 2000, (n) => Number.isInteger(n) && n >= 2, 'an integer from 2'),
     listSamples: number('BENCH_LIST_SAMPLES', 25, positiveInt, 'a positive integer'),
     cpuProfDir: process.env.BENCH_CPU_PROF_DIR?.trim() || null,
+    fanOutReaders: number('BENCH_FANOUT_READERS', 50, positiveInt, 'a positive integer'),
+    fanOutChunks: number('BENCH_FANOUT_CHUNKS', 10_000, positiveInt, 'a positive integer'),
+    fanOutRounds: number('BENCH_FANOUT_ROUNDS', 3, positiveInt, 'a positive integer'),
+    fanOutReader: readerKind(process.env.BENCH_FANOUT_READER),
+    idleStreams: number('BENCH_IDLE_STREAMS', 500, positiveInt, 'a positive integer'),
+    stallChunks: number('BENCH_STALL_CHUNKS', 50_000, positiveInt, 'a positive integer'),
+    stallBurst: number('BENCH_STALL_BURST', 500, positiveInt, 'a positive integer'),
+    stallChunkBytes: number('BENCH_STALL_CHUNK_BYTES', 2000, positiveInt, 'a positive integer'),
   };
+  if (config.stallChunks % config.stallBurst !== 0) {
+    throw new Error(`BENCH_STALL_CHUNKS (${config.stallChunks}) must be a multiple of BENCH_STALL_BURST (${config.stallBurst})`);
+  }
   if ((config.pageDepth - 1) * config.pageSize >= config.seededTasks) {
     throw new Error(`page ${config.pageDepth} of ${config.pageSize} tasks needs more than the ${config.seededTasks} seeded tasks (BENCH_TASKS)`);
   }

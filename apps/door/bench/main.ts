@@ -1,7 +1,9 @@
 /**
- * npm run bench: GetTask beside raw Fastify, blocking SendMessage on the script driver, and ListTasks deep paging
- * over a seeded store, against real door subprocesses under a temporary MURMUR_HOME. Prints a table, then one JSON
- * line. A missed target is reported, not failed; a bench that cannot measure exits 1.
+ * npm run bench: GetTask beside raw Fastify, blocking SendMessage on the script driver, ListTasks deep paging over a
+ * seeded store, WatchSession fan-out, and the door's memory under idle and stalled streams, against real door
+ * subprocesses under a temporary MURMUR_HOME; plus the console's figures from the last Playwright perf run, when
+ * there is one. Prints a table, then one JSON line. A missed target is reported, not failed; a bench that cannot
+ * measure exits 1.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -9,16 +11,42 @@ import path from 'node:path';
 import { METHOD } from '@murmur/protocol';
 import { BENCH_TASK_TEXT, writeCapsule } from './capsule.js';
 import { killAllNow, stopAll } from './children.js';
-import { readConfig } from './config.js';
+import { type BenchConfig, readConfig } from './config.js';
+import { readConsolePerf } from './console-perf.js';
 import { startDoor } from './door-process.js';
+import { type FanOutMeasurement, measureFanOut } from './measure-fan-out.js';
 import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
 import { measureSendMessage, type SendMessageMeasurement } from './measure-send-message.js';
+import { measureStreamMemory, type StreamMemoryMeasurement } from './measure-stream-memory.js';
 import { renderJson, renderTable } from './report.js';
 import { rpc, sendParams } from './rpc-client.js';
+import { writeStreamCapsule } from './stream-capsule.js';
 import { versions } from './versions.js';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+const profileFlags = (config: BenchConfig) => (config.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${config.cpuProfDir}`] : []);
+
+/** Fan-out and memory, each on a door of its own running the streaming capsule. */
+async function measureStreams(root: string, config: BenchConfig): Promise<{ fanOut: FanOutMeasurement; streamMemory: StreamMemoryMeasurement }> {
+  const capsuleDir = writeStreamCapsule(path.join(root, 'stream-capsule'), config);
+  log('fan-out: starting a door');
+  const fanOutDoor = await startDoor({ home: path.join(root, 'home-fan-out'), capsuleDir, nodeFlags: profileFlags(config) });
+  let fanOut: FanOutMeasurement;
+  try {
+    fanOut = await measureFanOut(fanOutDoor, config, log);
+  } finally {
+    await fanOutDoor.stop();
+  }
+  log('memory: starting a door');
+  const memoryDoor = await startDoor({ home: path.join(root, 'home-memory'), capsuleDir });
+  try {
+    return { fanOut, streamMemory: await measureStreamMemory(memoryDoor, config, log) };
+  } finally {
+    await memoryDoor.stop();
+  }
+}
 
 async function run(root: string): Promise<void> {
   const config = readConfig();
@@ -26,8 +54,7 @@ async function run(root: string): Promise<void> {
   const capsuleDir = writeCapsule(path.join(root, 'capsule'));
 
   log('starting a door');
-  const nodeFlags = config.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${config.cpuProfDir}`] : [];
-  const door = await startDoor({ home, capsuleDir, nodeFlags });
+  const door = await startDoor({ home, capsuleDir, nodeFlags: profileFlags(config) });
   let getTask: GetTaskMeasurement;
   let sendMessage: SendMessageMeasurement;
   try {
@@ -39,10 +66,12 @@ async function run(root: string): Promise<void> {
   } finally {
     await door.stop();
   }
-  if (config.cpuProfDir) log(`the door's CPU profile is in ${config.cpuProfDir}`);
   const listTasks = await measureListTasks(home, capsuleDir, config, log);
+  const { fanOut, streamMemory } = await measureStreams(root, config);
+  if (config.cpuProfDir) log(`the doors' CPU profiles (GetTask/SendMessage, then fan-out) are in ${config.cpuProfDir}`);
+  const consolePerf = readConsolePerf();
 
-  const results = { config, versions: versions(), getTask, sendMessage, listTasks };
+  const results = { config, versions: versions(), getTask, sendMessage, listTasks, fanOut, streamMemory, consolePerf };
   process.stdout.write(renderTable(results));
   process.stdout.write(`${renderJson(results)}\n`);
 }

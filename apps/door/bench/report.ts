@@ -1,10 +1,13 @@
 /** The bench's output: a table for people, then one JSON line (the last line of stdout) for CI and docs. */
 import os from 'node:os';
 import type { BenchConfig } from './config.js';
+import type { ConsolePerf } from './console-perf.js';
 import type { LoadResult } from './load.js';
+import type { FanOutMeasurement, FanOutRun } from './measure-fan-out.js';
 import type { GetTaskMeasurement } from './measure-get-task.js';
 import type { ListTasksMeasurement } from './measure-list-tasks.js';
 import type { SendMessageMeasurement } from './measure-send-message.js';
+import type { StreamMemoryMeasurement } from './measure-stream-memory.js';
 import { round } from './stats.js';
 
 export interface BenchResults {
@@ -13,6 +16,9 @@ export interface BenchResults {
   getTask: GetTaskMeasurement;
   sendMessage: SendMessageMeasurement;
   listTasks: ListTasksMeasurement;
+  fanOut: FanOutMeasurement;
+  streamMemory: StreamMemoryMeasurement;
+  consolePerf: ConsolePerf;
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -20,6 +26,8 @@ const ms = (n: number) => n.toFixed(2);
 const pct = (n: number | null) => (n === null ? 'n/a' : `${Math.round(n * 100)}%`);
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
 const errorsOf = (r: LoadResult) => r.errors + r.timeouts + r.non2xx + r.mismatches;
+const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
+const signedMib = (kib: number) => `${kib >= 0 ? '+' : '−'}${mib(Math.abs(kib))}`;
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
@@ -32,6 +40,54 @@ function loadRow(label: string, unit: string, r: LoadResult): string[] {
 
 /** Above this many cores of outside work during a measurement, its figures are flagged as noisy. */
 const BUSY_MACHINE = 0.25;
+
+function fanOutRow(label: string, r: FanOutRun, readers: number): string[] {
+  const rss = r.rssPeakGrowthKiB === null ? 'n/a' : signedMib(r.rssPeakGrowthKiB);
+  return [label, `${int(r.eventsPerSecond)} ev/s`, ms(r.wallMs), ms(r.maxLagMs), ms(r.p50LagMs), `${r.keptUp}/${readers}`, String(r.laggedFrames), pct(r.serverCpu), pct(r.benchCpu), pct(r.otherCpu), rss];
+}
+
+function fanOutLines(f: FanOutMeasurement): string[] {
+  const runs = f.runs.length;
+  const keptUp = f.runs.reduce((sum, r) => sum + r.keptUp, 0);
+  return [
+    `WatchSession fan-out: ${f.readers} ${f.readerKind} readers, one task of ${int(f.chunks)} text chunks in one burst = ${int(f.expectedEvents)} events per reader ` +
+      `(counted by an audit reader; docs imply ${int(f.documentedEvents)}), ${(f.streamBytes / 1e6).toFixed(1)} MB per reader, ${runs} measured runs after one unmeasured:`,
+    'events/s: the task\'s events received by all readers / (first reader gets SUBMITTED → last reader gets COMPLETED); lag: spread of the readers\' COMPLETED arrivals',
+    ...table([
+      ['  run', 'delivered', 'wall ms', 'max lag ms', 'p50 lag ms', 'kept up', 'lagged', 'server CPU', 'bench CPU', 'other CPU', 'door RSS peak'],
+      ...f.runs.map((r, i) => fanOutRow(`  ${i + 1}${r === f.median ? ' (median)' : ''}`, r, f.readers)),
+    ]),
+    `Fan-out: ${int(f.median.eventsPerSecond)} events/s delivered in total   (target ≥ ${int(f.target)})   ${verdict(f.pass)}   ` +
+      `zero loss: ${keptUp}/${f.readers * runs} readers over ${runs} runs got every event in order with no lagged frame   ${verdict(f.lossless)}`,
+  ];
+}
+
+function memoryLines(m: StreamMemoryMeasurement): string[] {
+  const { idle, stalled: s } = m;
+  return [
+    'Door memory (RSS from /proc/<pid>/status):',
+    `  idle streams: ${mib(idle.rssBeforeKiB)} with none open → ${mib(idle.rssOpenKiB)} with ${int(idle.streams)} idle WatchSession streams = ${idle.perStreamKiB.toFixed(1)} KiB per stream`,
+    `  stalled reader: ${int(s.chunks)} chunks × ${int(s.chunkBytes)} B in bursts of ${int(s.burst)} (${s.controlKeptUp ? '' : '≈'}${mib(s.streamBytes / 1024)} of SSE) past one paused WatchSession reader, in ${int(s.stalledMs)} ms:`,
+    `    door RSS ${mib(s.baselineKiB)}, peak ${signedMib(s.peakGrowthKiB)}, still held after the task ${signedMib(s.heldGrowthKiB)}   (bound < ${s.boundMiB} MiB: queue of 128 + one burst + replay buffer + render heap)`,
+    `    resumed: ${s.laggedFrames} lagged frame(s), dropped ${int(s.dropped)} + received ${int(s.received)} = ${int(s.dropped + s.received)} of ${int(s.expectedEvents)} events${s.accounted ? '' : ' (MISMATCH)'}, ${s.idBreaks} id breaks`,
+    `    control (the same task after, to a reader that reads): peak ${signedMib(s.controlGrowthKiB)} over ${mib(s.controlBaselineKiB)}, ${int(s.controlMs)} ms${s.controlKeptUp ? '' : ' (it fell behind too)'}`,
+    `Stalled reader: growth ${mib(s.peakGrowthKiB)} < ${s.boundMiB} MiB, lagged frame on resume, every event accounted for   ${verdict(s.pass)}`,
+    ...(s.streamBytes < s.boundMiB * 1024 * 1024
+      ? [`  NOTE: the task's stream is smaller than the bound, so the bound cannot tell a door that keeps everything from one that does not: raise BENCH_STALL_CHUNKS`]
+      : []),
+  ];
+}
+
+function consoleLines(c: ConsolePerf): string[] {
+  if (c.measuredAt === null) return [`Console at 2,000 frames/s: no ${c.file} — run npm test (e2e) to measure`];
+  if (c.problem !== null) return [`Console at 2,000 frames/s: ${c.file} (written ${c.measuredAt}) is unreadable: ${c.problem}`];
+  const ageHours = (Date.now() - Date.parse(c.measuredAt)) / 3_600_000;
+  const age = ageHours < 1 ? `${Math.round(ageHours * 60)} min ago` : ageHours < 48 ? `${ageHours.toFixed(1)} h ago` : `${Math.round(ageHours / 24)} days ago`;
+  return [
+    `Console at 2,000 frames/s (Playwright, ${c.file}, measured ${c.measuredAt}, ${age}; not run by the bench):`,
+    ...(c.figures.length === 0 ? ['  (no figures in the file)'] : table(c.figures.map(([key, value]) => [`  ${key}`, value]))),
+  ];
+}
 
 export function renderTable(results: BenchResults): string {
   const { config, getTask, sendMessage, listTasks } = results;
@@ -59,10 +115,16 @@ export function renderTable(results: BenchResults): string {
     `ListTasks: deep / first = ${listTasks.ratio.toFixed(2)}x   (target ≤ ${listTasks.target}x)   ${verdict(listTasks.pass)}`,
     `  (seeding ${int(listTasks.seeded)} rows took ${int(listTasks.insertMs)} ms; the door reopened the session in ${int(listTasks.resumeMs)} ms)`,
     '',
+    ...fanOutLines(results.fanOut),
+    '',
+    ...memoryLines(results.streamMemory),
+    '',
+    ...consoleLines(results.consolePerf),
+    '',
   ];
   const loads = [getTask.raw, getTask.door, sendMessage.door];
   if (loads.some((r) => errorsOf(r) > 0)) lines.push('WARNING: some requests failed or answered something else; see "errors" (the rates count only correct answers).');
-  if (loads.some((r) => (r.otherCpu ?? 0) > BUSY_MACHINE)) lines.push('WARNING: other work used the CPUs during the run (see "other CPU"): the rates are noisy; rerun on a quiet machine.');
+  if (loads.some((r) => (r.otherCpu ?? 0) > BUSY_MACHINE) || (results.fanOut.median.otherCpu ?? 0) > BUSY_MACHINE) lines.push('WARNING: other work used the CPUs during the run (see "other CPU"): the rates are noisy; rerun on a quiet machine.');
   if (lines.at(-1) !== '') lines.push('');
   return lines.join('\n');
 }
@@ -86,8 +148,56 @@ function loadJson(r: LoadResult) {
   };
 }
 
+function fanOutRunJson(r: FanOutRun) {
+  return {
+    eventsPerSecond: round(r.eventsPerSecond, 0),
+    delivered: r.delivered,
+    wallMs: round(r.wallMs, 2),
+    maxLagMs: round(r.maxLagMs, 2),
+    p50LagMs: round(r.p50LagMs, 2),
+    fromRequestMs: round(r.fromRequestMs, 2),
+    keptUp: r.keptUp,
+    laggedFrames: r.laggedFrames,
+    dropped: r.dropped,
+    miscounted: r.miscounted,
+    idBreaks: r.idBreaks,
+    serverCpu: r.serverCpu === null ? null : round(r.serverCpu, 2),
+    benchCpu: round(r.benchCpu, 2),
+    otherCpu: r.otherCpu === null ? null : round(r.otherCpu, 2),
+    rssBeforeKiB: r.rssBeforeKiB,
+    rssPeakGrowthKiB: r.rssPeakGrowthKiB,
+  };
+}
+
+function streamMemoryJson(m: StreamMemoryMeasurement) {
+  const { idle, stalled: s } = m;
+  return {
+    idle: { streams: idle.streams, rssBeforeKiB: idle.rssBeforeKiB, rssOpenKiB: idle.rssOpenKiB, perStreamKiB: round(idle.perStreamKiB, 2) },
+    stalled: {
+      chunks: s.chunks,
+      chunkBytes: s.chunkBytes,
+      burst: s.burst,
+      expectedEvents: s.expectedEvents,
+      streamBytes: s.streamBytes,
+      streamBytesExact: s.controlKeptUp,
+      baselineKiB: s.baselineKiB,
+      peakGrowthKiB: s.peakGrowthKiB,
+      heldGrowthKiB: s.heldGrowthKiB,
+      stalledMs: Math.round(s.stalledMs),
+      received: s.received,
+      laggedFrames: s.laggedFrames,
+      dropped: s.dropped,
+      idBreaks: s.idBreaks,
+      accounted: s.accounted,
+      control: { baselineKiB: s.controlBaselineKiB, peakGrowthKiB: s.controlGrowthKiB, ms: Math.round(s.controlMs) },
+      boundMiB: s.boundMiB,
+      pass: s.pass,
+    },
+  };
+}
+
 export function renderJson(results: BenchResults): string {
-  const { config, getTask, sendMessage, listTasks } = results;
+  const { config, getTask, sendMessage, listTasks, fanOut, streamMemory, consolePerf } = results;
   return JSON.stringify({
     bench: 'murmur-door',
     schema: 1,
@@ -117,6 +227,23 @@ export function renderJson(results: BenchResults): string {
       insertMs: Math.round(listTasks.insertMs),
       resumeMs: Math.round(listTasks.resumeMs),
     },
-    pass: getTask.pass && listTasks.pass,
+    fanOut: {
+      readers: fanOut.readers,
+      chunks: fanOut.chunks,
+      reader: fanOut.readerKind,
+      expectedEvents: fanOut.expectedEvents,
+      documentedEvents: fanOut.documentedEvents,
+      streamBytesPerReader: fanOut.streamBytes,
+      eventsPerSecond: round(fanOut.median.eventsPerSecond, 0),
+      maxLagMs: round(fanOut.median.maxLagMs, 2),
+      median: fanOutRunJson(fanOut.median),
+      runs: fanOut.runs.map(fanOutRunJson),
+      target: fanOut.target,
+      pass: fanOut.pass,
+      lossless: fanOut.lossless,
+    },
+    streamMemory: streamMemoryJson(streamMemory),
+    consolePerf: consolePerf.measuredAt === null ? { file: consolePerf.file, measuredAt: null } : { file: consolePerf.file, measuredAt: consolePerf.measuredAt, figures: consolePerf.raw, problem: consolePerf.problem },
+    pass: getTask.pass && listTasks.pass && fanOut.pass && fanOut.lossless && streamMemory.stalled.pass,
   });
 }

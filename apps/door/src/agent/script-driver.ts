@@ -24,6 +24,9 @@ export function loadScript(file: string): Script {
   return result.data;
 }
 
+/** Unpaced chunks emitted between two turns of the event loop. */
+const CHUNKS_PER_YIELD = 32;
+
 interface TemplateScope {
   taskText: string;
   match: RegExpExecArray | null;
@@ -57,6 +60,7 @@ export class ScriptTaskDriver implements TaskDriver {
   private endingPending: ScriptTurn | null = null;
   private lastTool: ToolOutcome | null = null;
   private callCount = 0;
+  private unpaced = 0;
 
   constructor(
     script: Script,
@@ -123,6 +127,11 @@ export class ScriptTaskDriver implements TaskDriver {
 
   private async pace(turn: ScriptTurn, signal: AbortSignal): Promise<void> {
     if (turn.pace_ms > 0) await abortableDelay(turn.pace_ms, signal);
-    else if (signal.aborted) throw signal.reason;
+    else {
+      if (signal.aborted) throw signal.reason;
+      // Unpaced chunks still leave the event loop every few chunks, as a model's stream arriving from the network
+      // does: the streams write between them, and a cancel is seen.
+      if (++this.unpaced % CHUNKS_PER_YIELD === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 }

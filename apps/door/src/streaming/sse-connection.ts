@@ -68,9 +68,10 @@ export class SseConnection {
   send(event: StreamEvent): void {
     if (this.closed || this.ending) return;
     this.queue.push(this.encode(event));
-    // Only a socket that is backed up loses events: a burst written within one tick to a socket that keeps up is
-    // batched whole (docs/streaming.md, "Falling behind").
-    if (this.blocked && this.queue.length > (this.options.queueLimit ?? CONNECTION_QUEUE_LIMIT)) {
+    // The queue holds what the socket has not taken yet. Past the limit the oldest go, whether the socket is backed
+    // up or a producer wrote more in one tick than the limit (drivers yield between chunks, so a reader that keeps
+    // up never sees that): the memory a connection holds stays bounded by the queue.
+    if (this.queue.length > (this.options.queueLimit ?? CONNECTION_QUEUE_LIMIT)) {
       this.queue.shift();
       this.dropped += 1;
     }
