@@ -82,6 +82,43 @@ describe('TaskDetail', () => {
     detail.dispose();
   });
 
+  it('opens no new stream when the task ended before the reply was answered', async () => {
+    const { client, streams } = fakeClient();
+    client.getTask
+      .mockResolvedValueOnce(task(T1, 'TASK_STATE_INPUT_REQUIRED'))
+      .mockResolvedValue(task(T1, 'TASK_STATE_COMPLETED'));
+    let answer: (t: ReturnType<typeof task>) => void = () => {};
+    client.reply.mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    const detail = new TaskDetail(() => client, T1, { refetchDelayMs: 0 });
+    await detail.load();
+    const replied = detail.sendReply('main');
+    // The stream shows the task resume and end before the reply's own answer (WORKING) arrives.
+    streams[0].channel.push(connection('open'), status(T1, 'TASK_STATE_COMPLETED', 'task completed'), connection('closed', { reason: 'natural-end' }));
+    streams[0].channel.end();
+    await settle();
+    answer(task(T1, 'TASK_STATE_WORKING'));
+    expect(await replied).toBe(true);
+    await settle();
+    expect(streams).toHaveLength(1);
+    expect(detail.feed.state).toBe('closed');
+    expect(detail.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    detail.dispose();
+  });
+
+  it('reads a -32004 on SubscribeToTask (the task just ended) as the end of the stream, not a lost one', async () => {
+    const { client, streams } = fakeClient();
+    client.getTask.mockResolvedValueOnce(task(T1, 'TASK_STATE_WORKING')).mockResolvedValue(task(T1, 'TASK_STATE_COMPLETED'));
+    const detail = new TaskDetail(() => client, T1, { refetchDelayMs: 0 });
+    await detail.load();
+    streams[0].channel.fail(A2AError.from({ code: -32004, message: 'Unsupported operation' }));
+    await settle();
+    await settle();
+    expect(detail.feed.state).toBe('closed');
+    expect(detail.feed.problem).toBeNull();
+    expect(detail.task?.status.state).toBe('TASK_STATE_COMPLETED');
+    detail.dispose();
+  });
+
   it('says so when the door holds no such task', async () => {
     const { client } = fakeClient();
     client.getTask.mockRejectedValue(A2AError.from({ code: -32001, message: 'Task not found' }));

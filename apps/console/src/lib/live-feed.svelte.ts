@@ -21,6 +21,8 @@ export interface LiveFeedOptions {
   onProblem?: (problem: Problem) => void;
   /** The stream reached its natural end. */
   onEnd?: () => void;
+  /** A refusal that means there is nothing more to stream (SubscribeToTask on an ended task): `closed`, not `lost`. */
+  isEnd?: (problem: Problem) => boolean;
 }
 
 export class LiveFeed {
@@ -89,6 +91,12 @@ export class LiveFeed {
     } catch (error) {
       if (!current() || isAbort(error)) return;
       const problem = describeError(error, this.#options.context);
+      if (this.#options.isEnd?.(problem)) {
+        this.#state = 'closed';
+        this.#detail = null;
+        this.#options.onEnd?.();
+        return;
+      }
       this.#state = 'lost';
       this.#problem = problem;
       this.#options.onProblem?.(problem);

@@ -45,14 +45,9 @@ export class TaskDetail {
       context: options.context,
       onEvent: (event) => this.#onEvent(event),
       onEnd: () => this.#scheduleRefetch(),
-      onProblem: (problem) => {
-        // The task ended between GetTask and SubscribeToTask: -32004 naming its state. Not a failure.
-        if (problem.code === -32004) {
-          this.#scheduleRefetch();
-          return;
-        }
-        onProblem(problem);
-      },
+      // The task ended between GetTask and SubscribeToTask: -32004 naming its state. Not a failure: the stream is over.
+      isEnd: (problem) => problem.kind === 'a2a' && problem.code === -32004,
+      onProblem,
     });
     this.cancel = new Operation<Task>(options.context, onProblem);
     this.reply = new Operation<Task>(options.context, onProblem);
@@ -95,7 +90,10 @@ export class TaskDetail {
     const result = await this.reply.run(() => this.#client().reply(this.taskId, text, { returnImmediately: true }));
     if (!result) return false;
     this.#task = result;
-    if (!isTerminalState(result.status.state)) this.#follow();
+    // A stream already `closed` saw the task end after the reply (a fast task ends before its answer arrives):
+    // read the task again rather than open a stream on an ended task.
+    if (this.feed.state === 'closed') this.#scheduleRefetch();
+    else if (!isTerminalState(result.status.state)) this.#follow();
     return true;
   }
 
