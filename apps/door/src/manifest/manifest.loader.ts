@@ -22,6 +22,8 @@ export interface LoadedManifest {
 function describeIssue(issue: z.core.$ZodIssue): string {
   const where = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
   if (issue.code === 'unrecognized_keys') return `${where}: unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}`;
+  // A refused record key (a credential name): the rule is in the key's own issues, not in zod's "Invalid key in record".
+  if (issue.code === 'invalid_key' && issue.issues.length > 0) return `${where}: ${issue.issues.map((i) => i.message).join('; ')}`;
   return `${where}: ${issue.message}`;
 }
 

@@ -52,16 +52,28 @@ export class TaskCanceledError extends Error {
   override readonly name = 'TaskCanceledError';
 }
 
+/** A reply reached a task that stopped waiting for input before it could be delivered; `row` is the task as it now stands. */
+export class TaskNotWaitingError extends Error {
+  override readonly name = 'TaskNotWaitingError';
+  constructor(readonly row: TaskRow) {
+    super(`task ${row.id} is not waiting for input`);
+  }
+}
+
 /** The task lifecycle: admission, the run queue, every transition written before it is reported, and held answers. */
 export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
   private closing = false;
   private runner: TaskRunner | null = null;
   private readonly queue: string[] = [];
+  /** New tasks admitted whose SUBMITTED row is still being written. */
+  private admitting = 0;
   /** The task holding the run slot: started from the queue and not yet ended or paused for input. */
   private slot: string | null = null;
   private readonly live = new Map<string, LiveTask>();
   private readonly pending = new Map<string, NewTask>();
   private readonly settleWaiters = new Map<string, Set<(row: TaskRow) => void>>();
+  /** Per task, the tail of its state writes: each change of one task is decided on the state the previous one wrote. */
+  private readonly writes = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly session: SessionContext,
@@ -103,7 +115,14 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
       this.trace.write('task_rejected', { task_id: row.id, context_id: row.contextId, reason: refusal });
       return row;
     }
-    const row = await this.store.save({ ...base, state: 'TASK_STATE_SUBMITTED' }, Date.now());
+    // Admitted: counted until its row is in the store, so that a message arriving meanwhile sees it (single: busy).
+    this.admitting++;
+    let row: TaskRow;
+    try {
+      row = await this.store.save({ ...base, state: 'TASK_STATE_SUBMITTED' }, Date.now());
+    } finally {
+      this.admitting--;
+    }
     this.trace.write('task_start', {
       task_id: row.id,
       context_id: row.contextId,
@@ -116,6 +135,8 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
     this.events.emit('status', { row, text: null, stored: true });
     this.pending.set(row.id, { ...input, text });
     this.queue.push(row.id);
+    // The door began closing while this row was written: close() did not see it, so it is canceled here, never left live.
+    if (this.closing) return (await this.cancel(row.id)) ?? this.store.row(row.id)!;
     this.pump();
     return row;
   }
@@ -131,8 +152,8 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
   private admissionRefusal(): string | null {
     if (this.closing) return STATUS_TEXT.rejectedClosing;
     const acceptance = this.session.manifest.lifecycle.task_acceptance;
-    if (acceptance === 'single' && this.store.liveRows().length > 0) return STATUS_TEXT.rejectedBusy;
-    if (acceptance === 'queue' && this.queue.length >= QUEUE_LIMIT) return STATUS_TEXT.rejectedBusy;
+    if (acceptance === 'single' && this.admitting + this.store.liveRows().length > 0) return STATUS_TEXT.rejectedBusy;
+    if (acceptance === 'queue' && this.admitting + this.queue.length >= QUEUE_LIMIT) return STATUS_TEXT.rejectedBusy;
     return null;
   }
 
@@ -153,7 +174,8 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
     const task: LiveTask = { id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal: abort.signal, abort, deliverReply: null };
     this.live.set(row.id, task);
     try {
-      await this.transition(row.id, 'TASK_STATE_WORKING', {});
+      // Canceled before it could start: it never runs.
+      if (!(await this.transition(row.id, 'TASK_STATE_WORKING', {}))) return;
       if (!this.runner) throw new Error('no agent loop is configured for this door');
       await this.runner.run(task);
     } catch (error) {
@@ -172,15 +194,32 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
     this.pump();
   }
 
+  /**
+   * Runs one state write of a task after the ones before it have been written. The in-memory row changes only once
+   * the store has the write, so without this two concurrent writers (a cancel and a reply, two cancels) would both
+   * decide on the same old state, and the later write would overwrite an ending.
+   */
+  private serially<T>(id: string, write: () => Promise<T>): Promise<T> {
+    const result = (this.writes.get(id) ?? Promise.resolve()).then(write);
+    const tail = result.catch(() => undefined);
+    this.writes.set(id, tail);
+    void tail.then(() => {
+      if (this.writes.get(id) === tail) this.writes.delete(id);
+    });
+    return result;
+  }
+
   /** Writes a transition of a task that is not yet terminal; a task already ended (canceled meanwhile) is left alone. */
-  private async transition(id: string, state: TaskState, fields: Partial<Pick<TaskRow, 'statusText' | 'response' | 'prompt' | 'residue' | 'murmur'>>): Promise<TaskRow | null> {
-    const current = this.store.row(id);
-    if (!current || TERMINAL_STATES.has(current.state)) return null;
-    const row = await this.store.save({ ...current, statusText: null, prompt: null, ...fields, state }, Date.now());
-    this.events.emit('status', { row, text: null, stored: true });
-    if (isSettledState(state)) this.notifySettled(row);
-    if (TERMINAL_STATES.has(state)) this.afterEnd(row);
-    return row;
+  private transition(id: string, state: TaskState, fields: Partial<Pick<TaskRow, 'statusText' | 'response' | 'prompt' | 'residue' | 'murmur'>>): Promise<TaskRow | null> {
+    return this.serially(id, async () => {
+      const current = this.store.row(id);
+      if (!current || TERMINAL_STATES.has(current.state)) return null;
+      const row = await this.store.save({ ...current, statusText: null, prompt: null, ...fields, state }, Date.now());
+      this.events.emit('status', { row, text: null, stored: true });
+      if (isSettledState(state)) this.notifySettled(row);
+      if (TERMINAL_STATES.has(state)) this.afterEnd(row);
+      return row;
+    });
   }
 
   private afterEnd(row: TaskRow): void {
@@ -232,21 +271,31 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
     return reply;
   }
 
-  /** Delivers a reply to a task waiting in TASK_STATE_INPUT_REQUIRED; the door's capacity is not consulted. */
-  async reply(row: TaskRow, text: string): Promise<TaskRow> {
-    const task = this.live.get(row.id);
-    const deliver = task?.deliverReply;
-    if (!task || !deliver) throw new Error(`task ${row.id} is not waiting for input`);
-    task.deliverReply = null;
-    const resumed = await this.store.save({ ...row, state: 'TASK_STATE_WORKING', prompt: null }, Date.now());
-    this.events.emit('status', { row: resumed, text: 'resumed', stored: true });
-    this.trace.write('task_resumed', { task_id: row.id, reply_chars: text.length });
-    deliver(text);
-    return resumed;
+  /**
+   * Delivers a reply to a task waiting in TASK_STATE_INPUT_REQUIRED; the door's capacity is not consulted. Throws
+   * TaskNotWaitingError when the task stopped waiting (another reply, a cancel) after the caller looked at it.
+   */
+  reply(row: TaskRow, text: string): Promise<TaskRow> {
+    return this.serially(row.id, async () => {
+      const current = this.store.row(row.id) ?? row;
+      const task = this.live.get(row.id);
+      const deliver = task?.deliverReply;
+      if (current.state !== 'TASK_STATE_INPUT_REQUIRED') throw new TaskNotWaitingError(current);
+      if (!task || !deliver) throw new Error(`task ${row.id} is not waiting for input`);
+      task.deliverReply = null;
+      const resumed = await this.store.save({ ...current, state: 'TASK_STATE_WORKING', prompt: null }, Date.now());
+      this.events.emit('status', { row: resumed, text: 'resumed', stored: true });
+      this.trace.write('task_resumed', { task_id: row.id, reply_chars: text.length });
+      deliver(text);
+      return resumed;
+    });
   }
 
-  /** Cancels a live task: written CANCELED, with a residue artifact naming what the session still runs. */
-  async cancel(id: string): Promise<TaskRow> {
+  /**
+   * Cancels a live task: written CANCELED, with a residue artifact naming what the session still runs. Resolves null
+   * when the task had ended (another cancel, its own ending) before this cancel's write: it is left unchanged.
+   */
+  async cancel(id: string): Promise<TaskRow | null> {
     const current = this.store.row(id)!;
     const queued = current.state === 'TASK_STATE_SUBMITTED' && !this.live.has(id);
     if (queued) {
@@ -260,7 +309,7 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
       residue: residue.length > 0 ? residue : null,
       murmur: this.endMetadata(id, Date.now()),
     });
-    return row ?? this.store.row(id)!;
+    return row;
   }
 
   /** murmur.StopSession: cancels every live task; the door keeps serving. */
@@ -271,8 +320,7 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
     const ids = [...live.filter(isQueued), ...live.filter((r) => !isQueued(r))].map((r) => r.id);
     const canceled: string[] = [];
     for (const id of ids) {
-      const row = await this.cancel(id);
-      if (row.state === 'TASK_STATE_CANCELED') canceled.push(id);
+      if (await this.cancel(id)) canceled.push(id);
     }
     return canceled.sort();
   }

@@ -121,18 +121,20 @@ export class TaskView {
     const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const cursor = query.after ? `${where.length > 0 ? 'AND' : 'WHERE'} change < ?` : '';
     const pageArgs = query.after ? [...args, query.after.change] : args;
-    let ids: { id: string }[];
+    let ids: { id: string; change: number }[];
     let count: { n: number }[];
     try {
       [ids, count] = await Promise.all([
-        this.db.query(`SELECT id FROM tasks ${filter} ${cursor} ORDER BY change DESC LIMIT ?`, [...pageArgs, query.pageSize + 1]),
+        this.db.query(`SELECT id, change FROM tasks ${filter} ${cursor} ORDER BY change DESC LIMIT ?`, [...pageArgs, query.pageSize + 1]),
         this.db.query(`SELECT COUNT(*) AS n FROM tasks ${filter}`, args),
       ]);
     } catch (error) {
       throw new StoreError(`the task store could not list tasks: ${(error as Error).message}`);
     }
     const rows = ids.slice(0, query.pageSize).map(({ id }) => this.store.row(id)!);
-    const last = rows.at(-1);
-    return { rows, next: ids.length > query.pageSize && last ? { change: last.change, taskId: last.id } : null, totalSize: count[0].n };
+    // The cursor is the position this query read, not the in-memory row's: a task that changed since has a later
+    // change value, and a cursor taken from it would hand this page's rows out again on the next.
+    const last = ids.length > query.pageSize ? ids[query.pageSize - 1] : undefined;
+    return { rows, next: last ? { change: Number(last.change), taskId: last.id } : null, totalSize: count[0].n };
   }
 }

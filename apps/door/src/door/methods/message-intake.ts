@@ -10,7 +10,7 @@ import {
 } from '@murmur/protocol';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TaskRow } from '../../tasks/task.entity.js';
-import type { TaskService } from '../../tasks/task-service.js';
+import { type TaskService, TaskNotWaitingError } from '../../tasks/task-service.js';
 import type { TaskStore } from '../../tasks/task-store.js';
 import type { RpcCall } from '../rpc-context.js';
 
@@ -38,7 +38,13 @@ export class MessageIntake {
       if (!target) return { error: taskNotFound(read.taskId) };
       const refusal = continuationRefusal(target, read.contextId);
       if (refusal) return { error: refusal };
-      return { row: await this.tasks.reply(target, read.text), read, continued: true, extensions };
+      try {
+        return { row: await this.tasks.reply(target, read.text), read, continued: true, extensions };
+      } catch (error) {
+        // It stopped waiting (another reply, a cancel) while this message waited its turn: refused as if it had arrived later.
+        if (error instanceof TaskNotWaitingError) return { error: continuationRefusal(error.row, read.contextId)! };
+        throw error;
+      }
     }
     const row = await this.tasks.submit(
       { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds },

@@ -63,6 +63,11 @@ export class TaskMethods {
     if (!row) return { error: taskNotFound(read.id) };
     if (TERMINAL_STATES.has(row.state)) return { error: taskNotCancelable(row.id, row.state) };
     const canceled = await this.tasks.cancel(row.id);
+    if (!canceled) {
+      // It ended (another cancel, its own ending) while this request waited to write: left unchanged.
+      const ended = this.store.row(row.id)!;
+      return { error: taskNotCancelable(ended.id, ended.state) };
+    }
     return { result: toWireTask(canceled) };
   };
 
