@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
+import { TOKENS_FILE } from '../auth/tokens.js';
 import { startConsoleServer } from '../console/console-server.js';
 import { launch, type StartedSession } from './run-command.js';
 
@@ -66,10 +66,8 @@ export async function demo(argv: string[]): Promise<number> {
     stops.push(() => consoleServer.server.close());
     say(`\nConsole: ${consoleServer.url}  (open it in a browser: both sessions are listed)`);
   }
-  const records = path.join(secure.door.recordsDir, TOKENS_FILE);
-  if (existsSync(records)) {
-    const operator = readTokens(secure.door.recordsDir)[0];
-    say(`secure's operator token (the console asks for it): ${operator.token}`);
+  if (existsSync(path.join(secure.door.recordsDir, TOKENS_FILE))) {
+    say(`secure asks for a token: node apps/door/dist/src/cli/main.js token ${secure.sessionId} prints them`);
   }
   say(`\nThe doors stay up. Try:\n  curl -s -X POST ${url}/ -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \\\n    -d '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}'\nCtrl-C stops everything.`);
   await new Promise<void>((resolve) => {
