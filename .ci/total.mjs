@@ -1,20 +1,30 @@
 // Sums the pass/fail counts every test runner printed into one closing line: "tests: N passed, N failed".
 import { readFileSync } from 'node:fs';
 
-const text = readFileSync(process.argv[2], 'utf8').replace(/\x1b\[[0-9;]*m/g, '');
+const ESC = String.fromCharCode(27);
+const text = readFileSync(process.argv[2], 'utf8').split(`${ESC}[`).map((part, i) => (i === 0 ? part : part.replace(/^[0-9;]*m/, ''))).join('');
+
+// Each pattern reads one runner's summary line, once turbo's "@murmur/<pkg>:<task>: " prefix is removed:
+// node:test "# pass N" / "# fail N"; vitest "Tests  [N failed | ]N passed (T)"; Playwright "  N passed (…)" / "  N failed".
+const readers = [
+  [/^# pass (\d+)$/, (m) => [Number(m[1]), 0]],
+  [/^# fail (\d+)$/, (m) => [0, Number(m[1])]],
+  [/^\s*Tests\s+(?:(\d+) failed \| )?(\d+) passed/, (m) => [Number(m[2]), Number(m[1] ?? 0)]],
+  [/^\s+(\d+) passed( \(|$)/, (m) => [Number(m[1]), 0]],
+  [/^\s+(\d+) failed$/, (m) => [0, Number(m[1])]],
+];
+
 let passed = 0;
 let failed = 0;
 for (const line of text.split('\n')) {
   const body = line.replace(/^@murmur\/[a-z0-9-]+:[a-z]+: /, '');
-  let m;
-  if ((m = /^# pass (\d+)$/.exec(body))) passed += Number(m[1]);
-  else if ((m = /^# fail (\d+)$/.exec(body))) failed += Number(m[1]);
-  else if ((m = /^\s*Tests\s+(?:(\d+) failed \| )?(\d+) passed/.exec(body))) {
-    failed += Number(m[1] ?? 0);
-    passed += Number(m[2]);
-  } else if ((m = /^\s+(\d+) (passed|failed)( \(|$)/.exec(body))) {
-    if (m[2] === 'passed') passed += Number(m[1]);
-    else failed += Number(m[1]);
+  for (const [pattern, count] of readers) {
+    const match = pattern.exec(body);
+    if (!match) continue;
+    const [p, f] = count(match);
+    passed += p;
+    failed += f;
+    break;
   }
 }
 console.log(`tests: ${passed} passed, ${failed} failed`);

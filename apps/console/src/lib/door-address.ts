@@ -2,6 +2,7 @@
  * Door addresses as the console names them: `host:port`, the key of a door in routes, in sessionStorage and in the
  * proxy path `mur console` serves (`/api/door/<host>:<port>/…`, loopback doors only).
  */
+import { CONSOLE_DOOR_PROXY_PREFIX } from '@murmur/protocol';
 
 /** A loopback door the console's proxy can reach. */
 export interface DoorAddress {
@@ -58,5 +59,5 @@ export function doorKeyOfUrl(url: string): string | null {
 
 /** The address a MurmurClient uses for a door: the same-origin proxy of `mur console`. */
 export function proxyAddress(origin: string, key: string): string {
-  return `${origin.replace(/\/+$/, '')}/api/door/${key}`;
+  return `${origin.replace(/\/+$/, '')}${CONSOLE_DOOR_PROXY_PREFIX}${key}`;
 }

@@ -2,21 +2,12 @@
  * The capsules on this host, as `mur console` lists them: `GET /api/sessions` (the session registry, each entry
  * checked: a stale pid, a door that does not answer with a card). This is mur console's own API, not the A2A wire.
  */
+import { CONSOLE_SESSIONS_PATH, type ConsoleSession } from '@murmur/protocol';
 import { doorKeyOfUrl } from './door-address.js';
 import { ConsoleApiError, describeError, type Problem } from './errors.js';
 
-/** One entry of `GET /api/sessions`. */
-export interface SessionEntry {
-  sessionId: string;
-  name: string;
-  version: string;
-  url: string;
-  pid: number;
-  startedAt: string;
-  stale: boolean;
-  reachable: boolean;
-  reason?: string;
-}
+/** One entry of `GET /api/sessions`, the fields the console reads. */
+export type SessionEntry = Pick<ConsoleSession, 'sessionId' | 'name' | 'version' | 'url' | 'pid' | 'startedAt' | 'stale' | 'reachable' | 'reason'>;
 
 export type SessionState = 'running' | 'unreachable' | 'stale';
 
@@ -68,7 +59,7 @@ export class Sessions {
 
   constructor(options: { fetch?: typeof fetch; url?: string } = {}) {
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    this.#url = options.url ?? '/api/sessions';
+    this.#url = options.url ?? CONSOLE_SESSIONS_PATH;
   }
 
   /** null until the first answer. */

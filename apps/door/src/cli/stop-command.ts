@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import type { AgentCard, StopSessionResult } from '@murmur/protocol';
 import { checkCard, clientFor, type CommandIo, DoorFailure, fetchCard, inPlainWords, withUsage, residueLine, tokenFor } from './door-client.js';
 import { UsageError } from './usage-error.js';
+import { isAlive } from '../registry/session-registry.js';
 import { findSession } from './session-lookup.js';
 
 export const STOP_USAGE = `usage: mur stop [SESSION] [--token T]
@@ -11,15 +12,6 @@ session leaves running, then sends its process SIGTERM and waits up to 10 s for 
 
 /** How long mur stop waits for the process to exit after SIGTERM. */
 export const STOP_WAIT_MS = 10_000;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;

@@ -1,8 +1,9 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { CONSOLE_DOOR_PROXY_PREFIX } from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLoopbackHost, parseHostPort } from './loopback.js';
 
-export const DOOR_PROXY_PREFIX = '/api/door/';
+export const DOOR_PROXY_PREFIX = CONSOLE_DOOR_PROXY_PREFIX;
 
 /** Request headers a door reads; nothing else (cookies, the console's own headers) is passed on. */
 const FORWARDED = ['authorization', 'a2a-version', 'a2a-extensions', 'last-event-id', 'content-type', 'accept'];

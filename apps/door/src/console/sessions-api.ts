@@ -1,17 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { AGENT_CARD_PATH } from '@murmur/protocol';
+import { AGENT_CARD_PATH, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from '@murmur/protocol';
 import { listSessions, type SessionEntry } from '../registry/session-registry.js';
-
-export interface ListedSession extends SessionEntry {
-  stale: boolean;
-  reachable: boolean;
-  reason?: string;
-}
 
 const PROBE_TIMEOUT_MS = 1500;
 
 /** Asks a session's door for its card: reachable when it answers a card naming a JSONRPC interface (seed 000). */
-export async function probeSession(entry: SessionEntry & { stale: boolean }): Promise<ListedSession> {
+export async function probeSession(entry: SessionEntry & { stale: boolean }): Promise<ConsoleSession> {
   if (entry.stale) return { ...entry, reachable: false, reason: `process ${entry.pid} is gone` };
   try {
     const answer = await fetch(`${entry.url}${AGENT_CARD_PATH}`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
@@ -28,8 +22,8 @@ export async function probeSession(entry: SessionEntry & { stale: boolean }): Pr
 
 /** GET /api/sessions: the sessions registered on this host, each probed. */
 export function registerSessionsApi(fastify: FastifyInstance): void {
-  fastify.get('/api/sessions', async (_request, reply) => {
-    const sessions = await Promise.all(listSessions().map(probeSession));
-    return reply.header('cache-control', 'no-store').send({ sessions });
+  fastify.get(CONSOLE_SESSIONS_PATH, async (_request, reply) => {
+    const body: ConsoleSessionsResponse = { sessions: await Promise.all(listSessions().map(probeSession)) };
+    return reply.header('cache-control', 'no-store').send(body);
   });
 }

@@ -27,7 +27,8 @@ export function unregister(sessionId: string): void {
   rmSync(path.join(registryDir(), `${sessionId}.json`), { force: true });
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it exists, owned by someone else). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

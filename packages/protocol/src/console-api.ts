@@ -1,0 +1,32 @@
+/**
+ * The HTTP API `mur console` serves beside the built console (murmur's own, not the A2A wire): shared by the server
+ * in apps/door and the console that reads it.
+ */
+
+/** GET: the sessions registered on this host, each probed. */
+export const CONSOLE_SESSIONS_PATH = '/api/sessions';
+/** `<prefix><host>:<port>/<path>` is proxied, unbuffered, to `http://<host>:<port>/<path>` on loopback only. */
+export const CONSOLE_DOOR_PROXY_PREFIX = '/api/door/';
+
+/** One entry of GET /api/sessions. */
+export interface ConsoleSession {
+  sessionId: string;
+  name: string;
+  version: string;
+  /** http://<host:port> of its door. */
+  url: string;
+  pid: number;
+  capsuleDir: string;
+  recordsDir: string;
+  startedAt: string;
+  /** Its process is gone: the registry entry is reported, not trusted. */
+  stale: boolean;
+  /** Its door answered a card naming a JSONRPC interface. */
+  reachable: boolean;
+  /** Why it is not reachable. */
+  reason?: string;
+}
+
+export interface ConsoleSessionsResponse {
+  sessions: ConsoleSession[];
+}
