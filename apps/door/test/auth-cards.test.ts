@@ -5,10 +5,7 @@
  * lf.a2a.v1.AgentCard against the A2A v1.0.1 descriptor.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { createFileRegistry, fromBinary, fromJson } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import {
   as,
   assertRpcError,
@@ -17,12 +14,12 @@ import {
   CARD_PATH,
   call,
   DOOR_EXTENSION_URI,
-  findBinpb,
   raw,
   STREAM_EXTENSION_URI,
   tokensOf,
 } from './support/auth.js';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
+import { parseStrict, strictSkip } from './support/strict-a2a.js';
 
 /** The seed's card of my-agent 0.1.0 on a public door, verbatim. */
 const SEED_PUBLIC_CARD = `{
@@ -315,13 +312,7 @@ describe('a public door', () => {
 });
 
 describe('strict ProtoJSON', () => {
-  const binpb = findBinpb();
-  const skip = binpb ? false : 'A2A descriptor shared/spec/a2a-v1.0.1.binpb not found above the test (or at $A2A_BINPB): strict A2A check skipped';
-
-  test('the public card, the extended card and the public door card parse strictly as lf.a2a.v1.AgentCard', { skip }, async () => {
-    const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(binpb!)));
-    const schema = registry.getMessage('lf.a2a.v1.AgentCard');
-    assert.ok(schema, 'lf.a2a.v1.AgentCard is in the descriptor');
+  test('the public card, the extended card and the public door card parse strictly as lf.a2a.v1.AgentCard', { skip: strictSkip() }, async () => {
     const cards: Array<[string, Json]> = [
       ['authenticated public card', await getCard(authed)],
       ['extended card', assertRpcResult(await as(authed.url, tokens.watcher, 'GetExtendedAgentCard'), 'extended')],
@@ -330,9 +321,9 @@ describe('strict ProtoJSON', () => {
       ['authenticated task_acceptance: none extended card', assertRpcResult(await as(authedNone.url, tokensOf(authedNone).operator, 'GetExtendedAgentCard'), 'none extended')],
     ];
     for (const [name, card] of cards) {
-      assert.doesNotThrow(() => fromJson(schema!, card, { ignoreUnknownFields: false }), name);
+      assert.doesNotThrow(() => parseStrict('lf.a2a.v1.AgentCard', card), name);
     }
     // The check is strict: an unknown key is refused.
-    assert.throws(() => fromJson(schema!, { ...cards[0][1], provider2: {} }, { ignoreUnknownFields: false }));
+    assert.throws(() => parseStrict('lf.a2a.v1.AgentCard', { ...cards[0][1], provider2: {} }));
   });
 });

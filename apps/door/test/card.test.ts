@@ -5,13 +5,9 @@
  * lists exactly the methods POST / answers with something other than -32601.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { createFileRegistry, fromBinary, fromJson } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
+import { parseStrict, strictSkip } from './support/strict-a2a.js';
 import { httpRequest, PUSH_CONFIG_METHODS, probeMethod } from './support/wire.js';
 
 /**
@@ -141,18 +137,6 @@ async function getCard(url: string, headers: Record<string, string> = {}): Promi
   assert.equal(answer.status, 200, answer.text);
   assert.match(String(answer.headers['content-type']), /^application\/json/);
   return { json: answer.json, text: answer.text, headers: answer.headers };
-}
-
-/** shared/spec/a2a-v1.0.1.binpb above this file, or $A2A_BINPB. */
-function findBinpb(): string | null {
-  if (process.env.A2A_BINPB) return existsSync(process.env.A2A_BINPB) ? process.env.A2A_BINPB : null;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'shared', 'spec', 'a2a-v1.0.1.binpb');
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return null;
-    dir = path.dirname(dir);
-  }
 }
 
 let single: DoorProcess;
@@ -287,19 +271,13 @@ describe('the door extension lists exactly what POST / serves', () => {
 });
 
 describe('strict ProtoJSON', () => {
-  const binpb = findBinpb();
-  const skip = binpb ? false : 'A2A descriptor shared/spec/a2a-v1.0.1.binpb not found above this test or at $A2A_BINPB: strict AgentCard check skipped';
-
-  test('every public card parses as lf.a2a.v1.AgentCard with ignoreUnknownFields: false', { skip }, async () => {
-    const registry = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(binpb!)));
-    const schema = registry.getMessage('lf.a2a.v1.AgentCard');
-    assert.ok(schema, 'lf.a2a.v1.AgentCard is in the descriptor');
+  test('every public card parses as lf.a2a.v1.AgentCard with ignoreUnknownFields: false', { skip: strictSkip() }, async () => {
     for (const door of [single, queue, none, bare]) {
       const { json } = await getCard(door.url);
-      assert.doesNotThrow(() => fromJson(schema, json, { ignoreUnknownFields: false }), door.name);
+      assert.doesNotThrow(() => parseStrict('lf.a2a.v1.AgentCard', json), door.name);
     }
     // The parse is strict: a key the proto does not define is refused.
     const { json } = await getCard(single.url);
-    assert.throws(() => fromJson(schema, { ...json, sessionId: single.sessionId }, { ignoreUnknownFields: false }));
+    assert.throws(() => parseStrict('lf.a2a.v1.AgentCard', { ...json, sessionId: single.sessionId }));
   });
 });

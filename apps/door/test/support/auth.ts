@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type DoorProcess, MUR_CLI } from './door-process.js';
 
 export const DOOR_EXTENSION_URI = 'https://docs.murmur.nexus/reference/agent-card/#murmur-door-v1';
@@ -420,23 +419,6 @@ export function captureOutput(door: DoorProcess): { stdout(): string; stderr(): 
     stdout += c.toString();
   });
   return { stdout: () => stdout, stderr: () => door.stderr() };
-}
-
-/**
- * The compiled A2A v1.0.1 descriptor: env A2A_BINPB, else shared/spec/a2a-v1.0.1.binpb in the nearest folder
- * above this file that has one. null when absent (the strict checks skip).
- */
-export function findBinpb(): string | null {
-  const fromEnv = process.env.A2A_BINPB;
-  if (fromEnv) return existsSync(fromEnv) ? fromEnv : null;
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'shared', 'spec', 'a2a-v1.0.1.binpb');
-    if (existsSync(candidate)) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
 }
 
 /** A seeded PRNG (mulberry32): the same seed plays the same cases. */
