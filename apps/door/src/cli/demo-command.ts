@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { TOKENS_FILE } from '../auth/tokens.js';
 import { startConsoleServer } from '../console/console-server.js';
@@ -41,7 +42,8 @@ export async function demo(argv: string[]): Promise<number> {
     args: argv,
     options: { 'console-port': { type: 'string', default: '7070' }, 'no-console': { type: 'boolean', default: false } },
   });
-  const examples = path.resolve('examples');
+  // The repository's examples/, wherever mur demo is run from.
+  const examples = fileURLToPath(new URL('../../../../../examples/', import.meta.url));
   const sessions: StartedSession[] = [];
   const hello = await launch([path.join(examples, 'hello')], say);
   sessions.push(hello);
