@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
+import { SEED_PUBLIC_CARD } from './support/seed-cards.js';
 import { parseStrict, strictSkip } from './support/strict-a2a.js';
 import { httpRequest, PUSH_CONFIG_METHODS, probeMethod } from './support/wire.js';
 
@@ -23,63 +24,6 @@ const CAPSULE_URI = 'https://docs.murmur.nexus/reference/agent-card/#murmur-caps
 const STREAM_URI = 'https://docs.murmur.nexus/reference/streaming-protocol/#murmur-stream-v1';
 const CARD_PATH = '/.well-known/agent-card.json';
 
-/** The card at the top of seed 000, "Agent Card", verbatim. */
-const SEED_CARD = `{
-  "name": "my-agent",
-  "description": "Murmur capsule my-agent 0.1.0",
-  "version": "0.1.0",
-  "supportedInterfaces": [
-    { "url": "http://localhost:41873", "protocolBinding": "JSONRPC", "protocolVersion": "1.0" }
-  ],
-  "capabilities": {
-    "streaming": true,
-    "pushNotifications": false,
-    "extendedAgentCard": false,
-    "extensions": [
-      {
-        "uri": "https://docs.murmur.nexus/reference/agent-card/#murmur-door-v1",
-        "description": "Every JSON-RPC method this door answers, A2A methods and murmur's own alike, the murmur ones named murmur.<Method>; whether it accepts tasks from peer capsules; and the forgetSession field a message's metadata may carry under this URI.",
-        "required": false,
-        "params": {
-          "methods": ["SendMessage", "SendStreamingMessage", "murmur.WatchSession", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "murmur.StopSession"],
-          "peerTasks": false
-        }
-      },
-      {
-        "uri": "https://docs.murmur.nexus/reference/agent-card/#murmur-capsule-v1",
-        "description": "The session answering this address and what the capsule may do. Served only to authenticated callers once the door authenticates.",
-        "required": false,
-        "params": {
-          "sessionId": "ses_019f01a940ce7761854e768ecbe3d399",
-          "tools": ["bash"],
-          "shell": true,
-          "network": true,
-          "planes": ["files"]
-        }
-      },
-      {
-        "uri": "https://docs.murmur.nexus/reference/streaming-protocol/#murmur-stream-v1",
-        "description": "The murmur frames this capsule writes in addition to the A2A v1.0 events: sent on SendStreamingMessage and SubscribeToTask when the request's A2A-Extensions header names this URI, and always on murmur.WatchSession. Each is carried in a StreamResponse under metadata keyed by this URI.",
-        "required": false,
-        "params": {
-          "frames": ["text", "thinking", "tool-call-started", "tool-call-progress", "artifact", "gap", "lagged", "connection-ack", "capsule-closed"]
-        }
-      }
-    ]
-  },
-  "securitySchemes": {},
-  "securityRequirements": [],
-  "defaultInputModes": ["text/plain", "application/json"],
-  "defaultOutputModes": ["text/plain", "application/json"],
-  "skills": [
-    {
-      "id": "task",
-      "name": "Run a task",
-      "description": "Runs one task given as a text message and reports its outcome.",
-      "tags": ["task"]
-    }
-  ]
-}`;
 
 /** The door extension's methods for a public door under none (seed 000, "Door extension" table). */
 const SEED_NONE_METHODS = ['murmur.WatchSession', 'GetTask', 'ListTasks', 'CancelTask', 'murmur.StopSession'];
@@ -115,7 +59,7 @@ const served = (methods: string[]) => methods.filter((m) => STREAMING_SERVED || 
 
 /** The seed's card with this door's url and session id, and what streaming the door serves. */
 function expectedCard(door: DoorProcess): Json {
-  const card = JSON.parse(SEED_CARD);
+  const card = JSON.parse(SEED_PUBLIC_CARD);
   card.supportedInterfaces[0].url = door.url;
   const ext = (uri: string) => card.capabilities.extensions.find((e: Json) => e.uri === uri);
   ext(CAPSULE_URI).params.sessionId = door.sessionId;
