@@ -10,6 +10,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { type DoorProcess, MUR_CLI } from './door-process.js';
+import { httpRequest, type RawAnswer } from './wire.js';
 
 export const DOOR_EXTENSION_URI = 'https://docs.murmur.nexus/reference/agent-card/#murmur-door-v1';
 export const CAPSULE_EXTENSION_URI = 'https://docs.murmur.nexus/reference/agent-card/#murmur-capsule-v1';
@@ -62,23 +63,7 @@ export function authBlock(credentials: Record<string, readonly string[]>): strin
   return lines.join('\n');
 }
 
-export interface RawAnswer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  rawHeaders: string[];
-  text: string;
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
-  json: any;
-}
-
-export interface RawRequest {
-  method?: string;
-  /** Path and query; default "/". */
-  path?: string;
-  /** A value given as an array is sent as one header line per element. Values are written as latin1 bytes. */
-  headers?: Record<string, string | string[]>;
-  body?: string;
-}
+export type { RawAnswer, RawRequest } from './wire.js';
 
 let rpcIds = 1;
 
@@ -92,33 +77,7 @@ export function envelope(method: string, params?: unknown, id: unknown = rpcIds+
 export const RPC_HEADERS = { 'content-type': 'application/json', 'a2a-version': '1.0' } as const;
 
 /** One HTTP/1.1 request on a fresh connection with exactly the given header lines (plus Host and Content-Length). */
-export function raw(url: string, request: RawRequest = {}): Promise<RawAnswer> {
-  const target = new URL(url);
-  const headers: Record<string, string | string[]> = { ...(request.headers ?? {}) };
-  if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: target.hostname, port: target.port, method: request.method ?? 'POST', path: request.path ?? '/', headers, agent: false },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, rawHeaders: res.rawHeaders, text, json });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(request.body);
-  });
-}
+export const raw = httpRequest;
 
 /**
  * One request written byte for byte on a socket: `lines` are the request line and header lines (Host, Content-Length
