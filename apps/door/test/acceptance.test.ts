@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { assertStatusMessage, resultOf, taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
-import { send, waitFor, waitForState } from './support/rpc.js';
+import { rpc, send, waitFor, waitForState } from './support/rpc.js';
 import { cancelTask, getTask, lifecycleManifest, listTasks, readTrace, sendMessage, taskInContext, UTC_MS } from './support/tasks.js';
 
 const SCRIPT = `
@@ -135,6 +135,31 @@ describe('queue', () => {
       'the canceled queued task never reached the model',
     );
     assert.equal(resultOf(await getTask(door.url, queued)).status.state, 'TASK_STATE_CANCELED');
+  });
+});
+
+describe('queue limit', () => {
+  let door: DoorProcess;
+  before(async () => {
+    door = await runDoor(makeCapsule(lifecycleManifest({ acceptance: 'queue' }), SCRIPT));
+  });
+  after(() => door.stop());
+
+  // QUEUE_LIMIT in src/tasks/task-service.ts, documented in docs/manifest.md (lifecycle.task_acceptance).
+  test('1,000 tasks wait in TASK_STATE_SUBMITTED; the next one is rejected busy; StopSession cancels them all', async () => {
+    const running = taskOf(await send(door.url, 'nap while the queue fills', {}, { returnImmediately: true }));
+    await waitForState(door.url, running.id, 'TASK_STATE_WORKING');
+    for (let batch = 0; batch < 10; batch++) {
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => send(door.url, `quick ${batch * 100 + i}`, {}, { returnImmediately: true })));
+      for (const answer of answers) assert.equal(taskOf(answer).status.state, 'TASK_STATE_SUBMITTED');
+    }
+    const over = taskOf(await send(door.url, 'quick over the limit', {}, { returnImmediately: true }));
+    assert.equal(over.status.state, 'TASK_STATE_REJECTED');
+    assertStatusMessage(over, 'task rejected: capsule is busy');
+    const stopped = await rpc(door.url, 'murmur.StopSession', {});
+    assert.equal(resultOf(stopped).canceled.length, 1001, 'the running task and the 1,000 queued ones');
+    const listed = resultOf(await listTasks(door.url, { status: 'TASK_STATE_SUBMITTED' }));
+    assert.equal(listed.totalSize, 0);
   });
 });
 
