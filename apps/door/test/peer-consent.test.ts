@@ -95,6 +95,10 @@ for (const which of ['absent', 'false'] as const) {
       }
       const twice = await rawHttp(door().url, ['POST / HTTP/1.1', 'Content-Type: application/json', 'A2A-Version: 1.0', 'x-murmur-task-origin: peer', 'X-Murmur-Task-Origin: peer'], body);
       assertPeerRefusal(twice, reference, 'two lines');
+      for (const value of ['peer, peer', 'completion, peer', ' Peer ']) {
+        const listed = await httpRequest(door().url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, 'x-murmur-task-origin': value }, body });
+        assertPeerRefusal(listed, reference, `one line: ${value}`);
+      }
     });
 
     test('a refused peer SendMessage starts nothing and writes no trace record', async () => {

@@ -33,8 +33,9 @@ export class RequestGate {
   check(rawHeaders: readonly string[]): GateVerdict {
     const token = this.authenticate(rawHeaders);
     if (!token.ok) return token;
+    // Repeated header lines and a comma-separated value read the same (RFC 9110 §5.3): any of them saying peer counts.
     const origins = headerLines(rawHeaders, TASK_ORIGIN_HEADER);
-    if (origins.some((v) => v.trim().toLowerCase() === 'peer') && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
+    if (origins.some((line) => line.split(',').some((v) => v.trim().toLowerCase() === 'peer')) && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
       return { ok: false, status: 403, headers: { 'content-type': 'application/json' }, body: PEER_NOT_ACCEPTED_BODY };
     }
     return token;
