@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
 import { isSettledState, type MessageImage, type MurmurTaskMetadata, type TaskState, TERMINAL_STATES } from '@murmur/protocol';
 import { newId } from '../session/ids.js';
+import { fenceUntrusted } from '../tools/untrusted-fence.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { BackgroundCommands } from '../tools/background-commands.js';
 import type { TraceWriter } from '../agent/trace-writer.js';
-import { type Caller, SESSION_CALLER } from './caller.js';
+import { type Caller, type MessageTrust, SESSION_CALLER } from './caller.js';
 import { renderReferencedTasks } from './references.js';
 import type { TaskRow } from './task.entity.js';
 import type { TaskEvents } from './task-events.js';
@@ -28,6 +29,8 @@ export interface NewTask {
   text: string;
   images: MessageImage[];
   referenceTaskIds: string[];
+  /** The message's trust class and origin: an untrusted task's whole text is fenced. */
+  trust: MessageTrust;
 }
 
 /** A task the agent loop runs: its input, its cancel signal, and the transitions it may make. */
@@ -96,7 +99,9 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
   /** A new task from a message: written SUBMITTED before it may start, or REJECTED when there is no room. */
   async submit(input: NewTask, caller: Caller): Promise<TaskRow> {
     const view = this.store.viewFor(caller);
-    const text = input.referenceTaskIds.length > 0 ? `${input.text}\n\n${renderReferencedTasks(input.referenceTaskIds, view)}` : input.text;
+    const joined = input.referenceTaskIds.length > 0 ? `${input.text}\n\n${renderReferencedTasks(input.referenceTaskIds, view)}` : input.text;
+    // "The whole text, fence included": the reference block joins an untrusted task's text inside its fence.
+    const text = input.trust.trust === 'untrusted' ? fenceUntrusted(`task:${input.trust.origin}`, joined) : joined;
     const base = {
       id: newId('task'),
       contextId: input.contextId ?? newId('context'),
@@ -128,6 +133,7 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
       context_id: row.contextId,
       message_id: input.messageId,
       origin: row.owner,
+      trust: input.trust.trust,
       text_chars: text.length,
       references: input.referenceTaskIds,
       attachments: input.images.map((i) => ({ part_index: i.partIndex, media_type: i.mediaType, bytes: i.bytes.length })),
@@ -144,7 +150,7 @@ export class TaskService extends EventEmitter<{ 'session-idle-exit': [] }> {
   /** The launch's own task (mur run --task, task.md, input.txt): the session's, listed from the moment the door is announced. */
   submitLaunchTask(text: string): Promise<TaskRow> {
     return this.submit(
-      { messageId: newId('message'), contextId: null, text, images: [], referenceTaskIds: [] },
+      { messageId: newId('message'), contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'session' } },
       SESSION_CALLER,
     );
   }

@@ -12,7 +12,9 @@ import type { SessionContext } from '../../session/session-context.js';
 import type { TaskRow } from '../../tasks/task.entity.js';
 import { type TaskService, TaskNotWaitingError } from '../../tasks/task-service.js';
 import type { TaskStore } from '../../tasks/task-store.js';
+import { fenceUntrusted } from '../../tools/untrusted-fence.js';
 import type { RpcCall } from '../rpc-context.js';
+import { trustOf } from './trust.js';
 
 export type Intake = { error: JsonRpcErrorObject } | { row: TaskRow; read: ReadMessage; continued: boolean; extensions: string[] };
 
@@ -32,6 +34,7 @@ export class MessageIntake {
     const verdict = readMessageParams(call.params, { maxImageBytes: images.max_bytes, maxImagesPerTurn: images.max_per_turn, transport: 'http' });
     if (!verdict.ok) return { error: verdict.error };
     const read = verdict.read;
+    const trust = trustOf(call.rawHeaders);
     const extensions = read.usesDoorExtension ? [DOOR_EXTENSION_URI] : [];
     if (read.taskId !== null) {
       const target = this.store.viewFor(call.caller).get(read.taskId);
@@ -39,7 +42,9 @@ export class MessageIntake {
       const refusal = continuationRefusal(target, read.contextId);
       if (refusal) return { error: refusal };
       try {
-        return { row: await this.tasks.reply(target, read.text), read, continued: true, extensions };
+        // An untrusted reply reaches the agent inside the untrusted fence, as an untrusted task's text does.
+        const reply = trust.trust === 'untrusted' ? fenceUntrusted(`task:${trust.origin}`, read.text) : read.text;
+        return { row: await this.tasks.reply(target, reply), read, continued: true, extensions };
       } catch (error) {
         // It stopped waiting (another reply, a cancel) while this message waited its turn: refused as if it had arrived later.
         if (error instanceof TaskNotWaitingError) return { error: continuationRefusal(error.row, read.contextId)! };
@@ -47,7 +52,7 @@ export class MessageIntake {
       }
     }
     const row = await this.tasks.submit(
-      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds },
+      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust },
       call.caller,
     );
     return { row, read, continued: false, extensions };
