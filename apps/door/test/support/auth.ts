@@ -6,10 +6,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { type DoorProcess, MUR_CLI } from './door-process.js';
+import { openRpc } from './sse.js';
 import { httpRequest, type RawAnswer } from './wire.js';
 
 export const DOOR_EXTENSION_URI = 'https://docs.murmur.nexus/reference/agent-card/#murmur-door-v1';
@@ -211,133 +211,41 @@ export function assertRpcResult(answer: RawAnswer, what: string): any {
   return answer.json.result;
 }
 
-/** A small SSE reader: collects every event's parsed data until the door ends the body or abort(). */
+/** A stream opened with a token, seen as the parsed data of its events (read by the shared SSE reader in sse.ts). */
 export interface SseStream {
   status: number;
-  headers: http.IncomingHttpHeaders;
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
-  events: any[];
+  readonly events: any[];
   ended: Promise<void>;
   // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
   until(check: (events: any[]) => boolean, what: string, timeoutMs?: number): Promise<void>;
   abort(): void;
 }
 
-/**
- * POSTs a JSON-RPC call as `token` on its own connection and, when the answer is text/event-stream, reads it as SSE;
- * otherwise answers the JSON text. (node:http without an agent: no socket outlives the test.)
- */
-export function openAs(
+/** POSTs a JSON-RPC call as `token`; a text/event-stream answer is read as SSE, anything else as its JSON text. */
+export async function openAs(
   url: string,
   token: string,
   method: string,
   params: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ kind: 'stream'; stream: SseStream } | { kind: 'json'; status: number; text: string; json: unknown }> {
-  const target = new URL(url);
-  const body = envelope(method, params);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: 'POST',
-        path: '/',
-        headers: { ...RPC_HEADERS, ...bearer(token), ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        agent: false,
+  const answer = await openRpc(url, method, params, { headers: { ...bearer(token), ...headers } });
+  if (answer.kind === 'json') return { kind: 'json', status: answer.status, text: answer.text, json: answer.json };
+  const reader = answer.stream;
+  const data = () => reader.events.map((event) => event.data);
+  return {
+    kind: 'stream',
+    stream: {
+      status: answer.status,
+      get events() {
+        return data();
       },
-      (res) => {
-        if (!String(res.headers['content-type'] ?? '').startsWith('text/event-stream')) {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            let json: unknown;
-            try {
-              json = JSON.parse(text);
-            } catch {
-              json = undefined;
-            }
-            resolve({ kind: 'json', status: res.statusCode ?? 0, text, json });
-          });
-          return;
-        }
-        // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
-        const events: any[] = [];
-        const listeners = new Set<() => void>();
-        let done = false;
-        let buffer = '';
-        res.setEncoding('utf8');
-        res.on('data', (text: string) => {
-          buffer += text;
-          let at = buffer.indexOf('\n\n');
-          while (at >= 0) {
-            const block = buffer.slice(0, at);
-            buffer = buffer.slice(at + 2);
-            const data = block
-              .split('\n')
-              .filter((line) => line.startsWith('data:'))
-              .map((line) => line.slice(5).trimStart())
-              .join('\n');
-            if (data !== '') {
-              try {
-                events.push(JSON.parse(data));
-              } catch {
-                events.push({ unparsable: data });
-              }
-            }
-            at = buffer.indexOf('\n\n');
-          }
-          for (const l of [...listeners]) l();
-        });
-        const ended = new Promise<void>((done_) => {
-          const finish = () => {
-            if (done) return;
-            done = true;
-            for (const l of [...listeners]) l();
-            done_();
-          };
-          res.on('end', finish);
-          res.on('close', finish);
-          res.on('error', finish);
-        });
-        const stream: SseStream = {
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          events,
-          ended,
-          until(check, what, timeoutMs = 10_000) {
-            if (check(events)) return Promise.resolve();
-            if (done) return Promise.reject(new Error(`stream ended before ${what}; events: ${JSON.stringify(events).slice(0, 2000)}`));
-            return new Promise((resolveUntil, rejectUntil) => {
-              const timer = setTimeout(() => {
-                listeners.delete(listener);
-                rejectUntil(new Error(`timed out waiting for ${what}; ${events.length} events: ${JSON.stringify(events).slice(0, 2000)}`));
-              }, timeoutMs);
-              const listener = () => {
-                if (check(events)) {
-                  clearTimeout(timer);
-                  listeners.delete(listener);
-                  resolveUntil();
-                } else if (done) {
-                  clearTimeout(timer);
-                  listeners.delete(listener);
-                  rejectUntil(new Error(`stream ended before ${what}; events: ${JSON.stringify(events).slice(0, 2000)}`));
-                }
-              };
-              listeners.add(listener);
-            });
-          },
-          abort: () => req.destroy(),
-        };
-        resolve({ kind: 'stream', stream });
-      },
-    );
-    req.on('error', (error) => {
-      if (!req.destroyed || (error as NodeJS.ErrnoException).code !== 'ECONNRESET') reject(error);
-    });
-    req.end(body);
-  });
+      ended: reader.done,
+      until: (check, what, timeoutMs) => reader.until(() => (check(data()) ? true : undefined), what, timeoutMs).then(() => undefined),
+      abort: () => reader.abort(),
+    },
+  };
 }
 
 /** The task id an SSE event's StreamResponse belongs to. */
