@@ -66,7 +66,7 @@ export class AgentLoop implements TaskRunner {
                 status: done.artifact.isError ? 'error' : 'passed',
                 duration_ms: done.artifact.durationMs,
                 exit_code: done.artifact.exitCode,
-                ...(done.workId ? { work_id: done.workId } : {}),
+                ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}),
               });
               this.events.emit('artifact', { taskId: task.id, artifact: done.artifact });
               toolResults.push(done.outcome);

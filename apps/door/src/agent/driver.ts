@@ -11,6 +11,8 @@ export interface ToolOutcome {
   stdout: string;
   stderr: string;
   exitCode: number | null;
+  /** The wrk_ id of a shell command that moved to the background, else null. */
+  workId: string | null;
   isError: boolean;
   /** The content the model receives. */
   content: string;

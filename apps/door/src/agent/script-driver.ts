@@ -34,7 +34,7 @@ interface TemplateScope {
   tool: ToolOutcome | null;
 }
 
-/** {{task.text}}, {{reply}}, {{match.N}}, {{tool.stdout}}, {{tool.stderr}}, {{tool.exit_code}}, {{tool.content}}; trailing newlines trimmed. */
+/** {{task.text}}, {{reply}}, {{match.N}}, {{tool.stdout}}, {{tool.stderr}}, {{tool.exit_code}}, {{tool.work_id}}, {{tool.content}}; trailing newlines trimmed. */
 export function renderTemplate(template: string, scope: TemplateScope): string {
   return template.replace(/\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g, (whole, key: string) => {
     const trim = (s: string) => s.replace(/\n+$/, '');
@@ -44,6 +44,7 @@ export function renderTemplate(template: string, scope: TemplateScope): string {
     if (key === 'tool.stdout') return trim(scope.tool?.stdout ?? '');
     if (key === 'tool.stderr') return trim(scope.tool?.stderr ?? '');
     if (key === 'tool.exit_code') return String(scope.tool?.exitCode ?? '');
+    if (key === 'tool.work_id') return scope.tool?.workId ?? '';
     if (key === 'tool.content') return scope.tool?.content ?? '';
     return whole;
   });

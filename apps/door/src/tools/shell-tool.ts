@@ -101,8 +101,10 @@ export async function runShell(call: ShellCall, background: BackgroundCommands):
       const logFile = path.join(call.logsDir, `${workId}.log`);
       log = createWriteStream(logFile);
       log.write(out.stdout + out.stderr);
-      background.add({ workId, taskId: call.taskId, binary: call.binary, binaryPath, command: shown, startedAtMs, logFile, child, exit, exitedAtMs: null, exitCode: null, stopped: false });
-      void exit.then(() => log?.end());
+      // The command counts as exited once its log holds all of its output, so a reader of the log sees it whole.
+      const stream = log;
+      const exitLogged = exit.then((result) => new Promise<typeof result>((resolve) => stream.end(() => resolve(result))));
+      background.add({ workId, taskId: call.taskId, binary: call.binary, binaryPath, command: shown, startedAtMs, logFile, child, exit: exitLogged, exitedAtMs: null, exitCode: null, stopped: false });
       const note = `moved to the background after ${call.graceSecs} s; it runs on as work_id: ${workId}\noutput: ${logFile}`;
       return { content: fenceToolResult(call.binary, `$ ${shown}\n${note}\n`), stdout: out.stdout, stderr: out.stderr, exitCode: null, truncated: out.truncated, workId };
     }

@@ -16,7 +16,6 @@ export interface DispatchContext {
 export interface Dispatched {
   outcome: ToolOutcome;
   artifact: ToolArtifact;
-  workId: string | null;
 }
 
 /** Answers the agent's tool calls: shell binaries from capabilities.shell.allow, and the runtime-provided tools granted. */
@@ -49,16 +48,15 @@ export class ToolDispatcher {
     if (!this.inventory().includes(call.name)) {
       const content = `tool '${call.name}' is not declared in manifest allowlist`;
       return {
-        outcome: { name: call.name, stdout: '', stderr: '', exitCode: null, isError: true, content },
+        outcome: { name: call.name, stdout: '', stderr: '', exitCode: null, workId: null, isError: true, content },
         artifact: artifactOf(content, { fenceSource: null, isError: true, durationMs: 0 }),
-        workId: null,
       };
     }
     try {
       if (call.name === BACKGROUND_COMMAND_TOOL) {
         const text = await runBackgroundCommand(call.input, this.background, ctx.signal);
         const content = fenceToolResult(call.name, `${text}\n`);
-        return { outcome: { name: call.name, stdout: text, stderr: '', exitCode: null, isError: false, content }, artifact: artifactOf(content, {}), workId: null };
+        return { outcome: { name: call.name, stdout: text, stderr: '', exitCode: null, workId: null, isError: false, content }, artifact: artifactOf(content, {}) };
       }
       const result = await runShell(
         {
@@ -74,17 +72,15 @@ export class ToolDispatcher {
         this.background,
       );
       return {
-        outcome: { name: call.name, stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, isError: false, content: result.content },
+        outcome: { name: call.name, stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, workId: result.workId, isError: false, content: result.content },
         artifact: artifactOf(result.content, { exitCode: result.exitCode, truncated: result.truncated }),
-        workId: result.workId,
       };
     } catch (error) {
       if (!(error instanceof ShellInputError || error instanceof BackgroundCommandInputError)) throw error;
       const content = fenceToolResult(call.name, `${error.message}\n`);
       return {
-        outcome: { name: call.name, stdout: '', stderr: error.message, exitCode: null, isError: true, content },
+        outcome: { name: call.name, stdout: '', stderr: error.message, exitCode: null, workId: null, isError: true, content },
         artifact: artifactOf(content, { isError: true }),
-        workId: null,
       };
     }
   }
