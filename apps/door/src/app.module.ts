@@ -3,7 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import path from 'node:path';
 import { AgentModule } from './agent/agent.module.js';
 import { AuthModule } from './auth/auth.module.js';
-import { DoorModule } from './door/door.module.js';
+import { MethodsModule } from './methods/methods.module.js';
 import { SESSION_CONTEXT, type SessionContext } from './session/session-context.js';
 import { SessionModule } from './session/session.module.js';
 import { TaskRow } from './tasks/task.entity.js';
@@ -30,7 +30,7 @@ export class AppModule {
         TasksModule,
         AgentModule,
         AuthModule,
-        DoorModule,
+        MethodsModule,
       ],
       providers: [{ provide: SESSION_CONTEXT, useValue: session }],
       exports: [SESSION_CONTEXT],

@@ -5,7 +5,7 @@ import type { TaskEvents } from '../tasks/task-events.js';
 import { type RunningTask, TaskCanceledError, type TaskRunner, type TaskService } from '../tasks/task-service.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import type { ToolOutcome, TaskDriver } from './driver.js';
-import type { TraceWriter } from './trace-writer.js';
+import type { TraceWriter } from '../session/trace-writer.js';
 
 export type DriverFactory = (task: RunningTask) => TaskDriver;
 

@@ -8,7 +8,7 @@ import { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AgentLoop } from './agent-loop.js';
 import { loadScript, ScriptTaskDriver } from './script-driver.js';
-import { TraceWriter } from './trace-writer.js';
+import { TraceWriter } from '../session/trace-writer.js';
 
 @Module({
   imports: [SessionModule, ToolsModule, TasksModule],

@@ -1,7 +1,7 @@
 import { TASK_ORIGIN_HEADER } from '@murmur/protocol';
-import { headerLines } from '../door/rpc-context.js';
+import { headerLines } from '../rpc/rpc-context.js';
 import type { SessionContext } from '../session/session-context.js';
-import { type Caller, PUBLIC_CALLER, reaches } from '../tasks/caller.js';
+import { type Caller, PUBLIC_CALLER, reaches } from '../auth/caller.js';
 import type { TokenRegistry } from './token-registry.js';
 
 export type GateVerdict = { ok: true; caller: Caller } | { ok: false; status: number; headers: Record<string, string>; body: string };

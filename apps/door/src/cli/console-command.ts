@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { startConsoleServer } from '../console/console-server.js';
+import { startConsoleServer } from '../console-server/console-server.js';
 import { UsageError } from './run-command.js';
 
 export const CONSOLE_USAGE = `usage: mur console [--port N] [--host H] [--json]

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { TOKENS_FILE } from '../auth/tokens.js';
-import { startConsoleServer } from '../console/console-server.js';
+import { startConsoleServer } from '../console-server/console-server.js';
 import { launch, type StartedSession } from './run-command.js';
 
 interface RpcResult {

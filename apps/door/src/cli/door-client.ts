@@ -8,8 +8,8 @@ import path from 'node:path';
 import { isA2AError, isConnectionError, isHttpRefusalError, isInvalidResponseError, isStreamError, MurmurClient, type MurmurClientOptions } from '@murmur/client';
 import { type AgentCard, CAPSULE_EXTENSION_URI, MURMUR_STATE_WORD, type ResidueItem, type Task, type TaskState } from '@murmur/protocol';
 import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
-import type { SessionEntry } from '../registry/session-registry.js';
-import { OPERATOR_PRINCIPAL } from '../tasks/caller.js';
+import type { SessionEntry } from '../session/session-registry.js';
+import { OPERATOR_PRINCIPAL } from '../auth/caller.js';
 import { UsageError } from './usage-error.js';
 import { findSession } from './session-lookup.js';
 

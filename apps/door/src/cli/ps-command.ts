@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { listSessions, type SessionEntry } from '../registry/session-registry.js';
+import { listSessions, type SessionEntry } from '../session/session-registry.js';
 import { checkCard, clientFor, type CommandIo, fetchCard, inPlainWords, withUsage } from './door-client.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { ConsoleNotBuiltError } from '../console/console-server.js';
-import { startDoor, type RunningDoor } from '../door/start-door.js';
+import { ConsoleNotBuiltError } from '../console-server/console-server.js';
+import { startDoor, type RunningDoor } from '../start-door.js';
 import { ManifestError } from '../manifest/manifest.loader.js';
-import { register, unregister } from '../registry/session-registry.js';
+import { register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { UsageError } from './usage-error.js';
 

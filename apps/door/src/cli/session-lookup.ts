@@ -1,4 +1,4 @@
-import { listSessions, type SessionEntry } from '../registry/session-registry.js';
+import { listSessions, type SessionEntry } from '../session/session-registry.js';
 import { UsageError } from './usage-error.js';
 
 /**

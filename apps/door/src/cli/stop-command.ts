@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import type { AgentCard, StopSessionResult } from '@murmur/protocol';
 import { checkCard, clientFor, type CommandIo, DoorFailure, fetchCard, inPlainWords, withUsage, residueLine, tokenFor } from './door-client.js';
 import { UsageError } from './usage-error.js';
-import { isAlive } from '../registry/session-registry.js';
+import { isAlive } from '../session/session-registry.js';
 import { findSession } from './session-lookup.js';
 
 export const STOP_USAGE = `usage: mur stop [SESSION] [--token T]

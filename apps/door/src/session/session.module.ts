@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { TraceWriter } from '../agent/trace-writer.js';
-import { DoorLog } from '../door/door-log.js';
+import { TraceWriter } from './trace-writer.js';
+import { DoorLog } from './door-log.js';
 import { SESSION_CONTEXT, type SessionContext } from './session-context.js';
 
 /** The session's records: its trace and its door log. */

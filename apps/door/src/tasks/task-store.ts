@@ -1,6 +1,6 @@
 import type { ListTasksQuery, TaskState } from '@murmur/protocol';
 import type { DataSource } from 'typeorm';
-import type { Caller } from './caller.js';
+import type { Caller } from '../auth/caller.js';
 import { TaskRow } from './task.entity.js';
 
 export interface TaskPage {

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TraceWriter } from '../agent/trace-writer.js';
+import { TraceWriter } from '../session/trace-writer.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { BackgroundCommands } from '../tools/background-commands.js';

@@ -1,8 +1,8 @@
 import { AGENT_CARD_PATH } from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestGate } from '../auth/request-gate.js';
-import type { Caller } from '../tasks/caller.js';
-import type { CardService } from './card.service.js';
+import type { Caller } from '../auth/caller.js';
+import type { CardService } from '../card/card.service.js';
 import type { RpcPipeline } from './rpc-pipeline.js';
 
 declare module 'fastify' {

@@ -22,11 +22,11 @@ import {
 } from '@murmur/protocol';
 import type { RequestGate } from '../auth/request-gate.js';
 import type { SessionContext } from '../session/session-context.js';
-import type { Caller } from '../tasks/caller.js';
+import type { Caller } from '../auth/caller.js';
 import { StoreError } from '../tasks/task-store.js';
-import type { DoorLog } from './door-log.js';
+import type { DoorLog } from '../session/door-log.js';
 import { headerLines, type MethodHandler, type RpcCall, type StreamStart } from './rpc-context.js';
-import { servedMethods } from './served-methods.js';
+import { servedMethods } from '../card/served-methods.js';
 
 export interface RpcRequest {
   body: string;

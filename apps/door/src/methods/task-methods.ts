@@ -11,12 +11,12 @@ import {
   taskNotCancelable,
   taskNotFound,
 } from '@murmur/protocol';
-import type { SessionContext } from '../../session/session-context.js';
-import type { TaskService } from '../../tasks/task-service.js';
-import type { TaskStore } from '../../tasks/task-store.js';
-import { toWireTask } from '../../tasks/task-view.js';
-import type { BackgroundCommands } from '../../tools/background-commands.js';
-import type { RpcAnswer, RpcCall } from '../rpc-context.js';
+import type { SessionContext } from '../session/session-context.js';
+import type { TaskService } from '../tasks/task-service.js';
+import type { TaskStore } from '../tasks/task-store.js';
+import { toWireTask } from '../tasks/task-view.js';
+import type { BackgroundCommands } from '../tools/background-commands.js';
+import type { RpcAnswer, RpcCall } from '../rpc/rpc-context.js';
 
 /** params.id of GetTask, CancelTask and SubscribeToTask: absent or "" answers "<Method> requires an id". */
 export function readTaskId(method: string, params: JsonObject): { id: string } | { error: JsonRpcErrorObject } {

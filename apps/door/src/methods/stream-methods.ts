@@ -11,18 +11,18 @@ import {
   taskNotFound,
   unsupportedForTask,
 } from '@murmur/protocol';
-import type { MessageIntake } from '../door/methods/message-intake.js';
-import { readTaskId } from '../door/methods/task-methods.js';
-import type { DoorLog } from '../door/door-log.js';
-import { headerLines, type RpcAnswer, type RpcCall } from '../door/rpc-context.js';
+import type { MessageIntake } from './message-intake.js';
+import { readTaskId } from './task-methods.js';
+import type { DoorLog } from '../session/door-log.js';
+import { headerLines, type RpcAnswer, type RpcCall } from '../rpc/rpc-context.js';
 import { newId } from '../session/ids.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TaskRow } from '../tasks/task.entity.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import { toWireTask } from '../tasks/task-view.js';
-import { SseConnection } from './sse-connection.js';
-import type { StreamEvent } from './stream-event.js';
-import type { StreamHub } from './stream-hub.js';
+import { SseConnection } from '../streaming/sse-connection.js';
+import type { StreamEvent } from '../streaming/stream-event.js';
+import type { StreamHub } from '../streaming/stream-hub.js';
 
 const plain = (id: bigint | null, taskId: string | null, murmur: boolean, result: StreamResponse): StreamEvent => ({
   id,

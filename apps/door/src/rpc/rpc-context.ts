@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId } from '@murmur/protocol';
-import type { Caller } from '../tasks/caller.js';
+import type { Caller } from '../auth/caller.js';
 
 /** One JSON-RPC request that passed steps 2–13, as a method handler receives it. */
 export interface RpcCall {

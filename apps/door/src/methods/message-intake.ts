@@ -8,13 +8,13 @@ import {
   taskNotFound,
   unsupportedForTask,
 } from '@murmur/protocol';
-import type { SessionContext } from '../../session/session-context.js';
-import type { TaskRow } from '../../tasks/task.entity.js';
-import { type TaskService, TaskNotWaitingError } from '../../tasks/task-service.js';
-import type { TaskStore } from '../../tasks/task-store.js';
-import { fenceUntrusted } from '../../tools/untrusted-fence.js';
-import type { RpcCall } from '../rpc-context.js';
-import { trustOf } from './trust.js';
+import type { SessionContext } from '../session/session-context.js';
+import type { TaskRow } from '../tasks/task.entity.js';
+import { type TaskService, TaskNotWaitingError } from '../tasks/task-service.js';
+import type { TaskStore } from '../tasks/task-store.js';
+import { fenceUntrusted } from '../tools/untrusted-fence.js';
+import type { RpcCall } from '../rpc/rpc-context.js';
+import { trustOf } from '../auth/message-trust.js';
 
 export type Intake = { error: JsonRpcErrorObject } | { row: TaskRow; read: ReadMessage; continued: boolean; extensions: string[] };
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AGENT_CARD_PATH, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from '@murmur/protocol';
-import { listSessions, type SessionEntry } from '../registry/session-registry.js';
+import { listSessions, type SessionEntry } from '../session/session-registry.js';
 
 const PROBE_TIMEOUT_MS = 1500;
 

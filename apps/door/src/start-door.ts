@@ -1,17 +1,17 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppModule } from '../app.module.js';
-import { RequestGate } from '../auth/request-gate.js';
-import { TraceWriter } from '../agent/trace-writer.js';
-import type { SessionContext } from '../session/session-context.js';
-import { TaskService } from '../tasks/task-service.js';
-import { BackgroundCommands } from '../tools/background-commands.js';
-import { ToolDispatcher } from '../tools/tool-dispatcher.js';
-import { CardService } from './card.service.js';
-import { bodyLimitFor, registerDoorRoutes } from './door-routes.js';
-import { RpcPipeline } from './rpc-pipeline.js';
-import { StreamHub } from '../streaming/stream-hub.js';
+import { AppModule } from './app.module.js';
+import { RequestGate } from './auth/request-gate.js';
+import { TraceWriter } from './session/trace-writer.js';
+import type { SessionContext } from './session/session-context.js';
+import { TaskService } from './tasks/task-service.js';
+import { BackgroundCommands } from './tools/background-commands.js';
+import { ToolDispatcher } from './tools/tool-dispatcher.js';
+import { CardService } from './card/card.service.js';
+import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
+import { RpcPipeline } from './rpc/rpc-pipeline.js';
+import { StreamHub } from './streaming/stream-hub.js';
 
 /** How long closing waits for open connections before it ends them. */
 const CLOSE_GRACE_MS = 500;

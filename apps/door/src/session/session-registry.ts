@@ -1,6 +1,6 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { murmurHome } from '../session/stage-session.js';
+import { murmurHome } from './stage-session.js';
 
 /** What a running session registers so `mur ps` and the console can find it. */
 export interface SessionEntry {

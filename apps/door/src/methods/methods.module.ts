@@ -10,15 +10,15 @@ import { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AuthModule } from '../auth/auth.module.js';
 import { RequestGate } from '../auth/request-gate.js';
-import { CardService } from './card.service.js';
-import { DoorLog } from './door-log.js';
-import { MessageIntake } from './methods/message-intake.js';
-import { SendMessageHandler } from './methods/send-message.js';
+import { CardService } from '../card/card.service.js';
+import { DoorLog } from '../session/door-log.js';
+import { MessageIntake } from './message-intake.js';
+import { SendMessageHandler } from './send-message.js';
 import { StreamHub } from '../streaming/stream-hub.js';
-import { StreamMethods } from '../streaming/stream-methods.js';
+import { StreamMethods } from './stream-methods.js';
 import { StreamingModule } from '../streaming/streaming.module.js';
-import { TaskMethods } from './methods/task-methods.js';
-import { RpcPipeline } from './rpc-pipeline.js';
+import { TaskMethods } from './task-methods.js';
+import { RpcPipeline } from '../rpc/rpc-pipeline.js';
 
 @Module({
   imports: [SessionModule, TasksModule, ToolsModule, StreamingModule, AuthModule],
@@ -47,4 +47,4 @@ import { RpcPipeline } from './rpc-pipeline.js';
   ],
   exports: [CardService, RpcPipeline],
 })
-export class DoorModule {}
+export class MethodsModule {}

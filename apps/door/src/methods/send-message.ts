@@ -1,8 +1,8 @@
 import { TERMINAL_STATES } from '@murmur/protocol';
-import type { TaskService } from '../../tasks/task-service.js';
-import type { TaskStore } from '../../tasks/task-store.js';
-import { toWireTask } from '../../tasks/task-view.js';
-import type { RpcAnswer, RpcCall } from '../rpc-context.js';
+import type { TaskService } from '../tasks/task-service.js';
+import type { TaskStore } from '../tasks/task-store.js';
+import { toWireTask } from '../tasks/task-view.js';
+import type { RpcAnswer, RpcCall } from '../rpc/rpc-context.js';
 import type { MessageIntake } from './message-intake.js';
 
 /** SendMessage: answers when the task settles (ends or pauses for input), or at once with returnImmediately. */

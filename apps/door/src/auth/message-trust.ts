@@ -1,6 +1,6 @@
 import { TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
-import type { MessageTrust } from '../../tasks/caller.js';
-import { headerLines } from '../rpc-context.js';
+import type { MessageTrust } from './caller.js';
+import { headerLines } from '../rpc/rpc-context.js';
 
 /**
  * A message's trust class and origin, from the runtime headers murmur's runtimes stamp (seed 000, "Runtime
