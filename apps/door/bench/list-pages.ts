@@ -1,9 +1,10 @@
 /**
  * Times ListTasks pages against a store of seeded tasks: the first page, and a deep page reached by the token the
- * door would have answered for it (base64 of "<change>:<taskId>" of the previous page's last row). Samples of the
+ * door would have answered for it (the previous page's last row's position, sealed with the session's key). Samples of the
  * two alternate, so drift affects both alike.
  */
-import { encodePageToken, METHOD } from '@murmur/protocol';
+import { METHOD } from '@murmur/protocol';
+import { PageTokens } from '../src/tasks/page-tokens.js';
 import { rpc } from './rpc-client.js';
 import type { SeededTasks } from './seed-tasks.js';
 import { median } from './stats.js';
@@ -26,7 +27,7 @@ const WARMUP = 3;
 function tokenForPage(seeded: SeededTasks, pageSize: number, page: number): string {
   const change = seeded.lastChange - (page - 1) * pageSize + 1;
   if (change <= seeded.firstChange) throw new Error(`page ${page} lies outside the seeded tasks`);
-  return encodePageToken({ change, taskId: seeded.idByChange(change) });
+  return PageTokens.withKey(seeded.pageTokenKey).issue({ change, taskId: seeded.idByChange(change) });
 }
 
 function taskIds(result: Record<string, unknown>): string[] {

@@ -4,6 +4,7 @@
  * a UUIDv7 as 32 lowercase hex digits, `change` continues the store's counter, one per row, increasing.
  */
 import { ID_PREFIX } from '@murmur/protocol';
+import { PAGE_TOKEN_KEY } from '../src/tasks/page-tokens.js';
 import sqlite3 from 'sqlite3';
 import { v7 } from 'uuid';
 
@@ -32,6 +33,8 @@ export interface SeededTasks {
   idByChange(change: number): string;
   firstChange: number;
   lastChange: number;
+  /** The session's page-token key, so the bench can build the token the door would answer for any page. */
+  pageTokenKey: string;
   insertMs: number;
 }
 
@@ -100,7 +103,9 @@ export async function seedTasks(storeFile: string, count: number): Promise<Seede
       throw error;
     }
     const insertMs = performance.now() - started;
-    return { idByChange: (change) => ids[change - firstChange], firstChange, lastChange: firstChange + count - 1, insertMs };
+    const [key] = await all<{ value: string }>(db, `SELECT value FROM door_meta WHERE key = '${PAGE_TOKEN_KEY}'`);
+    if (!key) throw new Error('store.db holds no page-token key: the door did not open its records');
+    return { idByChange: (change) => ids[change - firstChange], firstChange, lastChange: firstChange + count - 1, pageTokenKey: key.value, insertMs };
   } finally {
     await close(db);
   }

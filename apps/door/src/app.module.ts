@@ -3,9 +3,13 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import path from 'node:path';
 import { AgentModule } from './agent/agent.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { CardModule } from './card/card.module.js';
 import { MethodsModule } from './methods/methods.module.js';
+import { RpcModule } from './rpc/rpc.module.js';
 import { SESSION_CONTEXT, type SessionContext } from './session/session-context.js';
 import { SessionModule } from './session/session.module.js';
+import { StreamingModule } from './streaming/streaming.module.js';
+import { MetaRow } from './tasks/meta.entity.js';
 import { TaskRow } from './tasks/task.entity.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { ToolsModule } from './tools/tools.module.js';
@@ -21,15 +25,18 @@ export class AppModule {
         TypeOrmModule.forRoot({
           type: 'sqlite',
           database: path.join(session.recordsDir, 'store.db'),
-          entities: [TaskRow],
+          entities: [TaskRow, MetaRow],
           synchronize: true,
           logging: false,
         }),
         SessionModule,
         ToolsModule,
-        TasksModule,
-        AgentModule,
         AuthModule,
+        TasksModule,
+        CardModule,
+        StreamingModule,
+        RpcModule,
+        AgentModule,
         MethodsModule,
       ],
       providers: [{ provide: SESSION_CONTEXT, useValue: session }],

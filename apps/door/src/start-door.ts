@@ -3,15 +3,15 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { RequestGate } from './auth/request-gate.js';
-import { TraceWriter } from './session/trace-writer.js';
+import { CardService } from './card/card.service.js';
+import { RpcPipeline } from './rpc/rpc-pipeline.js';
+import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
 import type { SessionContext } from './session/session-context.js';
-import { TaskService } from './tasks/task-service.js';
+import { TraceWriter } from './session/trace-writer.js';
+import { StreamHub } from './streaming/stream-hub.js';
+import { TaskQueue } from './tasks/task-queue.js';
 import { BackgroundCommands } from './tools/background-commands.js';
 import { ToolDispatcher } from './tools/tool-dispatcher.js';
-import { CardService } from './card/card.service.js';
-import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
-import { RpcPipeline } from './rpc/rpc-pipeline.js';
-import { StreamHub } from './streaming/stream-hub.js';
 
 /** How long closing waits for open connections before it ends them. */
 const CLOSE_GRACE_MS = 500;
@@ -20,7 +20,7 @@ export interface RunningDoor {
   readonly url: string;
   readonly sessionId: string;
   readonly recordsDir: string;
-  readonly tasks: TaskService;
+  readonly tasks: TaskQueue;
   readonly trace: TraceWriter;
   /** Cancels live tasks, answers held requests, stops listening, kills background commands, closes the store. */
   close(): Promise<void>;
@@ -35,6 +35,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     gate: app.get(RequestGate),
     card: app.get(CardService),
     rpc: app.get(RpcPipeline),
+    manifest: session.manifest,
     bodyLimit: bodyLimitFor(images.max_bytes, images.max_per_turn),
   });
   await app.listen({ port: session.requestedPort, host: session.host });
@@ -43,7 +44,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   session.url = `http://${host}:${address.port}`;
 
-  const tasks = app.get(TaskService);
+  const tasks = app.get(TaskQueue);
   const trace = app.get(TraceWriter);
   const background = app.get(BackgroundCommands);
   trace.write('session_start', {

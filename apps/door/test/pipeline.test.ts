@@ -88,7 +88,7 @@ describe('step 5: anything but a POST / with content-type application/json and a
   });
 
   test('POST to another path', async () => {
-    for (const path of ['/x', '/rpc', '//', '/.well-known/agent-card.json', '/resources/files/a.txt']) {
+    for (const path of ['/x', '/rpc', '//', '/.well-known/agent-card.json', '/resources/filesx', '/resourcesx/peer/h']) {
       assertNotFound(await httpRequest(door.url, { method: 'POST', path, headers: RPC_HEADERS, body: valid }));
     }
   });
@@ -287,6 +287,19 @@ describe('step 9: completions', () => {
   test('the origin header name matches in any case', async () => {
     const answer = await postRaw(door.url, envelope('SendMessage', completionMessage, 2), { ...RPC_HEADERS, 'X-Murmur-Task-Origin': 'completion' });
     assertRpcError(answer, { code: -31001, metadata: { addressedSession: '' }, domain: 'murmur.nexus' });
+  });
+  test('a comma-separated or repeated origin naming completion is a completion, as peer consent reads peer', async () => {
+    for (const headers of [
+      { ...RPC_HEADERS, 'x-murmur-task-origin': 'completion, a2a' },
+      { ...RPC_HEADERS, 'x-murmur-task-origin': 'a2a ,Completion' },
+      { ...RPC_HEADERS, 'x-murmur-task-origin': ['a2a', 'completion'] },
+    ]) {
+      const before = await rpc(door.url, 'ListTasks', {});
+      const answer = await postRaw(door.url, envelope('SendMessage', { message: { messageId: 'm-origin', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, 7), headers);
+      assertRpcError(answer, { code: -31001, id: 7, domain: 'murmur.nexus', metadata: { addressedSession: '' } });
+      const after = await rpc(door.url, 'ListTasks', {});
+      assert.equal(after.json.result.totalSize, before.json.result.totalSize, `no task started for ${JSON.stringify(headers)}`);
+    }
   });
   test('misaddressed is refused before the method or params is read', async () => {
     for (const [method, params] of [

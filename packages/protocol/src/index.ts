@@ -92,7 +92,7 @@ export {
   readMessageParams,
 } from './message-reader.js';
 export { DEFAULT_PAGE_SIZE, type ListTasksQuery, type ListTasksVerdict, MAX_PAGE_SIZE, readListTasksParams } from './list-tasks-reader.js';
-export { decodePageToken, encodePageToken, type PagePosition } from './page-token.js';
+export { decodePageToken, encodePageToken, type PagePosition, pagePositionText, type SealedPagePosition } from './page-token.js';
 export { formatTimestamp, parseTimestampCeilMs } from './timestamps.js';
 export { renderDataPart, renderFence } from './data-fence.js';
 export { decodeBase64, hasImageMagic, IMAGE_MEDIA_TYPES, type ImageMediaType, isImageMediaType } from './images.js';
@@ -116,3 +116,4 @@ export { carrierEvent, frameMessageEvent, type MurmurFrame, type MurmurFrameName
 export type { ToolArtifactFrameFields } from './stream-types.js';
 export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, MAX_EVENT_ID, parseLastEventId } from './sse.js';
 export { CONSOLE_DOOR_PROXY_PREFIX, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from './console-api.js';
+export { headerLines, taskOrigins } from './http-headers.js';

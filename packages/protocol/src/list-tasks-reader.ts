@@ -1,6 +1,6 @@
 /** Reads ListTasks params in the order of seed 000's "ListTasks" table; the first parameter refused answers, naming it. */
 import { invalidParams } from './errors.js';
-import { decodePageToken, type PagePosition } from './page-token.js';
+import { decodePageToken, type SealedPagePosition } from './page-token.js';
 import { TASK_STATE_FILTER_NAMES, type TaskState } from './task-states.js';
 import { parseTimestampCeilMs } from './timestamps.js';
 import type { JsonObject, JsonRpcErrorObject } from './types.js';
@@ -15,7 +15,7 @@ export interface ListTasksQuery {
   status: TaskState | null;
   pageSize: number;
   /** null: the first page. */
-  after: PagePosition | null;
+  after: SealedPagePosition | null;
   /** Earliest status.timestamp, in epoch ms, or null for every task. */
   statusTimestampAfterMs: number | null;
   includeArtifacts: boolean;
@@ -25,7 +25,11 @@ export type ListTasksVerdict = { ok: true; query: ListTasksQuery } | { ok: false
 
 const refuse = (message: string): ListTasksVerdict => ({ ok: false, error: invalidParams(message) });
 
-export function readListTasksParams(params: JsonObject): ListTasksVerdict {
+/**
+ * `issued` tells whether the door sealed a well-formed token (page-token.ts): it is asked at the pageToken step, so a
+ * token the door never issued is refused in the seed's order, before the params read after it.
+ */
+export function readListTasksParams(params: JsonObject, options: { issued?: (position: SealedPagePosition) => boolean } = {}): ListTasksVerdict {
   const { contextId, status, pageSize, pageToken, statusTimestampAfter, includeArtifacts } = params;
 
   if (contextId !== undefined && typeof contextId !== 'string') return refuse('Invalid params: contextId must be a string');
@@ -42,9 +46,10 @@ export function readListTasksParams(params: JsonObject): ListTasksVerdict {
     size = Math.min(pageSize, MAX_PAGE_SIZE);
   }
 
-  let after: PagePosition | null = null;
+  let after: SealedPagePosition | null = null;
   if (pageToken !== undefined && pageToken !== '') {
     after = typeof pageToken === 'string' ? decodePageToken(pageToken) : null;
+    if (after !== null && options.issued && !options.issued(after)) after = null;
     if (after === null) return refuse('Invalid params: pageToken must be "" or a nextPageToken this door answered');
   }
 

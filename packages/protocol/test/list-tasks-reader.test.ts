@@ -14,7 +14,7 @@ import {
 // includeArtifacts; historyLength ignored, other members ignored; the first parameter refused answers, naming it.
 
 const TASK = 'tsk_0199c4e2f1b7712a9d3e4f5061728394';
-const TOKEN = encodePageToken({ change: 12, taskId: TASK });
+const TOKEN = encodePageToken({ change: 12, taskId: TASK, seal: 'abcdefghijklmnopqrstuv' });
 const TIMESTAMP_MESSAGE = 'statusTimestampAfter must be an RFC 3339 timestamp, such as 2026-10-13T09:00:00Z';
 
 function query(params: Record<string, unknown>): ListTasksQuery {
@@ -59,7 +59,7 @@ test('every parameter read', () => {
       contextId: 'ctx_1',
       status: 'TASK_STATE_WORKING',
       pageSize: 2,
-      after: { change: 12, taskId: TASK },
+      after: { change: 12, taskId: TASK, seal: 'abcdefghijklmnopqrstuv' },
       statusTimestampAfterMs: Date.UTC(2026, 9, 13, 9, 0, 0, 123),
       includeArtifacts: true,
     },
@@ -143,7 +143,7 @@ test('pageToken "" or absent: the first page', () => {
 });
 
 test('pageToken: a nextPageToken this door answered names a position', () => {
-  assert.deepEqual(query({ pageToken: TOKEN }).after, { change: 12, taskId: TASK });
+  assert.deepEqual(query({ pageToken: TOKEN }).after, { change: 12, taskId: TASK, seal: 'abcdefghijklmnopqrstuv' });
 });
 
 test('pageToken: anything else is refused, naming it', () => {

@@ -1,27 +1,44 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionContext } from '../session/session-context.js';
-import type { TaskEvents } from '../tasks/task-events.js';
-import { type RunningTask, TaskCanceledError, type TaskRunner, type TaskService } from '../tasks/task-service.js';
-import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
-import type { ToolOutcome, TaskDriver } from './driver.js';
 import type { TraceWriter } from '../session/trace-writer.js';
+import type { TaskEvents } from '../tasks/task-events.js';
+import { TaskCanceledError, type TaskLifecycle } from '../tasks/task-lifecycle.js';
+import type { RunningTask, TaskRunner } from '../tasks/task-queue.js';
+import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
+import type { TaskDriver, ToolOutcome } from './driver.js';
 
 export type DriverFactory = (task: RunningTask) => TaskDriver;
+
+export interface AgentLoopDeps {
+  session: SessionContext;
+  lifecycle: TaskLifecycle;
+  events: TaskEvents;
+  tools: ToolDispatcher;
+  trace: TraceWriter;
+  driverFor: DriverFactory;
+}
 
 /**
  * Runs a task's turns: one inference call, then the tool calls it asked for, in order, until the model answers,
  * asks for input, fails, or runs out of turns (inference.max_turns).
  */
 export class AgentLoop implements TaskRunner {
-  constructor(
-    private readonly session: SessionContext,
-    private readonly tasks: TaskService,
-    private readonly events: TaskEvents,
-    private readonly tools: ToolDispatcher,
-    private readonly trace: TraceWriter,
-    private readonly driverFor: DriverFactory,
-  ) {}
+  private readonly session: SessionContext;
+  private readonly tasks: TaskLifecycle;
+  private readonly events: TaskEvents;
+  private readonly tools: ToolDispatcher;
+  private readonly trace: TraceWriter;
+  private readonly driverFor: DriverFactory;
+
+  constructor(deps: AgentLoopDeps) {
+    this.session = deps.session;
+    this.tasks = deps.lifecycle;
+    this.events = deps.events;
+    this.tools = deps.tools;
+    this.trace = deps.trace;
+    this.driverFor = deps.driverFor;
+  }
 
   async run(task: RunningTask): Promise<void> {
     const maxTurns = this.session.manifest.inference?.max_turns ?? 1;

@@ -1,38 +1,49 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
+import { TraceWriter } from '../session/trace-writer.js';
 import { TaskEvents } from '../tasks/task-events.js';
-import { TaskService } from '../tasks/task-service.js';
+import { TaskLifecycle } from '../tasks/task-lifecycle.js';
+import { TaskQueue } from '../tasks/task-queue.js';
+import { TaskStore } from '../tasks/task-store.js';
 import { TasksModule } from '../tasks/tasks.module.js';
 import { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AgentLoop } from './agent-loop.js';
 import { loadScript, ScriptTaskDriver } from './script-driver.js';
-import { TraceWriter } from '../session/trace-writer.js';
 
+/**
+ * The agent loop, and the run queue that starts tasks on it: the queue is provided here, where its runner exists,
+ * and receives the loop through its constructor.
+ */
 @Module({
   imports: [SessionModule, ToolsModule, TasksModule],
   providers: [
     {
       provide: AgentLoop,
-      useFactory: (s: SessionContext, tasks: TaskService, events: TaskEvents, tools: ToolDispatcher, trace: TraceWriter) => {
-        const script = s.scriptPath ? loadScript(s.scriptPath) : null;
-        return new AgentLoop(s, tasks, events, tools, trace, (task) => {
-          if (!script) throw new Error('this capsule declares no inference driver');
-          return new ScriptTaskDriver(script, task.text);
+      useFactory: (session: SessionContext, lifecycle: TaskLifecycle, events: TaskEvents, tools: ToolDispatcher, trace: TraceWriter) => {
+        const script = session.scriptPath ? loadScript(session.scriptPath) : null;
+        return new AgentLoop({
+          session,
+          lifecycle,
+          events,
+          tools,
+          trace,
+          driverFor: (task) => {
+            if (!script) throw new Error('this capsule declares no inference driver');
+            return new ScriptTaskDriver(script, task.text);
+          },
         });
       },
-      inject: [SESSION_CONTEXT, TaskService, TaskEvents, ToolDispatcher, TraceWriter],
+      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter],
+    },
+    {
+      provide: TaskQueue,
+      useFactory: (session: SessionContext, store: TaskStore, events: TaskEvents, trace: TraceWriter, lifecycle: TaskLifecycle, runner: AgentLoop) =>
+        new TaskQueue({ session, store, events, trace, lifecycle, runner }),
+      inject: [SESSION_CONTEXT, TaskStore, TaskEvents, TraceWriter, TaskLifecycle, AgentLoop],
     },
   ],
+  exports: [TaskQueue],
 })
-export class AgentModule implements OnModuleInit {
-  constructor(
-    private readonly loop: AgentLoop,
-    private readonly tasks: TaskService,
-  ) {}
-
-  onModuleInit(): void {
-    this.tasks.useRunner(this.loop);
-  }
-}
+export class AgentModule {}

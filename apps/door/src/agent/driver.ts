@@ -1,22 +1,7 @@
 /** One interface for every model driver: a request in; text, thinking and tool calls out; cancellable. */
+import type { ToolCallRequest, ToolOutcome } from '../tools/tool-call.js';
 
-export interface ToolCallRequest {
-  id: string;
-  name: string;
-  input: Record<string, unknown>;
-}
-
-export interface ToolOutcome {
-  name: string;
-  stdout: string;
-  stderr: string;
-  exitCode: number | null;
-  /** The wrk_ id of a shell command that moved to the background, else null. */
-  workId: string | null;
-  isError: boolean;
-  /** The content the model receives. */
-  content: string;
-}
+export type { ToolCallRequest, ToolOutcome };
 
 export interface DriverRequest {
   /** 1-based inference call count of this task. */

@@ -18,10 +18,3 @@ export const SESSION_CALLER: Caller = { principal: SESSION_PRINCIPAL, sees: 'all
 export function reaches(caller: Caller, scope: string): boolean {
   return caller.scopes === 'all' || caller.scopes.has(scope);
 }
-
-/** A message's trust class and origin (x-murmur-task-trust, x-murmur-task-origin): an untrusted task's text is fenced. */
-export interface MessageTrust {
-  trust: 'trusted' | 'untrusted';
-  /** `a2a` for a client's own request, else the origin a murmur runtime stamped (`peer`, `completion`). */
-  origin: string;
-}

@@ -1,6 +1,11 @@
-import { TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
-import type { MessageTrust } from './caller.js';
-import { headerLines } from '../rpc/rpc-context.js';
+import { headerLines, TASK_TRUST_HEADER, taskOrigins } from '@murmur/protocol';
+
+/** A message's trust class and origin (x-murmur-task-trust, x-murmur-task-origin): an untrusted task's text is fenced. */
+export interface MessageTrust {
+  trust: 'trusted' | 'untrusted';
+  /** `a2a` for a client's own request, else the origin a murmur runtime stamped (`peer`, `completion`). */
+  origin: string;
+}
 
 /**
  * A message's trust class and origin, from the runtime headers murmur's runtimes stamp (seed 000, "Runtime
@@ -9,7 +14,7 @@ import { headerLines } from '../rpc/rpc-context.js';
  */
 export function trustOf(rawHeaders: readonly string[]): MessageTrust {
   const trustLines = headerLines(rawHeaders, TASK_TRUST_HEADER).map((v) => v.trim().toLowerCase());
-  const origin = headerLines(rawHeaders, TASK_ORIGIN_HEADER)[0]?.trim().toLowerCase() || 'a2a';
+  const origin = taskOrigins(rawHeaders)[0] ?? 'a2a';
   const trusted = trustLines.length === 0 || trustLines.every((v) => v === 'trusted');
   return { trust: trusted ? 'trusted' : 'untrusted', origin: /^[a-z0-9_-]+$/.test(origin) ? origin : 'a2a' };
 }

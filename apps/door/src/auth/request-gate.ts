@@ -1,7 +1,6 @@
-import { TASK_ORIGIN_HEADER } from '@murmur/protocol';
-import { headerLines } from '../rpc/rpc-context.js';
+import { headerLines, taskOrigins } from '@murmur/protocol';
 import type { SessionContext } from '../session/session-context.js';
-import { type Caller, PUBLIC_CALLER, reaches } from '../auth/caller.js';
+import { type Caller, PUBLIC_CALLER, reaches } from './caller.js';
 import type { TokenRegistry } from './token-registry.js';
 
 export type GateVerdict = { ok: true; caller: Caller } | { ok: false; status: number; headers: Record<string, string>; body: string };
@@ -34,8 +33,7 @@ export class RequestGate {
     const token = this.authenticate(rawHeaders);
     if (!token.ok) return token;
     // Repeated header lines and a comma-separated value read the same (RFC 9110 §5.3): any of them saying peer counts.
-    const origins = headerLines(rawHeaders, TASK_ORIGIN_HEADER);
-    if (origins.some((line) => line.split(',').some((v) => v.trim().toLowerCase() === 'peer')) && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
+    if (taskOrigins(rawHeaders).includes('peer') && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
       return { ok: false, status: 403, headers: { 'content-type': 'application/json' }, body: PEER_NOT_ACCEPTED_BODY };
     }
     return token;

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { type Caller, OPERATOR_PRINCIPAL } from '../auth/caller.js';
+import { type Caller, OPERATOR_PRINCIPAL } from './caller.js';
 import type { MintedToken } from './tokens.js';
 
 const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();

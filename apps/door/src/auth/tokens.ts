@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Manifest } from '../manifest/manifest.schema.js';
-import { OPERATOR_PRINCIPAL } from '../auth/caller.js';
+import { OPERATOR_PRINCIPAL } from './caller.js';
 
 /** One door token: the credential it stands for and the scopes it reaches ("all" for the operator). */
 export interface MintedToken {

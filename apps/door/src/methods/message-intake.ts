@@ -1,3 +1,4 @@
+import { Inject, Injectable } from '@nestjs/common';
 import {
   DOOR_EXTENSION_URI,
   invalidParams,
@@ -8,13 +9,13 @@ import {
   taskNotFound,
   unsupportedForTask,
 } from '@murmur/protocol';
-import type { SessionContext } from '../session/session-context.js';
-import type { TaskRow } from '../tasks/task.entity.js';
-import { type TaskService, TaskNotWaitingError } from '../tasks/task-service.js';
-import type { TaskStore } from '../tasks/task-store.js';
-import { fenceUntrusted } from '../tools/untrusted-fence.js';
-import type { RpcCall } from '../rpc/rpc-context.js';
 import { trustOf } from '../auth/message-trust.js';
+import type { RpcCall } from '../rpc/rpc-context.js';
+import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
+import type { TaskRow } from '../tasks/task.entity.js';
+import { TaskLifecycle, TaskNotWaitingError } from '../tasks/task-lifecycle.js';
+import { TaskQueue } from '../tasks/task-queue.js';
+import { TaskStore } from '../tasks/task-store.js';
 
 export type Intake = { error: JsonRpcErrorObject } | { row: TaskRow; read: ReadMessage; continued: boolean; extensions: string[] };
 
@@ -22,11 +23,13 @@ export type Intake = { error: JsonRpcErrorObject } | { row: TaskRow; read: ReadM
  * SendMessage and SendStreamingMessage alike: read the message in full (every refusal before anything starts),
  * then route it by taskId — a reply to a waiting task, or a new task (which may be rejected).
  */
+@Injectable()
 export class MessageIntake {
   constructor(
-    private readonly session: SessionContext,
-    private readonly store: TaskStore,
-    private readonly tasks: TaskService,
+    @Inject(SESSION_CONTEXT) private readonly session: SessionContext,
+    @Inject(TaskStore) private readonly store: TaskStore,
+    @Inject(TaskQueue) private readonly queue: TaskQueue,
+    @Inject(TaskLifecycle) private readonly lifecycle: TaskLifecycle,
   ) {}
 
   async take(call: RpcCall): Promise<Intake> {
@@ -42,16 +45,14 @@ export class MessageIntake {
       const refusal = continuationRefusal(target, read.contextId);
       if (refusal) return { error: refusal };
       try {
-        // An untrusted reply reaches the agent inside the untrusted fence, as an untrusted task's text does.
-        const reply = trust.trust === 'untrusted' ? fenceUntrusted(`task:${trust.origin}`, read.text) : read.text;
-        return { row: await this.tasks.reply(target, reply), read, continued: true, extensions };
+        return { row: await this.lifecycle.reply(target, read.text, trust), read, continued: true, extensions };
       } catch (error) {
         // It stopped waiting (another reply, a cancel) while this message waited its turn: refused as if it had arrived later.
         if (error instanceof TaskNotWaitingError) return { error: continuationRefusal(error.row, read.contextId)! };
         throw error;
       }
     }
-    const row = await this.tasks.submit(
+    const row = await this.queue.submit(
       { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust },
       call.caller,
     );

@@ -1,50 +1,53 @@
-import { Module } from '@nestjs/common';
-import { METHOD } from '@murmur/protocol';
-import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
-import { SessionModule } from '../session/session.module.js';
-import { TaskService } from '../tasks/task-service.js';
-import { TaskStore } from '../tasks/task-store.js';
-import { TasksModule } from '../tasks/tasks.module.js';
-import { BackgroundCommands } from '../tools/background-commands.js';
-import { ToolDispatcher } from '../tools/tool-dispatcher.js';
-import { ToolsModule } from '../tools/tools.module.js';
-import { AuthModule } from '../auth/auth.module.js';
-import { RequestGate } from '../auth/request-gate.js';
-import { CardService } from '../card/card.service.js';
-import { DoorLog } from '../session/door-log.js';
-import { MessageIntake } from './message-intake.js';
-import { SendMessageHandler } from './send-message.js';
-import { StreamHub } from '../streaming/stream-hub.js';
-import { StreamMethods } from './stream-methods.js';
-import { StreamingModule } from '../streaming/streaming.module.js';
-import { TaskMethods } from './task-methods.js';
+import { Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { AgentModule } from '../agent/agent.module.js';
+import { CardModule } from '../card/card.module.js';
+import { RpcModule } from '../rpc/rpc.module.js';
+import type { RpcMethod } from '../rpc/rpc-context.js';
 import { RpcPipeline } from '../rpc/rpc-pipeline.js';
+import { SessionModule } from '../session/session.module.js';
+import { StreamingModule } from '../streaming/streaming.module.js';
+import { TasksModule } from '../tasks/tasks.module.js';
+import { CancelTaskMethod } from './cancel-task.js';
+import { GetExtendedAgentCardMethod } from './get-extended-agent-card.js';
+import { GetTaskMethod } from './get-task.js';
+import { ListTasksMethod } from './list-tasks.js';
+import { MessageIntake } from './message-intake.js';
+import { SendMessageMethod } from './send-message.js';
+import { SendStreamingMessageMethod } from './send-streaming-message.js';
+import { StopSessionMethod } from './stop-session.js';
+import { StreamConnections } from './stream-connections.js';
+import { SubscribeToTaskMethod } from './subscribe-to-task.js';
+import { TaskStreamWriter } from './task-stream.js';
+import { WatchSessionMethod } from './watch-session.js';
+
+/**
+ * Every method handler the door has. Adding a method is a class implementing RpcMethod and a line here: each is
+ * registered with the pipeline under its own name, and the pipeline serves it when the card lists it.
+ */
+const METHODS: Type<RpcMethod>[] = [
+  SendMessageMethod,
+  SendStreamingMessageMethod,
+  WatchSessionMethod,
+  GetTaskMethod,
+  ListTasksMethod,
+  CancelTaskMethod,
+  SubscribeToTaskMethod,
+  StopSessionMethod,
+  GetExtendedAgentCardMethod,
+];
 
 @Module({
-  imports: [SessionModule, TasksModule, ToolsModule, StreamingModule, AuthModule],
-  providers: [
-    { provide: CardService, useFactory: (s: SessionContext, t: ToolDispatcher) => new CardService(s, t), inject: [SESSION_CONTEXT, ToolDispatcher] },
-    {
-      provide: RpcPipeline,
-      useFactory: (s: SessionContext, log: DoorLog, store: TaskStore, tasks: TaskService, bg: BackgroundCommands, hub: StreamHub, gate: RequestGate, card: CardService) => {
-        const pipeline = new RpcPipeline(s, log, gate);
-        const methods = new TaskMethods(s, store, tasks, bg);
-        const intake = new MessageIntake(s, store, tasks);
-        const streams = new StreamMethods(s, store, hub, intake, log);
-        pipeline.register(METHOD.SendMessage, new SendMessageHandler(intake, store, tasks).handle);
-        pipeline.register(METHOD.SendStreamingMessage, streams.sendStreamingMessage);
-        pipeline.register(METHOD.SubscribeToTask, streams.subscribeToTask);
-        pipeline.register(METHOD.WatchSession, streams.watchSession);
-        pipeline.register(METHOD.GetTask, methods.getTask);
-        pipeline.register(METHOD.ListTasks, methods.listTasks);
-        pipeline.register(METHOD.CancelTask, methods.cancelTask);
-        pipeline.register(METHOD.StopSession, methods.stopSession);
-        pipeline.register(METHOD.GetExtendedAgentCard, async () => ({ result: card.extendedCard() }));
-        return pipeline;
-      },
-      inject: [SESSION_CONTEXT, DoorLog, TaskStore, TaskService, BackgroundCommands, StreamHub, RequestGate, CardService],
-    },
-  ],
-  exports: [CardService, RpcPipeline],
+  imports: [SessionModule, TasksModule, AgentModule, StreamingModule, CardModule, RpcModule],
+  providers: [MessageIntake, StreamConnections, TaskStreamWriter, ...METHODS],
 })
-export class MethodsModule {}
+export class MethodsModule implements OnModuleInit {
+  constructor(
+    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
+    @Inject(RpcPipeline) private readonly pipeline: RpcPipeline,
+  ) {}
+
+  onModuleInit(): void {
+    for (const method of METHODS) this.pipeline.register(this.moduleRef.get(method));
+  }
+}

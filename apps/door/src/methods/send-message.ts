@@ -1,23 +1,27 @@
-import { TERMINAL_STATES } from '@murmur/protocol';
-import type { TaskService } from '../tasks/task-service.js';
-import type { TaskStore } from '../tasks/task-store.js';
-import { toWireTask } from '../tasks/task-view.js';
-import type { RpcAnswer, RpcCall } from '../rpc/rpc-context.js';
-import type { MessageIntake } from './message-intake.js';
+import { Inject, Injectable } from '@nestjs/common';
+import { METHOD, TERMINAL_STATES } from '@murmur/protocol';
+import type { RpcAnswer, RpcCall, RpcMethod } from '../rpc/rpc-context.js';
+import { TaskLifecycle } from '../tasks/task-lifecycle.js';
+import { TaskStore } from '../tasks/task-store.js';
+import { toWireTask } from '../tasks/wire-task.js';
+import { MessageIntake } from './message-intake.js';
 
 /** SendMessage: answers when the task settles (ends or pauses for input), or at once with returnImmediately. */
-export class SendMessageHandler {
+@Injectable()
+export class SendMessageMethod implements RpcMethod {
+  readonly method = METHOD.SendMessage;
+
   constructor(
-    private readonly intake: MessageIntake,
-    private readonly store: TaskStore,
-    private readonly tasks: TaskService,
+    @Inject(MessageIntake) private readonly intake: MessageIntake,
+    @Inject(TaskStore) private readonly store: TaskStore,
+    @Inject(TaskLifecycle) private readonly lifecycle: TaskLifecycle,
   ) {}
 
-  readonly handle = async (call: RpcCall): Promise<RpcAnswer> => {
+  async handle(call: RpcCall): Promise<RpcAnswer> {
     const taken = await this.intake.take(call);
     if ('error' in taken) return taken;
     let row = taken.row;
-    if (!taken.read.returnImmediately && !TERMINAL_STATES.has(row.state)) row = await this.tasks.waitSettled(row.id);
+    if (!taken.read.returnImmediately && !TERMINAL_STATES.has(row.state)) row = await this.lifecycle.waitSettled(row.id);
     return { result: { task: toWireTask(this.store.row(row.id) ?? row) }, extensions: taken.extensions.length > 0 ? taken.extensions : undefined };
-  };
+  }
 }

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonObject, JsonRpcErrorObject, JsonRpcId } from '@murmur/protocol';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcId, MethodName } from '@murmur/protocol';
 import type { Caller } from '../auth/caller.js';
 
 /** One JSON-RPC request that passed steps 2–13, as a method handler receives it. */
@@ -22,11 +22,8 @@ export type StreamStart = (res: ServerResponse) => void;
  */
 export type RpcAnswer = { result: unknown; extensions?: string[] } | { error: JsonRpcErrorObject } | { stream: StreamStart; extensions?: string[] };
 
-export type MethodHandler = (call: RpcCall) => Promise<RpcAnswer>;
-
-/** The values of every line of one header, in arrival order. */
-export function headerLines(rawHeaders: readonly string[], name: string): string[] {
-  const lines: string[] = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === name) lines.push(rawHeaders[i + 1]);
-  return lines;
+/** One JSON-RPC method the door serves: registered with the pipeline under its name, asked at step 14. */
+export interface RpcMethod {
+  readonly method: MethodName;
+  handle(call: RpcCall): Promise<RpcAnswer>;
 }

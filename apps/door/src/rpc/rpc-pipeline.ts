@@ -4,6 +4,7 @@ import {
   COMPLETION_SESSION_HEADER,
   DELEGATION_ID_HEADER,
   failure,
+  headerLines,
   internalError,
   type JsonRpcErrorObject,
   type JsonRpcId,
@@ -16,17 +17,17 @@ import {
   readParams,
   rpcError,
   success,
-  TASK_ORIGIN_HEADER,
+  taskOrigins,
   unsupportedOperation,
   versionNotSupported,
 } from '@murmur/protocol';
 import type { RequestGate } from '../auth/request-gate.js';
-import type { SessionContext } from '../session/session-context.js';
 import type { Caller } from '../auth/caller.js';
-import { StoreError } from '../tasks/task-store.js';
-import type { DoorLog } from '../session/door-log.js';
-import { headerLines, type MethodHandler, type RpcCall, type StreamStart } from './rpc-context.js';
 import { servedMethods } from '../card/served-methods.js';
+import { CodedFault } from '../session/coded-fault.js';
+import type { DoorLog } from '../session/door-log.js';
+import type { SessionContext } from '../session/session-context.js';
+import type { RpcCall, RpcMethod, StreamStart } from './rpc-context.js';
 
 export interface RpcRequest {
   body: string;
@@ -65,7 +66,7 @@ function scopeOf(method: string): string | null {
 /** Steps 6–14 of "What the door answers" (seed 000), in that order, for one POST / with a JSON body. */
 export class RpcPipeline {
   private readonly served: ReadonlySet<string>;
-  private readonly handlers = new Map<MethodName, MethodHandler>();
+  private readonly methods = new Map<MethodName, RpcMethod>();
 
   constructor(
     private readonly session: SessionContext,
@@ -75,8 +76,9 @@ export class RpcPipeline {
     this.served = new Set(servedMethods(session.manifest));
   }
 
-  register(method: MethodName, handler: MethodHandler): void {
-    this.handlers.set(method, handler);
+  register(method: RpcMethod): void {
+    if (this.methods.has(method.method)) throw new Error(`${method.method} is registered twice`);
+    this.methods.set(method.method, method);
   }
 
   async handle(request: RpcRequest): Promise<RpcReply> {
@@ -95,7 +97,8 @@ export class RpcPipeline {
     const version = negotiateVersion(headerLines(request.rawHeaders, 'a2a-version'));
     if (!version.ok) return refuse(id, versionNotSupported(version.requestedVersion));
     // 9. A completion addressed to another session.
-    const isCompletion = headerLines(request.rawHeaders, TASK_ORIGIN_HEADER).some((v) => v.trim().toLowerCase() === 'completion');
+    // Repeated lines and comma-separated values read the same, as peer consent reads them (RFC 9110 §5.3).
+    const isCompletion = taskOrigins(request.rawHeaders).includes('completion');
     if (isCompletion) {
       const addressed = headerLines(request.rawHeaders, COMPLETION_SESSION_HEADER)[0]?.trim() ?? '';
       if (addressed !== this.session.sessionId) {
@@ -126,7 +129,7 @@ export class RpcPipeline {
     // 14. The method itself.
     const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders };
     try {
-      const answer = await this.handlers.get(method as MethodName)!(call);
+      const answer = await this.methods.get(method as MethodName)!.handle(call);
       if ('error' in answer) return refuse(id, answer.error);
       if ('stream' in answer) {
         const headers: Record<string, string> = { ...STREAM_HEADERS };
@@ -135,8 +138,8 @@ export class RpcPipeline {
       }
       return json(success(id, answer.result), answer.extensions);
     } catch (error) {
-      if (error instanceof StoreError) {
-        this.log.error('store failure', { method, error: error.message });
+      if (error instanceof CodedFault) {
+        this.log.error('fault', { method, code: error.code, error: error.message });
         return refuse(id, internalError(error.message));
       }
       this.log.error('method failed', { method, error: (error as Error).stack ?? String(error) });
@@ -154,7 +157,7 @@ export class RpcPipeline {
     if (startsNoTask && (method === METHOD.SendStreamingMessage || method === METHOD.SubscribeToTask)) {
       return unsupportedOperation(`${method} is not supported: this door starts no task (lifecycle.task_acceptance is none)`);
     }
-    if (this.served.has(method) && this.handlers.has(method as MethodName)) return null;
+    if (this.served.has(method) && this.methods.has(method as MethodName)) return null;
     return rpcError('MethodNotFound');
   }
 }

@@ -1,8 +1,10 @@
 import { AGENT_CARD_PATH } from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RequestGate } from '../auth/request-gate.js';
 import type { Caller } from '../auth/caller.js';
+import type { RequestGate } from '../auth/request-gate.js';
 import type { CardService } from '../card/card.service.js';
+import type { Manifest } from '../manifest/manifest.schema.js';
+import { planeOf, planeRefusal } from './plane-refusal.js';
 import type { RpcPipeline } from './rpc-pipeline.js';
 
 declare module 'fastify' {
@@ -17,8 +19,6 @@ export function bodyLimitFor(maxImageBytes: number, maxImagesPerTurn: number): n
 }
 
 const TOO_LARGE = Symbol('body too large');
-/** The operator plane's path (seed 000, step 4). */
-const FILES_PLANE = '/resources/files';
 const NOT_FOUND_BODY = JSON.stringify({
   error: 'not_found',
   message: 'this door answers POST / with content-type: application/json and a JSON-RPC body, and GET /.well-known/agent-card.json',
@@ -32,7 +32,10 @@ function isJsonContentType(value: string | undefined): boolean {
  * Registers the door on Fastify directly, so that no framework default reaches the wire: the gate runs in
  * onRequest (before the body is read), the body is taken as raw text, and every other path answers 404.
  */
-export function registerDoorRoutes(fastify: FastifyInstance, deps: { gate: RequestGate; card: CardService; rpc: RpcPipeline; bodyLimit: number }): void {
+export function registerDoorRoutes(
+  fastify: FastifyInstance,
+  deps: { gate: RequestGate; card: CardService; rpc: RpcPipeline; manifest: Manifest; bodyLimit: number },
+): void {
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (_req, payload, done) => {
     const chunks: Buffer[] = [];
@@ -49,12 +52,16 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: { gate: Reque
     const pathname = request.url.split('?')[0];
     // Step 1: the card is served without a door token (a query string does not change the path).
     if ((request.method === 'GET' || request.method === 'HEAD') && pathname === AGENT_CARD_PATH) return;
+    const plane = planeOf(pathname);
+    // Step 1: the peer plane is reached without a door token (a peer redeems a handle, which is its credential).
+    if (plane === 'peer_files') return sendPlaneRefusal(reply, plane, deps.manifest);
     const verdict = deps.gate.check(request.raw.rawHeaders);
     if (!verdict.ok) return reply.code(verdict.status).headers(verdict.headers).send(Buffer.from(verdict.body));
     // Step 4: the operator plane takes the resources/files scope on an authenticated door, then the plane.
-    if (pathname === FILES_PLANE || pathname.startsWith(`${FILES_PLANE}/`)) {
+    if (plane === 'files') {
       const refusal = deps.gate.scopeRefusal(verdict.caller, 'resources/files');
       if (refusal && !refusal.ok) return reply.code(refusal.status).headers(refusal.headers).send(Buffer.from(refusal.body));
+      return sendPlaneRefusal(reply, plane, deps.manifest);
     }
     request.murmurCaller = verdict.caller;
   });
@@ -91,4 +98,9 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: { gate: Reque
 
   fastify.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'], url: '/', handler: notFound });
   fastify.route({ method: ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'], url: '/*', handler: notFound });
+}
+
+function sendPlaneRefusal(reply: FastifyReply, plane: 'files' | 'peer_files', manifest: Manifest): FastifyReply {
+  const refusal = planeRefusal(plane, manifest);
+  return reply.code(refusal.status).header('content-type', 'application/json').send(Buffer.from(refusal.body));
 }

@@ -9,10 +9,9 @@ import {
 } from '@murmur/protocol';
 import { newId } from '../session/ids.js';
 import type { TaskRow } from '../tasks/task.entity.js';
-import type { TaskEventMap, TaskEvents } from '../tasks/task-events.js';
-import { STATUS_TEXT } from '../tasks/task-service.js';
+import type { TaskEvents, TaskStatusEvent } from '../tasks/task-events.js';
 import type { TaskStore } from '../tasks/task-store.js';
-import { artifactsOf, statusOf } from '../tasks/task-view.js';
+import { artifactsOf, statusOf } from '../tasks/wire-task.js';
 import { EventIdCounters } from './event-ids.js';
 import { ReplayBuffer, type ReplayResult } from './replay-buffer.js';
 import type { StreamEvent } from './stream-event.js';
@@ -36,13 +35,13 @@ export class StreamHub {
   ) {
     events.on('status', (e) => this.onStatus(e));
     events.on('inference', ({ taskId, phase }) => (phase === 'start' ? this.ids.inferenceStarts(taskId) : this.ids.inferenceEnds(taskId)));
-    events.on('text', ({ taskId, text, final }) => this.frame(taskId, this.ids.nextChunk(), { frame: 'text', text, final }));
-    events.on('thinking', ({ taskId, text }) => this.frame(taskId, this.ids.nextChunk(), { frame: 'thinking', text, final: false }));
+    events.on('text', ({ taskId, text, final }) => this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'text', text, final }));
+    events.on('thinking', ({ taskId, text }) => this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'thinking', text, final: false }));
     events.on('tool-call-started', ({ taskId, toolCallId, toolName, input }) =>
-      this.frame(taskId, this.ids.nextChunk(), { frame: 'tool-call-started', toolCallId, toolName, input: input as never }),
+      this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'tool-call-started', toolCallId, toolName, input: input as never }),
     );
     events.on('tool-call-progress', ({ taskId, toolCallId, stream, text }) =>
-      this.frame(taskId, this.ids.nextChunk(), { frame: 'tool-call-progress', toolCallId, stream, text }),
+      this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'tool-call-progress', toolCallId, stream, text }),
     );
     events.on('artifact', ({ taskId, artifact }) => this.frame(taskId, this.ids.nextTask(taskId), { frame: 'artifact', artifact }));
   }
@@ -112,15 +111,15 @@ export class StreamHub {
     return { messageId: newId('message'), contextId: row.contextId, taskId: row.id, role: 'ROLE_AGENT' as const, parts: [{ text, mediaType: 'text/plain' }] };
   }
 
-  private onStatus({ row, text, stored }: TaskEventMap['status'][0]): void {
+  private onStatus({ row, progress, resumed, canceledQueued }: TaskStatusEvent): void {
     switch (row.state) {
       case 'TASK_STATE_SUBMITTED':
         // Not a seed-001 frame: live only, with no id, so the first working status keeps id 0.
         this.status(row, null, row.state, null, row.statusTimestampMs, row.change);
         return;
       case 'TASK_STATE_WORKING':
-        if (!stored) this.status(row, this.ids.nextTask(row.id), row.state, text, Date.now(), null);
-        else if (text === 'resumed') this.status(row, this.ids.nextInputWait(row.id), row.state, text, row.statusTimestampMs, row.change);
+        if (progress !== null) this.status(row, this.ids.nextTask(row.id), row.state, progress, Date.now(), null);
+        else if (resumed) this.status(row, this.ids.nextInputWait(row.id), row.state, 'resumed', row.statusTimestampMs, row.change);
         // The stored start of work is reported by the "inference turn 1" status that follows it.
         return;
       case 'TASK_STATE_INPUT_REQUIRED':
@@ -132,8 +131,7 @@ export class StreamHub {
       case 'TASK_STATE_COMPLETED':
       case 'TASK_STATE_FAILED':
       case 'TASK_STATE_CANCELED': {
-        const queued = row.statusText === STATUS_TEXT.canceledQueued;
-        const next = () => (queued ? this.ids.nextQueuedCancel() : this.ids.nextTask(row.id));
+        const next = () => (canceledQueued ? this.ids.nextQueuedCancel() : this.ids.nextTask(row.id));
         for (const artifact of artifactsOf(row)) this.artifact(row, next(), artifact);
         this.status(row, next(), row.state, null, row.statusTimestampMs, row.change);
         if (TERMINAL_STATES.has(row.state)) this.ids.forget(row.id);

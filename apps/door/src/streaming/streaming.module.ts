@@ -4,7 +4,7 @@ import { TaskStore } from '../tasks/task-store.js';
 import { TasksModule } from '../tasks/tasks.module.js';
 import { StreamHub } from './stream-hub.js';
 
-/** The session's stream: event ids, the replay buffer and fan-out to connections. Its methods are wired in DoorModule. */
+/** The session's stream: event ids, the replay buffer and fan-out to connections. The methods that write it are in methods/. */
 @Module({
   imports: [TasksModule],
   providers: [{ provide: StreamHub, useFactory: (store: TaskStore, events: TaskEvents) => new StreamHub(store, events), inject: [TaskStore, TaskEvents] }],

@@ -1,5 +1,5 @@
 import { MURMUR_STATE_WORD, renderFence, TERMINAL_STATES } from '@murmur/protocol';
-import type { TaskView } from './task-store.js';
+import type { TaskView } from './task-view.js';
 
 /** The "Referenced tasks" block the agent reads after the parts, as each task stood when the message arrived (seed 000). */
 export function renderReferencedTasks(ids: readonly string[], view: TaskView): string {

@@ -1,14 +1,19 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { TraceWriter } from '../session/trace-writer.js';
-import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
+import { TraceWriter } from '../session/trace-writer.js';
 import { BackgroundCommands } from '../tools/background-commands.js';
 import { ToolsModule } from '../tools/tools.module.js';
+import { PageTokens } from './page-tokens.js';
+import { RESIDUE_SOURCES, type ResidueSource } from './residue-source.js';
 import { TaskEvents } from './task-events.js';
-import { TaskService } from './task-service.js';
+import { TaskLifecycle } from './task-lifecycle.js';
 import { TaskStore } from './task-store.js';
 
+/**
+ * The session's tasks: the durable store, the events every transition reports, and the lifecycle. The run queue is
+ * provided where its runner is known (AgentModule), so this module never reaches up to the agent.
+ */
 @Module({
   imports: [SessionModule, ToolsModule],
   providers: [
@@ -23,13 +28,16 @@ import { TaskStore } from './task-store.js';
       },
       inject: [DataSource, TraceWriter],
     },
+    { provide: PageTokens, useFactory: (store: TaskStore) => PageTokens.open(store), inject: [TaskStore] },
     { provide: TaskEvents, useFactory: () => new TaskEvents() },
+    // What a task's ending reports the session leaves running: background commands today, delegations later.
+    { provide: RESIDUE_SOURCES, useFactory: (background: BackgroundCommands): ResidueSource[] => [background], inject: [BackgroundCommands] },
     {
-      provide: TaskService,
-      useFactory: (s: SessionContext, store: TaskStore, events: TaskEvents, trace: TraceWriter, bg: BackgroundCommands) => new TaskService(s, store, events, trace, bg),
-      inject: [SESSION_CONTEXT, TaskStore, TaskEvents, TraceWriter, BackgroundCommands],
+      provide: TaskLifecycle,
+      useFactory: (store: TaskStore, events: TaskEvents, trace: TraceWriter, residue: ResidueSource[]) => new TaskLifecycle({ store, events, trace, residue }),
+      inject: [TaskStore, TaskEvents, TraceWriter, RESIDUE_SOURCES],
     },
   ],
-  exports: [TaskStore, TaskEvents, TaskService],
+  exports: [TaskStore, TaskEvents, TaskLifecycle, PageTokens],
 })
 export class TasksModule {}

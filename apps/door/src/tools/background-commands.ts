@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import type { DetachedShellResidue, MurmurTaskMetadata } from '@murmur/protocol';
+import { exitCodeOf } from './exit-code.js';
 import { killProcessGroup } from './process-group.js';
 
 export interface BackgroundCommand {
@@ -20,7 +21,11 @@ export interface BackgroundCommand {
 
 const COMMAND_SHOWN = 200;
 
-/** Shell commands that ran past lifecycle.shell_grace_secs and moved to the background: the session's residue. */
+/**
+ * Shell commands that ran past lifecycle.shell_grace_secs and moved to the background: the session's residue. The
+ * task lifecycle reads it through its residue-source interface (what the session leaves running, and what a task
+ * ending now leaves behind); nothing here knows tasks.
+ */
 export class BackgroundCommands {
   private readonly commands = new Map<string, BackgroundCommand>();
 
@@ -28,7 +33,7 @@ export class BackgroundCommands {
     this.commands.set(command.workId, command);
     void command.exit.then(({ code, signal }) => {
       command.exitedAtMs = Date.now();
-      command.exitCode = code ?? (signal ? 128 + signalNumber(signal) : null);
+      command.exitCode = exitCodeOf(code, signal);
     });
   }
 
@@ -67,9 +72,4 @@ export class BackgroundCommands {
   async killAll(): Promise<void> {
     await Promise.all(this.running().map((c) => killProcessGroup(c.child, c.exit)));
   }
-}
-
-function signalNumber(signal: NodeJS.Signals): number {
-  const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
-  return numbers[signal] ?? 0;
 }

@@ -3,7 +3,9 @@ import { accessSync, constants, createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { newId } from '../session/ids.js';
 import type { BackgroundCommands } from './background-commands.js';
+import { exitCodeOf } from './exit-code.js';
 import { killProcessGroup } from './process-group.js';
+import { ToolInputError } from './tool-call.js';
 import { fenceToolResult } from './untrusted-fence.js';
 
 /** Bytes of each stream kept for the model; past it the result says truncated. */
@@ -31,10 +33,6 @@ export interface ShellResult {
   workId: string | null;
 }
 
-export class ShellInputError extends Error {
-  override readonly name = 'ShellInputError';
-}
-
 /** Resolves a binary name on PATH (an absolute path is taken as is), or null when nothing executable is there. */
 export function resolveBinary(binary: string): string | null {
   const candidates = binary.includes('/') ? [binary] : (process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, binary));
@@ -56,14 +54,14 @@ export function readShellInput(binary: string, input: Record<string, unknown>): 
     const args = input.args as string[];
     return { args, shown: [binary, ...args].join(' ') };
   }
-  throw new ShellInputError(`tool '${binary}' takes {"command": "<text>"} or {"args": ["<arg>", …]}`);
+  throw new ToolInputError(`tool '${binary}' takes {"command": "<text>"} or {"args": ["<arg>", …]}`);
 }
 
 /** Runs one shell binary as a real subprocess in the workdir, in its own process group. */
 export async function runShell(call: ShellCall, background: BackgroundCommands): Promise<ShellResult> {
   const { args, shown } = readShellInput(call.binary, call.input);
   const binaryPath = resolveBinary(call.binary);
-  if (binaryPath === null) throw new ShellInputError(`shell binary '${call.binary}' is not installed on this host`);
+  if (binaryPath === null) throw new ToolInputError(`shell binary '${call.binary}' is not installed on this host`);
   const startedAtMs = Date.now();
   const child = spawn(binaryPath, args, { cwd: call.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
@@ -93,7 +91,7 @@ export async function runShell(call: ShellCall, background: BackgroundCommands):
   try {
     const grace = call.graceSecs === null ? null : new Promise<'grace'>((resolve) => setTimeout(() => resolve('grace'), call.graceSecs! * 1000).unref());
     const first = await Promise.race([exit, spawnError, ...(grace ? [grace] : [])]);
-    if (first instanceof Error) throw new ShellInputError(`could not start '${call.binary}': ${first.message}`);
+    if (first instanceof Error) throw new ToolInputError(`could not start '${call.binary}': ${first.message}`);
     if (first === 'grace') {
       call.signal.removeEventListener('abort', onAbort);
       const workId = newId('work');
@@ -109,7 +107,7 @@ export async function runShell(call: ShellCall, background: BackgroundCommands):
       return { content: fenceToolResult(call.binary, `$ ${shown}\n${note}\n`), stdout: out.stdout, stderr: out.stderr, exitCode: null, truncated: out.truncated, workId };
     }
     if (call.signal.aborted) throw call.signal.reason;
-    const exitCode = first.code ?? (first.signal ? 128 + (first.signal === 'SIGKILL' ? 9 : 15) : null);
+    const exitCode = exitCodeOf(first.code, first.signal);
     const body = `$ ${shown}\nExit code: ${exitCode}\nStdout:\n${out.stdout}\nStderr:\n${out.stderr}\n`;
     return { content: fenceToolResult(call.binary, body), stdout: out.stdout, stderr: out.stderr, exitCode, truncated: out.truncated, workId: null };
   } finally {

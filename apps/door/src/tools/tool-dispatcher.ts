@@ -1,38 +1,37 @@
 import path from 'node:path';
-import type { ToolCallRequest, ToolOutcome } from '../agent/driver.js';
 import type { SessionContext } from '../session/session-context.js';
-import type { ToolArtifact } from '../tasks/task-events.js';
-import { BACKGROUND_COMMAND_TOOL, BackgroundCommandInputError, runBackgroundCommand } from './background-command-tool.js';
 import type { BackgroundCommands } from './background-commands.js';
-import { runShell, ShellInputError } from './shell-tool.js';
+import { isRuntimeToolName, missingGrantMessage, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
+import { runShell } from './shell-tool.js';
+import { type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { fenceToolResult } from './untrusted-fence.js';
-
-export interface DispatchContext {
-  taskId: string;
-  signal: AbortSignal;
-  onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
-}
 
 export interface Dispatched {
   outcome: ToolOutcome;
   artifact: ToolArtifact;
 }
 
-/** Answers the agent's tool calls: shell binaries from capabilities.shell.allow, and the runtime-provided tools granted. */
+/**
+ * Answers the agent's tool calls: the runtime-provided tools whose grant is declared (answered before the shell
+ * allowlist is consulted, seed 004), then the shell binaries of capabilities.shell.allow.
+ */
 export class ToolDispatcher {
+  private readonly runtime: Map<RuntimeToolName, RuntimeTool>;
+
   constructor(
     private readonly session: SessionContext,
     private readonly background: BackgroundCommands,
-  ) {}
-
-  /** The tool names the model may call: each shell binary, then background-command when it is granted. */
-  inventory(): string[] {
-    const shell = this.session.manifest.capabilities.shell.allow;
-    const graced = this.session.manifest.lifecycle.shell_grace_secs !== undefined && shell.length > 0;
-    return graced ? [...shell, BACKGROUND_COMMAND_TOOL] : [...shell];
+  ) {
+    const granted = Object.entries(runtimeTools({ background })).filter(([, tool]) => tool.granted(session.manifest));
+    this.runtime = new Map(granted as [RuntimeToolName, RuntimeTool][]);
   }
 
-  async dispatch(call: ToolCallRequest, ctx: DispatchContext): Promise<Dispatched> {
+  /** The tool names the model may call: each shell binary, then each runtime tool whose grant is declared. */
+  inventory(): string[] {
+    return [...this.session.manifest.capabilities.shell.allow, ...this.runtime.keys()];
+  }
+
+  async dispatch(call: ToolCallRequest, ctx: ToolCallContext): Promise<Dispatched> {
     const started = Date.now();
     const artifactOf = (content: string, fields: Partial<ToolArtifact>): ToolArtifact => ({
       toolName: call.name,
@@ -45,16 +44,17 @@ export class ToolDispatcher {
       truncated: false,
       ...fields,
     });
-    if (!this.inventory().includes(call.name)) {
-      const content = `tool '${call.name}' is not declared in manifest allowlist`;
+    const refusal = this.refusal(call.name);
+    if (refusal !== null) {
       return {
-        outcome: { name: call.name, stdout: '', stderr: '', exitCode: null, workId: null, isError: true, content },
-        artifact: artifactOf(content, { fenceSource: null, isError: true, durationMs: 0 }),
+        outcome: { name: call.name, stdout: '', stderr: '', exitCode: null, workId: null, isError: true, content: refusal },
+        artifact: artifactOf(refusal, { fenceSource: null, isError: true, durationMs: 0 }),
       };
     }
     try {
-      if (call.name === BACKGROUND_COMMAND_TOOL) {
-        const text = await runBackgroundCommand(call.input, this.background, ctx.signal);
+      const runtimeTool = isRuntimeToolName(call.name) ? this.runtime.get(call.name) : undefined;
+      if (runtimeTool) {
+        const text = await runtimeTool.run(call.input, ctx);
         const content = fenceToolResult(call.name, `${text}\n`);
         return { outcome: { name: call.name, stdout: text, stderr: '', exitCode: null, workId: null, isError: false, content }, artifact: artifactOf(content, {}) };
       }
@@ -76,12 +76,18 @@ export class ToolDispatcher {
         artifact: artifactOf(result.content, { exitCode: result.exitCode, truncated: result.truncated }),
       };
     } catch (error) {
-      if (!(error instanceof ShellInputError || error instanceof BackgroundCommandInputError)) throw error;
+      if (!(error instanceof ToolInputError)) throw error;
       const content = fenceToolResult(call.name, `${error.message}\n`);
       return {
         outcome: { name: call.name, stdout: '', stderr: error.message, exitCode: null, workId: null, isError: true, content },
         artifact: artifactOf(content, { isError: true }),
       };
     }
+  }
+
+  /** Why a call cannot run at all, or null: a runtime tool names its missing grant, anything else the allowlist. */
+  private refusal(name: string): string | null {
+    if (isRuntimeToolName(name)) return this.runtime.has(name) ? null : missingGrantMessage(name);
+    return this.session.manifest.capabilities.shell.allow.includes(name) ? null : `tool '${name}' is not declared in manifest allowlist`;
   }
 }

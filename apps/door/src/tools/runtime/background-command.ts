@@ -1,28 +1,30 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { BackgroundCommands, BackgroundCommand } from './background-commands.js';
-import { killProcessGroup } from './process-group.js';
+import type { Manifest } from '../../manifest/manifest.schema.js';
+import type { BackgroundCommand, BackgroundCommands } from '../background-commands.js';
+import { killProcessGroup } from '../process-group.js';
+import { ToolInputError } from '../tool-call.js';
 
-export const BACKGROUND_COMMAND_TOOL = 'background-command';
 const SHOWN_BYTES = 16384;
 const MAX_WAIT_SECS = 600;
 
-export class BackgroundCommandInputError extends Error {
-  override readonly name = 'BackgroundCommandInputError';
+/** Granted by an inference: block, a non-empty capabilities.shell.allow and a lifecycle.shell_grace_secs (seed 004). */
+export function backgroundCommandGranted(manifest: Manifest): boolean {
+  return manifest.inference !== undefined && manifest.capabilities.shell.allow.length > 0 && manifest.lifecycle.shell_grace_secs !== undefined;
 }
 
 /** Reports on, waits for or stops a command that moved to the background (seed 004, background-command). */
 export async function runBackgroundCommand(input: Record<string, unknown>, commands: BackgroundCommands, signal: AbortSignal): Promise<string> {
   const { operation, work_id: workId, wait_secs: waitSecs } = input;
-  if (workId === undefined) throw new BackgroundCommandInputError('work_id is required: the wrk_<hex> id a shell call returned');
-  if (typeof workId !== 'string' || !/^wrk_[0-9a-f]+$/.test(workId)) throw new BackgroundCommandInputError(`work_id ${JSON.stringify(workId)} is not of the form wrk_<hex>`);
+  if (workId === undefined) throw new ToolInputError('work_id is required: the wrk_<hex> id a shell call returned');
+  if (typeof workId !== 'string' || !/^wrk_[0-9a-f]+$/.test(workId)) throw new ToolInputError(`work_id ${JSON.stringify(workId)} is not of the form wrk_<hex>`);
   if (operation !== 'status' && operation !== 'wait' && operation !== 'stop') {
-    throw new BackgroundCommandInputError(`operation ${JSON.stringify(operation ?? null)} is not one of status, wait, stop`);
+    throw new ToolInputError(`operation ${JSON.stringify(operation ?? null)} is not one of status, wait, stop`);
   }
   if (waitSecs !== undefined && (typeof waitSecs !== 'number' || !Number.isInteger(waitSecs) || waitSecs < 0)) {
-    throw new BackgroundCommandInputError(`wait_secs ${JSON.stringify(waitSecs)} is not a whole number of seconds`);
+    throw new ToolInputError(`wait_secs ${JSON.stringify(waitSecs)} is not a whole number of seconds`);
   }
   const command = commands.get(workId);
-  if (!command) throw new BackgroundCommandInputError(`no background command with work id \`${workId}\` in this session`);
+  if (!command) throw new ToolInputError(`no background command with work id \`${workId}\` in this session`);
   const began = Date.now();
   if (operation === 'wait' && command.exitedAtMs === null) {
     const secs = Math.min(waitSecs ?? MAX_WAIT_SECS, MAX_WAIT_SECS);

@@ -1,0 +1,21 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { METHOD, taskNotFound } from '@murmur/protocol';
+import type { RpcAnswer, RpcCall, RpcMethod } from '../rpc/rpc-context.js';
+import { TaskStore } from '../tasks/task-store.js';
+import { toWireTask } from '../tasks/wire-task.js';
+import { readTaskId } from './read-task-id.js';
+
+/** GetTask: the task params.id names, as the caller sees it (seed 000, "GetTask"). */
+@Injectable()
+export class GetTaskMethod implements RpcMethod {
+  readonly method = METHOD.GetTask;
+
+  constructor(@Inject(TaskStore) private readonly store: TaskStore) {}
+
+  async handle(call: RpcCall): Promise<RpcAnswer> {
+    const read = readTaskId(this.method, call.params);
+    if ('error' in read) return read;
+    const row = this.store.viewFor(call.caller).get(read.id);
+    return row ? { result: toWireTask(row) } : { error: taskNotFound(read.id) };
+  }
+}

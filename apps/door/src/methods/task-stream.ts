@@ -1,0 +1,86 @@
+import type { ServerResponse } from 'node:http';
+import { Inject, Injectable } from '@nestjs/common';
+import { type MurmurFrame, TERMINAL_STATES, type TaskState } from '@murmur/protocol';
+import type { RpcCall } from '../rpc/rpc-context.js';
+import type { StreamEvent } from '../streaming/stream-event.js';
+import { StreamHub } from '../streaming/stream-hub.js';
+import type { TaskRow } from '../tasks/task.entity.js';
+import { toWireTask } from '../tasks/wire-task.js';
+import { plainEvent, StreamConnections } from './stream-connections.js';
+
+export interface TaskStreamPlan {
+  call: RpcCall;
+  opening: TaskRow;
+  activated: boolean;
+  /** Events of the task that arrived before the stream opened. */
+  early: StreamEvent[];
+  /** SendStreamingMessage also ends when its task pauses for input; SubscribeToTask stays open through it. */
+  endsOnInputRequired: boolean;
+  /** Stops collecting early events, once the live subscription has taken over. */
+  stopEarly?: () => void;
+}
+
+/** Whether a status in this state is the last event of a task stream (seed 000, "What SendStreamingMessage writes"). */
+function endsStream(state: TaskState | null, endsOnInputRequired: boolean): boolean {
+  return state !== null && (TERMINAL_STATES.has(state) || (endsOnInputRequired && state === 'TASK_STATE_INPUT_REQUIRED'));
+}
+
+/**
+ * One task's stream, as SendStreamingMessage and SubscribeToTask write it: the task as it stands, the replay from
+ * Last-Event-ID, the events that came before the stream opened, then the live events until the stream ends.
+ */
+@Injectable()
+export class TaskStreamWriter {
+  constructor(
+    @Inject(StreamHub) private readonly hub: StreamHub,
+    @Inject(StreamConnections) private readonly streams: StreamConnections,
+  ) {}
+
+  write(res: ServerResponse, plan: TaskStreamPlan): void {
+    const { call, opening, activated } = plan;
+    const { hub, streams } = this;
+    const taskId = opening.id;
+    const carrierEvent = (frame: MurmurFrame): StreamEvent | null => {
+      const carrier = activated ? hub.carrier(taskId, frame) : null;
+      return carrier ? plainEvent(null, taskId, true, carrier) : null;
+    };
+    const connection = streams.open(res, call, (dropped) => carrierEvent({ frame: 'lagged', dropped }));
+    const follows = (event: StreamEvent) => event.taskId === taskId && (activated || !event.murmur);
+    // Live and early events the opening task already reports (its own stored change, or an earlier one) are skipped.
+    const takes = (event: StreamEvent) => follows(event) && !(event.change !== null && event.change <= opening.change);
+    const ends = (event: StreamEvent) => endsStream(event.state, plan.endsOnInputRequired);
+
+    const first: StreamEvent[] = [plainEvent(null, taskId, false, { task: toWireTask(opening) })];
+    const from = streams.lastEventId(call);
+    // A replay writes every buffered event of the task whose id is above Last-Event-ID, even those the opening task
+    // already reflects (docs/streaming.md, "Replay"); an early event that the replay wrote is not written again.
+    const replayed = new Set<StreamEvent>();
+    if (from !== null) {
+      const replay = hub.replay(from);
+      const gap = replay.gapFirstAvailableId === null ? null : carrierEvent({ frame: 'gap', firstAvailableId: String(replay.gapFirstAvailableId) });
+      if (gap) first.push(gap);
+      for (const event of replay.events.filter(follows)) replayed.add(event);
+      first.push(...replayed);
+    }
+    // Live events are taken from here on; the early ones (those before this tick) are written with the opening.
+    const unsubscribe = hub.subscribe((event) => {
+      if (!takes(event)) return;
+      connection.send(event);
+      if (ends(event)) connection.end();
+    });
+    plan.stopEarly?.();
+    const early = plan.early.filter(takes);
+    first.push(...early.filter((event) => !replayed.has(event)));
+    connection.writeNow(first);
+    if (TERMINAL_STATES.has(opening.state) || early.some(ends) || hub.isClosed) {
+      unsubscribe();
+      connection.end();
+      return;
+    }
+    const offClose = hub.onClose(() => connection.end());
+    connection.onClose(() => {
+      unsubscribe();
+      offClose();
+    });
+  }
+}

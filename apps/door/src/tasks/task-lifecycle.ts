@@ -1,0 +1,218 @@
+import { isSettledState, type MurmurTaskMetadata, type ResidueItem, type TaskState, TERMINAL_STATES } from '@murmur/protocol';
+import type { MessageTrust } from '../auth/message-trust.js';
+import type { TraceWriter } from '../session/trace-writer.js';
+import type { ResidueSource } from './residue-source.js';
+import type { TaskRow } from './task.entity.js';
+import type { TaskEvents } from './task-events.js';
+import type { TaskStore } from './task-store.js';
+import { agentText } from './task-text.js';
+
+export const STATUS_TEXT = {
+  completed: 'task completed',
+  canceled: 'task canceled',
+  canceledQueued: 'task canceled before it started',
+  rejectedBusy: 'task rejected: capsule is busy',
+  rejectedClosing: 'task rejected: the session is closing',
+} as const;
+
+export class TaskCanceledError extends Error {
+  override readonly name = 'TaskCanceledError';
+}
+
+/** A reply reached a task that stopped waiting for input before it could be delivered; `row` is the task as it now stands. */
+export class TaskNotWaitingError extends Error {
+  override readonly name = 'TaskNotWaitingError';
+  constructor(readonly row: TaskRow) {
+    super(`task ${row.id} is not waiting for input`);
+  }
+}
+
+/** A task that has started: its cancel signal, and where a reply to its question goes. */
+interface LiveTask {
+  readonly abort: AbortController;
+  deliverReply: ((text: string) => void) | null;
+}
+
+type EndingFields = Partial<Pick<TaskRow, 'statusText' | 'response' | 'prompt' | 'residue' | 'murmur'>>;
+
+export interface TaskLifecycleDeps {
+  store: TaskStore;
+  events: TaskEvents;
+  trace: TraceWriter;
+  residue: readonly ResidueSource[];
+}
+
+/**
+ * Every transition of a task after it was admitted: written to the store before it is reported, one task's writes
+ * in order, held answers released when a task settles. Admission and the run queue are the TaskQueue's.
+ */
+export class TaskLifecycle {
+  private readonly live = new Map<string, LiveTask>();
+  private readonly settleWaiters = new Map<string, Set<(row: TaskRow) => void>>();
+  /** Per task, the tail of its state writes: each change of one task is decided on the state the previous one wrote. */
+  private readonly writes = new Map<string, Promise<unknown>>();
+  private closing = false;
+
+  constructor(private readonly deps: TaskLifecycleDeps) {}
+
+  /** A task starts running: its abort signal is live until `finished`. */
+  started(id: string): AbortSignal {
+    const task: LiveTask = { abort: new AbortController(), deliverReply: null };
+    this.live.set(id, task);
+    return task.abort.signal;
+  }
+
+  finished(id: string): void {
+    this.live.delete(id);
+  }
+
+  isRunning(id: string): boolean {
+    return this.live.has(id);
+  }
+
+  /** What the session leaves running, from every residue source. */
+  residue(): ResidueItem[] {
+    return this.deps.residue.flatMap((source) => source.residue());
+  }
+
+  /**
+   * Runs one state write of a task after the ones before it have been written. The in-memory row changes only once
+   * the store has the write, so without this two concurrent writers (a cancel and a reply, two cancels) would both
+   * decide on the same old state, and the later write would overwrite an ending.
+   */
+  private serially<T>(id: string, write: () => Promise<T>): Promise<T> {
+    const result = (this.writes.get(id) ?? Promise.resolve()).then(write);
+    const tail = result.catch(() => undefined);
+    this.writes.set(id, tail);
+    void tail.then(() => {
+      if (this.writes.get(id) === tail) this.writes.delete(id);
+    });
+    return result;
+  }
+
+  /** Writes a transition of a task that is not yet terminal; a task already ended (canceled meanwhile) is left alone. */
+  transition(id: string, state: TaskState, fields: EndingFields, flags: { canceledQueued?: true } = {}): Promise<TaskRow | null> {
+    return this.serially(id, async () => {
+      const current = this.deps.store.row(id);
+      if (!current || TERMINAL_STATES.has(current.state)) return null;
+      const row = await this.deps.store.save({ ...current, statusText: null, prompt: null, ...fields, state }, Date.now());
+      this.deps.events.emit('status', { row, progress: null, ...flags });
+      if (isSettledState(state)) this.notifySettled(row);
+      if (TERMINAL_STATES.has(state)) this.afterEnd(row);
+      return row;
+    });
+  }
+
+  private afterEnd(row: TaskRow): void {
+    this.deps.trace.write('task_end', {
+      task_id: row.id,
+      state: row.state,
+      status: row.statusText,
+      running_commands: row.murmur?.runningCommands ?? [],
+    });
+    this.live.get(row.id)?.abort.abort();
+  }
+
+  private endMetadata(id: string, nowMs: number): MurmurTaskMetadata | null {
+    for (const source of this.deps.residue) {
+      const runningCommands = source.runningCommandsOf(id, nowMs);
+      if (runningCommands) return { runningCommands };
+    }
+    return null;
+  }
+
+  /** A progress status the stream shows (e.g. "inference turn 2"); the stored state does not change. */
+  progress(id: string, text: string): void {
+    const row = this.deps.store.row(id);
+    if (row && row.state === 'TASK_STATE_WORKING') this.deps.events.emit('status', { row, progress: text });
+  }
+
+  async complete(id: string, response: string): Promise<void> {
+    const row = await this.transition(id, 'TASK_STATE_COMPLETED', { statusText: STATUS_TEXT.completed, response, murmur: this.endMetadata(id, Date.now()) });
+    if (row) this.deps.trace.write('task_result', { task_id: id, chars: response.length });
+  }
+
+  async fail(id: string, message: string): Promise<void> {
+    await this.transition(id, 'TASK_STATE_FAILED', { statusText: message, murmur: this.endMetadata(id, Date.now()) });
+  }
+
+  /** Pauses the task for input and resolves with the reply; rejects with TaskCanceledError when it is canceled meanwhile. */
+  async awaitReply(id: string, prompt: string): Promise<string> {
+    const task = this.live.get(id);
+    if (!task) throw new TaskCanceledError(id);
+    const reply = new Promise<string>((resolve, reject) => {
+      task.deliverReply = resolve;
+      task.abort.signal.addEventListener('abort', () => reject(new TaskCanceledError(id)), { once: true });
+    });
+    const row = await this.transition(id, 'TASK_STATE_INPUT_REQUIRED', { prompt });
+    if (!row) throw new TaskCanceledError(id);
+    this.deps.trace.write('task_input_required', { task_id: id, prompt });
+    return reply;
+  }
+
+  /**
+   * Delivers a reply to a task waiting in TASK_STATE_INPUT_REQUIRED; the door's capacity is not consulted. Throws
+   * TaskNotWaitingError when the task stopped waiting (another reply, a cancel) after the caller looked at it.
+   */
+  reply(row: TaskRow, text: string, trust: MessageTrust): Promise<TaskRow> {
+    return this.serially(row.id, async () => {
+      const current = this.deps.store.row(row.id) ?? row;
+      const task = this.live.get(row.id);
+      const deliver = task?.deliverReply;
+      if (current.state !== 'TASK_STATE_INPUT_REQUIRED') throw new TaskNotWaitingError(current);
+      if (!task || !deliver) throw new Error(`task ${row.id} is not waiting for input`);
+      task.deliverReply = null;
+      const resumed = await this.deps.store.save({ ...current, state: 'TASK_STATE_WORKING', prompt: null }, Date.now());
+      this.deps.events.emit('status', { row: resumed, progress: null, resumed: true });
+      this.deps.trace.write('task_resumed', { task_id: row.id, reply_chars: text.length });
+      deliver(agentText(text, trust));
+      return resumed;
+    });
+  }
+
+  /**
+   * Cancels a live task: written CANCELED, with a residue artifact naming what the session still runs. Resolves null
+   * when the task had ended (another cancel, its own ending) before this cancel's write: it is left unchanged.
+   */
+  cancel(id: string, queued: boolean): Promise<TaskRow | null> {
+    const residue = this.residue();
+    return this.transition(
+      id,
+      'TASK_STATE_CANCELED',
+      {
+        statusText: queued ? STATUS_TEXT.canceledQueued : STATUS_TEXT.canceled,
+        residue: residue.length > 0 ? residue : null,
+        murmur: this.endMetadata(id, Date.now()),
+      },
+      queued ? { canceledQueued: true } : {},
+    );
+  }
+
+  /** Resolves when the task next settles (ends or pauses for input), or when the door closes. */
+  waitSettled(id: string): Promise<TaskRow> {
+    const row = this.deps.store.row(id);
+    if (!row || isSettledState(row.state) || this.closing) return Promise.resolve(row ?? this.deps.store.row(id)!);
+    return new Promise((resolve) => {
+      const waiters = this.settleWaiters.get(id) ?? new Set();
+      this.settleWaiters.set(id, waiters);
+      waiters.add(resolve);
+    });
+  }
+
+  private notifySettled(row: TaskRow): void {
+    const waiters = this.settleWaiters.get(row.id);
+    if (!waiters) return;
+    this.settleWaiters.delete(row.id);
+    for (const resolve of waiters) resolve(row);
+  }
+
+  /** The door is closing: every held request is answered with its task as it stands, now and from here on. */
+  releaseHeld(): void {
+    this.closing = true;
+    for (const [id, waiters] of this.settleWaiters) {
+      const row = this.deps.store.row(id)!;
+      for (const resolve of waiters) resolve(row);
+    }
+    this.settleWaiters.clear();
+  }
+}

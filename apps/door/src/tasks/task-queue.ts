@@ -1,0 +1,225 @@
+import { EventEmitter } from 'node:events';
+import { type MessageImage, TERMINAL_STATES } from '@murmur/protocol';
+import { type Caller, SESSION_CALLER } from '../auth/caller.js';
+import type { MessageTrust } from '../auth/message-trust.js';
+import { newId } from '../session/ids.js';
+import type { SessionContext } from '../session/session-context.js';
+import type { TraceWriter } from '../session/trace-writer.js';
+import { renderReferencedTasks } from './references.js';
+import type { TaskRow } from './task.entity.js';
+import type { TaskEvents, TaskStatusEvent } from './task-events.js';
+import { STATUS_TEXT, TaskCanceledError, type TaskLifecycle } from './task-lifecycle.js';
+import type { TaskStore } from './task-store.js';
+import { agentText } from './task-text.js';
+
+/** Tasks waiting in TASK_STATE_SUBMITTED under task_acceptance: queue, beyond which new ones are rejected busy. */
+export const QUEUE_LIMIT = 1000;
+
+export interface NewTask {
+  messageId: string;
+  contextId: string | null;
+  /** The parts as the agent reads them. */
+  text: string;
+  images: MessageImage[];
+  referenceTaskIds: string[];
+  /** The message's trust class and origin: an untrusted task's whole text is fenced. */
+  trust: MessageTrust;
+}
+
+/** A task the agent loop runs: its input and its cancel signal. */
+export interface RunningTask {
+  readonly id: string;
+  readonly contextId: string;
+  readonly text: string;
+  readonly images: MessageImage[];
+  readonly signal: AbortSignal;
+}
+
+/** Runs one started task to its end (the agent loop); it reports through the TaskLifecycle. */
+export interface TaskRunner {
+  run(task: RunningTask): Promise<void>;
+}
+
+export interface TaskQueueDeps {
+  session: SessionContext;
+  store: TaskStore;
+  events: TaskEvents;
+  trace: TraceWriter;
+  lifecycle: TaskLifecycle;
+  runner: TaskRunner;
+}
+
+/**
+ * Admission and the run slot: a new task is written SUBMITTED before it may start, or REJECTED when there is no
+ * room; tasks start one at a time in arrival order. A task gives up the slot when it ends or pauses for input.
+ */
+export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
+  private closing = false;
+  private readonly queue: string[] = [];
+  /** New tasks admitted whose SUBMITTED row is still being written. */
+  private admitting = 0;
+  /** The task holding the run slot: started from the queue and not yet ended or paused for input. */
+  private slot: string | null = null;
+  private readonly pending = new Map<string, NewTask>();
+
+  constructor(private readonly deps: TaskQueueDeps) {
+    super();
+    deps.events.on('status', (event) => this.onStatus(event));
+  }
+
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
+  /** A new task from a message: written SUBMITTED before it may start, or REJECTED when there is no room. */
+  async submit(input: NewTask, caller: Caller): Promise<TaskRow> {
+    const { store, trace, events } = this.deps;
+    const view = store.viewFor(caller);
+    const joined = input.referenceTaskIds.length > 0 ? `${input.text}\n\n${renderReferencedTasks(input.referenceTaskIds, view)}` : input.text;
+    // "The whole text, fence included": the reference block joins an untrusted task's text inside its fence.
+    const text = agentText(joined, input.trust);
+    const base = {
+      id: newId('task'),
+      contextId: input.contextId ?? newId('context'),
+      owner: caller.principal,
+      messageId: input.messageId,
+      createdAtMs: Date.now(),
+      statusText: null,
+      response: null,
+      prompt: null,
+      residue: null,
+      murmur: null,
+    };
+    const refusal = this.admissionRefusal();
+    if (refusal !== null) {
+      const row = await store.save({ ...base, state: 'TASK_STATE_REJECTED', statusText: refusal }, Date.now());
+      trace.write('task_rejected', { task_id: row.id, context_id: row.contextId, reason: refusal });
+      return row;
+    }
+    // Admitted: counted until its row is in the store, so that a message arriving meanwhile sees it (single: busy).
+    this.admitting++;
+    let row: TaskRow;
+    try {
+      row = await store.save({ ...base, state: 'TASK_STATE_SUBMITTED' }, Date.now());
+    } finally {
+      this.admitting--;
+    }
+    trace.write('task_start', {
+      task_id: row.id,
+      context_id: row.contextId,
+      message_id: input.messageId,
+      origin: row.owner,
+      trust: input.trust.trust,
+      text_chars: text.length,
+      references: input.referenceTaskIds,
+      attachments: input.images.map((i) => ({ part_index: i.partIndex, media_type: i.mediaType, bytes: i.bytes.length })),
+    });
+    events.emit('status', { row, progress: null });
+    this.pending.set(row.id, { ...input, text });
+    this.queue.push(row.id);
+    // The door began closing while this row was written: close() did not see it, so it is canceled here, never left live.
+    if (this.closing) return (await this.cancel(row.id)) ?? store.row(row.id)!;
+    this.pump();
+    return row;
+  }
+
+  /** The launch's own task (mur run --task, task.md, input.txt): the session's, listed from the moment the door is announced. */
+  submitLaunchTask(text: string): Promise<TaskRow> {
+    return this.submit(
+      { messageId: newId('message'), contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'session' } },
+      SESSION_CALLER,
+    );
+  }
+
+  private admissionRefusal(): string | null {
+    if (this.closing) return STATUS_TEXT.rejectedClosing;
+    const acceptance = this.deps.session.manifest.lifecycle.task_acceptance;
+    if (acceptance === 'single' && this.admitting + this.deps.store.liveRows().length > 0) return STATUS_TEXT.rejectedBusy;
+    if (acceptance === 'queue' && this.admitting + this.queue.length >= QUEUE_LIMIT) return STATUS_TEXT.rejectedBusy;
+    return null;
+  }
+
+  private pump(): void {
+    while (this.slot === null && this.queue.length > 0 && !this.closing) {
+      const id = this.queue.shift()!;
+      const input = this.pending.get(id);
+      this.pending.delete(id);
+      const row = this.deps.store.row(id);
+      if (!input || !row || row.state !== 'TASK_STATE_SUBMITTED') continue;
+      this.slot = id;
+      void this.start(row, input);
+    }
+  }
+
+  private async start(row: TaskRow, input: NewTask): Promise<void> {
+    const { lifecycle, runner } = this.deps;
+    const signal = lifecycle.started(row.id);
+    try {
+      // Canceled before it could start: it never runs.
+      if (!(await lifecycle.transition(row.id, 'TASK_STATE_WORKING', {}))) return;
+      await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal });
+    } catch (error) {
+      if (!(error instanceof TaskCanceledError) && !signal.aborted) {
+        await lifecycle.fail(row.id, `driver invocation failed: ${(error as Error).message}`).catch(() => undefined);
+      }
+    } finally {
+      lifecycle.finished(row.id);
+      this.releaseSlot(row.id);
+    }
+  }
+
+  /** A task gives up the run slot when it pauses for input or ends; under after_task: exit the last ending ends the session. */
+  private onStatus({ row }: TaskStatusEvent): void {
+    if (row.state !== 'TASK_STATE_INPUT_REQUIRED' && !TERMINAL_STATES.has(row.state)) return;
+    this.releaseSlot(row.id);
+    if (
+      TERMINAL_STATES.has(row.state) &&
+      row.state !== 'TASK_STATE_REJECTED' &&
+      this.deps.session.manifest.lifecycle.after_task === 'exit' &&
+      this.deps.store.liveRows().length === 0 &&
+      !this.closing
+    ) {
+      this.emit('session-idle-exit');
+    }
+  }
+
+  private releaseSlot(id: string): void {
+    if (this.slot !== id) return;
+    this.slot = null;
+    this.pump();
+  }
+
+  /** Cancels a live task; one still waiting in the queue leaves it and never starts. Null when it had already ended. */
+  async cancel(id: string): Promise<TaskRow | null> {
+    const current = this.deps.store.row(id)!;
+    const queued = current.state === 'TASK_STATE_SUBMITTED' && !this.deps.lifecycle.isRunning(id);
+    if (queued) {
+      const at = this.queue.indexOf(id);
+      if (at >= 0) this.queue.splice(at, 1);
+      this.pending.delete(id);
+    }
+    return this.deps.lifecycle.cancel(id, queued);
+  }
+
+  /** murmur.StopSession: cancels every live task; the door keeps serving. */
+  async cancelAll(): Promise<string[]> {
+    // Queued tasks first: canceling the running task frees the run slot, which would start the next queued one.
+    const live = this.deps.store.liveRows();
+    const isQueued = (r: TaskRow) => r.state === 'TASK_STATE_SUBMITTED' && !this.deps.lifecycle.isRunning(r.id);
+    const ids = [...live.filter(isQueued), ...live.filter((r) => !isQueued(r))].map((r) => r.id);
+    const canceled: string[] = [];
+    for (const id of ids) {
+      if (await this.cancel(id)) canceled.push(id);
+    }
+    return canceled.sort();
+  }
+
+  /** The door is closing: refuse new tasks, cancel live ones, answer every held request with its task as it stands. */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    this.queue.length = 0;
+    for (const id of this.deps.store.liveRows().map((r) => r.id)) await this.cancel(id).catch(() => undefined);
+    this.deps.lifecycle.releaseHeld();
+  }
+}
