@@ -69,7 +69,7 @@ export async function demo(argv: string[]): Promise<number> {
     say(`\nConsole: ${consoleServer.url}  (open it in a browser: both sessions are listed)`);
   }
   if (existsSync(path.join(secure.door.recordsDir, TOKENS_FILE))) {
-    say(`secure asks for a token: node apps/door/dist/src/cli/main.js token ${secure.sessionId} prints them`);
+    say(`secure asks for a token: npx mur token ${secure.sessionId} prints them`);
   }
   say(`\nThe doors stay up. Try:\n  curl -s -X POST ${url}/ -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \\\n    -d '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}'\nCtrl-C stops everything.`);
   await new Promise<void>((resolve) => {

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, test } from 'node:test';
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { PUBLIC_CALLER } from '../auth/caller.js';
+import { manifestSchema } from '../manifest/manifest.schema.js';
+import type { SessionContext } from '../session/session-context.js';
+import { TraceWriter } from '../session/trace-writer.js';
+import { MetaRow } from './meta.entity.js';
+import { TaskRow } from './task.entity.js';
+import { TaskEvents, type TaskStatusEvent } from './task-events.js';
+import { STATUS_TEXT, TaskLifecycle } from './task-lifecycle.js';
+import { type NewTask, type RunningTask, TaskQueue } from './task-queue.js';
+import { TaskStore } from './task-store.js';
+
+/** A runner that holds each task until the test ends it through the lifecycle. */
+class HeldRunner {
+  readonly started: RunningTask[] = [];
+  private readonly releases = new Map<string, () => void>();
+  run(task: RunningTask): Promise<void> {
+    this.started.push(task);
+    return new Promise((resolve) => {
+      this.releases.set(task.id, resolve);
+      task.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  }
+  release(id: string): void {
+    this.releases.get(id)?.();
+  }
+}
+
+const input = (text: string): NewTask => ({ messageId: `m-${text}`, contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'a2a' } });
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Waits until `condition` holds: a start writes TASK_STATE_WORKING to SQLite before the runner is called. */
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+let db: DataSource;
+let store: TaskStore;
+let events: TaskEvents;
+let lifecycle: TaskLifecycle;
+let runner: HeldRunner;
+let statuses: TaskStatusEvent[];
+
+async function queueFor(acceptance: 'single' | 'queue'): Promise<TaskQueue> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'murmur-queue-'));
+  db = new DataSource({ type: 'sqlite', database: path.join(dir, 'store.db'), entities: [TaskRow, MetaRow], synchronize: true, logging: false });
+  await db.initialize();
+  store = new TaskStore(db);
+  await store.open(Date.now());
+  events = new TaskEvents();
+  statuses = [];
+  events.on('status', (e) => statuses.push(e));
+  const trace = new TraceWriter(dir);
+  lifecycle = new TaskLifecycle({ store, events, trace, residue: [] });
+  runner = new HeldRunner();
+  const manifest = manifestSchema.parse({ name: 'q', version: '0.1.0', lifecycle: { task_acceptance: acceptance } });
+  const session = { manifest, recordsDir: dir } as SessionContext;
+  return new TaskQueue({ session, store, events, trace, lifecycle, runner });
+}
+
+beforeEach(() => {
+  statuses = [];
+});
+afterEach(async () => {
+  await store?.close();
+});
+
+test('queue: tasks start one at a time, in arrival order; an ending starts the next', async () => {
+  const queue = await queueFor('queue');
+  const a = await queue.submit(input('a'), PUBLIC_CALLER);
+  const b = await queue.submit(input('b'), PUBLIC_CALLER);
+  await until(() => runner.started.length === 1, 'a starts');
+  await settle();
+  assert.deepEqual(runner.started.map((t) => t.id), [a.id]);
+  assert.equal(store.row(b.id)?.state, 'TASK_STATE_SUBMITTED');
+  await lifecycle.complete(a.id, 'done');
+  await until(() => runner.started.length === 2, 'b starts');
+  assert.deepEqual(runner.started.map((t) => t.id), [a.id, b.id]);
+  assert.equal(store.row(b.id)?.state, 'TASK_STATE_WORKING');
+});
+
+test('queue: a task paused for input gives up the slot', async () => {
+  const queue = await queueFor('queue');
+  const a = await queue.submit(input('a'), PUBLIC_CALLER);
+  const b = await queue.submit(input('b'), PUBLIC_CALLER);
+  await until(() => runner.started.length === 1, 'a starts');
+  void lifecycle.awaitReply(a.id, 'which?').catch(() => undefined);
+  await until(() => runner.started.length === 2, 'b starts');
+  assert.equal(store.row(a.id)?.state, 'TASK_STATE_INPUT_REQUIRED');
+  assert.deepEqual(runner.started.map((t) => t.id), [a.id, b.id]);
+  await queue.close();
+});
+
+test('single: a second task while one is live is rejected busy, with the seed’s words', async () => {
+  const queue = await queueFor('single');
+  await queue.submit(input('a'), PUBLIC_CALLER);
+  const b = await queue.submit(input('b'), PUBLIC_CALLER);
+  assert.equal(b.state, 'TASK_STATE_REJECTED');
+  assert.equal(b.statusText, STATUS_TEXT.rejectedBusy);
+  await queue.close();
+});
+
+test('a queued task canceled never runs, reads "canceled before it started", and its event says so by a flag', async () => {
+  const queue = await queueFor('queue');
+  const a = await queue.submit(input('a'), PUBLIC_CALLER);
+  const b = await queue.submit(input('b'), PUBLIC_CALLER);
+  const canceled = await queue.cancel(b.id);
+  assert.equal(canceled?.state, 'TASK_STATE_CANCELED');
+  assert.equal(canceled?.statusText, STATUS_TEXT.canceledQueued);
+  assert.equal(statuses.find((e) => e.row.id === b.id && e.row.state === 'TASK_STATE_CANCELED')?.canceledQueued, true);
+  await until(() => runner.started.length === 1, 'a starts');
+  await lifecycle.complete(a.id, 'done');
+  runner.release(a.id);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.deepEqual(runner.started.map((t) => t.id), [a.id]);
+});
+
+test('a running task canceled is aborted, and its event carries no queued flag', async () => {
+  const queue = await queueFor('queue');
+  const a = await queue.submit(input('a'), PUBLIC_CALLER);
+  await until(() => runner.started.length === 1, 'a starts');
+  const canceled = await queue.cancel(a.id);
+  assert.equal(canceled?.statusText, STATUS_TEXT.canceled);
+  assert.equal(runner.started[0].signal.aborted, true);
+  assert.equal(statuses.find((e) => e.row.id === a.id && e.row.state === 'TASK_STATE_CANCELED')?.canceledQueued, undefined);
+});
+
+test('closing cancels what is live and rejects what arrives after, as closing', async () => {
+  const queue = await queueFor('queue');
+  const a = await queue.submit(input('a'), PUBLIC_CALLER);
+  await queue.close();
+  assert.equal(store.row(a.id)?.state, 'TASK_STATE_CANCELED');
+  const late = await queue.submit(input('late'), PUBLIC_CALLER);
+  assert.equal(late.state, 'TASK_STATE_REJECTED');
+  assert.equal(late.statusText, STATUS_TEXT.rejectedClosing);
+});
