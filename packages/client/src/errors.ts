@@ -10,7 +10,7 @@ import {
   type ErrorInfo,
   type ErrorName,
   errorNameForCode,
-  type HttpRefusalBody,
+  type HttpRefusalCode,
   isRetryableCode,
   type JsonRpcErrorObject,
   type JsonRpcId,
@@ -189,9 +189,6 @@ export function isA2AError(value: unknown, name?: ErrorName): boolean {
   if (brandOf(value) !== 'A2AError') return false;
   return name === undefined || (value as A2AError).errorName === name;
 }
-
-/** The `error` codes of the door's HTTP refusal bodies (seed 000, "What the door answers"). */
-export type HttpRefusalCode = HttpRefusalBody['error'];
 
 /**
  * An HTTP answer that is not a JSON-RPC envelope: the door's 401/403 token, consent and scope refusals and its 404

@@ -10,7 +10,6 @@ export {
   ExtendedAgentCardNotConfiguredError,
   ExtensionSupportRequiredError,
   HttpRefusalError,
-  type HttpRefusalCode,
   InternalError,
   InvalidAgentResponseError,
   InvalidParamsError,
@@ -49,3 +48,4 @@ export type {
 export { newMessageId, type TextMessageOptions, textMessage } from './messages.js';
 export { MurmurStream, type ReconnectOptions, type StreamMethod, type StreamOptions } from './stream.js';
 export type { FetchLike, SseTransportName } from './internal/sse.js';
+export type { HttpRefusalBody, HttpRefusalCode } from '@murmur/protocol';

@@ -3,7 +3,7 @@
  * request, `break` aborts it, a second iteration throws. Behind the iterator, one loop reconnects with
  * Last-Event-ID, de-duplicates replays and watches the heartbeat (docs/streaming.md; seed 001, "Replay").
  */
-import { A2A_EXTENSIONS_HEADER, isTerminalState, LAST_EVENT_ID_HEADER, METHOD, STREAM_EXTENSION_URI, type Task, type TaskState } from '@murmur/protocol';
+import { A2A_EXTENSIONS_HEADER, endsTaskStream, LAST_EVENT_ID_HEADER, METHOD, STREAM_EXTENSION_URI, type Task, type TaskState, taskStreamEndOptions } from '@murmur/protocol';
 import { ConnectionError, InvalidResponseError, isA2AError, isMurmurError, StreamError } from './errors.js';
 import type { ConnectionEvent, ConnectionReason, MurmurStreamEvent, StreamDataEvent } from './events.js';
 import { readRpcAnswer } from './internal/answer.js';
@@ -147,7 +147,7 @@ function isNaturalEnd(plan: Pick<StreamPlan, 'method'>, followedTaskId: string |
   else if (event.kind === 'status') state = event.response.statusUpdate.status.state;
   else return false;
   // SendStreamingMessage also ends when its task pauses for input: the reply is a new message with its own stream.
-  return isTerminalState(state) || (plan.method === METHOD.SendStreamingMessage && state === 'TASK_STATE_INPUT_REQUIRED');
+  return endsTaskStream(state, taskStreamEndOptions(plan.method));
 }
 
 interface Failure {

@@ -4,6 +4,7 @@
  * client's `Symbol.for` brand, so they hold across bundles (STYLE 2).
  */
 import { isA2AError, isConnectionError, isHttpRefusalError, isInvalidResponseError, isStreamError } from '@murmur/client';
+import { HTTP_REFUSALS } from '@murmur/protocol';
 
 export type ProblemKind =
   /** 401: the door wants a bearer token (or refused the one given). */
@@ -72,16 +73,17 @@ export function describeError(error: unknown, context: ErrorContext = {}): Probl
       return problem('needs-token', 'This door needs a token', error.message, 401);
     }
     // mur console's proxy refuses an address it will not reach (apps/door/src/console/door-proxy.ts).
-    if (error.code === 'not_loopback' || error.code === 'bad_address') {
+    if (error.code === HTTP_REFUSALS.not_loopback.code || error.code === HTTP_REFUSALS.bad_address.code) {
       return problem('refused', 'mur console will not reach this address', error.message, error.status);
     }
     if (error.status === 403) {
-      if (error.code === 'insufficient_scope') return problem('forbidden', 'This token may not do that', error.message, 403);
-      if (error.code === 'peer_not_accepted') return problem('forbidden', `${capitalize(door)} does not accept requests from peers`, error.message, 403);
+      if (error.code === HTTP_REFUSALS.insufficient_scope.code) return problem('forbidden', 'This token may not do that', error.message, 403);
+      if (error.code === HTTP_REFUSALS.peer_not_accepted.code) return problem('forbidden', `${capitalize(door)} does not accept requests from peers`, error.message, 403);
       return problem('forbidden', `Refused: ${error.message}`, null, 403);
     }
-    // The proxy answers these when it cannot reach the door (door down, port closed); a door itself does not.
-    if (error.status === 502 || error.status === 503 || error.status === 504) {
+    // mur console's proxy answers door_unreachable when it cannot reach the door (door down, port closed); a door
+    // itself never answers 502/503/504, so those come from a proxy in between.
+    if (error.code === HTTP_REFUSALS.door_unreachable.code || error.status === 502 || error.status === 503 || error.status === 504) {
       // mur console words it "cannot reach the door at host:port: <cause>": keep the cause, not the repeat.
       return problem('unreachable', `Cannot reach ${door}`, error.message.replace(/^cannot reach the door at \S+: /i, ''), error.status);
     }

@@ -11,7 +11,7 @@
  * The view renders only the visible window of `rows` (VirtualList).
  */
 import type { MurmurStreamEvent, StreamDataEvent } from '@murmur/client';
-import { isTerminalState, type Artifact, type Message, type TaskState } from '@murmur/protocol';
+import { isTerminalState, type Artifact, messageText as joinedText, type Message, type TaskState } from '@murmur/protocol';
 import type { PerfCounters } from './perf.js';
 import type { ArtifactEntry, Banner, Entry, TaskRow, TextEntry, TimelineRow, ToolEntry } from './timeline-rows.js';
 
@@ -576,10 +576,7 @@ function trimOutput(draft: ToolEntry, max: number): void {
 
 function messageText(message: Message | undefined): string | null {
   if (!message) return null;
-  const text = message.parts
-    .map((part) => part.text ?? '')
-    .filter((t) => t !== '')
-    .join('\n');
+  const text = joinedText(message);
   return text === '' ? null : text;
 }
 

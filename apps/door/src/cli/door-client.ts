@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { isA2AError, isConnectionError, isHttpRefusalError, isInvalidResponseError, isStreamError, MurmurClient, type MurmurClientOptions } from '@murmur/client';
-import { type AgentCard, CAPSULE_EXTENSION_URI, MURMUR_STATE_WORD, type ResidueItem, type Task, type TaskState } from '@murmur/protocol';
+import { type AgentCard, ARTIFACT_ID, CAPSULE_EXTENSION_URI, HTTP_REFUSALS, MURMUR_STATE_WORD, messageText, type ResidueItem, type Task, type TaskState } from '@murmur/protocol';
 import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
 import type { SessionEntry } from '../registry/session-registry.js';
 import { OPERATOR_PRINCIPAL } from '../tasks/caller.js';
@@ -125,7 +125,7 @@ export function residueLine(item: ResidueItem): string {
 
 /** The residue items of a CancelTask answer: the data parts of its `residue` artifact. */
 export function residueOf(task: Task): ResidueItem[] {
-  const artifact = task.artifacts?.find((a) => a.artifactId === 'residue');
+  const artifact = task.artifacts?.find((a) => a.artifactId === ARTIFACT_ID.residue);
   if (!artifact) return [];
   return artifact.parts.flatMap((part) => (part.data !== undefined && part.data !== null ? [part.data as unknown as ResidueItem] : []));
 }
@@ -137,8 +137,7 @@ export function stateWord(state: string): string {
 
 /** The text of a status message, '' when it has none. */
 export function statusText(task: Pick<Task, 'status'>): string {
-  const parts = task.status.message?.parts ?? [];
-  return parts.map((p) => p.text ?? '').join('');
+  return messageText(task.status.message);
 }
 
 /** An SDK error (or a timeout) in plain words, for `mur: <words>`. */
@@ -146,7 +145,7 @@ export function inPlainWords(error: unknown, target: { url: string; label: strin
   if (isA2AError(error)) return `the door refused the request: ${error.message} (${error.code}${error.reason ? ` ${error.reason}` : ''})`;
   if (isHttpRefusalError(error)) {
     if (error.status === 401) {
-      return error.code === 'invalid_token'
+      return error.code === HTTP_REFUSALS.invalid_token.code
         ? `the door at ${target.url} refused the token (401 invalid_token): pass a token of this session with --token (mur token prints them)`
         : `the door at ${target.url} needs a token (401 unauthenticated): pass one with --token (mur token prints them)`;
     }

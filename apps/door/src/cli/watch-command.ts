@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isStreamError } from '@murmur/client';
-import type { MurmurFrame, ResidueItem, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@murmur/protocol';
+import { ARTIFACT_ID, type MurmurFrame, partsText, type ResidueItem, type TaskArtifactUpdateEvent, type TaskStatusUpdateEvent } from '@murmur/protocol';
 import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, resolveTarget, stateWord, statusText, tokenFor } from './door-client.js';
 import { UsageError } from './usage-error.js';
 
@@ -57,12 +57,12 @@ class WatchPrinter {
   artifact(update: TaskArtifactUpdateEvent): void {
     const { artifact, taskId, contextId } = update;
     const prefix = `${clock(undefined)}  ${this.label(taskId, contextId)}`;
-    if (artifact.artifactId === 'residue') {
+    if (artifact.artifactId === ARTIFACT_ID.residue) {
       for (const part of artifact.parts) if (part.data) this.line(`${prefix}  ${residueLine(part.data as unknown as ResidueItem)}`);
       return;
     }
-    const text = artifact.parts.map((p) => p.text ?? '').join('');
-    this.line(`${prefix}  ${artifact.artifactId === 'response' ? 'response' : `artifact ${artifact.artifactId}`}: ${text}`);
+    const text = partsText(artifact.parts);
+    this.line(`${prefix}  ${artifact.artifactId === ARTIFACT_ID.response ? 'response' : `artifact ${artifact.artifactId}`}: ${text}`);
   }
 
   /** A frame of a task, riding a carrier status update (undefined for a frame with no task). */
