@@ -18,23 +18,23 @@ import {
 
 const BRAND: unique symbol = Symbol.for('@murmur/client.error') as never;
 
-type ErrorKind = 'A2AError' | 'HttpRefusalError' | 'ConnectionError' | 'InvalidResponseError' | 'StreamError';
+type ErrorBrand = 'A2AError' | 'HttpRefusalError' | 'ConnectionError' | 'InvalidResponseError' | 'StreamError';
 
 /** The base of every error this package throws. */
 export abstract class MurmurError extends Error {
-  readonly [BRAND]: ErrorKind;
+  readonly [BRAND]: ErrorBrand;
   /** Whether sending the same request again, unchanged, may succeed. */
   abstract readonly retryable: boolean;
 
-  protected constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+  protected constructor(kind: ErrorBrand, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this[BRAND] = kind;
   }
 }
 
-function brandOf(value: unknown): ErrorKind | undefined {
+function brandOf(value: unknown): ErrorBrand | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  return (value as { [BRAND]?: ErrorKind })[BRAND];
+  return (value as { [BRAND]?: ErrorBrand })[BRAND];
 }
 
 export function isMurmurError(value: unknown): value is MurmurError {

@@ -45,7 +45,9 @@ export type {
   StreamDataEvent,
   TaskEvent,
 } from './events.js';
+export { applyStreamEvent } from './apply-event.js';
+export { ERROR_KINDS, type ErrorKind, errorKind } from './error-kind.js';
 export { newMessageId, type TextMessageOptions, textMessage } from './messages.js';
 export { MurmurStream, type ReconnectOptions, type StreamMethod, type StreamOptions } from './stream.js';
-export type { FetchLike, SseTransportName } from './internal/sse.js';
+export type { FetchLike, SseTransportName } from './internal/sse-types.js';
 export type { HttpRefusalBody, HttpRefusalCode } from '@murmur/protocol';

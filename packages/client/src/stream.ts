@@ -9,7 +9,7 @@ import type { ConnectionEvent, ConnectionReason, MurmurStreamEvent, StreamDataEv
 import { readRpcAnswer } from './internal/answer.js';
 import { type BackoffPolicy, retryDelay, shouldRetry, sleep } from './internal/retry.js';
 import { ConsumerBehindError } from './internal/sse-fetch-event-source.js';
-import type { SseItem, SseOpen } from './internal/sse.js';
+import type { SseItem, SseOpen } from './internal/sse-types.js';
 import { dedupeKey, Deduper, readStreamEvent } from './internal/stream-events.js';
 
 /** Reconnect settings for a stream. */

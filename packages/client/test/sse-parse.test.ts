@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { encodeSseEvent, HEARTBEAT_COMMENT } from '@murmur/protocol';
-import type { SseItem } from '../src/internal/sse.js';
-import { isEventStream, selectSseTransport } from '../src/internal/sse.js';
+import { selectSseTransport } from '../src/internal/sse.js';
+import { isEventStream, type SseItem } from '../src/internal/sse-types.js';
 import { openWithFetch, readSseItems, SseBufferOverflowError } from '../src/internal/sse-fetch.js';
 
 // The seam's fetch transport: eventsource-parser over a fetch body. Tests feed tiny chunks (STYLE 15, after

@@ -13,7 +13,7 @@
  */
 import type { EventSourceMessage, FetchEventSourceInit } from '@microsoft/fetch-event-source';
 import { ItemQueue } from './item-queue.js';
-import { isEventStream, type SseItem, type SseOpen, type SseRequest } from './sse.js';
+import { isEventStream, type SseItem, type SseOpen, type SseRequest } from './sse-types.js';
 
 /** The most items queued for a consumer that has stopped pulling; past it the connection is dropped, to be resumed. */
 export const MAX_QUEUED_ITEMS = 4096;

@@ -1,6 +1,6 @@
 /** The seam's environment-free transport: `fetch` for the HTTP, eventsource-parser for the bytes. */
 import { createParser, type ParseError } from 'eventsource-parser';
-import { isEventStream, type SseItem, type SseOpen, type SseRequest } from './sse.js';
+import { isEventStream, type SseItem, type SseOpen, type SseRequest } from './sse-types.js';
 
 export async function openWithFetch(request: SseRequest): Promise<SseOpen> {
   const response = await request.fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal: request.signal });
