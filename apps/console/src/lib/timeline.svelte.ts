@@ -13,9 +13,9 @@
 import type { MurmurStreamEvent, StreamDataEvent } from '@murmur/client';
 import { isTerminalState, type Artifact, messageText as joinedText, type Message, type TaskState } from '@murmur/protocol';
 import type { PerfCounters } from './perf.js';
-import type { ArtifactEntry, Banner, Entry, TaskRow, TextEntry, TimelineRow, ToolEntry } from './timeline-rows.js';
+import type { ArtifactEntry, Banner, Entry, TaskHeaderRow, TextEntry, TimelineRow, ToolEntry } from './timeline-rows.js';
 
-export type { ArtifactEntry, Banner, Entry, MoreRow, NoteEntry, OutputChunk, StatusEntry, TaskRow, TextEntry, TimelineRow, ToolEntry } from './timeline-rows.js';
+export type { ArtifactEntry, Banner, Entry, MoreRow, NoteEntry, OutputChunk, StatusEntry, TaskHeaderRow, TextEntry, TimelineRow, ToolEntry } from './timeline-rows.js';
 
 export interface TimelineLimits {
   /** Tasks kept; the oldest go first. @default 200 */
@@ -94,7 +94,7 @@ interface TaskLog {
   tools: Map<string, Cell<ToolEntry>>;
   artifacts: Map<string, Cell<ArtifactEntry>>;
   userCollapsed: boolean | null;
-  row: TaskRow | null;
+  row: TaskHeaderRow | null;
   changed: boolean;
 }
 

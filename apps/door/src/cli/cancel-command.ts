@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isA2AError } from '@murmur/client';
 import { listSessions, type SessionEntry } from '../registry/session-registry.js';
-import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, residueOf, stateWord, statusText, tokenFor } from './door-client.js';
+import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, residueOf, stateWord, statusText, tokenFor } from './client-command-support.js';
 import { UsageError } from './usage-error.js';
 import { findSession } from './session-lookup.js';
 

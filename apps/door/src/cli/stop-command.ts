@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { AgentCard, StopSessionResult } from '@murmur/protocol';
-import { checkCard, clientFor, type CommandIo, DoorFailure, fetchCard, inPlainWords, withUsage, residueLine, tokenFor } from './door-client.js';
+import { checkCard, clientFor, type CommandIo, DoorFailure, fetchCard, inPlainWords, withUsage, residueLine, tokenFor } from './client-command-support.js';
 import { UsageError } from './usage-error.js';
 import { isAlive } from '../registry/session-registry.js';
 import { findSession } from './session-lookup.js';

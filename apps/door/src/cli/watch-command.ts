@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isStreamError } from '@murmur/client';
 import { ARTIFACT_ID, type MurmurFrame, partsText, type ResidueItem, type TaskArtifactUpdateEvent, type TaskStatusUpdateEvent } from '@murmur/protocol';
-import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, resolveTarget, stateWord, statusText, tokenFor } from './door-client.js';
+import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, resolveTarget, stateWord, statusText, tokenFor } from './client-command-support.js';
 import { UsageError } from './usage-error.js';
 
 export const WATCH_USAGE = `usage: mur watch [SESSION|ADDR] [--token T]
