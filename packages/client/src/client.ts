@@ -243,7 +243,7 @@ export class MurmurClient {
       body: JSON.stringify({ jsonrpc: '2.0', id: requestId, method, params }),
       signal,
       fetch: this.#fetch,
-      maxBufferSize: this.#maxEventSize,
+      maxEventSize: this.#maxEventSize,
     });
     return { requestId, open };
   }

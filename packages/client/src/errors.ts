@@ -272,7 +272,9 @@ export type StreamErrorReason =
   /** A data line that is not a JSON-RPC response to this request. */
   | 'invalid-event'
   /** The stream object was iterated a second time. */
-  | 'already-iterated';
+  | 'already-iterated'
+  /** An event larger than the client's `maxEventSize`; the events before it were delivered. Not retried. */
+  | 'event-too-large';
 
 /** A stream failed after it was opened (or was misused). Refusals of the opening request throw their own errors. */
 export class StreamError extends MurmurError {

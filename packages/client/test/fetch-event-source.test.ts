@@ -57,7 +57,7 @@ const request = (url: string, signal = new AbortController().signal) => ({
   body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'murmur.WatchSession', params: {} }),
   signal,
   fetch: (input: string, init: RequestInit) => globalThis.fetch(input, init),
-  maxBufferSize: 1_000_000,
+  maxEventSize: 1_000_000,
 });
 
 async function drain(open: SseOpen): Promise<{ items: SseItem[]; error: unknown }> {

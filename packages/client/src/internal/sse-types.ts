@@ -14,8 +14,8 @@ export interface SseRequest {
   body: string;
   signal: AbortSignal;
   fetch: FetchLike;
-  /** The most characters of one unfinished line or event the parser buffers before failing the stream. */
-  maxBufferSize: number;
+  /** The most characters one event's data may hold (and one unfinished line may buffer) before the stream fails. */
+  maxEventSize: number;
 }
 
 export type SseItem =
@@ -33,6 +33,22 @@ export type SseOpen =
   | { type: 'answer'; status: number; headers: Headers; text: string };
 
 export type SseTransport = (request: SseRequest) => Promise<SseOpen>;
+
+/**
+ * One event (or one unfinished line) is larger than the request's maxEventSize. Both transports throw it from
+ * the items iterator after the complete events before it; the stream then fails for good (fetching the same event
+ * again would fail the same way).
+ */
+export class EventTooLargeError extends Error {
+  override name = 'EventTooLargeError';
+  constructor(
+    readonly limit: number,
+    readonly size: number | null,
+    options?: { cause?: unknown },
+  ) {
+    super(size === null ? `an SSE event grew past ${limit} characters` : `an SSE event of ${size} characters is larger than the ${limit} allowed`, options);
+  }
+}
 
 /** Whether an answer is an event stream (`text/event-stream`, any parameters, any case). */
 export function isEventStream(response: Response): boolean {
