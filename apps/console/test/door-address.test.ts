@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { doorKeyOfUrl, isLoopbackHost, parseDoorAddress, proxyAddress } from '../src/lib/door-address';
+import { parseHostPort } from '@murmur/protocol';
+import { doorKeyOfUrl, parseDoorAddress, proxyAddress } from '../src/lib/door-address';
 
 describe('parseDoorAddress', () => {
   it('reads host:port, http URLs and bare ports', () => {
@@ -28,11 +29,14 @@ describe('parseDoorAddress', () => {
     expect(parseDoorAddress('127.0.0.1:99999')).toMatchObject({ ok: false });
   });
 
-  it('knows loopback hosts', () => {
-    expect(isLoopbackHost('127.0.0.1')).toBe(true);
-    expect(isLoopbackHost('localhost')).toBe(true);
-    expect(isLoopbackHost('[::1]')).toBe(true);
-    expect(isLoopbackHost('128.0.0.1')).toBe(false);
+  it('accepts ::1 in any spelling and names it [::1], a key the proxy reads back', () => {
+    for (const input of ['[0:0:0:0:0:0:0:1]:9000', 'http://[::0:1]:9000', '[::ffff:127.0.0.1]:9000']) {
+      const verdict = parseDoorAddress(input);
+      expect(verdict.ok, input).toBe(true);
+      if (verdict.ok) expect(parseHostPort(verdict.address.key)).toEqual({ host: verdict.address.host, port: 9000 });
+    }
+    expect(parseDoorAddress('[0:0:0:0:0:0:0:1]:9000')).toMatchObject({ ok: true, address: { key: '[::1]:9000' } });
+    expect(parseDoorAddress('127.300.0.1:9000')).toMatchObject({ ok: false });
   });
 
   it('maps session URLs to door keys and keys to the proxy address', () => {

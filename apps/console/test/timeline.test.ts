@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newPerfCounters } from '../src/lib/perf';
-import { type Entry, type TaskRow, type TextEntry, TimelineStore, type ToolEntry } from '../src/lib/timeline.svelte';
+import { type Entry, type TaskHeaderRow, type TextEntry, TimelineStore, type ToolEntry } from '../src/lib/timeline.svelte';
 import { artifact, connection, frame, manualScheduler, sessionFrame, status, T1, T2, task, taskEvent } from './support/events';
 
 function setup(limits = {}) {
@@ -11,7 +11,7 @@ function setup(limits = {}) {
 }
 
 const entries = (timeline: TimelineStore) => timeline.rows.filter((r): r is Entry => r.kind !== 'task' && r.kind !== 'more');
-const taskRows = (timeline: TimelineStore) => timeline.rows.filter((r): r is TaskRow => r.kind === 'task');
+const taskRows = (timeline: TimelineStore) => timeline.rows.filter((r): r is TaskHeaderRow => r.kind === 'task');
 
 describe('TimelineStore batching', () => {
   it('writes nothing until the animation frame, then everything in one flush', () => {

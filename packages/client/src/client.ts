@@ -20,7 +20,8 @@ import {
 import { ConnectionError, InvalidResponseError } from './errors.js';
 import { type Answer, expectObject, httpRefusal, readRpcAnswer } from './internal/answer.js';
 import { type BackoffPolicy, retryDelay, shouldRetry, sleep } from './internal/retry.js';
-import { type FetchLike, type SseTransport, type SseTransportName, selectSseTransport, sseTransport } from './internal/sse.js';
+import { selectSseTransport, sseTransport } from './internal/sse.js';
+import type { FetchLike, SseTransport, SseTransportName } from './internal/sse-types.js';
 import { type TextMessageOptions, textMessage } from './messages.js';
 import { MurmurStream, type ReconnectOptions, runStream, type StreamDeps, type StreamMethod, type StreamOptions, type StreamPlan } from './stream.js';
 
@@ -242,7 +243,7 @@ export class MurmurClient {
       body: JSON.stringify({ jsonrpc: '2.0', id: requestId, method, params }),
       signal,
       fetch: this.#fetch,
-      maxBufferSize: this.#maxEventSize,
+      maxEventSize: this.#maxEventSize,
     });
     return { requestId, open };
   }

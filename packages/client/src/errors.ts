@@ -10,7 +10,7 @@ import {
   type ErrorInfo,
   type ErrorName,
   errorNameForCode,
-  type HttpRefusalBody,
+  type HttpRefusalCode,
   isRetryableCode,
   type JsonRpcErrorObject,
   type JsonRpcId,
@@ -18,23 +18,23 @@ import {
 
 const BRAND: unique symbol = Symbol.for('@murmur/client.error') as never;
 
-type ErrorKind = 'A2AError' | 'HttpRefusalError' | 'ConnectionError' | 'InvalidResponseError' | 'StreamError';
+type ErrorBrand = 'A2AError' | 'HttpRefusalError' | 'ConnectionError' | 'InvalidResponseError' | 'StreamError';
 
 /** The base of every error this package throws. */
 export abstract class MurmurError extends Error {
-  readonly [BRAND]: ErrorKind;
+  readonly [BRAND]: ErrorBrand;
   /** Whether sending the same request again, unchanged, may succeed. */
   abstract readonly retryable: boolean;
 
-  protected constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+  protected constructor(kind: ErrorBrand, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this[BRAND] = kind;
   }
 }
 
-function brandOf(value: unknown): ErrorKind | undefined {
+function brandOf(value: unknown): ErrorBrand | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  return (value as { [BRAND]?: ErrorKind })[BRAND];
+  return (value as { [BRAND]?: ErrorBrand })[BRAND];
 }
 
 export function isMurmurError(value: unknown): value is MurmurError {
@@ -190,9 +190,6 @@ export function isA2AError(value: unknown, name?: ErrorName): boolean {
   return name === undefined || (value as A2AError).errorName === name;
 }
 
-/** The `error` codes of the door's HTTP refusal bodies (seed 000, "What the door answers"). */
-export type HttpRefusalCode = HttpRefusalBody['error'];
-
 /**
  * An HTTP answer that is not a JSON-RPC envelope: the door's 401/403 token, consent and scope refusals and its 404
  * (body `{"error": "<code>", "message": "<sentence>"}`), or any other non-2xx status from the door or a proxy.
@@ -275,7 +272,9 @@ export type StreamErrorReason =
   /** A data line that is not a JSON-RPC response to this request. */
   | 'invalid-event'
   /** The stream object was iterated a second time. */
-  | 'already-iterated';
+  | 'already-iterated'
+  /** An event larger than the client's `maxEventSize`; the events before it were delivered. Not retried. */
+  | 'event-too-large';
 
 /** A stream failed after it was opened (or was misused). Refusals of the opening request throw their own errors. */
 export class StreamError extends MurmurError {

@@ -18,6 +18,13 @@ export interface TaskEvent extends EventBase {
   taskId: string;
   response: { task: Task };
   frame: null;
+  /**
+   * True for the snapshot that opens a resumed connection (the SubscribeToTask a dropped stream reconnects with, or
+   * the GetTask read when the task ended while the client was away); false for the stream's first `task` event. A
+   * stream's first task event comes once: skip `resumed` ones to see it once, or apply them to stay current
+   * (packages/client README, "Reconnect").
+   */
+  resumed: boolean;
 }
 
 /** A standard A2A status update: progress (`inference turn 2`), input requests, the terminal status. */
@@ -69,6 +76,8 @@ export type ConnectionReason =
   | 'heartbeat-timeout'
   /** The consumer stopped pulling for so long that the client dropped the connection to bound its memory. */
   | 'consumer-behind'
+  /** `lost`: an event was larger than `maxEventSize`. */
+  | 'event-too-large'
   /** `closed`: the stream reached its natural end. */
   | 'natural-end';
 

@@ -3,13 +3,13 @@
  * request, `break` aborts it, a second iteration throws. Behind the iterator, one loop reconnects with
  * Last-Event-ID, de-duplicates replays and watches the heartbeat (docs/streaming.md; seed 001, "Replay").
  */
-import { A2A_EXTENSIONS_HEADER, isTerminalState, LAST_EVENT_ID_HEADER, METHOD, STREAM_EXTENSION_URI, type Task, type TaskState } from '@murmur/protocol';
+import { A2A_EXTENSIONS_HEADER, endsTaskStream, LAST_EVENT_ID_HEADER, METHOD, STREAM_EXTENSION_URI, type Task, type TaskState, taskStreamEndOptions } from '@murmur/protocol';
 import { ConnectionError, InvalidResponseError, isA2AError, isMurmurError, StreamError } from './errors.js';
 import type { ConnectionEvent, ConnectionReason, MurmurStreamEvent, StreamDataEvent } from './events.js';
 import { readRpcAnswer } from './internal/answer.js';
 import { type BackoffPolicy, retryDelay, shouldRetry, sleep } from './internal/retry.js';
 import { ConsumerBehindError } from './internal/sse-fetch-event-source.js';
-import type { SseItem, SseOpen } from './internal/sse.js';
+import { EventTooLargeError, type SseItem, type SseOpen } from './internal/sse-types.js';
 import { dedupeKey, Deduper, readStreamEvent } from './internal/stream-events.js';
 
 /** Reconnect settings for a stream. */
@@ -20,6 +20,12 @@ export interface ReconnectOptions {
   initialDelayMs?: number;
   /** The longest wait between retries. @default 15000 @unit ms */
   maxDelayMs?: number;
+  /**
+   * A connection that stayed up this long counts as healthy (resetting the failure count) even if it delivered
+   * nothing new; one that delivers something new — not a connection-ack, a gap or lagged frame, a resumed `task`
+   * snapshot or a replayed repeat — counts as healthy at once. @default 5000 @unit ms
+   */
+  healthyAfterMs?: number;
 }
 
 export interface StreamOptions {
@@ -42,7 +48,7 @@ export interface StreamOptions {
   heartbeatTimeoutMs?: number;
 }
 
-const DEFAULT_RECONNECT: Required<ReconnectOptions> = { maxRetries: 8, initialDelayMs: 500, maxDelayMs: 15_000 };
+const DEFAULT_RECONNECT: Required<ReconnectOptions> = { maxRetries: 8, initialDelayMs: 500, maxDelayMs: 15_000, healthyAfterMs: 5_000 };
 /** 3 × the door's 15 s heartbeat interval (seed 001, "Heartbeat"). */
 const DEFAULT_HEARTBEAT_TIMEOUT_MS = 45_000;
 
@@ -147,7 +153,20 @@ function isNaturalEnd(plan: Pick<StreamPlan, 'method'>, followedTaskId: string |
   else if (event.kind === 'status') state = event.response.statusUpdate.status.state;
   else return false;
   // SendStreamingMessage also ends when its task pauses for input: the reply is a new message with its own stream.
-  return isTerminalState(state) || (plan.method === METHOD.SendStreamingMessage && state === 'TASK_STATE_INPUT_REQUIRED');
+  return endsTaskStream(state, taskStreamEndOptions(plan.method));
+}
+
+/**
+ * Whether a delivered event shows the connection working: something the stream had not delivered before. Not a
+ * connection-ack (every WatchSession connection opens with one), not a gap or lagged frame (about the connection,
+ * not the session), not a resumed task snapshot (every task-stream resume opens with one). Replayed repeats never
+ * get this far: de-duplication drops them first.
+ */
+function isProgress(event: StreamDataEvent): boolean {
+  if (event.kind === 'task') return !event.resumed;
+  if (event.kind !== 'frame') return true;
+  const name = event.frame.frame;
+  return name !== 'connection-ack' && name !== 'gap' && name !== 'lagged';
 }
 
 interface Failure {
@@ -163,7 +182,7 @@ export async function* runStream(
   signal: AbortSignal,
 ): AsyncGenerator<MurmurStreamEvent, void, undefined> {
   const reconnect = options.reconnect === false ? null : { ...DEFAULT_RECONNECT, ...options.reconnect };
-  const policy: BackoffPolicy = reconnect ?? DEFAULT_RECONNECT;
+  const policy: BackoffPolicy & { healthyAfterMs: number } = reconnect ?? DEFAULT_RECONNECT;
   const heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
   const dedupe = new Deduper();
   const method = plan.method;
@@ -255,7 +274,7 @@ export async function* runStream(
       // state is what the stream would have ended with, so read it and end there.
       if (target === METHOD.SubscribeToTask && followed !== null && isA2AError(refusal, 'UnsupportedOperation') && refusal.metadata.state) {
         const task = await deps.getTask(followed, signal);
-        yield { kind: 'task', id: null, taskId: task.id, response: { task }, frame: null };
+        yield { kind: 'task', id: null, taskId: task.id, response: { task }, frame: null, resumed: true };
         yield connectionEvent('closed', { reason: 'natural-end' });
         return;
       }
@@ -269,6 +288,8 @@ export async function* runStream(
 
     connections += 1;
     failure = null;
+    const openedAt = Date.now();
+    let healthy = false;
     const { requestId } = opened;
     const items = opened.open.items;
     const watchdog = new Watchdog(heartbeatTimeoutMs, () => connection.abort(new Error('heartbeat timeout')));
@@ -282,6 +303,10 @@ export async function* runStream(
           if (signal.aborted) throw signal.reason;
           if (watchdog.fired) failure = { reason: 'heartbeat-timeout', error: new ConnectionError(`${target}: no bytes for ${heartbeatTimeoutMs} ms`) };
           else if (error instanceof ConsumerBehindError) failure = { reason: 'consumer-behind', error };
+          else if (error instanceof EventTooLargeError) {
+            yield connectionEvent('lost', { reason: 'event-too-large', error });
+            throw lost('event-too-large', `${error.message} (the client's maxEventSize); the events before it were delivered`, error);
+          }
           else failure = { reason: 'network-error', error: new ConnectionError(`${target}: the stream failed: ${describe(error)}`, { cause: error }) };
           break;
         }
@@ -297,7 +322,11 @@ export async function* runStream(
         const { event } = read;
         const key = dedupeKey(event);
         if (key !== null && dedupe.isRepeat(key, read.resultJson, connections)) continue;
-        failures = 0;
+        if (event.kind === 'task' && isReconnect) event.resumed = true;
+        if (!healthy && isProgress(event)) {
+          healthy = true;
+          failures = 0;
+        }
         if (followed === null && event.kind === 'task') followed = event.taskId;
         yield event;
         if (isNaturalEnd(plan, followed, event)) {
@@ -306,6 +335,8 @@ export async function* runStream(
         }
       }
     } finally {
+      // A connection that stayed up long enough was healthy, even if it had nothing new to say.
+      if (!healthy && failure !== null && Date.now() - openedAt >= policy.healthyAfterMs) failures = 0;
       signal.removeEventListener('abort', forwardAbort);
       connection.abort();
       items.return?.()?.catch(() => {});

@@ -6,7 +6,7 @@ import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { HEARTBEAT_COMMENT } from '@murmur/protocol';
 import { MurmurClient } from '../src/index.js';
 import { ItemQueue } from '../src/internal/item-queue.js';
-import type { SseItem, SseOpen } from '../src/internal/sse.js';
+import type { SseItem, SseOpen } from '../src/internal/sse-types.js';
 import { selectSseTransport } from '../src/internal/sse.js';
 import { ConsumerBehindError, MAX_QUEUED_ITEMS, openWithFetchEventSource, wrapperCallbacks } from '../src/internal/sse-fetch-event-source.js';
 import { collect } from './support/collect.js';
@@ -57,7 +57,7 @@ const request = (url: string, signal = new AbortController().signal) => ({
   body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'murmur.WatchSession', params: {} }),
   signal,
   fetch: (input: string, init: RequestInit) => globalThis.fetch(input, init),
-  maxBufferSize: 1_000_000,
+  maxEventSize: 1_000_000,
 });
 
 async function drain(open: SseOpen): Promise<{ items: SseItem[]; error: unknown }> {

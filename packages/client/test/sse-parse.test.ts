@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { encodeSseEvent, HEARTBEAT_COMMENT } from '@murmur/protocol';
-import type { SseItem } from '../src/internal/sse.js';
-import { isEventStream, selectSseTransport } from '../src/internal/sse.js';
-import { openWithFetch, readSseItems, SseBufferOverflowError } from '../src/internal/sse-fetch.js';
+import { selectSseTransport } from '../src/internal/sse.js';
+import { EventTooLargeError, isEventStream, type SseItem } from '../src/internal/sse-types.js';
+import { openWithFetch, readSseItems } from '../src/internal/sse-fetch.js';
 
 // The seam's fetch transport: eventsource-parser over a fetch body. Tests feed tiny chunks (STYLE 15, after
 // a2a-js's test/sse_utils.spec.ts, which splits into 2-byte chunks).
@@ -26,9 +26,9 @@ function chunkedBody(text: string, size: number): ReadableStream<Uint8Array> {
   });
 }
 
-async function collect(body: ReadableStream<Uint8Array>, maxBufferSize?: number): Promise<SseItem[]> {
+async function collect(body: ReadableStream<Uint8Array>, maxEventSize?: number): Promise<SseItem[]> {
   const items: SseItem[] = [];
-  for await (const item of readSseItems(body, maxBufferSize)) items.push(item);
+  for await (const item of readSseItems(body, maxEventSize)) items.push(item);
   return items;
 }
 
@@ -94,9 +94,9 @@ test('an unfinished event at the end of the body is dropped (HTML §9.2.6)', asy
   assert.deepEqual(items, [{ type: 'event', id: null, data: 'whole' }]);
 });
 
-test('an event larger than maxBufferSize fails the stream rather than growing without bound', async () => {
+test('an event larger than maxEventSize fails the stream rather than growing without bound', async () => {
   const big = `data: ${'x'.repeat(5000)}\n\n`;
-  await assert.rejects(collect(chunkedBody(big, 100), 1000), SseBufferOverflowError);
+  await assert.rejects(collect(chunkedBody(big, 100), 1000), EventTooLargeError);
   assert.equal(withoutBytes(await collect(chunkedBody(big, 100), 10_000)).length, 1);
 });
 
@@ -129,7 +129,7 @@ test('isEventStream wants a 200 text/event-stream, parameters and case aside', (
 test('openWithFetch hands back a JSON answer unread as events', async () => {
   const body = '{"jsonrpc":"2.0","id":1,"error":{"code":-32001,"message":"Task not found"}}';
   const fetch = async () => new Response(body, { status: 200, headers: { 'content-type': 'application/json' } });
-  const open = await openWithFetch({ url: 'http://door/', headers: {}, body: '{}', signal: new AbortController().signal, fetch, maxBufferSize: 1000 });
+  const open = await openWithFetch({ url: 'http://door/', headers: {}, body: '{}', signal: new AbortController().signal, fetch, maxEventSize: 1000 });
   assert.equal(open.type, 'answer');
   assert.equal(open.type === 'answer' && open.text, body);
 });

@@ -10,7 +10,6 @@ export type {
   DetachedShellResidue,
   ErrorInfo,
   GetTaskRequest,
-  HttpRefusalBody,
   JsonObject,
   JsonRpcErrorObject,
   JsonRpcFailure,
@@ -117,3 +116,26 @@ export type { ToolArtifactFrameFields } from './stream-types.js';
 export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, MAX_EVENT_ID, parseLastEventId } from './sse.js';
 export { CONSOLE_DOOR_PROXY_PREFIX, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from './console-api.js';
 export { headerLines, taskOrigins } from './http-headers.js';
+export { ARTIFACT_ID, type ArtifactId } from './artifact-ids.js';
+export { MESSAGE_TEXT_JOINER, messageText, partsText } from './message-text.js';
+export { endsTaskStream, type TaskStreamEndOptions, taskStreamEndOptions } from './stream-end.js';
+export {
+  badAddressRefusal,
+  bearerChallenge,
+  consoleNotFoundRefusal,
+  doorNotFoundRefusal,
+  doorUnreachableRefusal,
+  encodeRefusalBody,
+  HTTP_REFUSALS,
+  type HttpRefusalBody,
+  type HttpRefusalCode,
+  insufficientScopeRefusal,
+  invalidTokenRefusal,
+  type InvalidTokenWhy,
+  isHttpRefusalCode,
+  notLoopbackRefusal,
+  peerNotAcceptedRefusal,
+  refusalStatus,
+  unauthenticatedRefusal,
+} from './http-refusals.js';
+export { type HostPort, ipv6Groups, isLoopbackHost, parseHostPort, unbracketHost } from './loopback.js';

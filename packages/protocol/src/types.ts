@@ -248,8 +248,3 @@ export interface JsonRpcFailure {
 
 export type JsonRpcResponse<T = unknown> = JsonRpcSuccess<T> | JsonRpcFailure;
 
-/** The body of an HTTP refusal at steps 2, 3, 4 and 11 (never a JSON-RPC envelope). */
-export interface HttpRefusalBody {
-  error: 'unauthenticated' | 'invalid_token' | 'peer_not_accepted' | 'insufficient_scope' | 'not_found';
-  message: string;
-}

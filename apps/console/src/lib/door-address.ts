@@ -2,11 +2,11 @@
  * Door addresses as the console names them: `host:port`, the key of a door in routes, in sessionStorage and in the
  * proxy path `mur console` serves (`/api/door/<host>:<port>/…`, loopback doors only).
  */
-import { CONSOLE_DOOR_PROXY_PREFIX } from '@murmur/protocol';
+import { CONSOLE_DOOR_PROXY_PREFIX, isLoopbackHost } from '@murmur/protocol';
 
 /** A loopback door the console's proxy can reach. */
 export interface DoorAddress {
-  /** `127.0.0.1`, `127.x.y.z` or `[::1]` (brackets kept: it is how the host appears in a URL and in the key). */
+  /** `127.0.0.1`, `127.x.y.z` or `[::1]` (brackets kept: it is how the host appears in a URL, in the key and in protocol's parseHostPort). */
   host: string;
   port: number;
   /** `host:port`, e.g. `127.0.0.1:41873`. */
@@ -17,11 +17,6 @@ export type AddressVerdict = { ok: true; address: DoorAddress } | { ok: false; m
 
 const LOOPBACK_ONLY =
   'mur console only reaches doors on this host: use a loopback address such as 127.0.0.1:41873 (or localhost, [::1])';
-
-/** Whether a URL hostname is a loopback address (RFC 1122 §3.2.1.3 for 127/8; RFC 4291 §2.5.3 for ::1). */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
 
 /**
  * Reads what an operator types to reach a door: `host:port`, `http://host:port[/…]` (a card's interface URL), or a

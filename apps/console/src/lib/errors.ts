@@ -1,9 +1,10 @@
 /**
  * The console's one error mapping (STYLE 14, "one handleError"): every failure a view shows goes through
- * describeError, which turns the client's typed errors into words an operator understands. The guards read the
- * client's `Symbol.for` brand, so they hold across bundles (STYLE 2).
+ * describeError, which turns the client's typed errors into words an operator understands. It switches on the
+ * client's errorKind, which reads the errors' `Symbol.for` brand, so it holds across bundles (STYLE 2).
  */
-import { isA2AError, isConnectionError, isHttpRefusalError, isInvalidResponseError, isStreamError } from '@murmur/client';
+import { type A2AError, errorKind, type HttpRefusalError, type InvalidResponseError, type StreamError } from '@murmur/client';
+import { HTTP_REFUSALS } from '@murmur/protocol';
 
 export type ProblemKind =
   /** 401: the door wants a bearer token (or refused the one given). */
@@ -62,55 +63,69 @@ const problem = (kind: ProblemKind, title: string, detail: string | null, code: 
 
 /** An abort the console caused itself (navigating away, closing a stream): not a failure to show. */
 export function isAbort(error: unknown): boolean {
-  return error instanceof DOMException ? error.name === 'AbortError' : error instanceof Error && error.name === 'AbortError';
+  return errorKind(error) === 'aborted';
 }
 
 export function describeError(error: unknown, context: ErrorContext = {}): Problem {
   const door = context.door ? `the door at ${context.door}` : 'the door';
-  if (isHttpRefusalError(error)) {
-    if (error.status === 401) {
-      return problem('needs-token', 'This door needs a token', error.message, 401);
+  if (error instanceof ConsoleApiError) return problem('api', 'mur console did not answer', error.message, error.status);
+  const kind = errorKind(error);
+  switch (kind) {
+    case 'http-refusal':
+      return describeRefusal(error as HttpRefusalError, door);
+    case 'connection':
+      return problem('unreachable', `Cannot reach ${door}`, 'No answer: is mur console still running, and is the session up?');
+    case 'a2a': {
+      const a2a = error as A2AError;
+      const detail = [a2a.reason, Object.entries(a2a.metadata).map(([k, v]) => `${k}: ${v}`).join(', ')].filter(Boolean).join(' — ');
+      return problem('a2a', a2a.message, detail || null, a2a.code);
     }
-    // mur console's proxy refuses an address it will not reach (apps/door/src/console/door-proxy.ts).
-    if (error.code === 'not_loopback' || error.code === 'bad_address') {
-      return problem('refused', 'mur console will not reach this address', error.message, error.status);
+    case 'stream': {
+      const stream = error as StreamError;
+      // A refused reconnect carries the refusal: a token gone stale reads as a token problem, not a stream one.
+      if (stream.reason === 'reconnect-refused' && stream.cause !== undefined) return describeError(stream.cause, context);
+      if (stream.reason === 'retries-exhausted' || stream.reason === 'connection-lost' || stream.reason === 'heartbeat-timeout') {
+        const cause = stream.cause === undefined || stream.cause === null ? null : describeError(stream.cause, context);
+        return problem('stream', `Lost the stream from ${door}`, cause ? `${cause.title}${cause.detail ? `: ${cause.detail}` : ''}` : stream.message);
+      }
+      return problem('stream', `The stream from ${door} failed`, stream.message);
     }
-    if (error.status === 403) {
-      if (error.code === 'insufficient_scope') return problem('forbidden', 'This token may not do that', error.message, 403);
-      if (error.code === 'peer_not_accepted') return problem('forbidden', `${capitalize(door)} does not accept requests from peers`, error.message, 403);
-      return problem('forbidden', `Refused: ${error.message}`, null, 403);
+    case 'invalid-response': {
+      const invalid = error as InvalidResponseError;
+      return problem('invalid-response', `Could not read the answer of ${door}`, invalid.message, invalid.status);
     }
-    // The proxy answers these when it cannot reach the door (door down, port closed); a door itself does not.
-    if (error.status === 502 || error.status === 503 || error.status === 504) {
-      // mur console words it "cannot reach the door at host:port: <cause>": keep the cause, not the repeat.
-      return problem('unreachable', `Cannot reach ${door}`, error.message.replace(/^cannot reach the door at \S+: /i, ''), error.status);
+    case 'aborted':
+    case 'timeout':
+    case 'unknown':
+      if (error instanceof Error) return problem('unknown', error.message || error.name, null);
+      return problem('unknown', String(error), null);
+    default: {
+      const unreachable: never = kind;
+      throw new TypeError(`unknown error kind ${String(unreachable)}`);
     }
-    return problem('refused', `${capitalize(door)} refused the request (HTTP ${error.status})`, error.message, error.status);
   }
-  if (isConnectionError(error)) {
-    return problem('unreachable', `Cannot reach ${door}`, 'No answer: is mur console still running, and is the session up?');
+}
+
+function describeRefusal(error: HttpRefusalError, door: string): Problem {
+  if (error.status === 401) {
+    return problem('needs-token', 'This door needs a token', error.message, 401);
   }
-  if (isA2AError(error)) {
-    const detail = [error.reason, Object.entries(error.metadata).map(([k, v]) => `${k}: ${v}`).join(', ')].filter(Boolean).join(' — ');
-    return problem('a2a', error.message, detail || null, error.code);
+  // mur console's proxy refuses an address it will not reach (apps/door/src/console/door-proxy.ts).
+  if (error.code === HTTP_REFUSALS.not_loopback.code || error.code === HTTP_REFUSALS.bad_address.code) {
+    return problem('refused', 'mur console will not reach this address', error.message, error.status);
   }
-  if (isStreamError(error)) {
-    // A refused reconnect carries the refusal: a token gone stale reads as a token problem, not a stream one.
-    if (error.reason === 'reconnect-refused' && error.cause !== undefined) return describeError(error.cause, context);
-    if (error.reason === 'retries-exhausted' || error.reason === 'connection-lost' || error.reason === 'heartbeat-timeout') {
-      const cause = error.cause === undefined || error.cause === null ? null : describeError(error.cause, context);
-      return problem('stream', `Lost the stream from ${door}`, cause ? `${cause.title}${cause.detail ? `: ${cause.detail}` : ''}` : error.message);
-    }
-    return problem('stream', `The stream from ${door} failed`, error.message);
+  if (error.status === 403) {
+    if (error.code === HTTP_REFUSALS.insufficient_scope.code) return problem('forbidden', 'This token may not do that', error.message, 403);
+    if (error.code === HTTP_REFUSALS.peer_not_accepted.code) return problem('forbidden', `${capitalize(door)} does not accept requests from peers`, error.message, 403);
+    return problem('forbidden', `Refused: ${error.message}`, null, 403);
   }
-  if (isInvalidResponseError(error)) {
-    return problem('invalid-response', `Could not read the answer of ${door}`, error.message, error.status);
+  // mur console's proxy answers door_unreachable when it cannot reach the door (door down, port closed); a door
+  // itself never answers 502/503/504, so those come from a proxy in between.
+  if (error.code === HTTP_REFUSALS.door_unreachable.code || error.status === 502 || error.status === 503 || error.status === 504) {
+    // mur console words it "cannot reach the door at host:port: <cause>": keep the cause, not the repeat.
+    return problem('unreachable', `Cannot reach ${door}`, error.message.replace(/^cannot reach the door at \S+: /i, ''), error.status);
   }
-  if (error instanceof ConsoleApiError) {
-    return problem('api', 'mur console did not answer', error.message, error.status);
-  }
-  if (error instanceof Error) return problem('unknown', error.message || error.name, null);
-  return problem('unknown', String(error), null);
+  return problem('refused', `${capitalize(door)} refused the request (HTTP ${error.status})`, error.message, error.status);
 }
 
 function capitalize(text: string): string {

@@ -6,18 +6,18 @@ import { CONSOLE_SESSIONS_PATH, type ConsoleSession } from '@murmur/protocol';
 import { doorKeyOfUrl } from './door-address.js';
 import { ConsoleApiError, describeError, type Problem } from './errors.js';
 
-/** One entry of `GET /api/sessions`, the fields the console reads. */
-export type SessionEntry = Pick<ConsoleSession, 'sessionId' | 'name' | 'version' | 'url' | 'pid' | 'startedAt' | 'stale' | 'reachable' | 'reason'>;
+/** One session as `GET /api/sessions` lists it, the fields the console reads (not the door registry's SessionEntry). */
+export type ListedSession = Pick<ConsoleSession, 'sessionId' | 'name' | 'version' | 'url' | 'pid' | 'startedAt' | 'stale' | 'reachable' | 'reason'>;
 
 export type SessionState = 'running' | 'unreachable' | 'stale';
 
-export interface SessionRow extends SessionEntry {
+export interface SessionRow extends ListedSession {
   state: SessionState;
   /** `host:port` when the URL is a loopback door the console can open, else null. */
   door: string | null;
 }
 
-export function sessionState(entry: Pick<SessionEntry, 'stale' | 'reachable'>): SessionState {
+export function sessionState(entry: Pick<ListedSession, 'stale' | 'reachable'>): SessionState {
   if (entry.stale) return 'stale';
   return entry.reachable ? 'running' : 'unreachable';
 }
@@ -32,7 +32,7 @@ export function readSessions(body: unknown): SessionRow[] {
     if (typeof item !== 'object' || item === null) continue;
     const e = item as Record<string, unknown>;
     if (typeof e.sessionId !== 'string' || typeof e.url !== 'string') continue;
-    const entry: SessionEntry = {
+    const entry: ListedSession = {
       sessionId: e.sessionId,
       name: typeof e.name === 'string' ? e.name : '(unnamed)',
       version: typeof e.version === 'string' ? e.version : '',

@@ -3,8 +3,8 @@
  * for input. The stream's events keep the task fresh; the store (GetTask) is read again whenever the task changes
  * state, since it is the source of truth for artifacts and metadata (packages/client README, "Reconnect").
  */
-import { isA2AError, type StreamDataEvent } from '@murmur/client';
-import { isTerminalState, type Artifact, type Task } from '@murmur/protocol';
+import { applyStreamEvent, isA2AError, type StreamDataEvent } from '@murmur/client';
+import { isTerminalState, type Task } from '@murmur/protocol';
 import type { DoorClient } from './door-client.js';
 import { describeError, type ErrorContext, isAbort, type Problem } from './errors.js';
 import { LiveFeed } from './live-feed.svelte.js';
@@ -136,29 +136,9 @@ export class TaskDetail {
 
   #onEvent(event: StreamDataEvent): void {
     if (event.taskId !== this.taskId) return;
-    switch (event.kind) {
-      case 'task':
-        this.#task = event.response.task;
-        return;
-      case 'status': {
-        const { status } = event.response.statusUpdate;
-        if (this.#task) this.#task = { ...this.#task, status };
-        this.#scheduleRefetch();
-        return;
-      }
-      case 'artifact': {
-        const artifact = event.response.artifactUpdate.artifact;
-        if (this.#task) this.#task = { ...this.#task, artifacts: upsert(this.#task.artifacts ?? [], artifact) };
-        return;
-      }
-      case 'message':
-      case 'frame':
-        return;
-      default: {
-        const unreachable: never = event;
-        throw new TypeError(`unknown event ${JSON.stringify(unreachable)}`);
-      }
-    }
+    this.#task = applyStreamEvent(this.#task, event);
+    // The store is the source of truth for artifacts and metadata: read it again once a state change settles.
+    if (event.kind === 'status') this.#scheduleRefetch();
   }
 
   #scheduleRefetch(): void {
@@ -169,12 +149,4 @@ export class TaskDetail {
       void this.#get();
     }, this.#options.refetchDelayMs ?? 150);
   }
-}
-
-function upsert(artifacts: Artifact[], artifact: Artifact): Artifact[] {
-  const index = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
-  if (index === -1) return [...artifacts, artifact];
-  const next = [...artifacts];
-  next[index] = artifact;
-  return next;
 }

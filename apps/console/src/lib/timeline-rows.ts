@@ -1,8 +1,8 @@
 /** The rows a timeline shows: immutable snapshots, one object per row, replaced (never mutated) when they change. */
 import type { Artifact, JsonValue, TaskState, ToolArtifactFrameFields } from '@murmur/protocol';
 
-/** What a task's header row shows. */
-export interface TaskRow {
+/** The header row of a task in a timeline (not the door store's TaskRow entity). */
+export interface TaskHeaderRow {
   kind: 'task';
   key: string;
   taskId: string;
@@ -83,7 +83,7 @@ export interface MoreRow {
   omitted: number;
 }
 
-export type TimelineRow = TaskRow | Entry | MoreRow;
+export type TimelineRow = TaskHeaderRow | Entry | MoreRow;
 
 /** gap and lagged: events this connection may have lost. Shown as alerts until dismissed. */
 export interface Banner {

@@ -43,7 +43,7 @@ export function task(id: string, state: TaskState, extra: Partial<Task> = {}): T
 }
 
 export function taskEvent(t: Task): StreamDataEvent {
-  return { kind: 'task', id: null, taskId: t.id, frame: null, response: { task: t } };
+  return { kind: 'task', id: null, taskId: t.id, frame: null, response: { task: t }, resumed: false };
 }
 
 export function connection(state: ConnectionEvent['state'], extra: Partial<ConnectionEvent> = {}): MurmurStreamEvent {

@@ -1,14 +1,15 @@
 import { parseArgs } from 'node:util';
 import { isA2AError } from '@murmur/client';
 import { listSessions, type SessionEntry } from '../session/session-registry.js';
-import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, residueOf, stateWord, statusText, tokenFor } from './door-client.js';
+import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, residueOf, stateWord, statusText, tokenFor } from './client-command-support.js';
 import { UsageError } from './usage-error.js';
 import { findSession } from './session-lookup.js';
 
-export const CANCEL_USAGE = `usage: mur cancel TASK [--session S] [--token T]
+export const CANCEL_USAGE = `usage: mur cancel TASK [--session S] [--token T] [--json]
 
 Cancels a task (CancelTask) and prints its final state and what it leaves running. Without --session,
-asks each running session on this host which one holds the task.`;
+asks each running session on this host which one holds the task. --json prints one JSON object:
+{"sessionId", "task": <the Task CancelTask answered>, "residue": [<residue items>]}.`;
 
 /** Probe timeout when mur cancel asks every running session for the task. */
 const PROBE_TIMEOUT_MS = 3000;
@@ -40,7 +41,7 @@ async function sessionHolding(taskId: string, token: string | undefined): Promis
 
 /** mur cancel: CancelTask, then the task's final state and each residue item (seed 000, "Residue items"). */
 export async function cancel(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsage(CANCEL_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { session: { type: 'string' }, token: { type: 'string' } } }));
+  const { values, positionals } = withUsage(CANCEL_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { session: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' } } }));
   if (positionals.length !== 1) throw new UsageError(`mur cancel takes one task id\n${CANCEL_USAGE}`);
   const taskId = positionals[0];
   if (taskId.trim() === '') throw new UsageError(`mur cancel takes a task id such as tsk_0199…\n${CANCEL_USAGE}`);
@@ -48,6 +49,10 @@ export async function cancel(argv: string[], io: CommandIo): Promise<number> {
   const target = { url: session.url, label: session.sessionId };
   try {
     const task = await clientFor(session.url, tokenFor(session, values.token)).cancelTask(taskId);
+    if (values.json) {
+      io.out(JSON.stringify({ sessionId: session.sessionId, task, residue: residueOf(task) }));
+      return 0;
+    }
     const message = statusText(task);
     io.out(`${task.id} ${stateWord(task.status.state)}${message ? `: ${message}` : ''}`);
     for (const item of residueOf(task)) io.out(residueLine(item));

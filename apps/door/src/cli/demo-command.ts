@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { partsText } from '@murmur/protocol';
 import { TOKENS_FILE } from '../auth/tokens.js';
 import { startConsoleServer } from '../console-server/console-server.js';
 import { launch, type StartedSession } from './run-command.js';
@@ -27,7 +28,7 @@ function describe(result: RpcResult): string {
   const task = result.result?.task;
   if (!task) return JSON.stringify(result);
   const art = task.artifacts?.[0];
-  return `${task.id} ${task.status.state}${art ? ` ${art.artifactId}: ${art.parts.map((p) => p.text).join('')}` : ''}`;
+  return `${task.id} ${task.status.state}${art ? ` ${art.artifactId}: ${partsText(art.parts)}` : ''}`;
 }
 
 export const DEMO_USAGE = `usage: mur demo [--console-port N] [--no-console]

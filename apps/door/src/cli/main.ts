@@ -2,7 +2,7 @@
 // The door's runtime (NestJS, Fastify, SQLite) and the console are imported only by the commands that run them, so
 // the client commands (ps, watch, cancel, stop, token) start in a fraction of the time.
 import { CANCEL_USAGE, cancel } from './cancel-command.js';
-import { DoorFailure, processIo } from './door-client.js';
+import { DoorFailure, processIo } from './client-command-support.js';
 import { PS_USAGE, ps } from './ps-command.js';
 import { STOP_USAGE, stop } from './stop-command.js';
 import { TOKEN_USAGE, token } from './token-command.js';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { listSessions, type SessionEntry } from '../session/session-registry.js';
-import { checkCard, clientFor, type CommandIo, fetchCard, inPlainWords, withUsage } from './door-client.js';
+import { checkCard, clientFor, type CommandIo, fetchCard, inPlainWords, withUsage } from './client-command-support.js';
 import { UsageError } from './usage-error.js';
 
 export const PS_USAGE = 'usage: mur ps [--json]   list the sessions registered on this host, each reachable or not';

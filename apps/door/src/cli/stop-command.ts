@@ -1,14 +1,16 @@
 import { parseArgs } from 'node:util';
 import type { AgentCard, StopSessionResult } from '@murmur/protocol';
-import { checkCard, clientFor, type CommandIo, DoorFailure, fetchCard, inPlainWords, withUsage, residueLine, tokenFor } from './door-client.js';
+import { checkCard, clientFor, type CommandIo, DoorFailure, fetchCard, inPlainWords, withUsage, residueLine, tokenFor } from './client-command-support.js';
 import { UsageError } from './usage-error.js';
 import { isAlive } from '../session/session-registry.js';
 import { findSession } from './session-lookup.js';
 
-export const STOP_USAGE = `usage: mur stop [SESSION] [--token T]
+export const STOP_USAGE = `usage: mur stop [SESSION] [--token T] [--json]
 
 Cancels every live task of a running session (murmur.StopSession), prints what it canceled and what the
-session leaves running, then sends its process SIGTERM and waits up to 10 s for it to exit.`;
+session leaves running, then sends its process SIGTERM and waits up to 10 s for it to exit. --json prints
+one JSON object once the process has exited: {"sessionId", "pid", "canceled": [<task ids>],
+"residue": [<residue items>], "stopped": true}.`;
 
 /** How long mur stop waits for the process to exit after SIGTERM. */
 export const STOP_WAIT_MS = 10_000;
@@ -28,7 +30,7 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
  * no answer, a card without supportedInterfaces, a card naming another session — is refused and not signalled.
  */
 export async function stop(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsage(STOP_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { token: { type: 'string' } } }));
+  const { values, positionals } = withUsage(STOP_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { token: { type: 'string' }, json: { type: 'boolean' } } }));
   if (positionals.length > 1) throw new UsageError(`mur stop takes one session, not ${positionals.length}\n${STOP_USAGE}`);
   const session = findSession(positionals[0]);
   const target = { url: session.url, label: session.sessionId };
@@ -50,9 +52,11 @@ export async function stop(argv: string[], io: CommandIo): Promise<number> {
   } catch (error) {
     throw new DoorFailure(`cannot stop ${who}: ${inPlainWords(error, target)}; it was not signalled`);
   }
-  if (result.canceled.length === 0) io.out('no live task to cancel');
-  for (const id of result.canceled) io.out(`canceled ${id}`);
-  for (const item of result.residue) io.out(residueLine(item));
+  if (!values.json) {
+    if (result.canceled.length === 0) io.out('no live task to cancel');
+    for (const id of result.canceled) io.out(`canceled ${id}`);
+    for (const item of result.residue) io.out(residueLine(item));
+  }
 
   try {
     process.kill(session.pid, 'SIGTERM');
@@ -62,6 +66,7 @@ export async function stop(argv: string[], io: CommandIo): Promise<number> {
   if (!(await waitForExit(session.pid, STOP_WAIT_MS))) {
     throw new DoorFailure(`${who} has not exited ${STOP_WAIT_MS / 1000} s after SIGTERM; it may still be closing`);
   }
-  io.out(`stopped ${who}`);
+  if (values.json) io.out(JSON.stringify({ sessionId: session.sessionId, pid: session.pid, canceled: result.canceled, residue: result.residue, stopped: true }));
+  else io.out(`stopped ${who}`);
   return 0;
 }

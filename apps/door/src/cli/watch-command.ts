@@ -1,14 +1,17 @@
 import { parseArgs } from 'node:util';
 import { isStreamError } from '@murmur/client';
-import type { MurmurFrame, ResidueItem, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@murmur/protocol';
-import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, resolveTarget, stateWord, statusText, tokenFor } from './door-client.js';
+import { ARTIFACT_ID, type MurmurFrame, partsText, type ResidueItem, type TaskArtifactUpdateEvent, type TaskStatusUpdateEvent } from '@murmur/protocol';
+import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, resolveTarget, stateWord, statusText, tokenFor } from './client-command-support.js';
 import { UsageError } from './usage-error.js';
 
-export const WATCH_USAGE = `usage: mur watch [SESSION|ADDR] [--token T]
+export const WATCH_USAGE = `usage: mur watch [SESSION|ADDR] [--token T] [--json]
 
 Observes every task of a session (murmur.WatchSession) until the capsule closes: status lines, tool
 results, the response, and the reply text as it streams. Replays the session's buffer on attach; does
-not reconnect. Exits 0 on capsule-closed, 1 when the connection is lost.`;
+not reconnect. Exits 0 on capsule-closed, 1 when the connection is lost. --json prints one JSON object
+per line: {"event": "task"|"status"|"artifact"|"message"|"frame", "id", "taskId", "frame": <frame name
+or null>, "result": <the A2A StreamResponse>} per event, then {"event": "lost", "lastEventId"} when the
+connection is lost.`;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -57,12 +60,12 @@ class WatchPrinter {
   artifact(update: TaskArtifactUpdateEvent): void {
     const { artifact, taskId, contextId } = update;
     const prefix = `${clock(undefined)}  ${this.label(taskId, contextId)}`;
-    if (artifact.artifactId === 'residue') {
+    if (artifact.artifactId === ARTIFACT_ID.residue) {
       for (const part of artifact.parts) if (part.data) this.line(`${prefix}  ${residueLine(part.data as unknown as ResidueItem)}`);
       return;
     }
-    const text = artifact.parts.map((p) => p.text ?? '').join('');
-    this.line(`${prefix}  ${artifact.artifactId === 'response' ? 'response' : `artifact ${artifact.artifactId}`}: ${text}`);
+    const text = partsText(artifact.parts);
+    this.line(`${prefix}  ${artifact.artifactId === ARTIFACT_ID.response ? 'response' : `artifact ${artifact.artifactId}`}: ${text}`);
   }
 
   /** A frame of a task, riding a carrier status update (undefined for a frame with no task). */
@@ -111,7 +114,7 @@ class WatchPrinter {
  * it never reconnects, and it sets no heartbeat deadline (a silent capsule is busy, not gone).
  */
 export async function watch(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsage(WATCH_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { token: { type: 'string' } } }));
+  const { values, positionals } = withUsage(WATCH_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { token: { type: 'string' }, json: { type: 'boolean' } } }));
   if (positionals.length > 1) throw new UsageError(`mur watch takes one session or address, not ${positionals.length}\n${WATCH_USAGE}`);
   const target = resolveTarget(positionals[0]);
   const client = clientFor(target.url, tokenFor(target.session, values.token), { reconnect: false, heartbeatTimeoutMs: 0 });
@@ -121,6 +124,11 @@ export async function watch(argv: string[], io: CommandIo): Promise<number> {
     for await (const event of client.watchSession()) {
       if (event.kind === 'connection') {
         if (event.state === 'open') opened = true;
+        continue;
+      }
+      if (values.json) {
+        io.out(JSON.stringify({ event: event.kind, id: event.id, taskId: event.taskId, frame: event.frame?.frame ?? null, result: event.response }));
+        if (event.kind === 'frame' && event.frame.frame === 'capsule-closed') return 0;
         continue;
       }
       if (event.kind === 'status') printer.status(event.response.statusUpdate);
@@ -135,6 +143,7 @@ export async function watch(argv: string[], io: CommandIo): Promise<number> {
   } catch (error) {
     if (!opened) throw new DoorFailure(`cannot watch ${target.label}: ${inPlainWords(error, target)}`);
     if (isStreamError(error) && (error.reason === 'connection-lost' || error.reason === 'heartbeat-timeout')) {
+      if (values.json) io.out(JSON.stringify({ event: 'lost', lastEventId: error.lastEventId }));
       const where = error.lastEventId === null ? 'lost before any event' : `lost after event id ${error.lastEventId}`;
       printer.warn(`mur: E-IO-003: connection to ${target.label} ${where}`);
       printer.warn('the capsule may still be running; run mur watch again to reattach');

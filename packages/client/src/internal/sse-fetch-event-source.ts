@@ -13,7 +13,7 @@
  */
 import type { EventSourceMessage, FetchEventSourceInit } from '@microsoft/fetch-event-source';
 import { ItemQueue } from './item-queue.js';
-import { isEventStream, type SseItem, type SseOpen, type SseRequest } from './sse.js';
+import { EventTooLargeError, isEventStream, type SseItem, type SseOpen, type SseRequest } from './sse-types.js';
 
 /** The most items queued for a consumer that has stopped pulling; past it the connection is dropped, to be resumed. */
 export const MAX_QUEUED_ITEMS = 4096;
@@ -39,6 +39,8 @@ export interface WrapperState {
   /** Aborting it stops fetch-event-source (and is how the queue's consumer closes the connection). */
   stop: AbortController;
   opened: (open: SseOpen) => void;
+  /** An event with more data characters than this fails the stream with EventTooLargeError. @default Infinity */
+  maxEventSize?: number;
 }
 
 export function wrapperCallbacks(state: WrapperState): WrapperCallbacks {
@@ -54,6 +56,12 @@ export function wrapperCallbacks(state: WrapperState): WrapperCallbacks {
       throw new AnswerRead();
     },
     onmessage(message) {
+      if (state.stop.signal.aborted) return;
+      // The library buffers a whole event before calling here, so this bounds what is handed on, not its memory.
+      if (message.data.length > (state.maxEventSize ?? Number.POSITIVE_INFINITY)) {
+        state.stop.abort(new EventTooLargeError(state.maxEventSize ?? 0, message.data.length));
+        return;
+      }
       const item: SseItem = message.data === '' ? { type: 'comment', text: '' } : { type: 'event', id: message.id === '' ? null : message.id, data: message.data };
       if (!state.queue.push(item)) state.stop.abort(new ConsumerBehindError(`more than ${MAX_QUEUED_ITEMS} events wait for the consumer`));
     },
@@ -81,6 +89,7 @@ export async function openWithFetchEventSource(request: SseRequest): Promise<Sse
     const callbacks = wrapperCallbacks({
       queue,
       stop,
+      maxEventSize: request.maxEventSize,
       opened: (open) => {
         opened = true;
         resolve(open);

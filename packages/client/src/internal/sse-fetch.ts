@@ -1,6 +1,6 @@
 /** The seam's environment-free transport: `fetch` for the HTTP, eventsource-parser for the bytes. */
-import { createParser, type ParseError } from 'eventsource-parser';
-import { isEventStream, type SseItem, type SseOpen, type SseRequest } from './sse.js';
+import { createParser } from 'eventsource-parser';
+import { EventTooLargeError, isEventStream, type SseItem, type SseOpen, type SseRequest } from './sse-types.js';
 
 export async function openWithFetch(request: SseRequest): Promise<SseOpen> {
   const response = await request.fetch(request.url, { method: 'POST', headers: request.headers, body: request.body, signal: request.signal });
@@ -8,12 +8,7 @@ export async function openWithFetch(request: SseRequest): Promise<SseOpen> {
     return { type: 'answer', status: response.status, headers: response.headers, text: await response.text() };
   }
   const body = response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-  return { type: 'stream', status: response.status, headers: response.headers, items: readSseItems(body, request.maxBufferSize) };
-}
-
-/** The parser gave up: a line or event grew past maxBufferSize. */
-export class SseBufferOverflowError extends Error {
-  override name = 'SseBufferOverflowError';
+  return { type: 'stream', status: response.status, headers: response.headers, items: readSseItems(body, request.maxEventSize) };
 }
 
 /**
@@ -21,28 +16,39 @@ export class SseBufferOverflowError extends Error {
  * is the back-pressure). Bytes are decoded with `stream: true`, so a UTF-8 character split across chunks survives.
  * Unknown fields and `event:` lines are ignored (seed 001, "Unknown frames and keys"; the door sends none).
  * An unfinished event at the end of the body is dropped, as the SSE spec says (HTML §9.2.6).
+ *
+ * `maxEventSize` bounds each event's data, whether it arrives in one read or across many (eventsource-parser's own
+ * limit sees only what it buffers between reads): the complete events before an oversized one are yielded, then
+ * EventTooLargeError is thrown.
  */
-export async function* readSseItems(body: ReadableStream<Uint8Array>, maxBufferSize?: number): AsyncGenerator<SseItem, void> {
+export async function* readSseItems(body: ReadableStream<Uint8Array>, maxEventSize?: number): AsyncGenerator<SseItem, void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   const pending: SseItem[] = [];
-  let overflow: ParseError | null = null;
+  let tooLarge: EventTooLargeError | null = null;
+  const limit = maxEventSize ?? Number.POSITIVE_INFINITY;
   const parser = createParser({
-    maxBufferSize,
-    onEvent: (event) => pending.push({ type: 'event', id: event.id ?? null, data: event.data }),
-    onComment: (text) => pending.push({ type: 'comment', text }),
+    maxBufferSize: maxEventSize,
+    onEvent: (event) => {
+      if (tooLarge !== null) return;
+      if (event.data.length > limit) tooLarge = new EventTooLargeError(limit, event.data.length);
+      else pending.push({ type: 'event', id: event.id ?? null, data: event.data });
+    },
+    onComment: (text) => {
+      if (tooLarge === null) pending.push({ type: 'comment', text });
+    },
     onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') overflow = error;
+      if (error.type === 'max-buffer-size-exceeded') tooLarge ??= new EventTooLargeError(limit, null, { cause: error });
     },
   });
   try {
     for (;;) {
       const { done, value } = await reader.read();
       parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
-      if (overflow !== null) throw new SseBufferOverflowError(`an event is larger than ${maxBufferSize} characters`, { cause: overflow });
-      if (pending.length === 0 && !done) yield { type: 'bytes' };
+      if (pending.length === 0 && !done && tooLarge === null) yield { type: 'bytes' };
       for (let i = 0; i < pending.length; i++) yield pending[i];
       pending.length = 0;
+      if (tooLarge !== null) throw tooLarge;
       if (done) return;
     }
   } finally {

@@ -7,37 +7,7 @@
  */
 import { openWithFetch } from './sse-fetch.js';
 import { openWithFetchEventSource } from './sse-fetch-event-source.js';
-
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
-
-export type SseTransportName = 'fetch' | 'fetch-event-source';
-
-/** One POST whose answer may be an event stream. */
-export interface SseRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-  signal: AbortSignal;
-  fetch: FetchLike;
-  /** The most characters of one unfinished line or event the parser buffers before failing the stream. */
-  maxBufferSize: number;
-}
-
-export type SseItem =
-  /** An event with data. `id` is its `id:` field, or null when it had none (an SSE id is per event here, never inherited). */
-  | { type: 'event'; id: string | null; data: string }
-  /** A comment such as `:heartbeat` (the fetch-event-source transport cannot see its text: ''). */
-  | { type: 'comment'; text: string }
-  /** Bytes arrived that completed nothing yet; only the fetch transport reports them. They feed the watchdog. */
-  | { type: 'bytes' };
-
-export type SseOpen =
-  /** A 200 text/event-stream answer: its items, ending when the body ends. Calling `return()` closes the connection. */
-  | { type: 'stream'; status: number; headers: Headers; items: AsyncIterator<SseItem, void> }
-  /** Any other answer, its body read as text: a JSON-RPC refusal, an HTTP refusal, something unexpected. */
-  | { type: 'answer'; status: number; headers: Headers; text: string };
-
-export type SseTransport = (request: SseRequest) => Promise<SseOpen>;
+import type { SseTransport, SseTransportName } from './sse-types.js';
 
 /** Whether the global scope has the DOM fetch-event-source 2.0.1 needs (`document` for its listeners, `window` for its timers). */
 export function hasDom(scope: object = globalThis): boolean {
@@ -71,10 +41,4 @@ export function sseTransport(name: SseTransportName): SseTransport {
       throw new TypeError(`unknown SSE transport ${String(unreachable)}`);
     }
   }
-}
-
-/** Whether an answer is an event stream (`text/event-stream`, any parameters, any case). */
-export function isEventStream(response: Response): boolean {
-  const type = response.headers.get('content-type');
-  return response.status === 200 && type !== null && type.split(';')[0].trim().toLowerCase() === 'text/event-stream';
 }

@@ -45,7 +45,7 @@ export function readStreamEvent(data: string, id: string | null, requestId: Json
 
 function classify(response: StreamResponse, id: string | null): StreamDataEvent | null {
   if ('task' in response && isPlainObject(response.task)) {
-    return { kind: 'task', id, taskId: response.task.id, response, frame: null };
+    return { kind: 'task', id, taskId: response.task.id, response, frame: null, resumed: false };
   }
   if ('statusUpdate' in response && isPlainObject(response.statusUpdate)) {
     const frame = murmurFrameOf(response);

@@ -5,8 +5,8 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { isA2AError, isConnectionError, isHttpRefusalError, isInvalidResponseError, isStreamError, MurmurClient, type MurmurClientOptions } from '@murmur/client';
-import { type AgentCard, CAPSULE_EXTENSION_URI, MURMUR_STATE_WORD, type ResidueItem, type Task, type TaskState } from '@murmur/protocol';
+import { type A2AError, errorKind, type HttpRefusalError, MurmurClient, type MurmurClientOptions } from '@murmur/client';
+import { type AgentCard, ARTIFACT_ID, CAPSULE_EXTENSION_URI, HTTP_REFUSALS, MURMUR_STATE_WORD, messageText, type ResidueItem, type Task, type TaskState } from '@murmur/protocol';
 import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
 import type { SessionEntry } from '../session/session-registry.js';
 import { OPERATOR_PRINCIPAL } from '../auth/caller.js';
@@ -125,7 +125,7 @@ export function residueLine(item: ResidueItem): string {
 
 /** The residue items of a CancelTask answer: the data parts of its `residue` artifact. */
 export function residueOf(task: Task): ResidueItem[] {
-  const artifact = task.artifacts?.find((a) => a.artifactId === 'residue');
+  const artifact = task.artifacts?.find((a) => a.artifactId === ARTIFACT_ID.residue);
   if (!artifact) return [];
   return artifact.parts.flatMap((part) => (part.data !== undefined && part.data !== null ? [part.data as unknown as ResidueItem] : []));
 }
@@ -137,30 +137,45 @@ export function stateWord(state: string): string {
 
 /** The text of a status message, '' when it has none. */
 export function statusText(task: Pick<Task, 'status'>): string {
-  const parts = task.status.message?.parts ?? [];
-  return parts.map((p) => p.text ?? '').join('');
+  return messageText(task.status.message);
 }
 
 /** An SDK error (or a timeout) in plain words, for `mur: <words>`. */
 export function inPlainWords(error: unknown, target: { url: string; label: string }): string {
-  if (isA2AError(error)) return `the door refused the request: ${error.message} (${error.code}${error.reason ? ` ${error.reason}` : ''})`;
-  if (isHttpRefusalError(error)) {
-    if (error.status === 401) {
-      return error.code === 'invalid_token'
-        ? `the door at ${target.url} refused the token (401 invalid_token): pass a token of this session with --token (mur token prints them)`
-        : `the door at ${target.url} needs a token (401 unauthenticated): pass one with --token (mur token prints them)`;
+  const kind = errorKind(error);
+  switch (kind) {
+    case 'a2a': {
+      const a2a = error as A2AError;
+      return `the door refused the request: ${a2a.message} (${a2a.code}${a2a.reason ? ` ${a2a.reason}` : ''})`;
     }
-    if (error.status === 403) return `the token may not do this (403 ${error.code ?? 'forbidden'}): ${error.message}`;
-    return `the door at ${target.url} answered HTTP ${error.status}: ${error.message}`;
+    case 'http-refusal': {
+      const refusal = error as HttpRefusalError;
+      if (refusal.status === 401) {
+        return refusal.code === HTTP_REFUSALS.invalid_token.code
+          ? `the door at ${target.url} refused the token (401 invalid_token): pass a token of this session with --token (mur token prints them)`
+          : `the door at ${target.url} needs a token (401 unauthenticated): pass one with --token (mur token prints them)`;
+      }
+      if (refusal.status === 403) return `the token may not do this (403 ${refusal.code ?? 'forbidden'}): ${refusal.message}`;
+      return `the door at ${target.url} answered HTTP ${refusal.status}: ${refusal.message}`;
+    }
+    case 'connection': {
+      const cause = error instanceof Error && error.cause instanceof Error && error.cause.cause instanceof Error ? error.cause.cause.message : '';
+      return `no answer from ${target.url} (${target.label})${cause ? `: ${cause}` : ''}`;
+    }
+    case 'invalid-response':
+      return `the answer from ${target.url} is not a door's answer: ${(error as Error).message}`;
+    case 'stream':
+      return `the stream from ${target.url} failed: ${(error as Error).message}`;
+    case 'aborted':
+    case 'timeout':
+      return `no answer from ${target.url} (${target.label}) in time`;
+    case 'unknown':
+      return error instanceof Error ? error.message : String(error);
+    default: {
+      const unreachable: never = kind;
+      throw new TypeError(`unknown error kind ${String(unreachable)}`);
+    }
   }
-  if (isConnectionError(error)) {
-    const cause = error.cause instanceof Error && error.cause.cause instanceof Error ? error.cause.cause.message : '';
-    return `no answer from ${target.url} (${target.label})${cause ? `: ${cause}` : ''}`;
-  }
-  if (isInvalidResponseError(error)) return `the answer from ${target.url} is not a door's answer: ${error.message}`;
-  if (isStreamError(error)) return `the stream from ${target.url} failed: ${error.message}`;
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) return `no answer from ${target.url} (${target.label}) in time`;
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** Fetches a card with a short timeout and no retries. */
