@@ -19,6 +19,8 @@ export const HTTP_REFUSALS = {
   insufficient_scope: { code: 'insufficient_scope', status: 403, from: 'door' },
   /** Step 5 on a door; an unknown path under /api on mur console. */
   not_found: { code: 'not_found', status: 404, from: 'door or console' },
+  /** A request under /resources/files or /resources/peer while the planes are not served (docs/decisions.md, "Planes"). */
+  plane_not_served: { code: 'plane_not_served', status: 404, from: 'door' },
   /** mur console's proxy: the path's door address is not host:port. */
   bad_address: { code: 'bad_address', status: 400, from: 'console' },
   /** mur console's proxy: the door address is not on this machine's loopback. */
@@ -100,6 +102,25 @@ export function doorNotFoundRefusal(): HttpRefusalBody<'not_found'> {
   return {
     error: 'not_found',
     message: 'this door answers POST / with content-type: application/json and a JSON-RPC body, and GET /.well-known/agent-card.json',
+  };
+}
+
+/** The two planes of seed 000 ("Planes"), as the card names them. */
+export type PlaneName = 'files' | 'peer_files';
+
+const PLANES: Readonly<Record<PlaneName, { words: string; path: string; declaration: string }>> = {
+  files: { words: 'the operator plane', path: '/resources/files', declaration: 'exports.files' },
+  peer_files: { words: 'the peer plane', path: '/resources/peer', declaration: 'exports.peer_files' },
+};
+
+/** 404 plane_not_served: an undeclared plane refuses every request; a declared one is not served yet. */
+export function planeNotServedRefusal(plane: PlaneName, declared: boolean): HttpRefusalBody<'plane_not_served'> {
+  const { words, path, declaration } = PLANES[plane];
+  return {
+    error: 'plane_not_served',
+    message: declared
+      ? `${words} at ${path} is declared (${declaration}) but this runtime does not serve planes yet`
+      : `this capsule does not declare ${declaration}, so ${words} at ${path} serves nothing`,
   };
 }
 

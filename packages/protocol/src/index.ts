@@ -135,6 +135,8 @@ export {
   isHttpRefusalCode,
   notLoopbackRefusal,
   peerNotAcceptedRefusal,
+  planeNotServedRefusal,
+  type PlaneName,
   refusalStatus,
   unauthenticatedRefusal,
 } from './http-refusals.js';

@@ -15,6 +15,7 @@ import {
   isHttpRefusalCode,
   notLoopbackRefusal,
   peerNotAcceptedRefusal,
+  planeNotServedRefusal,
   refusalStatus,
   unauthenticatedRefusal,
 } from '../src/index.js';
@@ -26,6 +27,7 @@ test('every row is keyed by its own code, with the status seed 000 and mur conso
     peer_not_accepted: 403,
     insufficient_scope: 403,
     not_found: 404,
+    plane_not_served: 404,
     bad_address: 400,
     not_loopback: 403,
     door_unreachable: 502,
@@ -60,6 +62,14 @@ test('the bodies are byte-identical to what the door and mur console have always
   assert.equal(
     wire(doorNotFoundRefusal()),
     '{"error":"not_found","message":"this door answers POST / with content-type: application/json and a JSON-RPC body, and GET /.well-known/agent-card.json"}',
+  );
+  assert.equal(
+    wire(planeNotServedRefusal('files', false)),
+    '{"error":"plane_not_served","message":"this capsule does not declare exports.files, so the operator plane at /resources/files serves nothing"}',
+  );
+  assert.equal(
+    wire(planeNotServedRefusal('peer_files', true)),
+    '{"error":"plane_not_served","message":"the peer plane at /resources/peer is declared (exports.peer_files) but this runtime does not serve planes yet"}',
   );
   assert.equal(wire(consoleNotFoundRefusal('/api/nope')), '{"error":"not_found","message":"no console API at /api/nope"}');
   assert.equal(wire(badAddressRefusal()), '{"error":"bad_address","message":"the door address must be host:port, such as 127.0.0.1:41873"}');

@@ -1,4 +1,16 @@
-import { headerLines, taskOrigins } from '@murmur/protocol';
+import {
+  bearerChallenge,
+  encodeRefusalBody,
+  type HttpRefusalBody,
+  headerLines,
+  insufficientScopeRefusal,
+  type InvalidTokenWhy,
+  invalidTokenRefusal,
+  peerNotAcceptedRefusal,
+  refusalStatus,
+  taskOrigins,
+  unauthenticatedRefusal,
+} from '@murmur/protocol';
 import type { SessionContext } from '../session/session-context.js';
 import { type Caller, PUBLIC_CALLER, reaches } from './caller.js';
 import type { TokenRegistry } from './token-registry.js';
@@ -6,10 +18,7 @@ import type { TokenRegistry } from './token-registry.js';
 export type GateVerdict = { ok: true; caller: Caller } | { ok: false; status: number; headers: Record<string, string>; body: string };
 
 /** Byte-identical for every request it refuses (seed 000, step 3). */
-export const PEER_NOT_ACCEPTED_BODY = JSON.stringify({
-  error: 'peer_not_accepted',
-  message: 'this capsule does not accept tasks from peer capsules: it does not declare exports.peer_tasks.accept',
-});
+const PEER_NOT_ACCEPTED_BODY = encodeRefusalBody(peerNotAcceptedRefusal());
 
 const BEARER = /^([A-Za-z][A-Za-z0-9._~+/-]*) (.+)$/;
 
@@ -26,7 +35,7 @@ export class RequestGate {
     /** null on a public door, which answers every caller and ignores Authorization. */
     private readonly tokens: TokenRegistry | null,
   ) {
-    this.realm = `Bearer realm="${session.manifest.name}"`;
+    this.realm = session.manifest.name;
   }
 
   check(rawHeaders: readonly string[]): GateVerdict {
@@ -34,7 +43,7 @@ export class RequestGate {
     if (!token.ok) return token;
     // Repeated header lines and a comma-separated value read the same (RFC 9110 §5.3): any of them saying peer counts.
     if (taskOrigins(rawHeaders).includes('peer') && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
-      return { ok: false, status: 403, headers: { 'content-type': 'application/json' }, body: PEER_NOT_ACCEPTED_BODY };
+      return { ok: false, status: refusalStatus('peer_not_accepted'), headers: { 'content-type': 'application/json' }, body: PEER_NOT_ACCEPTED_BODY };
     }
     return token;
   }
@@ -42,36 +51,26 @@ export class RequestGate {
   private authenticate(rawHeaders: readonly string[]): GateVerdict {
     if (this.tokens === null) return { ok: true, caller: PUBLIC_CALLER };
     const lines = headerLines(rawHeaders, 'authorization');
-    if (lines.length === 0) {
-      return this.refuse401('unauthenticated', null, 'this door needs a bearer token: send Authorization: Bearer <token> (mur token prints them)');
-    }
-    if (lines.length > 1) return this.refuse401('invalid_token', 'invalid_token', 'send one Authorization header, not several');
+    if (lines.length === 0) return this.refuse(unauthenticatedRefusal(), bearerChallenge(this.realm));
+    if (lines.length > 1) return this.invalidToken('several-headers');
     const match = BEARER.exec(lines[0]);
-    if (match?.[1].toLowerCase() !== 'bearer') {
-      return this.refuse401('invalid_token', 'invalid_token', 'the Authorization header must be Bearer <token>');
-    }
+    if (match?.[1].toLowerCase() !== 'bearer') return this.invalidToken('not-bearer');
     const caller = this.tokens.callerFor(match[2]);
-    if (!caller) return this.refuse401('invalid_token', 'invalid_token', 'this token was not minted by this session, or the session has been restarted since');
+    if (!caller) return this.invalidToken('unknown-token');
     return { ok: true, caller };
   }
 
   /** Step 11: the method's scope, on an authenticated door. Methods that need no scope pass. */
   scopeRefusal(caller: Caller, scope: string | null): GateVerdict | null {
     if (this.tokens === null || scope === null || reaches(caller, scope)) return null;
-    return {
-      ok: false,
-      status: 403,
-      headers: { 'content-type': 'application/json', 'www-authenticate': `${this.realm}, error="insufficient_scope", scope="${scope}"` },
-      body: JSON.stringify({ error: 'insufficient_scope', message: `credential '${caller.principal}' does not reach ${scope}` }),
-    };
+    return this.refuse(insufficientScopeRefusal(caller.principal, scope), bearerChallenge(this.realm, { code: 'insufficient_scope', scope }));
   }
 
-  private refuse401(error: 'unauthenticated' | 'invalid_token', challenge: string | null, message: string): GateVerdict {
-    return {
-      ok: false,
-      status: 401,
-      headers: { 'content-type': 'application/json', 'www-authenticate': challenge ? `${this.realm}, error="${challenge}"` : this.realm },
-      body: JSON.stringify({ error, message }),
-    };
+  private invalidToken(why: InvalidTokenWhy): GateVerdict {
+    return this.refuse(invalidTokenRefusal(why), bearerChallenge(this.realm, { code: 'invalid_token' }));
+  }
+
+  private refuse(body: HttpRefusalBody, challenge: string): GateVerdict {
+    return { ok: false, status: refusalStatus(body.error), headers: { 'content-type': 'application/json', 'www-authenticate': challenge }, body: encodeRefusalBody(body) };
   }
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { consoleNotFoundRefusal, encodeRefusalBody, refusalStatus } from '@murmur/protocol';
 import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
 import { registerSessionsApi } from './sessions-api.js';
 
@@ -30,7 +31,7 @@ export async function startConsoleServer(options: { host: string; port: number; 
   await server.register(fastifyStatic, { root, prefix: '/', index: ['index.html'], cacheControl: false });
   server.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') && !request.url.startsWith(DOOR_PROXY_PREFIX)) {
-      return reply.code(404).header('content-type', 'application/json').send(JSON.stringify({ error: 'not_found', message: `no console API at ${request.url}` }));
+      return reply.code(refusalStatus('not_found')).header('content-type', 'application/json').send(encodeRefusalBody(consoleNotFoundRefusal(request.url)));
     }
     return reply.sendFile('index.html');
   });

@@ -1,15 +1,25 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { CONSOLE_DOOR_PROXY_PREFIX } from '@murmur/protocol';
+import {
+  badAddressRefusal,
+  CONSOLE_DOOR_PROXY_PREFIX,
+  doorUnreachableRefusal,
+  encodeRefusalBody,
+  type HttpRefusalBody,
+  isLoopbackHost,
+  notLoopbackRefusal,
+  parseHostPort,
+  refusalStatus,
+  unbracketHost,
+} from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isLoopbackHost, parseHostPort } from './loopback.js';
 
 export const DOOR_PROXY_PREFIX = CONSOLE_DOOR_PROXY_PREFIX;
 
 /** Request headers a door reads; nothing else (cookies, the console's own headers) is passed on. */
 const FORWARDED = ['authorization', 'a2a-version', 'a2a-extensions', 'last-event-id', 'content-type', 'accept'];
 
-function refuse(reply: FastifyReply, status: number, error: string, message: string): FastifyReply {
-  return reply.code(status).header('content-type', 'application/json').send(JSON.stringify({ error, message }));
+function refuse(reply: FastifyReply, body: HttpRefusalBody): FastifyReply {
+  return reply.code(refusalStatus(body.error)).header('content-type', 'application/json').send(encodeRefusalBody(body));
 }
 
 /**
@@ -23,10 +33,8 @@ export function registerDoorProxy(fastify: FastifyInstance): void {
     const slash = rest.indexOf('/');
     const target = parseHostPort(decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash)));
     const path = slash < 0 ? '/' : rest.slice(slash);
-    if (!target) return refuse(reply, 400, 'bad_address', 'the door address must be host:port, such as 127.0.0.1:41873');
-    if (!isLoopbackHost(target.host)) {
-      return refuse(reply, 403, 'not_loopback', `the console only reaches doors on this machine's loopback, not ${target.host}`);
-    }
+    if (!target) return refuse(reply, badAddressRefusal());
+    if (!isLoopbackHost(target.host)) return refuse(reply, notLoopbackRefusal(target.host));
     const headers: Record<string, string | string[]> = {};
     for (const name of FORWARDED) {
       const value = request.headers[name];
@@ -35,7 +43,7 @@ export function registerDoorProxy(fastify: FastifyInstance): void {
     reply.hijack();
     const res: ServerResponse = reply.raw;
     const upstream = httpRequest(
-      { host: target.host.replace(/^\[|\]$/g, ''), port: target.port, method: request.method, path, headers },
+      { host: unbracketHost(target.host), port: target.port, method: request.method, path, headers },
       (answer: IncomingMessage) => {
         const out: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) {
@@ -51,8 +59,9 @@ export function registerDoorProxy(fastify: FastifyInstance): void {
     upstream.on('error', (error) => {
       if (res.headersSent) res.destroy();
       else {
-        res.writeHead(502, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: 'door_unreachable', message: `cannot reach the door at ${target.host}:${target.port}: ${error.message}` }));
+        const body = doorUnreachableRefusal(`${target.host}:${target.port}`, error.message);
+        res.writeHead(refusalStatus(body.error), { 'content-type': 'application/json' });
+        res.end(encodeRefusalBody(body));
       }
     });
     res.on('close', () => upstream.destroy());

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import { type MurmurFrame, TERMINAL_STATES, type TaskState } from '@murmur/protocol';
+import { endsTaskStream, type MurmurFrame, TERMINAL_STATES } from '@murmur/protocol';
 import type { RpcCall } from '../rpc/rpc-context.js';
 import type { StreamEvent } from '../streaming/stream-event.js';
 import { StreamHub } from '../streaming/stream-hub.js';
@@ -18,11 +18,6 @@ export interface TaskStreamPlan {
   endsOnInputRequired: boolean;
   /** Stops collecting early events, once the live subscription has taken over. */
   stopEarly?: () => void;
-}
-
-/** Whether a status in this state is the last event of a task stream (seed 000, "What SendStreamingMessage writes"). */
-function endsStream(state: TaskState | null, endsOnInputRequired: boolean): boolean {
-  return state !== null && (TERMINAL_STATES.has(state) || (endsOnInputRequired && state === 'TASK_STATE_INPUT_REQUIRED'));
 }
 
 /**
@@ -48,7 +43,7 @@ export class TaskStreamWriter {
     const follows = (event: StreamEvent) => event.taskId === taskId && (activated || !event.murmur);
     // Live and early events the opening task already reports (its own stored change, or an earlier one) are skipped.
     const takes = (event: StreamEvent) => follows(event) && !(event.change !== null && event.change <= opening.change);
-    const ends = (event: StreamEvent) => endsStream(event.state, plan.endsOnInputRequired);
+    const ends = (event: StreamEvent) => event.state !== null && endsTaskStream(event.state, { endsOnInputRequired: plan.endsOnInputRequired });
 
     const first: StreamEvent[] = [plainEvent(null, taskId, false, { task: toWireTask(opening) })];
     const from = streams.lastEventId(call);

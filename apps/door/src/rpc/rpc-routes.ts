@@ -1,4 +1,4 @@
-import { AGENT_CARD_PATH } from '@murmur/protocol';
+import { AGENT_CARD_PATH, doorNotFoundRefusal, encodeRefusalBody } from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
@@ -19,10 +19,7 @@ export function bodyLimitFor(maxImageBytes: number, maxImagesPerTurn: number): n
 }
 
 const TOO_LARGE = Symbol('body too large');
-const NOT_FOUND_BODY = JSON.stringify({
-  error: 'not_found',
-  message: 'this door answers POST / with content-type: application/json and a JSON-RPC body, and GET /.well-known/agent-card.json',
-});
+const NOT_FOUND_BODY = encodeRefusalBody(doorNotFoundRefusal());
 
 function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && value.split(';')[0].trim().toLowerCase() === 'application/json';

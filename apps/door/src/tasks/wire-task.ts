@@ -1,4 +1,4 @@
-import { type Artifact, formatTimestamp, type JsonObject, statusMessageId, type Task, type TaskStatus, TERMINAL_STATES } from '@murmur/protocol';
+import { ARTIFACT_ID, type Artifact, formatTimestamp, type JsonObject, statusMessageId, type Task, type TaskStatus, TERMINAL_STATES } from '@murmur/protocol';
 import type { TaskRow } from './task.entity.js';
 
 const textPart = (text: string) => ({ text, mediaType: 'text/plain' });
@@ -6,10 +6,10 @@ const textPart = (text: string) => ({ text, mediaType: 'text/plain' });
 export function artifactsOf(row: TaskRow): Artifact[] {
   const artifacts: Artifact[] = [];
   if (row.state === 'TASK_STATE_COMPLETED' && row.response !== null) {
-    artifacts.push({ artifactId: 'response', name: 'response', parts: [textPart(row.response)] });
+    artifacts.push({ artifactId: ARTIFACT_ID.response, name: ARTIFACT_ID.response, parts: [textPart(row.response)] });
   }
   if (row.state === 'TASK_STATE_INPUT_REQUIRED' && row.prompt !== null) {
-    artifacts.push({ artifactId: 'prompt', name: 'prompt', parts: [textPart(row.prompt)] });
+    artifacts.push({ artifactId: ARTIFACT_ID.prompt, name: ARTIFACT_ID.prompt, parts: [textPart(row.prompt)] });
   }
   if (row.residue && row.residue.length > 0) {
     artifacts.push({
