@@ -10,7 +10,8 @@ import type { SessionContext } from './session/session-context.js';
 import { TraceWriter } from './session/trace-writer.js';
 import { StreamHub } from './streaming/stream-hub.js';
 import { TaskQueue } from './tasks/task-queue.js';
-import { BackgroundCommands } from './tools/background-commands.js';
+import path from 'node:path';
+import { ProcessRegistry } from './tools/process-registry.js';
 import { ToolDispatcher } from './tools/tool-dispatcher.js';
 
 /** How long closing waits for open connections before it ends them. */
@@ -22,13 +23,15 @@ export interface RunningDoor {
   readonly recordsDir: string;
   readonly tasks: TaskQueue;
   readonly trace: TraceWriter;
-  /** Cancels live tasks, answers held requests, stops listening, kills background commands, closes the store. */
+  /** Cancels live tasks, answers held requests, stops listening, kills every command's process group, closes the store. */
   close(): Promise<void>;
 }
 
 /** Starts the door of a staged session and resolves once it is listening. */
 export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const images = session.manifest.context.images;
+  // Commands a previous run of this session left (a door killed with SIGKILL): killed if they still run, reported.
+  const lost = ProcessRegistry.reopen(path.join(session.recordsDir, 'processes'));
   const adapter = new FastifyAdapter({ logger: false, forceCloseConnections: 'idle', return503OnClosing: false });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, { bodyParser: false, logger: false, abortOnError: false });
   registerDoorRoutes(app.getHttpAdapter().getInstance(), {
@@ -46,7 +49,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
 
   const tasks = app.get(TaskQueue);
   const trace = app.get(TraceWriter);
-  const background = app.get(BackgroundCommands);
+  const processes = app.get(ProcessRegistry);
   trace.write('session_start', {
     session_id: session.sessionId,
     name: session.manifest.name,
@@ -55,6 +58,10 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     resumed: session.resumed,
     tools_declared: app.get(ToolDispatcher).inventory(),
   });
+  if (lost.length > 0) {
+    trace.write('commands_lost', { commands: lost.map(({ group, wasRunning }) => ({ ...group, killed_on_reopen: wasRunning })) });
+    if (session.manifest.lifecycle.task_acceptance !== 'none') await tasks.submitSessionTask(lostCommandsReport(lost));
+  }
   let closing: Promise<void> | null = null;
   return {
     url: session.url,
@@ -74,10 +81,21 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         await app.close();
         clearTimeout(force);
-        await background.killAll();
+        // Every command of the session, foreground or background, ends with it: SIGTERM, SIGKILL 2 s later.
+        await processes.killAll();
         trace.write('session_end', { session_id: session.sessionId });
       })();
       return closing;
     },
   };
+}
+
+/** A resumed launch's report of the commands it lost (seed 000, "Who sees a task"): the text of a session task. */
+export function lostCommandsReport(lost: ReturnType<typeof ProcessRegistry.reopen>): string {
+  const lines = lost.map(({ group, wasRunning }) => {
+    const handle = group.workId ?? 'a foreground call';
+    const fate = wasRunning ? 'still running, killed on resume' : 'already ended';
+    return `- ${handle} (${group.binary}): ${group.command} — task ${group.taskId}, started ${new Date(group.startedAtMs).toISOString()}; ${fate}`;
+  });
+  return `This session was resumed after its door stopped without ending it. The commands it had started were lost:\n${lines.join('\n')}`;
 }

@@ -7,9 +7,11 @@ import { TaskLifecycle } from '../tasks/task-lifecycle.js';
 import { TaskQueue } from '../tasks/task-queue.js';
 import { TaskStore } from '../tasks/task-store.js';
 import { TasksModule } from '../tasks/tasks.module.js';
+import { BackgroundCommands } from '../tools/background-commands.js';
 import { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AgentLoop } from './agent-loop.js';
+import { CommandCompletions } from './command-completions.js';
 import { loadScript, ScriptTaskDriver } from './script-driver.js';
 
 /**
@@ -42,6 +44,12 @@ import { loadScript, ScriptTaskDriver } from './script-driver.js';
       useFactory: (session: SessionContext, store: TaskStore, events: TaskEvents, trace: TraceWriter, lifecycle: TaskLifecycle, runner: AgentLoop) =>
         new TaskQueue({ session, store, events, trace, lifecycle, runner }),
       inject: [SESSION_CONTEXT, TaskStore, TaskEvents, TraceWriter, TaskLifecycle, AgentLoop],
+    },
+    {
+      provide: CommandCompletions,
+      useFactory: (session: SessionContext, background: BackgroundCommands, queue: TaskQueue, trace: TraceWriter) =>
+        new CommandCompletions({ session, background, queue, trace }),
+      inject: [SESSION_CONTEXT, BackgroundCommands, TaskQueue, TraceWriter],
     },
   ],
   exports: [TaskQueue],

@@ -39,7 +39,7 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
   const session = stageSession({ dir: positionals[0] ?? '.', host: values.host!, port, resume: values.resume });
   const door = await startDoor(session);
   const launchText = session.resumed ? null : launchTaskText(session.capsuleDir, values.task);
-  const launchTask = launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none' ? await door.tasks.submitLaunchTask(launchText) : null;
+  const launchTask = launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none' ? await door.tasks.submitSessionTask(launchText) : null;
   register({
     sessionId: session.sessionId,
     name: session.manifest.name,

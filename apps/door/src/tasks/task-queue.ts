@@ -123,8 +123,11 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     return row;
   }
 
-  /** The launch's own task (mur run --task, task.md, input.txt): the session's, listed from the moment the door is announced. */
-  submitLaunchTask(text: string): Promise<TaskRow> {
+  /**
+   * A task the runtime starts itself, owned by the session (seed 000, "Who sees a task"): the launch's own task
+   * (mur run --task, task.md, input.txt), a detached command's result, a resumed launch's report of lost commands.
+   */
+  submitSessionTask(text: string): Promise<TaskRow> {
     return this.submit(
       { messageId: newId('message'), contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'session' } },
       SESSION_CALLER,

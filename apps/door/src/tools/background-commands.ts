@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import type { DetachedShellResidue, MurmurTaskMetadata } from '@murmur/protocol';
 import { exitCodeOf } from './exit-code.js';
 import { killProcessGroup } from './process-group.js';
@@ -12,11 +12,19 @@ export interface BackgroundCommand {
   command: string;
   startedAtMs: number;
   logFile: string;
-  child: ChildProcess;
+  /** The process group the command leads (its pid). */
+  pgid: number;
+  /** Settles once the command exited and its log holds all of its output. */
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   exitedAtMs: number | null;
   exitCode: number | null;
   stopped: boolean;
+  /** A background-command call already returned this command's exit, so no completion task reports it again. */
+  exitReported: boolean;
+  /** A failure in waiting for the command or writing its log (seed 004, wait_error). */
+  waitError?: string;
+  /** background-command waits in progress: one of them will return the exit, so it is reported. */
+  waiters: number;
 }
 
 const COMMAND_SHOWN = 200;
@@ -24,17 +32,27 @@ const COMMAND_SHOWN = 200;
 /**
  * Shell commands that ran past lifecycle.shell_grace_secs and moved to the background: the session's residue. The
  * task lifecycle reads it through its residue-source interface (what the session leaves running, and what a task
- * ending now leaves behind); nothing here knows tasks.
+ * ending now leaves behind); nothing here knows tasks. `exited` fires once a command's exit and log are complete.
  */
-export class BackgroundCommands {
+export class BackgroundCommands extends EventEmitter<{ exited: [BackgroundCommand] }> {
   private readonly commands = new Map<string, BackgroundCommand>();
 
   add(command: BackgroundCommand): void {
     this.commands.set(command.workId, command);
-    void command.exit.then(({ code, signal }) => {
-      command.exitedAtMs = Date.now();
-      command.exitCode = exitCodeOf(code, signal);
-    });
+    command.exit.then(
+      ({ code, signal }) => {
+        command.exitedAtMs = Date.now();
+        command.exitCode = exitCodeOf(code, signal);
+        if (command.waiters > 0) command.exitReported = true;
+        this.emit('exited', command);
+      },
+      (error: unknown) => {
+        command.exitedAtMs = Date.now();
+        command.waitError = (error as Error).message;
+        if (command.waiters > 0) command.exitReported = true;
+        this.emit('exited', command);
+      },
+    );
   }
 
   get(workId: string): BackgroundCommand | undefined {
@@ -68,8 +86,9 @@ export class BackgroundCommands {
     }));
   }
 
-  /** The session's end kills every command still running, with its process group. */
-  async killAll(): Promise<void> {
-    await Promise.all(this.running().map((c) => killProcessGroup(c.child, c.exit)));
+  /** Stops one command's process group (background-command stop). */
+  async stop(command: BackgroundCommand): Promise<void> {
+    command.stopped = true;
+    await killProcessGroup(command.pgid);
   }
 }

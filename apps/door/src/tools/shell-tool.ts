@@ -1,15 +1,22 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { newId } from '../session/ids.js';
 import type { BackgroundCommands } from './background-commands.js';
 import { exitCodeOf } from './exit-code.js';
-import { killProcessGroup } from './process-group.js';
+import { type GroupMember, groupMembers, killProcessGroup } from './process-group.js';
+import type { ProcessRegistry } from './process-registry.js';
 import { ToolInputError } from './tool-call.js';
 import { fenceToolResult } from './untrusted-fence.js';
 
 /** Bytes of each stream kept for the model; past it the result says truncated. */
 export const OUTPUT_CAP_BYTES = 1024 * 1024;
+
+/**
+ * How long output is still read after the shell exits: what its children wrote just before is kept, and a child
+ * that holds the output open (a server started with `&`) does not hold the call (docs/agent-loop.md, "Processes").
+ */
+export const DRAIN_MS = 50;
 
 export interface ShellCall {
   taskId: string;
@@ -21,6 +28,11 @@ export interface ShellCall {
   logsDir: string;
   signal: AbortSignal;
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
+}
+
+export interface ShellDeps {
+  background: BackgroundCommands;
+  processes: ProcessRegistry;
 }
 
 export interface ShellResult {
@@ -57,17 +69,51 @@ export function readShellInput(binary: string, input: Record<string, unknown>): 
   throw new ToolInputError(`tool '${binary}' takes {"command": "<text>"} or {"args": ["<arg>", …]}`);
 }
 
-/** Runs one shell binary as a real subprocess in the workdir, in its own process group. */
-export async function runShell(call: ShellCall, background: BackgroundCommands): Promise<ShellResult> {
+type Exit = { code: number | null; signal: NodeJS.Signals | null };
+
+/** The shell's own exit (not its output's end), and its output's end. */
+function watch(child: ChildProcess): { exited: Promise<Exit>; closed: Promise<void>; spawnError: Promise<Error> } {
+  const exited = new Promise<Exit>((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('error', () => resolve({ code: null, signal: null }));
+  });
+  const closed = new Promise<void>((resolve) => {
+    child.once('close', () => resolve());
+    child.once('error', () => resolve());
+  });
+  return { exited, closed, spawnError: new Promise<Error>((resolve) => child.once('error', resolve)) };
+}
+
+/** Waits for the output to end, for at most DRAIN_MS; true when it ended. */
+async function drained(closed: Promise<void>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const ended = await Promise.race([closed.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), DRAIN_MS)))]);
+  clearTimeout(timer);
+  return ended;
+}
+
+/** The note after the fence naming the processes that still hold a finished command's output. */
+export function holdersNote(holders: GroupMember[]): string {
+  const named = holders.map((h) => `${h.pid} ${h.comm}`).join(', ');
+  const count = holders.length === 1 ? '1 process it started still holds' : `${holders.length} processes it started still hold`;
+  return `note: the command exited, but ${count} its output and runs on until the session ends: ${named}`;
+}
+
+/**
+ * Runs one shell binary as a real subprocess in the workdir, in its own process group, recorded in the session's
+ * process registry from its spawn. The call returns when the shell exits (output still held by a child is read
+ * for DRAIN_MS more, and the holders are named in a note after the fence), or moves to the background once
+ * lifecycle.shell_grace_secs pass.
+ */
+export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellResult> {
   const { args, shown } = readShellInput(call.binary, call.input);
   const binaryPath = resolveBinary(call.binary);
   if (binaryPath === null) throw new ToolInputError(`shell binary '${call.binary}' is not installed on this host`);
   const startedAtMs = Date.now();
   const child = spawn(binaryPath, args, { cwd: call.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once('close', (code, signal) => resolve({ code, signal }));
-    child.once('error', () => resolve({ code: null, signal: null }));
-  });
+  const pgid = child.pid;
+  if (pgid !== undefined) deps.processes.track(pgid, { binary: call.binary, command: shown, taskId: call.taskId, workId: null, startedAtMs });
+  const { exited, closed, spawnError } = watch(child);
   const out = { stdout: '', stderr: '', truncated: false };
   let log: ReturnType<typeof createWriteStream> | null = null;
   const collect = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
@@ -84,32 +130,51 @@ export async function runShell(call: ShellCall, background: BackgroundCommands):
   };
   child.stdout!.on('data', collect('stdout'));
   child.stderr!.on('data', collect('stderr'));
-  const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
 
-  const onAbort = () => void killProcessGroup(child, exit);
+  const onAbort = () => {
+    if (pgid !== undefined) void killProcessGroup(pgid);
+  };
   call.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const grace = call.graceSecs === null ? null : new Promise<'grace'>((resolve) => setTimeout(() => resolve('grace'), call.graceSecs! * 1000).unref());
-    const first = await Promise.race([exit, spawnError, ...(grace ? [grace] : [])]);
+    const first = await Promise.race([exited, spawnError, ...(grace ? [grace] : [])]);
     if (first instanceof Error) throw new ToolInputError(`could not start '${call.binary}': ${first.message}`);
     if (first === 'grace') {
       call.signal.removeEventListener('abort', onAbort);
       const workId = newId('work');
       mkdirSync(call.logsDir, { recursive: true });
       const logFile = path.join(call.logsDir, `${workId}.log`);
-      log = createWriteStream(logFile);
+      log = createWriteStream(logFile, { mode: 0o600 });
       log.write(out.stdout + out.stderr);
       // The command counts as exited once its log holds all of its output, so a reader of the log sees it whole.
       const stream = log;
-      const exitLogged = exit.then((result) => new Promise<typeof result>((resolve) => stream.end(() => resolve(result))));
-      background.add({ workId, taskId: call.taskId, binary: call.binary, binaryPath, command: shown, startedAtMs, logFile, child, exit: exitLogged, exitedAtMs: null, exitCode: null, stopped: false });
+      const exitLogged = exited.then(async (result) => {
+        if (!(await drained(closed))) {
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+        }
+        await new Promise<void>((resolve) => stream.end(() => resolve()));
+        if (pgid !== undefined) deps.processes.release(pgid);
+        return result;
+      });
+      if (pgid !== undefined) deps.processes.background(pgid, workId);
+      deps.background.add({ workId, taskId: call.taskId, binary: call.binary, binaryPath, command: shown, startedAtMs, logFile, pgid: pgid ?? 0, exit: exitLogged, exitedAtMs: null, exitCode: null, stopped: false, exitReported: false, waiters: 0 });
       const note = `moved to the background after ${call.graceSecs} s; it runs on as work_id: ${workId}\noutput: ${logFile}`;
       return { content: fenceToolResult(call.binary, `$ ${shown}\n${note}\n`), stdout: out.stdout, stderr: out.stderr, exitCode: null, truncated: out.truncated, workId };
     }
+    const outputEnded = await drained(closed);
+    const holders = outputEnded || pgid === undefined ? [] : groupMembers(pgid);
+    if (!outputEnded) {
+      // Children hold the output open: what they write from here on is not this call's; they run on, recorded.
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }
+    if (pgid !== undefined) deps.processes.release(pgid);
     if (call.signal.aborted) throw call.signal.reason;
     const exitCode = exitCodeOf(first.code, first.signal);
     const body = `$ ${shown}\nExit code: ${exitCode}\nStdout:\n${out.stdout}\nStderr:\n${out.stderr}\n`;
-    return { content: fenceToolResult(call.binary, body), stdout: out.stdout, stderr: out.stderr, exitCode, truncated: out.truncated, workId: null };
+    const content = fenceToolResult(call.binary, body) + (holders.length > 0 ? `\n${holdersNote(holders)}` : '');
+    return { content, stdout: out.stdout, stderr: out.stderr, exitCode, truncated: out.truncated, workId: null };
   } finally {
     call.signal.removeEventListener('abort', onAbort);
   }

@@ -1,10 +1,19 @@
 import path from 'node:path';
 import type { SessionContext } from '../session/session-context.js';
+import type { TraceWriter } from '../session/trace-writer.js';
 import type { BackgroundCommands } from './background-commands.js';
+import type { ProcessRegistry } from './process-registry.js';
 import { isRuntimeToolName, missingGrantMessage, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
 import { runShell } from './shell-tool.js';
 import { type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { fenceToolResult } from './untrusted-fence.js';
+
+export interface ToolDispatcherDeps {
+  session: SessionContext;
+  background: BackgroundCommands;
+  processes: ProcessRegistry;
+  trace: TraceWriter;
+}
 
 export interface Dispatched {
   outcome: ToolOutcome;
@@ -17,12 +26,11 @@ export interface Dispatched {
  */
 export class ToolDispatcher {
   private readonly runtime: Map<RuntimeToolName, RuntimeTool>;
+  private readonly session: SessionContext;
 
-  constructor(
-    private readonly session: SessionContext,
-    private readonly background: BackgroundCommands,
-  ) {
-    const granted = Object.entries(runtimeTools({ background })).filter(([, tool]) => tool.granted(session.manifest));
+  constructor(private readonly deps: ToolDispatcherDeps) {
+    this.session = deps.session;
+    const granted = Object.entries(runtimeTools(deps)).filter(([, tool]) => tool.granted(deps.session.manifest));
     this.runtime = new Map(granted as [RuntimeToolName, RuntimeTool][]);
   }
 
@@ -69,7 +77,7 @@ export class ToolDispatcher {
           signal: ctx.signal,
           onOutput: ctx.onOutput,
         },
-        this.background,
+        this.deps,
       );
       return {
         outcome: { name: call.name, stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, workId: result.workId, isError: false, content: result.content },

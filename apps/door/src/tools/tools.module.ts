@@ -1,13 +1,24 @@
+import path from 'node:path';
 import { Module } from '@nestjs/common';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
+import { SessionModule } from '../session/session.module.js';
+import { TraceWriter } from '../session/trace-writer.js';
 import { BackgroundCommands } from './background-commands.js';
+import { ProcessRegistry } from './process-registry.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
 
 @Module({
+  imports: [SessionModule],
   providers: [
     { provide: BackgroundCommands, useFactory: () => new BackgroundCommands() },
-    { provide: ToolDispatcher, useFactory: (s: SessionContext, b: BackgroundCommands) => new ToolDispatcher(s, b), inject: [SESSION_CONTEXT, BackgroundCommands] },
+    { provide: ProcessRegistry, useFactory: (s: SessionContext) => new ProcessRegistry(path.join(s.recordsDir, 'processes')), inject: [SESSION_CONTEXT] },
+    {
+      provide: ToolDispatcher,
+      useFactory: (session: SessionContext, background: BackgroundCommands, processes: ProcessRegistry, trace: TraceWriter) =>
+        new ToolDispatcher({ session, background, processes, trace }),
+      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter],
+    },
   ],
-  exports: [BackgroundCommands, ToolDispatcher],
+  exports: [BackgroundCommands, ProcessRegistry, ToolDispatcher],
 })
 export class ToolsModule {}

@@ -1,8 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { BackgroundCommand, BackgroundCommands } from '../background-commands.js';
-import { killProcessGroup } from '../process-group.js';
-import { ToolInputError } from '../tool-call.js';
+import type { TraceWriter } from '../../session/trace-writer.js';
+import { type ToolCallContext, ToolInputError } from '../tool-call.js';
 
 const SHOWN_BYTES = 16384;
 const MAX_WAIT_SECS = 600;
@@ -13,7 +13,13 @@ export function backgroundCommandGranted(manifest: Manifest): boolean {
 }
 
 /** Reports on, waits for or stops a command that moved to the background (seed 004, background-command). */
-export async function runBackgroundCommand(input: Record<string, unknown>, commands: BackgroundCommands, signal: AbortSignal): Promise<string> {
+export async function runBackgroundCommand(
+  input: Record<string, unknown>,
+  deps: { commands: BackgroundCommands; trace: TraceWriter },
+  ctx: Pick<ToolCallContext, 'taskId' | 'signal'>,
+): Promise<string> {
+  const { commands, trace } = deps;
+  const { signal } = ctx;
   const { operation, work_id: workId, wait_secs: waitSecs } = input;
   if (workId === undefined) throw new ToolInputError('work_id is required: the wrk_<hex> id a shell call returned');
   if (typeof workId !== 'string' || !/^wrk_[0-9a-f]+$/.test(workId)) throw new ToolInputError(`work_id ${JSON.stringify(workId)} is not of the form wrk_<hex>`);
@@ -26,8 +32,10 @@ export async function runBackgroundCommand(input: Record<string, unknown>, comma
   const command = commands.get(workId);
   if (!command) throw new ToolInputError(`no background command with work id \`${workId}\` in this session`);
   const began = Date.now();
+  let canceledWaiting = false;
   if (operation === 'wait' && command.exitedAtMs === null) {
     const secs = Math.min(waitSecs ?? MAX_WAIT_SECS, MAX_WAIT_SECS);
+    command.waiters += 1;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, secs * 1000);
       void command.exit.then(() => {
@@ -37,34 +45,65 @@ export async function runBackgroundCommand(input: Record<string, unknown>, comma
       });
       signal.addEventListener('abort', () => {
         clearTimeout(timer);
+        canceledWaiting = true;
         resolve();
       });
     });
+    command.waiters -= 1;
   }
   if (operation === 'stop' && command.exitedAtMs === null) {
-    command.stopped = true;
-    await killProcessGroup(command.child, command.exit);
+    await commands.stop(command);
+    // The exit is recorded once the log is complete; a command whose last output is still draining is waited for.
+    await Promise.race([command.exit.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return describe(command, operation === 'wait' ? Math.floor((Date.now() - began) / 1000) : null);
+  // This answer reports the exit: no completion task will report it again.
+  if (command.exitedAtMs !== null) command.exitReported = true;
+  const waitedSecs = operation === 'wait' ? Math.floor((Date.now() - began) / 1000) : null;
+  trace.write('background_command', {
+    task_id: ctx.taskId,
+    work_id: command.workId,
+    operation,
+    state: stateOf(command),
+    exit_code: command.exitCode,
+    ...(waitedSecs !== null ? { waited_secs: waitedSecs } : {}),
+    // A cancel of the task ends the wait at once (seed 004): recorded as the phase the task was canceled in.
+    ...(canceledWaiting ? { phase: 'background_wait' } : {}),
+  });
+  return describeBackgroundCommand(command, waitedSecs);
 }
 
-function describe(command: BackgroundCommand, waitedSecs: number | null): string {
-  const ended = command.exitedAtMs !== null;
-  const state = !ended ? 'running' : command.stopped ? 'stopped' : 'exited';
-  const elapsed = Math.floor(((command.exitedAtMs ?? Date.now()) - command.startedAtMs) / 1000);
-  let bytes = 0;
-  let output = '';
+function stateOf(command: BackgroundCommand): 'running' | 'exited' | 'stopped' {
+  if (command.exitedAtMs === null) return 'running';
+  return command.stopped ? 'stopped' : 'exited';
+}
+
+/** The last `max` bytes of a log and its size, read without loading the whole file. */
+function logTail(file: string, max: number): { bytes: number; tail: string } {
+  let fd: number | null = null;
   try {
-    bytes = statSync(command.logFile).size;
-    const all = readFileSync(command.logFile);
-    output = all.subarray(Math.max(0, all.length - SHOWN_BYTES)).toString('utf8');
+    fd = openSync(file, 'r');
+    const bytes = fstatSync(fd).size;
+    const length = Math.min(bytes, max);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, bytes - length);
+    return { bytes, tail: buffer.toString('utf8') };
   } catch {
-    // no output yet
+    return { bytes: 0, tail: '' };
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
-  const lines = [`work_id: ${command.workId}`, `state: ${state}`, `elapsed_secs: ${elapsed}`];
+}
+
+/** The text every operation answers, and a completion task reports (seed 004, background-command). */
+export function describeBackgroundCommand(command: BackgroundCommand, waitedSecs: number | null): string {
+  const ended = command.exitedAtMs !== null;
+  const elapsed = Math.floor(((command.exitedAtMs ?? Date.now()) - command.startedAtMs) / 1000);
+  const { bytes, tail } = logTail(command.logFile, SHOWN_BYTES);
+  const lines = [`work_id: ${command.workId}`, `state: ${stateOf(command)}`, `elapsed_secs: ${elapsed}`];
   if (waitedSecs !== null) lines.push(`waited_secs: ${waitedSecs}`);
-  if (ended) lines.push(`exit_code: ${command.exitCode}`, `status: ${command.exitCode === 0 ? 'ok' : 'error'}`);
+  if (ended) lines.push(`exit_code: ${command.exitCode}`, `status: ${command.exitCode === 0 && !command.waitError ? 'ok' : 'error'}`);
+  if (command.waitError) lines.push(`wait_error: ${command.waitError}`);
   lines.push(`output: ${command.logFile}`, `output_bytes: ${bytes}`, `output_shown: ${bytes > SHOWN_BYTES ? `last ${SHOWN_BYTES} bytes` : 'all'}`);
-  return `${lines.join('\n')}\n\n${output}`;
+  return `${lines.join('\n')}\n\n${tail}`;
 }

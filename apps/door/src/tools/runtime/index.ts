@@ -1,4 +1,5 @@
 import type { Manifest } from '../../manifest/manifest.schema.js';
+import type { TraceWriter } from '../../session/trace-writer.js';
 import type { BackgroundCommands } from '../background-commands.js';
 import { backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
@@ -11,12 +12,13 @@ export interface RuntimeTool {
 
 export interface RuntimeToolDeps {
   background: BackgroundCommands;
+  trace: TraceWriter;
 }
 
 /** The runtime tools implemented so far, by name: the dispatcher looks a call up here instead of branching on names. */
 export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolName, RuntimeTool>> {
   return {
-    'background-command': { granted: backgroundCommandGranted, run: (input, ctx) => runBackgroundCommand(input, deps.background, ctx.signal) },
+    'background-command': { granted: backgroundCommandGranted, run: (input, ctx) => runBackgroundCommand(input, { commands: deps.background, trace: deps.trace }, ctx) },
   };
 }
 

@@ -1,0 +1,151 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { groupAlive, killProcessGroup, readStat } from './process-group.js';
+
+/** One process group a command of this session leads, as recorded in the session's records. */
+export interface RecordedGroup {
+  pgid: number;
+  /** The leader's start time (/proc stat field 22), which tells it from a later process given the same pid. */
+  startTime: string;
+  binary: string;
+  command: string;
+  taskId: string;
+  /** The background handle, once the command moved to the background. */
+  workId: string | null;
+  startedAtMs: number;
+}
+
+const SWEEP_MS = 2000;
+
+/**
+ * Whether the recorded group still runs: its leader alive with the recorded start time, or the leader gone while
+ * members of its group remain (no pid is reused as a group id while that group has members, so such a group is ours).
+ */
+function stillRuns(group: Pick<RecordedGroup, 'pgid' | 'startTime'>): boolean {
+  const leader = readStat(group.pgid);
+  if (leader) return leader.startTime === group.startTime && groupAlive(group.pgid);
+  return groupAlive(group.pgid);
+}
+
+/**
+ * The reaper: a tiny shell process that outlives a door killed with SIGKILL. It polls the door's pid (and start
+ * time, against pid reuse) twice a second; once the door is gone it kills, with SIGKILL, every group still recorded
+ * under `dir` by the rule of `stillRuns`, and exits. The files stay, so a resumed launch reports what was lost.
+ */
+const REAPER_SCRIPT = `
+door=$1; door_start=$2; dir=$3
+start_of() { read -r l < "/proc/$1/stat" 2>/dev/null || return 1; l=\${l##*) }; set -- $l; echo "\${20}"; }
+while [ "$(start_of "$door")" = "$door_start" ]; do sleep 0.5; done
+for f in "$dir"/*; do
+  pg=\${f##*/}
+  case $pg in ''|*[!0-9]*) continue ;; esac
+  read -r want < "$f" || continue
+  if [ -e "/proc/$pg" ]; then [ "$(start_of "$pg")" = "$want" ] || continue; fi
+  kill -KILL "-$pg" 2>/dev/null
+done
+`;
+
+/**
+ * Every process group a command of this session started, foreground or background, recorded in the session's
+ * records (`processes/<pgid>`: the leader's start time, then the record as JSON) from its spawn until the group is
+ * empty. The session's end kills them all; a door that dies without ending is covered by the reaper, and a resumed
+ * launch kills any survivor and reports them as lost (docs/agent-loop.md, "Processes").
+ */
+export class ProcessRegistry {
+  private readonly groups = new Map<number, RecordedGroup>();
+  private reaper: ChildProcess | null = null;
+  private sweeper: NodeJS.Timeout | null = null;
+
+  constructor(private readonly dir: string) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  /** Records a command's group as soon as it is spawned; its pid leads the group (spawned `detached`). */
+  track(pid: number, info: Omit<RecordedGroup, 'pgid' | 'startTime'>): void {
+    const group: RecordedGroup = { pgid: pid, startTime: readStat(pid)?.startTime ?? '', ...info };
+    this.groups.set(pid, group);
+    this.write(group);
+    this.startReaper();
+    this.sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
+  }
+
+  /** The command moved to the background: its record names its handle. */
+  background(pgid: number, workId: string): void {
+    const group = this.groups.get(pgid);
+    if (!group) return;
+    group.workId = workId;
+    this.write(group);
+  }
+
+  /** Forgets a group whose last process is gone. */
+  release(pgid: number): void {
+    if (groupAlive(pgid)) return;
+    this.groups.delete(pgid);
+    rmSync(path.join(this.dir, String(pgid)), { force: true });
+  }
+
+  tracked(): RecordedGroup[] {
+    return [...this.groups.values()];
+  }
+
+  /** The session ends: every group is stopped (SIGTERM, SIGKILL 2 s later) and forgotten; then the reaper goes. */
+  async killAll(): Promise<void> {
+    await Promise.all([...this.groups.keys()].map((pgid) => killProcessGroup(pgid)));
+    for (const pgid of [...this.groups.keys()]) this.release(pgid);
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    this.reaper?.kill('SIGTERM');
+    this.reaper = null;
+  }
+
+  private sweep(): void {
+    for (const pgid of [...this.groups.keys()]) this.release(pgid);
+  }
+
+  private write(group: RecordedGroup): void {
+    writeFileSync(path.join(this.dir, String(group.pgid)), `${group.startTime}\n${JSON.stringify(group)}\n`, { mode: 0o600 });
+  }
+
+  private startReaper(): void {
+    if (this.reaper) return;
+    const doorStart = readStat(process.pid)?.startTime;
+    if (!doorStart) return;
+    this.reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT, 'murmur-reaper', String(process.pid), doorStart, this.dir], { detached: true, stdio: 'ignore' });
+    this.reaper.on('error', () => undefined);
+    this.reaper.unref();
+  }
+
+  /**
+   * Opening the records of a session that stopped: every group a previous run recorded is killed if it still runs,
+   * and reported, then forgotten. Returns what was lost, oldest first.
+   */
+  static reopen(dir: string): { group: RecordedGroup; wasRunning: boolean }[] {
+    let files: string[];
+    try {
+      files = readdirSync(dir).filter((f) => /^\d+$/.test(f));
+    } catch {
+      return [];
+    }
+    const lost: { group: RecordedGroup; wasRunning: boolean }[] = [];
+    for (const file of files) {
+      const full = path.join(dir, file);
+      try {
+        const group = JSON.parse(readFileSync(full, 'utf8').split('\n')[1]) as RecordedGroup;
+        const wasRunning = stillRuns(group);
+        if (wasRunning) {
+          try {
+            process.kill(-group.pgid, 'SIGKILL');
+          } catch {
+            // gone meanwhile
+          }
+        }
+        lost.push({ group, wasRunning });
+      } catch {
+        // A half-written record names nothing that can be checked.
+      }
+      rmSync(full, { force: true });
+    }
+    return lost.sort((a, b) => a.group.startedAtMs - b.group.startedAtMs);
+  }
+}
