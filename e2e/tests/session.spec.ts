@@ -71,7 +71,7 @@ test.describe('session timeline', () => {
     await expect(system.getByText('Tool bash')).toBeVisible();
     await expect(system.getByLabel('input', { exact: true })).toHaveText('$ uname -s && echo "cwd=$(basename "$PWD")"');
     await expect(system.getByLabel('output', { exact: true })).toContainText('Linux');
-    await expect(system.getByLabel('output', { exact: true })).toContainText('cwd=hello');
+    await expect(system.getByLabel('output', { exact: true })).toContainText('cwd=work');
     await expect(system.getByText('exit 0')).toBeVisible();
     await expect(system.getByText(/^\d+(\.\d+)?\s*(ms|s)$/)).toBeVisible();
     await expect(system.getByText('What the model saw')).toBeVisible();

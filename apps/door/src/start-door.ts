@@ -23,8 +23,11 @@ export interface RunningDoor {
   readonly recordsDir: string;
   readonly tasks: TaskQueue;
   readonly trace: TraceWriter;
-  /** Cancels live tasks, answers held requests, stops listening, kills every command's process group, closes the store. */
-  close(): Promise<void>;
+  /**
+   * Ends live tasks (canceled; or failed with `failure` when the session ends on its own), answers held requests,
+   * stops listening, kills every command's process group, closes the store.
+   */
+  close(failure?: string): Promise<void>;
 }
 
 /** Starts the door of a staged session and resolves once it is listening. */
@@ -56,7 +59,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     version: session.manifest.version,
     url: session.url,
     resumed: session.resumed,
-    tools_declared: app.get(ToolDispatcher).inventory(),
+    tools_declared: app.get(ToolDispatcher).inventory.names(),
   });
   if (lost.length > 0) {
     trace.write('commands_lost', { commands: lost.map(({ group, wasRunning }) => ({ ...group, killed_on_reopen: wasRunning })) });
@@ -69,9 +72,9 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     recordsDir: session.recordsDir,
     tasks,
     trace,
-    close: () => {
+    close: (failure?: string) => {
       closing ??= (async () => {
-        await tasks.close();
+        await tasks.close(failure);
         // The capsule closes its stream while the door still serves: watchers read capsule-closed.
         app.get(StreamHub).close();
         await new Promise((resolve) => setImmediate(resolve));

@@ -91,7 +91,7 @@ describe('queue', () => {
   after(() => door.stop());
 
   test('queued tasks run one at a time, in the order they were accepted', async () => {
-    const order = path.join(door.capsuleDir, 'order.txt');
+    const order = path.join(door.recordsDir, 'work', 'order.txt');
     rmSync(order, { force: true });
     const names = ['a', 'b', 'c', 'd', 'e'];
     const ids: string[] = [];

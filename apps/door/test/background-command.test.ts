@@ -72,7 +72,7 @@ describe('background-command', () => {
     assert.match(await answerOf(door.url, 'bad id'), /^work_id "job-7" is not of the form wrk_<hex>$/);
     assert.match(await answerOf(door.url, 'no id'), /^work_id is required/);
     assert.equal(await answerOf(door.url, 'bad operation'), 'operation "restart" is not one of status, wait, stop');
-    assert.equal(await answerOf(door.url, 'bad wait'), 'wait_secs 1.5 is not a whole number of seconds');
+    assert.equal(await answerOf(door.url, 'bad wait'), 'wait_secs 1.5 is not a whole number');
     const calls = readTrace(door.recordsDir).filter((r) => r.type === 'tool_call' && r.tool === 'background-command');
     assert.ok(calls.some((r) => r.status === 'error'), 'a refused call is recorded as an error');
   });

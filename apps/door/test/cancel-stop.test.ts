@@ -118,8 +118,8 @@ describe('CancelTask', () => {
 
   test('on a task running a real bash command: the command and its whole process group are gone', async () => {
     const held = send(door.url, 'longbash lb1', { contextId: 'cancel-bash' });
-    const pidFile = path.join(door.capsuleDir, 'lb1.pid');
-    const childFile = path.join(door.capsuleDir, 'lb1.child');
+    const pidFile = path.join(door.recordsDir, 'work', 'lb1.pid');
+    const childFile = path.join(door.recordsDir, 'work', 'lb1.child');
     const pid = await waitFor(async () => readPid(pidFile), 'the command to write its pid');
     const child = await waitFor(async () => readPid(childFile), 'the command to write its child pid');
     assert.ok(isAlive(pid) && isAlive(child) && groupAlive(pid));
@@ -203,7 +203,7 @@ describe('background commands and murmur.StopSession', () => {
     const task = taskOf(await send(door.url, 'bgsleep bg1', { contextId: 'bg1' }, { returnImmediately: true }));
     const call = await waitFor(async () => readTrace(door.recordsDir).find((r) => r.type === 'tool_call' && r.task_id === task.id), 'the tool call');
     assert.match(call.work_id as string, /^wrk_[0-9a-f]+$/);
-    const pid = readPid(path.join(door.capsuleDir, 'bg1.pid'))!;
+    const pid = readPid(path.join(door.recordsDir, 'work', 'bg1.pid'))!;
     pids.push(pid);
     await waitForState(door.url, task.id, 'TASK_STATE_WORKING');
     const before = Date.now();
@@ -245,7 +245,7 @@ describe('background commands and murmur.StopSession', () => {
     assert.equal(commands[0].command, `${written.slice(0, 200)}…`, 'cut to 200 characters followed by …');
     assert.ok(commands[0].runningMs >= 1000 && commands[0].runningMs < 10_000, String(commands[0].runningMs));
     assert.deepEqual(resultOf(await getTask(door.url, task.id)), task);
-    pids.push(readPid(path.join(door.capsuleDir, 'bg2.pid'))!);
+    pids.push(readPid(path.join(door.recordsDir, 'work', 'bg2.pid'))!);
     const end = readTrace(door.recordsDir).find((r) => r.type === 'task_end' && r.task_id === task.id);
     assert.ok(end, 'the task_end record');
     assert.equal((end.running_commands as { workId: string }[])[0].workId, workId);

@@ -112,6 +112,6 @@ describe('a runtime tool whose grant is absent', () => {
 
   test('it is not in session_start’s tools_declared', () => {
     const start = readTrace(door.recordsDir).find((r) => r.type === 'session_start');
-    assert.deepEqual(start?.tools_declared, ['bash']);
+    assert.deepEqual(start?.tools_declared, ['bash', 'session-status']);
   });
 });

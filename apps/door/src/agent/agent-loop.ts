@@ -2,11 +2,15 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
+import type { UsageLedger } from '../session/usage-ledger.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import { TaskCanceledError, type TaskLifecycle } from '../tasks/task-lifecycle.js';
 import type { RunningTask, TaskRunner } from '../tasks/task-queue.js';
+import type { TaskProgress, ToolCallRequest } from '../tools/tool-call.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
-import type { TaskDriver, ToolOutcome } from './driver.js';
+import type { ConversationMessage, ToolResult, UserContent } from './conversation.js';
+import type { DriverResponse, TaskDriver, ToolSpec } from './driver.js';
+import { systemPrompt } from './system-prompt.js';
 
 export type DriverFactory = (task: RunningTask) => TaskDriver;
 
@@ -16,94 +20,91 @@ export interface AgentLoopDeps {
   events: TaskEvents;
   tools: ToolDispatcher;
   trace: TraceWriter;
+  usage: UsageLedger;
   driverFor: DriverFactory;
 }
 
+/** Characters per token when a call reported no usage: the runtime's own estimate of the conversation's size. */
+const CHARS_PER_TOKEN = 4;
+
+/** The task's own user message: its text (data renderings and reference block included), then its images in order. */
+function taskMessage(task: RunningTask): ConversationMessage {
+  const content: UserContent[] = [{ type: 'text', text: task.text }];
+  for (const image of task.images) content.push({ type: 'image', mediaType: image.mediaType, base64: Buffer.from(image.bytes).toString('base64') });
+  return { role: 'user', origin: 'task', content };
+}
+
+function estimateTokens(messages: readonly ConversationMessage[]): number {
+  return Math.ceil(JSON.stringify(messages).length / CHARS_PER_TOKEN);
+}
+
 /**
- * Runs a task's turns: one inference call, then the tool calls it asked for, in order, until the model answers,
- * asks for input, fails, or runs out of turns (inference.max_turns).
+ * Runs a task's turns: one inference call with the whole conversation, then the tool calls it asked for, in order,
+ * until the model answers, asks for input, fails, or runs out of turns (inference.max_turns). Every call's usage
+ * goes to the session's ledger and its `inference` record.
  */
 export class AgentLoop implements TaskRunner {
-  private readonly session: SessionContext;
-  private readonly tasks: TaskLifecycle;
-  private readonly events: TaskEvents;
-  private readonly tools: ToolDispatcher;
-  private readonly trace: TraceWriter;
-  private readonly driverFor: DriverFactory;
-
-  constructor(deps: AgentLoopDeps) {
-    this.session = deps.session;
-    this.tasks = deps.lifecycle;
-    this.events = deps.events;
-    this.tools = deps.tools;
-    this.trace = deps.trace;
-    this.driverFor = deps.driverFor;
-  }
+  constructor(private readonly deps: AgentLoopDeps) {}
 
   async run(task: RunningTask): Promise<void> {
-    const maxTurns = this.session.manifest.inference?.max_turns ?? 1;
-    const driver = this.driverFor(task);
-    let toolResults: ToolOutcome[] = [];
-    let reply: string | null = null;
+    const { session, lifecycle, events, trace } = this.deps;
+    const maxTurns = session.manifest.inference?.max_turns ?? 1;
+    const driver = this.deps.driverFor(task);
+    const system = systemPrompt(session);
+    const tools: ToolSpec[] = this.deps.tools.inventory.entries().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    const messages: ConversationMessage[] = [taskMessage(task)];
+    const progress: TaskProgress = { startedAtMs: task.startedAtMs, turnsUsed: 0, context: null };
     try {
       for (let turn = 1; ; turn++) {
         if (turn > maxTurns) {
-          await this.tasks.fail(task.id, `max_turns exceeded: the task used all ${maxTurns} inference turns`);
+          await lifecycle.fail(task.id, `max_turns exceeded: the task used all ${maxTurns} inference turns`);
           return;
         }
-        this.tasks.progress(task.id, `inference turn ${turn}`);
-        this.trace.write('inference', { task_id: task.id, turn, driver: 'script' });
-        let chunked = false;
-        this.events.emit('inference', { taskId: task.id, phase: 'start' });
-        const outcome = await driver.infer({ turn, toolResults, reply, signal: task.signal }, (chunk) => {
-          if (chunk.kind === 'text') {
-            chunked = true;
-            this.events.emit('text', { taskId: task.id, text: chunk.text, final: false });
-          } else this.events.emit('thinking', { taskId: task.id, text: chunk.text });
+        lifecycle.progress(task.id, `inference turn ${turn}`);
+        progress.turnsUsed = turn;
+        const { response, chunked } = await this.infer(task, driver, { turn, system, messages, tools });
+        this.deps.usage.record(response.usage);
+        progress.context = response.usage?.input !== undefined
+          ? { usedTokens: response.usage.input + (response.usage.output ?? 0), measuredBy: 'actual' }
+          : { usedTokens: estimateTokens(messages), measuredBy: 'estimate' };
+        trace.write('inference', {
+          task_id: task.id,
+          turn,
+          driver: driver.choice,
+          stop_reason: response.stop.kind,
+          usage: response.usage ?? 'unreported',
+          tool_calls: response.toolCalls.length,
         });
-        if (chunked) this.events.emit('text', { taskId: task.id, text: '', final: true });
-        this.events.emit('inference', { taskId: task.id, phase: 'end' });
-        // A completed task whose last call streamed nothing reports its whole reply as one final text frame.
-        if (outcome.kind === 'answer' && !chunked && outcome.text !== '') this.events.emit('text', { taskId: task.id, text: outcome.text, final: true });
-        toolResults = [];
-        switch (outcome.kind) {
-          case 'tools':
-            for (const call of outcome.calls) {
-              if (task.signal.aborted) throw new TaskCanceledError(task.id);
-              this.events.emit('tool-call-started', { taskId: task.id, toolCallId: call.id, toolName: call.name, input: call.input });
-              const done = await this.tools.dispatch(call, {
-                taskId: task.id,
-                signal: task.signal,
-                onOutput: (stream, text) => this.events.emit('tool-call-progress', { taskId: task.id, toolCallId: call.id, stream, text }),
-              });
-              this.trace.write('tool_call', {
-                task_id: task.id,
-                tool: call.name,
-                tool_call_id: call.id,
-                status: done.artifact.isError ? 'error' : 'passed',
-                duration_ms: done.artifact.durationMs,
-                exit_code: done.artifact.exitCode,
-                ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}),
-              });
-              this.events.emit('artifact', { taskId: task.id, artifact: done.artifact });
-              toolResults.push(done.outcome);
-            }
-            break;
-          case 'answer':
-            this.writeResult(outcome.text);
-            await this.tasks.complete(task.id, outcome.text);
+        messages.push({ role: 'assistant', text: response.text, thinking: response.thinking, toolCalls: response.toolCalls });
+        if (response.toolCalls.length > 0) {
+          messages.push({ role: 'tool', results: await this.runTools(task, response.toolCalls, progress) });
+          continue;
+        }
+        const stop = response.stop;
+        switch (stop.kind) {
+          case 'end_turn':
+            // A completed task whose last call streamed nothing reports its whole reply as one final text frame.
+            if (!chunked && response.text !== '') events.emit('text', { taskId: task.id, text: response.text, final: true });
+            this.writeResult(response.text);
+            await lifecycle.complete(task.id, response.text);
             return;
-          case 'ask':
-            reply = await this.tasks.awaitReply(task.id, outcome.prompt);
+          case 'input_required': {
+            const reply = await lifecycle.awaitReply(task.id, stop.prompt);
+            messages.push({ role: 'user', origin: 'reply', content: [{ type: 'text', text: reply }] });
             break;
-          case 'fail':
-            await this.tasks.fail(task.id, outcome.message);
+          }
+          case 'error':
+            await lifecycle.fail(task.id, stop.message);
             return;
-          case 'continue':
+          case 'max_tokens':
+            await lifecycle.fail(task.id, 'the model’s reply was cut off at its output token cap');
+            return;
+          case 'tool_use':
+          case 'pause_turn':
             break;
           default: {
-            const unreachable: never = outcome;
-            throw new Error(`unknown driver outcome ${JSON.stringify(unreachable)}`);
+            const unreachable: never = stop;
+            throw new Error(`unknown stop reason ${JSON.stringify(unreachable)}`);
           }
         }
       }
@@ -113,9 +114,64 @@ export class AgentLoop implements TaskRunner {
     }
   }
 
+  /** One inference call, its chunks streamed as frames; the chunk ids follow the task's counter around it (seed 001). */
+  private async infer(
+    task: RunningTask,
+    driver: TaskDriver,
+    request: { turn: number; system: string; messages: ConversationMessage[]; tools: ToolSpec[] },
+  ): Promise<{ response: DriverResponse; chunked: boolean }> {
+    const { events } = this.deps;
+    let chunked = false;
+    events.emit('inference', { taskId: task.id, phase: 'start' });
+    const response = await driver.infer({ ...request, signal: task.signal }, (chunk) => {
+      if (chunk.kind === 'text') {
+        chunked = true;
+        events.emit('text', { taskId: task.id, text: chunk.text, final: false });
+      } else events.emit('thinking', { taskId: task.id, text: chunk.text });
+    });
+    if (chunked) events.emit('text', { taskId: task.id, text: '', final: true });
+    events.emit('inference', { taskId: task.id, phase: 'end' });
+    return { response, chunked };
+  }
+
+  /** The calls of one turn, in order, each through the dispatcher; the first result inside the deadline's margin carries its notice. */
+  private async runTools(task: RunningTask, calls: ToolCallRequest[], progress: TaskProgress): Promise<ToolResult[]> {
+    const { events, trace, session } = this.deps;
+    const results: ToolResult[] = [];
+    for (const call of calls) {
+      if (task.signal.aborted) throw new TaskCanceledError(task.id);
+      events.emit('tool-call-started', { taskId: task.id, toolCallId: call.id, toolName: call.name, input: call.input });
+      const done = await this.deps.tools.dispatch(call, {
+        taskId: task.id,
+        signal: task.signal,
+        task: progress,
+        onOutput: (stream, text) => events.emit('tool-call-progress', { taskId: task.id, toolCallId: call.id, stream, text }),
+      });
+      trace.write('tool_call', {
+        task_id: task.id,
+        tool: call.name,
+        tool_call_id: call.id,
+        status: done.artifact.isError ? 'error' : 'passed',
+        duration_ms: done.artifact.durationMs,
+        exit_code: done.artifact.exitCode,
+        ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}),
+      });
+      events.emit('artifact', { taskId: task.id, artifact: done.artifact });
+      let content = done.outcome.content;
+      // Seed 004, "The deadline notice": a tool that ran carries it, even one that reported failure; a refused call does not.
+      const notice = done.refused ? null : (session.deadline?.takeNotice() ?? null);
+      if (notice !== null) {
+        content = `${content}\n${notice}`;
+        trace.write('deadline_notice', { task_id: task.id, tool_call_id: call.id, at: session.deadline!.at, left_secs: session.deadline!.leftSecs() });
+      }
+      results.push({ toolCallId: call.id, name: call.name, content, isError: done.outcome.isError, outcome: { ...done.outcome, content } });
+    }
+    return results;
+  }
+
   /** out/result.txt holds the latest completed task's answer. */
   private writeResult(text: string): void {
-    const out = path.join(this.session.recordsDir, 'out');
+    const out = path.join(this.deps.session.recordsDir, 'out');
     mkdirSync(out, { recursive: true });
     writeFileSync(path.join(out, 'result.txt'), text);
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../session/trace-writer.js';
+import { UsageLedger } from '../session/usage-ledger.js';
 import { TaskEvents } from '../tasks/task-events.js';
 import { TaskLifecycle } from '../tasks/task-lifecycle.js';
 import { TaskQueue } from '../tasks/task-queue.js';
@@ -23,7 +24,7 @@ import { loadScript, ScriptTaskDriver } from './script-driver.js';
   providers: [
     {
       provide: AgentLoop,
-      useFactory: (session: SessionContext, lifecycle: TaskLifecycle, events: TaskEvents, tools: ToolDispatcher, trace: TraceWriter) => {
+      useFactory: (session: SessionContext, lifecycle: TaskLifecycle, events: TaskEvents, tools: ToolDispatcher, trace: TraceWriter, usage: UsageLedger) => {
         const script = session.scriptPath ? loadScript(session.scriptPath) : null;
         return new AgentLoop({
           session,
@@ -31,13 +32,14 @@ import { loadScript, ScriptTaskDriver } from './script-driver.js';
           events,
           tools,
           trace,
+          usage,
           driverFor: (task) => {
             if (!script) throw new Error('this capsule declares no inference driver');
             return new ScriptTaskDriver(script, task.text);
           },
         });
       },
-      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter],
+      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter, UsageLedger],
     },
     {
       provide: TaskQueue,

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { parseDocument } from 'yaml';
 import { ManifestError } from '../manifest/manifest.loader.js';
 import { abortableDelay } from './abortable-delay.js';
-import type { DriverChunk, DriverOutcome, DriverRequest, TaskDriver, ToolOutcome } from './driver.js';
+import { type ConversationMessage, latest, userText } from './conversation.js';
+import type { DriverChunk, DriverRequest, DriverResponse, StopReason, TaskDriver, ToolOutcome, Usage } from './driver.js';
 import { type Script, type ScriptTurn, scriptSchema } from './script.schema.js';
 
 export function loadScript(file: string): Script {
@@ -32,9 +33,14 @@ interface TemplateScope {
   match: RegExpExecArray | null;
   reply: string | null;
   tool: ToolOutcome | null;
+  /** The names of the tools the call was sent, in inventory order. */
+  inventory?: readonly string[];
 }
 
-/** {{task.text}}, {{reply}}, {{match.N}}, {{tool.stdout}}, {{tool.stderr}}, {{tool.exit_code}}, {{tool.work_id}}, {{tool.content}}; trailing newlines trimmed. */
+/**
+ * {{task.text}}, {{reply}}, {{match.N}}, {{tool.stdout}}, {{tool.stderr}}, {{tool.exit_code}}, {{tool.work_id}},
+ * {{tool.content}} (trailing newlines trimmed from the streams), and {{inventory}}: the tool names the call was sent.
+ */
 export function renderTemplate(template: string, scope: TemplateScope): string {
   return template.replace(/\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g, (whole, key: string) => {
     const trim = (s: string) => s.replace(/\n+$/, '');
@@ -46,20 +52,31 @@ export function renderTemplate(template: string, scope: TemplateScope): string {
     if (key === 'tool.exit_code') return String(scope.tool?.exitCode ?? '');
     if (key === 'tool.work_id') return scope.tool?.workId ?? '';
     if (key === 'tool.content') return scope.tool?.content ?? '';
+    if (key === 'inventory') return (scope.inventory ?? []).join(', ');
     return whole;
   });
 }
 
+/** The chunks and tool calls a scripted turn produced, before its stop reason. */
+interface Played {
+  text: string[];
+  thinking: string[];
+}
+
+const isToolMessage = (m: ConversationMessage): m is Extract<ConversationMessage, { role: 'tool' }> => m.role === 'tool';
+const isReply = (m: ConversationMessage): m is Extract<ConversationMessage, { role: 'user' }> => m.role === 'user' && m.origin === 'reply';
+
 /**
- * Plays one rule of a script for one task. A script turn that calls tools and also ends plays as two inference
- * calls, as a model would: the first asks for the tools, the second ends, seeing their results.
+ * Plays one rule of a script for one task, as a model would answer the conversation it is sent: it reads the last
+ * tool results and the latest reply from the transcript. A script turn that calls tools and also ends plays as two
+ * inference calls: the first asks for the tools, the second ends, seeing their results.
  */
 export class ScriptTaskDriver implements TaskDriver {
+  readonly choice = 'script';
   private readonly turns: ScriptTurn[];
   private readonly match: RegExpExecArray | null;
   private cursor = 0;
   private endingPending: ScriptTurn | null = null;
-  private lastTool: ToolOutcome | null = null;
   private callCount = 0;
   private unpaced = 0;
 
@@ -79,51 +96,54 @@ export class ScriptTaskDriver implements TaskDriver {
     this.match = null;
   }
 
-  async infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverOutcome> {
-    if (request.toolResults.length > 0) this.lastTool = request.toolResults.at(-1)!;
-    const scope: TemplateScope = { taskText: this.taskText, match: this.match, reply: request.reply, tool: this.lastTool };
+  async infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverResponse> {
+    const tool = latest(request.messages, isToolMessage)?.results.at(-1)?.outcome ?? null;
+    const reply = latest(request.messages, isReply);
+    const scope: TemplateScope = { taskText: this.taskText, match: this.match, reply: reply ? userText(reply) : null, tool, inventory: request.tools.map((t) => t.name) };
     if (this.endingPending) {
       const ending = this.endingPending;
       this.endingPending = null;
-      return this.ending(ending, scope, []);
+      return this.ending(ending, scope, { text: [], thinking: [] });
     }
     const turn = this.turns[this.cursor];
-    if (!turn) return { kind: 'answer', text: '' };
+    if (!turn) return respond({ text: [], thinking: [] }, { kind: 'end_turn' }, null);
     this.cursor += 1;
     if (turn.sleep_ms > 0) await abortableDelay(turn.sleep_ms, request.signal);
+    const played: Played = { text: [], thinking: [] };
     for (const text of turn.thinking) {
       await this.pace(turn, request.signal);
-      onChunk({ kind: 'thinking', text: renderTemplate(text, scope) });
+      const chunk = renderTemplate(text, scope);
+      played.thinking.push(chunk);
+      onChunk({ kind: 'thinking', text: chunk });
     }
-    const said: string[] = [];
     for (let r = 0; r < turn.repeat; r++) {
       for (const text of turn.text) {
         await this.pace(turn, request.signal);
         const chunk = renderTemplate(text, scope);
-        said.push(chunk);
+        played.text.push(chunk);
         onChunk({ kind: 'text', text: chunk });
       }
     }
     if (turn.tools.length > 0) {
-      if (turn.answer !== undefined || turn.ask !== undefined || turn.fail !== undefined) this.endingPending = { ...turn, tools: [], thinking: [], text: [], sleep_ms: 0 };
-      return {
-        kind: 'tools',
-        calls: turn.tools.map((call) => ({
-          id: call.id ?? `call_${++this.callCount}`,
-          name: call.tool,
-          input: JSON.parse(renderTemplate(JSON.stringify(call.input), { ...scope, tool: this.lastTool })) as Record<string, unknown>,
-        })),
-      };
+      if (turn.answer !== undefined || turn.ask !== undefined || turn.fail !== undefined) this.endingPending = { ...turn, tools: [], thinking: [], text: [], sleep_ms: 0, usage: undefined };
+      const calls = turn.tools.map((call) => ({
+        id: call.id ?? `call_${++this.callCount}`,
+        name: call.tool,
+        input: JSON.parse(renderTemplate(JSON.stringify(call.input), scope)) as Record<string, unknown>,
+      }));
+      return { ...respond(played, { kind: 'tool_use' }, turn.usage), toolCalls: calls };
     }
-    return this.ending(turn, scope, said);
+    return this.ending(turn, scope, played);
   }
 
-  private ending(turn: ScriptTurn, scope: TemplateScope, said: string[]): DriverOutcome {
-    if (turn.answer !== undefined) return { kind: 'answer', text: renderTemplate(turn.answer, scope) };
-    if (turn.ask !== undefined) return { kind: 'ask', prompt: renderTemplate(turn.ask, scope) };
-    if (turn.fail !== undefined) return { kind: 'fail', message: renderTemplate(turn.fail, scope) };
-    if (this.cursor >= this.turns.length) return { kind: 'answer', text: said.join('') };
-    return { kind: 'continue' };
+  private ending(turn: ScriptTurn, scope: TemplateScope, played: Played): DriverResponse {
+    const usage = turn.usage;
+    // A scripted answer is the reply, whatever the turn streamed before it.
+    if (turn.answer !== undefined) return respond({ ...played, text: [renderTemplate(turn.answer, scope)] }, { kind: 'end_turn' }, usage);
+    if (turn.ask !== undefined) return respond(played, { kind: 'input_required', prompt: renderTemplate(turn.ask, scope) }, usage);
+    if (turn.fail !== undefined) return respond(played, { kind: 'error', message: renderTemplate(turn.fail, scope) }, usage);
+    if (this.cursor >= this.turns.length) return respond(played, { kind: 'end_turn' }, usage);
+    return respond(played, { kind: 'pause_turn' }, usage);
   }
 
   private async pace(turn: ScriptTurn, signal: AbortSignal): Promise<void> {
@@ -135,4 +155,17 @@ export class ScriptTaskDriver implements TaskDriver {
       if (++this.unpaced % CHUNKS_PER_YIELD === 0) await new Promise((resolve) => setImmediate(resolve));
     }
   }
+}
+
+function respond(played: Played, stop: StopReason, usage: ScriptTurn['usage'] | null | undefined): DriverResponse {
+  return { text: played.text.join(''), thinking: played.thinking.map((text) => ({ text })), toolCalls: [], stop, usage: usage ? toUsage(usage) : null };
+}
+
+function toUsage(usage: NonNullable<ScriptTurn['usage']>): Usage {
+  const out: Usage = {};
+  if (usage.input !== undefined) out.input = usage.input;
+  if (usage.output !== undefined) out.output = usage.output;
+  if (usage.cached !== undefined) out.cached = usage.cached;
+  if (usage.cache_write !== undefined) out.cacheWrite = usage.cache_write;
+  return out;
 }

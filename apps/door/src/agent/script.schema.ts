@@ -7,6 +7,14 @@ const toolCall = z.strictObject({
   id: z.string().min(1).optional(),
 });
 
+/** Token usage a scripted call reports, as a provider would (for session-status and the inference records). */
+const usage = z.strictObject({
+  input: z.number().int().min(0).optional(),
+  output: z.number().int().min(0).optional(),
+  cached: z.number().int().min(0).optional(),
+  cache_write: z.number().int().min(0).optional(),
+});
+
 const turn = z
   .strictObject({
     thinking: z.array(z.string()).default([]),
@@ -18,6 +26,7 @@ const turn = z
     /** A cancellable pause inside the inference call, as a slow model would take. */
     sleep_ms: z.number().int().min(0).default(0),
     tools: z.array(toolCall).default([]),
+    usage: usage.optional(),
     answer: z.string().optional(),
     ask: z.string().optional(),
     fail: z.string().optional(),

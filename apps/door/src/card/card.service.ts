@@ -26,7 +26,7 @@ export class CardService {
       methods: servedMethods(m),
       authenticated: m.network.authentication !== undefined,
       peerTasks: m.exports.peer_tasks?.accept ?? false,
-      tools: m.capabilities.shell.allow.filter((name) => this.tools.inventory().includes(name)),
+      tools: m.capabilities.shell.allow.filter((name) => this.tools.inventory.has(name)),
       shell: m.capabilities.shell.allow.length > 0,
       network: m.capabilities.network.allow.length > 0,
       planes,

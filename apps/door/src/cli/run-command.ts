@@ -4,13 +4,15 @@ import { startDoor, type RunningDoor } from '../start-door.js';
 import { ManifestError } from '../manifest/manifest.loader.js';
 import { register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
+import { parseDeadline } from './deadline-option.js';
 import { UsageError } from './usage-error.js';
 
-export const RUN_USAGE = `usage: mur run [DIR] [--port N] [--host H] [--task TEXT] [--resume SESSION] [--json]
+export const RUN_USAGE = `usage: mur run [DIR] [--port N] [--host H] [--task TEXT] [--resume SESSION] [--deadline WHEN] [--json]
 
 Stages a session of the capsule in DIR (default: .), starts its door, prints the door's
 address and the session id, runs the launch's task (--task, or task.md / input.txt in DIR),
-and serves until SIGINT or SIGTERM, which cancel live tasks before it exits.`;
+and serves until SIGINT or SIGTERM, which cancel live tasks before it exits, or until
+--deadline (an RFC 3339 time, or a duration such as 30m), which fails live tasks and ends it.`;
 
 export interface StartedSession {
   door: RunningDoor;
@@ -30,13 +32,15 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
       host: { type: 'string', default: '127.0.0.1' },
       task: { type: 'string' },
       resume: { type: 'string' },
+      deadline: { type: 'string' },
       json: { type: 'boolean', default: false },
     },
   });
   if (positionals.length > 1) throw new UsageError(`mur run takes one capsule folder, not ${positionals.length}`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not '${values.port}'`);
-  const session = stageSession({ dir: positionals[0] ?? '.', host: values.host!, port, resume: values.resume });
+  const deadlineMs = values.deadline === undefined ? undefined : parseDeadline(values.deadline, Date.now());
+  const session = stageSession({ dir: positionals[0] ?? '.', host: values.host!, port, resume: values.resume, deadlineMs });
   const door = await startDoor(session);
   const launchText = session.resumed ? null : launchTaskText(session.capsuleDir, values.task);
   const launchTask = launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none' ? await door.tasks.submitSessionTask(launchText) : null;
@@ -68,12 +72,29 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
     if (launchTask) out(`task     ${launchTask.id}`);
   }
   let stopping: Promise<void> | null = null;
-  const stop = () => {
-    stopping ??= door.close().finally(() => unregister(session.sessionId));
+  const stop = (failure?: string) => {
+    stopping ??= door.close(failure).finally(() => unregister(session.sessionId));
     return stopping;
   };
   door.tasks.on('session-idle-exit', () => void stop().then(() => process.exit(0)));
+  const { deadline } = session;
+  if (deadline) {
+    // The deadline ends the session: live tasks fail saying so, held requests are answered, the process exits 0.
+    atTime(deadline.atMs, () => {
+      door.trace.write('session_deadline', { session_id: session.sessionId, at: deadline.at });
+      void stop(`session deadline reached: the runtime ended this session at ${deadline.at}`).then(() => process.exit(0));
+    });
+  }
   return { door, sessionId: session.sessionId, stop };
+}
+
+/** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a later time is reached in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function atTime(ms: number, run: () => void): void {
+  const wait = ms - Date.now();
+  if (wait > MAX_TIMER_MS) setTimeout(() => atTime(ms, run), MAX_TIMER_MS).unref();
+  else setTimeout(run, Math.max(0, wait)).unref();
 }
 
 /** Maps launch failures to the CLI's messages and exit codes: 2 for bad input, 1 for anything else. */

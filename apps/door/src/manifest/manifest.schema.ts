@@ -39,6 +39,8 @@ export const manifestSchema = z.strictObject({
       conversation: z.enum(['stateless', 'threaded']).default('stateless'),
       after_task: z.enum(['sleep', 'exit']).default('sleep'),
       shell_grace_secs: z.number().positive().optional(),
+      /** Seconds before the session's deadline the agent is told it ends; 0 tells it nothing (seed 004). */
+      deadline_notice_secs: z.number().int().min(0).optional(),
     })
     .prefault({}),
   inference: z

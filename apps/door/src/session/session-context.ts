@@ -1,11 +1,18 @@
 import type { Manifest } from '../manifest/manifest.schema.js';
+import type { SessionDeadline } from './session-deadline.js';
 
 /** What a door knows of its own session: fixed at staging, except the address, which is known once it listens. */
 export interface SessionContext {
   readonly sessionId: string;
   readonly manifest: Manifest;
-  /** The capsule folder, which is also the workdir tools run in. */
+  /** The capsule folder: murmur.yaml, the script. Tools do not run here. */
   readonly capsuleDir: string;
+  /** <records>/work: the session's own working folder, where tools run (docs/agent-loop.md, "The workdir"). */
+  readonly workDir: string;
+  /** <records>/runtime: what staging writes for the session, such as the tool manifests under tools/<name>/. */
+  readonly runtimeDir: string;
+  /** When the runtime ends the session (mur run --deadline), or null. */
+  readonly deadline: SessionDeadline | null;
   readonly scriptPath: string | null;
   /** $MURMUR_HOME/records/<capsule path>/<session id>: store.db, trace.jsonl, out/, logs/. */
   readonly recordsDir: string;

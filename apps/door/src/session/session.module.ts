@@ -2,13 +2,15 @@ import { Module } from '@nestjs/common';
 import { TraceWriter } from './trace-writer.js';
 import { DoorLog } from './door-log.js';
 import { SESSION_CONTEXT, type SessionContext } from './session-context.js';
+import { UsageLedger } from './usage-ledger.js';
 
-/** The session's records: its trace and its door log. */
+/** The session's records: its trace and its door log; and its token usage over the inference records. */
 @Module({
   providers: [
     { provide: TraceWriter, useFactory: (s: SessionContext) => new TraceWriter(s.recordsDir), inject: [SESSION_CONTEXT] },
     { provide: DoorLog, useFactory: (s: SessionContext) => new DoorLog(s.recordsDir), inject: [SESSION_CONTEXT] },
+    { provide: UsageLedger, useFactory: () => new UsageLedger() },
   ],
-  exports: [TraceWriter, DoorLog],
+  exports: [TraceWriter, DoorLog, UsageLedger],
 })
 export class SessionModule {}

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DEFAULT_HEARTBEAT_MS, isId } from '@murmur/protocol';
 import { loadManifest } from '../manifest/manifest.loader.js';
 import { newId } from './ids.js';
+import { SessionDeadline } from './session-deadline.js';
 import type { SessionContext } from './session-context.js';
 
 export class StagingError extends Error {
@@ -25,6 +26,8 @@ export interface StageOptions {
   port: number;
   /** A session id to reopen (mur run --resume). */
   resume?: string;
+  /** When the runtime ends the session, in ms since the epoch (mur run --deadline). */
+  deadlineMs?: number;
 }
 
 /** Loads the manifest and lays out the session's records folder; the door is started from the result. */
@@ -38,17 +41,24 @@ export function stageSession(options: StageOptions): SessionContext {
     if (!existsSync(path.join(records, 'store.db'))) throw new StagingError(`no records of session ${sessionId} for ${loaded.dir} at ${records}`);
   }
   const recordsDir = recordsDirFor(loaded.dir, sessionId);
-  for (const sub of ['', 'out', 'logs']) mkdirSync(path.join(recordsDir, sub), { recursive: true });
+  for (const sub of ['', 'out', 'logs', 'work', 'runtime']) mkdirSync(path.join(recordsDir, sub), { recursive: true });
+  const startedAtMs = Date.now();
+  if (options.deadlineMs !== undefined && options.deadlineMs <= startedAtMs) {
+    throw new StagingError(`--deadline ${new Date(options.deadlineMs).toISOString()} has already passed`);
+  }
   return {
     sessionId,
     manifest: loaded.manifest,
     capsuleDir: loaded.dir,
     scriptPath: loaded.scriptPath,
     recordsDir,
+    workDir: path.join(recordsDir, 'work'),
+    runtimeDir: path.join(recordsDir, 'runtime'),
+    deadline: options.deadlineMs === undefined ? null : new SessionDeadline(options.deadlineMs, startedAtMs, loaded.manifest.lifecycle.deadline_notice_secs),
     host: options.host,
     requestedPort: options.port,
     url: '',
-    startedAtMs: Date.now(),
+    startedAtMs,
     resumed: options.resume !== undefined,
     heartbeatMs: heartbeatMs(),
   };

@@ -33,6 +33,8 @@ export interface RunningTask {
   readonly text: string;
   readonly images: MessageImage[];
   readonly signal: AbortSignal;
+  /** When the task's task_start was written. */
+  readonly startedAtMs: number;
 }
 
 /** Runs one started task to its end (the agent loop); it reports through the TaskLifecycle. */
@@ -160,7 +162,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     try {
       // Canceled before it could start: it never runs.
       if (!(await lifecycle.transition(row.id, 'TASK_STATE_WORKING', {}))) return;
-      await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal });
+      await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal, startedAtMs: row.createdAtMs });
     } catch (error) {
       if (!(error instanceof TaskCanceledError) && !signal.aborted) {
         await lifecycle.fail(row.id, `driver invocation failed: ${(error as Error).message}`).catch(() => undefined);
@@ -217,12 +219,18 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     return canceled.sort();
   }
 
-  /** The door is closing: refuse new tasks, cancel live ones, answer every held request with its task as it stands. */
-  async close(): Promise<void> {
+  /**
+   * The door is closing: refuse new tasks, end live ones, answer every held request with its task as it stands.
+   * Live tasks are canceled (mur stop, SIGTERM), or fail with `failure` when the session ends on its own (a deadline).
+   */
+  async close(failure?: string): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     this.queue.length = 0;
-    for (const id of this.deps.store.liveRows().map((r) => r.id)) await this.cancel(id).catch(() => undefined);
+    for (const id of this.deps.store.liveRows().map((r) => r.id)) {
+      const ending = failure === undefined ? this.cancel(id) : this.deps.lifecycle.fail(id, failure);
+      await ending.catch(() => undefined);
+    }
     this.deps.lifecycle.releaseHeld();
   }
 }

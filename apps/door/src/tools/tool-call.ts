@@ -23,11 +23,23 @@ export interface ToolOutcome {
 /** The artifact frame's keys (seed 001, "artifact"), camelCased as the stream extension carries them. */
 export type ToolArtifact = ToolArtifactFrameFields;
 
+/** What the running task knows of itself, for session-status (seed 004). */
+export interface TaskProgress {
+  /** When the task's task_start was written. */
+  startedAtMs: number;
+  /** Inference calls the task has made: the count inference.max_turns is checked against. */
+  turnsUsed: number;
+  /** The conversation's size as last measured, or null before the first call returned. */
+  context: { usedTokens: number; measuredBy: 'actual' | 'estimate' } | null;
+}
+
 /** Where a tool call runs and where its live output goes. */
 export interface ToolCallContext {
   taskId: string;
   signal: AbortSignal;
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** The running task's progress; absent outside a task. */
+  task?: TaskProgress;
 }
 
 /** A call refused with a message the model reads as the tool's error (bad input, a missing declaration). */

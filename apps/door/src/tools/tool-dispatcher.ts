@@ -1,11 +1,13 @@
 import path from 'node:path';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
+import type { UsageLedger } from '../session/usage-ledger.js';
 import type { BackgroundCommands } from './background-commands.js';
 import type { ProcessRegistry } from './process-registry.js';
-import { isRuntimeToolName, missingGrantMessage, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
+import { isRuntimeToolName, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
 import { runShell } from './shell-tool.js';
 import { type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
+import { shellEntry, type ToolEntry, ToolInventory } from './tool-inventory.js';
 import { fenceToolResult } from './untrusted-fence.js';
 
 export interface ToolDispatcherDeps {
@@ -13,30 +15,39 @@ export interface ToolDispatcherDeps {
   background: BackgroundCommands;
   processes: ProcessRegistry;
   trace: TraceWriter;
+  usage: UsageLedger;
 }
 
 export interface Dispatched {
   outcome: ToolOutcome;
   artifact: ToolArtifact;
+  /** The call was refused (no such tool, or an input that does not fit): it did not run. */
+  refused: boolean;
 }
 
 /**
  * Answers the agent's tool calls: the runtime-provided tools whose grant is declared (answered before the shell
- * allowlist is consulted, seed 004), then the shell binaries of capabilities.shell.allow.
+ * allowlist is consulted, seed 004), then the shell binaries of capabilities.shell.allow. Every call's input is
+ * checked against its tool's schema before it runs.
  */
 export class ToolDispatcher {
   private readonly runtime: Map<RuntimeToolName, RuntimeTool>;
-  private readonly session: SessionContext;
+  readonly inventory: ToolInventory;
 
   constructor(private readonly deps: ToolDispatcherDeps) {
-    this.session = deps.session;
-    const granted = Object.entries(runtimeTools(deps)).filter(([, tool]) => tool.granted(deps.session.manifest));
-    this.runtime = new Map(granted as [RuntimeToolName, RuntimeTool][]);
-  }
-
-  /** The tool names the model may call: each shell binary, then each runtime tool whose grant is declared. */
-  inventory(): string[] {
-    return [...this.session.manifest.capabilities.shell.allow, ...this.runtime.keys()];
+    const manifest = deps.session.manifest;
+    const implemented = runtimeTools(deps);
+    // Seed 004's table order, shell binaries first.
+    const granted = (Object.keys(RUNTIME_TOOL_GRANTS) as RuntimeToolName[]).flatMap((name) => {
+      const tool = implemented[name];
+      return tool?.granted(manifest) ? [[name, tool] as const] : [];
+    });
+    this.runtime = new Map(granted);
+    const entries: ToolEntry[] = [
+      ...manifest.capabilities.shell.allow.map(shellEntry),
+      ...granted.map(([name, tool]) => ({ name, kind: 'runtime' as const, description: tool.description, inputSchema: tool.inputSchema })),
+    ];
+    this.inventory = new ToolInventory(entries);
   }
 
   async dispatch(call: ToolCallRequest, ctx: ToolCallContext): Promise<Dispatched> {
@@ -52,28 +63,31 @@ export class ToolDispatcher {
       truncated: false,
       ...fields,
     });
-    const refusal = this.refusal(call.name);
-    if (refusal !== null) {
+    const missing = this.missing(call.name);
+    if (missing !== null) {
       return {
-        outcome: { name: call.name, stdout: '', stderr: '', exitCode: null, workId: null, isError: true, content: refusal },
-        artifact: artifactOf(refusal, { fenceSource: null, isError: true, durationMs: 0 }),
+        outcome: { name: call.name, stdout: '', stderr: '', exitCode: null, workId: null, isError: true, content: missing },
+        artifact: artifactOf(missing, { fenceSource: null, isError: true, durationMs: 0 }),
+        refused: true,
       };
     }
     try {
+      const refusal = this.inventory.inputRefusal(call.name, call.input);
+      if (refusal !== null) throw new ToolInputError(refusal);
       const runtimeTool = isRuntimeToolName(call.name) ? this.runtime.get(call.name) : undefined;
       if (runtimeTool) {
         const text = await runtimeTool.run(call.input, ctx);
         const content = fenceToolResult(call.name, `${text}\n`);
-        return { outcome: { name: call.name, stdout: text, stderr: '', exitCode: null, workId: null, isError: false, content }, artifact: artifactOf(content, {}) };
+        return { outcome: { name: call.name, stdout: text, stderr: '', exitCode: null, workId: null, isError: false, content }, artifact: artifactOf(content, {}), refused: false };
       }
       const result = await runShell(
         {
           taskId: ctx.taskId,
           binary: call.name,
           input: call.input,
-          cwd: this.session.capsuleDir,
-          graceSecs: this.session.manifest.lifecycle.shell_grace_secs ?? null,
-          logsDir: path.join(this.session.recordsDir, 'logs'),
+          cwd: this.deps.session.workDir,
+          graceSecs: this.deps.session.manifest.lifecycle.shell_grace_secs ?? null,
+          logsDir: path.join(this.deps.session.recordsDir, 'logs'),
           signal: ctx.signal,
           onOutput: ctx.onOutput,
         },
@@ -82,6 +96,7 @@ export class ToolDispatcher {
       return {
         outcome: { name: call.name, stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, workId: result.workId, isError: false, content: result.content },
         artifact: artifactOf(result.content, { exitCode: result.exitCode, truncated: result.truncated }),
+        refused: false,
       };
     } catch (error) {
       if (!(error instanceof ToolInputError)) throw error;
@@ -89,13 +104,14 @@ export class ToolDispatcher {
       return {
         outcome: { name: call.name, stdout: '', stderr: error.message, exitCode: null, workId: null, isError: true, content },
         artifact: artifactOf(content, { isError: true }),
+        refused: true,
       };
     }
   }
 
-  /** Why a call cannot run at all, or null: a runtime tool names its missing grant, anything else the allowlist. */
-  private refusal(name: string): string | null {
-    if (isRuntimeToolName(name)) return this.runtime.has(name) ? null : missingGrantMessage(name);
-    return this.session.manifest.capabilities.shell.allow.includes(name) ? null : `tool '${name}' is not declared in manifest allowlist`;
+  /** Why a call names no tool of the inventory, or null: a runtime tool names its missing grant, anything else the allowlist. */
+  private missing(name: string): string | null {
+    if (this.inventory.has(name)) return null;
+    return isRuntimeToolName(name) ? missingGrantMessage(name) : `tool '${name}' is not declared in manifest allowlist`;
   }
 }

@@ -3,6 +3,7 @@ import { Module } from '@nestjs/common';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../session/trace-writer.js';
+import { UsageLedger } from '../session/usage-ledger.js';
 import { BackgroundCommands } from './background-commands.js';
 import { ProcessRegistry } from './process-registry.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
@@ -14,9 +15,13 @@ import { ToolDispatcher } from './tool-dispatcher.js';
     { provide: ProcessRegistry, useFactory: (s: SessionContext) => new ProcessRegistry(path.join(s.recordsDir, 'processes')), inject: [SESSION_CONTEXT] },
     {
       provide: ToolDispatcher,
-      useFactory: (session: SessionContext, background: BackgroundCommands, processes: ProcessRegistry, trace: TraceWriter) =>
-        new ToolDispatcher({ session, background, processes, trace }),
-      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter],
+      // Staging: every tool of the inventory gets its manifest under the session's runtime folder (seed 004).
+      useFactory: (session: SessionContext, background: BackgroundCommands, processes: ProcessRegistry, trace: TraceWriter, usage: UsageLedger) => {
+        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage });
+        dispatcher.inventory.stage(session.runtimeDir);
+        return dispatcher;
+      },
+      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger],
     },
   ],
   exports: [BackgroundCommands, ProcessRegistry, ToolDispatcher],

@@ -1,10 +1,25 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { BackgroundCommand, BackgroundCommands } from '../background-commands.js';
 import type { TraceWriter } from '../../session/trace-writer.js';
 import { type ToolCallContext, ToolInputError } from '../tool-call.js';
 
 const SHOWN_BYTES = 16384;
+
+/** Seed 004's input schema for background-command, as staged and validated. */
+export const BACKGROUND_COMMAND_SCHEMA: JsonObject = {
+  type: 'object',
+  properties: {
+    operation: { type: 'string', enum: ['status', 'wait', 'stop'] },
+    work_id: { type: 'string' },
+    wait_secs: { type: 'integer', minimum: 0 },
+  },
+  required: ['operation', 'work_id'],
+};
+
+export const BACKGROUND_COMMAND_DESCRIPTION =
+  'Reports on, waits for or stops a shell command that moved to the background, by the work_id (wrk_<hex>) its shell call returned: status returns at once; wait returns when it exits or after wait_secs (default and most 600); stop ends its process group.';
 const MAX_WAIT_SECS = 600;
 
 /** Granted by an inference: block, a non-empty capabilities.shell.allow and a lifecycle.shell_grace_secs (seed 004). */
@@ -21,14 +36,10 @@ export async function runBackgroundCommand(
   const { commands, trace } = deps;
   const { signal } = ctx;
   const { operation, work_id: workId, wait_secs: waitSecs } = input;
-  if (workId === undefined) throw new ToolInputError('work_id is required: the wrk_<hex> id a shell call returned');
+  // The dispatcher checked the input against BACKGROUND_COMMAND_SCHEMA; the form of a work id is the tool's own rule.
   if (typeof workId !== 'string' || !/^wrk_[0-9a-f]+$/.test(workId)) throw new ToolInputError(`work_id ${JSON.stringify(workId)} is not of the form wrk_<hex>`);
-  if (operation !== 'status' && operation !== 'wait' && operation !== 'stop') {
-    throw new ToolInputError(`operation ${JSON.stringify(operation ?? null)} is not one of status, wait, stop`);
-  }
-  if (waitSecs !== undefined && (typeof waitSecs !== 'number' || !Number.isInteger(waitSecs) || waitSecs < 0)) {
-    throw new ToolInputError(`wait_secs ${JSON.stringify(waitSecs)} is not a whole number of seconds`);
-  }
+  if (operation !== 'status' && operation !== 'wait' && operation !== 'stop') throw new ToolInputError(`operation ${JSON.stringify(operation ?? null)} is not one of status, wait, stop`);
+  if (waitSecs !== undefined && (typeof waitSecs !== 'number' || !Number.isInteger(waitSecs) || waitSecs < 0)) throw new ToolInputError(`wait_secs ${JSON.stringify(waitSecs)} is not a whole number`);
   const command = commands.get(workId);
   if (!command) throw new ToolInputError(`no background command with work id \`${workId}\` in this session`);
   const began = Date.now();

@@ -1,24 +1,38 @@
+import type { JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
+import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../session/trace-writer.js';
+import type { UsageLedger } from '../../session/usage-ledger.js';
 import type { BackgroundCommands } from '../background-commands.js';
-import { backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
+import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
+import { runSessionStatus, SESSION_STATUS_DESCRIPTION, SESSION_STATUS_SCHEMA, sessionStatusGranted } from './session-status.js';
 
-/** A runtime tool this runtime implements: whether the manifest grants it, and how a call runs. */
+/** A runtime tool this runtime implements: its inventory entry, whether the manifest grants it, and how a call runs. */
 export interface RuntimeTool {
+  description: string;
+  inputSchema: JsonObject;
   granted(manifest: Manifest): boolean;
   run: RuntimeToolRun;
 }
 
 export interface RuntimeToolDeps {
+  session: SessionContext;
   background: BackgroundCommands;
   trace: TraceWriter;
+  usage: UsageLedger;
 }
 
 /** The runtime tools implemented so far, by name: the dispatcher looks a call up here instead of branching on names. */
 export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolName, RuntimeTool>> {
   return {
-    'background-command': { granted: backgroundCommandGranted, run: (input, ctx) => runBackgroundCommand(input, { commands: deps.background, trace: deps.trace }, ctx) },
+    'session-status': { description: SESSION_STATUS_DESCRIPTION, inputSchema: SESSION_STATUS_SCHEMA, granted: sessionStatusGranted, run: (_input, ctx) => runSessionStatus(deps, ctx) },
+    'background-command': {
+      description: BACKGROUND_COMMAND_DESCRIPTION,
+      inputSchema: BACKGROUND_COMMAND_SCHEMA,
+      granted: backgroundCommandGranted,
+      run: (input, ctx) => runBackgroundCommand(input, { commands: deps.background, trace: deps.trace }, ctx),
+    },
   };
 }
 

@@ -1,0 +1,71 @@
+import type { JsonObject } from '@murmur/protocol';
+import type { Manifest } from '../../manifest/manifest.schema.js';
+import type { SessionContext } from '../../session/session-context.js';
+import type { TraceWriter } from '../../session/trace-writer.js';
+import type { UsageLedger } from '../../session/usage-ledger.js';
+import type { ToolCallContext } from '../tool-call.js';
+
+export const SESSION_STATUS_SCHEMA: JsonObject = { type: 'object', properties: {} };
+
+export const SESSION_STATUS_DESCRIPTION =
+  'Reports, measured now, the time this session has run and has left before its deadline, the inference turns the running task has used against its cap, the conversation’s size, and the tokens the session has used. Takes no input.';
+
+/** Granted to every agent capsule: one with an inference: block (seed 004, "session-status needs no grant"). */
+export function sessionStatusGranted(manifest: Manifest): boolean {
+  return manifest.inference !== undefined;
+}
+
+type NoneOr<T> = T | 'none';
+type UnknownOr<T> = T | 'unknown';
+
+/** The object session-status returns (seed 004), field for field. */
+export interface SessionStatus {
+  time: { elapsed_secs: number; task_elapsed_secs: UnknownOr<number>; deadline: NoneOr<{ at: string; left_secs: number }> };
+  turns: { used: number; cap: NoneOr<number> };
+  keep_working: 'none';
+  done_check: 'none';
+  context: UnknownOr<{
+    used_tokens: number;
+    window_tokens: NoneOr<number>;
+    budget_tokens: NoneOr<number>;
+    budget_basis: NoneOr<'max_input_tokens' | 'context_window_less_output_cap'>;
+    measured_by: 'actual' | 'estimate';
+  }>;
+  tokens: { input: UnknownOr<number>; output: UnknownOr<number>; cached: UnknownOr<number>; cache_write: UnknownOr<number>; unreported_calls: number };
+  spend: { tokens: number; ceiling: 'none'; machine: 'none' };
+}
+
+const secs = (ms: number) => Math.max(0, Math.floor(ms / 1000));
+
+/**
+ * session-status, measured at the moment of the call. This runtime has no keep_working, done_check, spend ceilings
+ * or context windows yet, so those read "none"; context is "unknown" before the first inference call returns.
+ */
+export function sessionStatus(deps: { session: SessionContext; usage: UsageLedger; now?: () => number }, ctx: ToolCallContext): SessionStatus {
+  const now = (deps.now ?? Date.now)();
+  const { session, usage } = deps;
+  const totals = usage.totals();
+  const maxTurns = session.manifest.inference?.max_turns;
+  return {
+    time: {
+      elapsed_secs: secs(now - session.startedAtMs),
+      task_elapsed_secs: ctx.task ? secs(now - ctx.task.startedAtMs) : 'unknown',
+      deadline: session.deadline ? { at: session.deadline.at, left_secs: session.deadline.leftSecs() } : 'none',
+    },
+    turns: { used: ctx.task?.turnsUsed ?? 0, cap: maxTurns ?? 'none' },
+    keep_working: 'none',
+    done_check: 'none',
+    context: ctx.task?.context
+      ? { used_tokens: ctx.task.context.usedTokens, window_tokens: 'none', budget_tokens: 'none', budget_basis: 'none', measured_by: ctx.task.context.measuredBy }
+      : 'unknown',
+    tokens: { input: totals.input, output: totals.output, cached: totals.cached, cache_write: totals.cacheWrite, unreported_calls: totals.unreportedCalls },
+    spend: { tokens: usage.spentTokens(), ceiling: 'none', machine: 'none' },
+  };
+}
+
+/** The tool: the object as JSON, and one session_status record carrying it. */
+export async function runSessionStatus(deps: { session: SessionContext; usage: UsageLedger; trace: TraceWriter }, ctx: ToolCallContext): Promise<string> {
+  const status = sessionStatus(deps, ctx);
+  deps.trace.write('session_status', { task_id: ctx.taskId, status });
+  return JSON.stringify(status);
+}

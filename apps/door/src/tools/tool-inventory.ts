@@ -1,0 +1,108 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { JsonObject } from '@murmur/protocol';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { stringify } from 'yaml';
+
+/** One tool the model is told of: its name, what it does, and the JSON Schema of its input. */
+export interface ToolEntry {
+  name: string;
+  kind: 'shell' | 'runtime';
+  description: string;
+  inputSchema: JsonObject;
+}
+
+/** The input every shell binary takes (docs/decisions.md, "Shell tool input"). */
+export const SHELL_INPUT_SCHEMA: JsonObject = {
+  type: 'object',
+  properties: {
+    command: { type: 'string', minLength: 1, description: 'A command line, run as <binary> -c <command>' },
+    args: { type: 'array', items: { type: 'string' }, description: 'Arguments, run as <binary> <args…>' },
+  },
+  additionalProperties: false,
+};
+
+export function shellEntry(binary: string): ToolEntry {
+  return {
+    name: binary,
+    kind: 'shell',
+    description: `Runs ${binary} as a subprocess in the session's workdir: {"command": "<text>"} runs ${binary} -c <text>, {"args": [...]} runs it with those arguments. Returns its exit code, stdout and stderr.`,
+    inputSchema: SHELL_INPUT_SCHEMA,
+  };
+}
+
+/**
+ * The tool inventory: one entry per shell binary of capabilities.shell.allow and per granted runtime tool, each
+ * staged as tools/<name>/murmur.yaml in the session's runtime folder (seed 004: version 0.0.0, runtime: tool,
+ * implementation: native). Staging, the dispatcher, the model's tool list and session_start's tools_declared all
+ * read this one list; a tool that is not in it does not exist. Inputs are checked against the schemas here.
+ */
+export class ToolInventory {
+  private readonly byName = new Map<string, { entry: ToolEntry; validate: ValidateFunction }>();
+
+  constructor(entries: ToolEntry[]) {
+    const ajv = new Ajv({ allErrors: false, strict: true });
+    for (const entry of entries) {
+      // An artifact yields to nothing here: a runtime tool and a shell binary never share a name (names are reserved).
+      if (!this.byName.has(entry.name)) this.byName.set(entry.name, { entry, validate: ajv.compile(entry.inputSchema) });
+    }
+  }
+
+  entries(): ToolEntry[] {
+    return [...this.byName.values()].map((e) => e.entry);
+  }
+
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.byName.has(name);
+  }
+
+  /** Writes tools/<name>/murmur.yaml under the runtime folder for every entry. */
+  stage(runtimeDir: string): void {
+    for (const { entry } of this.byName.values()) {
+      const dir = path.join(runtimeDir, 'tools', entry.name);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const manifest = { name: entry.name, version: '0.0.0', runtime: 'tool', implementation: 'native', description: entry.description, input_schema: entry.inputSchema };
+      writeFileSync(path.join(dir, 'murmur.yaml'), stringify(manifest), { mode: 0o600 });
+    }
+  }
+
+  /** Why an input does not fit the tool's schema, in words naming the field and its value; null when it fits. */
+  inputRefusal(name: string, input: Record<string, unknown>): string | null {
+    const tool = this.byName.get(name);
+    if (!tool || tool.validate(input)) return null;
+    return describeSchemaError(tool.validate.errors?.[0], input);
+  }
+}
+
+function valueAt(input: Record<string, unknown>, pointer: string): unknown {
+  let value: unknown = input;
+  for (const key of pointer.split('/').slice(1)) value = (value as Record<string, unknown> | undefined)?.[key.replaceAll('~1', '/').replaceAll('~0', '~')];
+  return value;
+}
+
+/** One schema error as the model reads it: the field, its value, and the rule it breaks. */
+function describeSchemaError(error: ErrorObject | undefined, input: Record<string, unknown>): string {
+  if (!error) return 'the input does not fit the tool’s schema';
+  const field = error.instancePath === '' ? 'the input' : error.instancePath.slice(1).replaceAll('/', '.');
+  const value = JSON.stringify(valueAt(input, error.instancePath)) ?? 'undefined';
+  switch (error.keyword) {
+    case 'required':
+      return `${(error.params as { missingProperty: string }).missingProperty} is required`;
+    case 'additionalProperties':
+      return `${field} has an unknown field ${JSON.stringify((error.params as { additionalProperty: string }).additionalProperty)}`;
+    case 'enum':
+      return `${field} ${value} is not one of ${(error.params as { allowedValues: unknown[] }).allowedValues.join(', ')}`;
+    case 'type':
+      return `${field} ${value} is not ${article((error.params as { type: string }).type)}`;
+    default:
+      return `${field} ${value} ${error.message ?? 'does not fit the schema'}`;
+  }
+}
+
+function article(type: string): string {
+  return { integer: 'a whole number', number: 'a number', string: 'a string', object: 'an object', array: 'an array', boolean: 'a boolean' }[type] ?? type;
+}
