@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
 import type { TaskEvents } from '../tasks/task-events.js';
@@ -7,6 +6,7 @@ import { TaskCanceledError, type TaskLifecycle } from '../tasks/task-lifecycle.j
 import type { RunningTask, TaskRunner } from '../tasks/task-queue.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import type { TaskDriver, ToolOutcome } from './driver.js';
+import { ResultFile } from './result-file.js';
 
 export type DriverFactory = (task: RunningTask) => TaskDriver;
 
@@ -16,6 +16,7 @@ export interface AgentLoopDeps {
   events: TaskEvents;
   tools: ToolDispatcher;
   trace: TraceWriter;
+  log: DoorLog;
   driverFor: DriverFactory;
 }
 
@@ -30,8 +31,12 @@ export class AgentLoop implements TaskRunner {
   private readonly tools: ToolDispatcher;
   private readonly trace: TraceWriter;
   private readonly driverFor: DriverFactory;
+  private readonly log: DoorLog;
+  private readonly result: ResultFile;
 
   constructor(deps: AgentLoopDeps) {
+    this.log = deps.log;
+    this.result = new ResultFile(deps.session.recordsDir);
     this.session = deps.session;
     this.tasks = deps.lifecycle;
     this.events = deps.events;
@@ -90,8 +95,7 @@ export class AgentLoop implements TaskRunner {
             }
             break;
           case 'answer':
-            this.writeResult(outcome.text);
-            await this.tasks.complete(task.id, outcome.text);
+            await this.tasks.complete(task.id, outcome.text, this.writeResult(outcome.text));
             return;
           case 'ask':
             reply = await this.tasks.awaitReply(task.id, outcome.prompt);
@@ -113,10 +117,13 @@ export class AgentLoop implements TaskRunner {
     }
   }
 
-  /** out/result.txt holds the latest completed task's answer. */
-  private writeResult(text: string): void {
-    const out = path.join(this.session.recordsDir, 'out');
-    mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, 'result.txt'), text);
+  /**
+   * out/result.txt holds the latest completed task's answer: written beside the COMPLETED store write, off the event
+   * loop, coalesced and atomic (result-file.ts). A failed write is logged; it does not change the task.
+   */
+  private writeResult(text: string): Promise<void> {
+    return this.result.write(text).catch((error: unknown) => {
+      this.log.error('out/result.txt could not be written', { error: error instanceof Error ? error.message : String(error) });
+    });
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DoorLog } from '../session/door-log.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../session/trace-writer.js';
@@ -21,7 +22,7 @@ import { loadScript, ScriptTaskDriver } from './script-driver.js';
   providers: [
     {
       provide: AgentLoop,
-      useFactory: (session: SessionContext, lifecycle: TaskLifecycle, events: TaskEvents, tools: ToolDispatcher, trace: TraceWriter) => {
+      useFactory: (session: SessionContext, lifecycle: TaskLifecycle, events: TaskEvents, tools: ToolDispatcher, trace: TraceWriter, log: DoorLog) => {
         const script = session.scriptPath ? loadScript(session.scriptPath) : null;
         return new AgentLoop({
           session,
@@ -29,13 +30,14 @@ import { loadScript, ScriptTaskDriver } from './script-driver.js';
           events,
           tools,
           trace,
+          log,
           driverFor: (task) => {
             if (!script) throw new Error('this capsule declares no inference driver');
             return new ScriptTaskDriver(script, task.text);
           },
         });
       },
-      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter],
+      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter, DoorLog],
     },
     {
       provide: TaskQueue,
