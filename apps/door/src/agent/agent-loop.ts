@@ -36,7 +36,7 @@ export class AgentLoop implements TaskRunner {
 
   constructor(deps: AgentLoopDeps) {
     this.log = deps.log;
-    this.result = new ResultFile(deps.session.recordsDir);
+    this.result = new ResultFile(deps.session.recordsDir, (error) => this.log.error('out/result.txt could not be written', { error: error.message }));
     this.session = deps.session;
     this.tasks = deps.lifecycle;
     this.events = deps.events;
@@ -95,7 +95,8 @@ export class AgentLoop implements TaskRunner {
             }
             break;
           case 'answer':
-            await this.tasks.complete(task.id, outcome.text, this.writeResult(outcome.text));
+            this.result.write(outcome.text);
+            await this.tasks.complete(task.id, outcome.text);
             return;
           case 'ask':
             reply = await this.tasks.awaitReply(task.id, outcome.prompt);
@@ -117,13 +118,8 @@ export class AgentLoop implements TaskRunner {
     }
   }
 
-  /**
-   * out/result.txt holds the latest completed task's answer: written beside the COMPLETED store write, off the event
-   * loop, coalesced and atomic (result-file.ts). A failed write is logged; it does not change the task.
-   */
-  private writeResult(text: string): Promise<void> {
-    return this.result.write(text).catch((error: unknown) => {
-      this.log.error('out/result.txt could not be written', { error: error instanceof Error ? error.message : String(error) });
-    });
+  /** The session is ending: out/result.txt is brought up to date before the process may exit. */
+  async onModuleDestroy(): Promise<void> {
+    await this.result.flush();
   }
 }

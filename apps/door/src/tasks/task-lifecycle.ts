@@ -15,6 +15,12 @@ export const STATUS_TEXT = {
   rejectedClosing: 'task rejected: the session is closing',
 } as const;
 
+/**
+ * The abort reason of a task that ended: one shared AbortError, since abort() without a reason builds a new
+ * DOMException, with its stack, for every task (a measurable share of a short task's CPU).
+ */
+const TASK_ENDED = new DOMException('the task ended', 'AbortError');
+
 export class TaskCanceledError extends Error {
   override readonly name = 'TaskCanceledError';
 }
@@ -91,12 +97,11 @@ export class TaskLifecycle {
   }
 
   /** Writes a transition of a task that is not yet terminal; a task already ended (canceled meanwhile) is left alone. */
-  transition(id: string, state: TaskState, fields: EndingFields, flags: { canceledQueued?: true } = {}, alongside?: Promise<void>): Promise<TaskRow | null> {
+  transition(id: string, state: TaskState, fields: EndingFields, flags: { canceledQueued?: true } = {}): Promise<TaskRow | null> {
     return this.serially(id, async () => {
       const current = this.deps.store.row(id);
       if (!current || TERMINAL_STATES.has(current.state)) return null;
-      // `alongside` (a write that must be in place when the change is reported, and never rejects) runs beside it.
-      const [row] = await Promise.all([this.deps.store.save({ ...current, statusText: null, prompt: null, ...fields, state }, Date.now()), alongside]);
+      const row = await this.deps.store.save({ ...current, statusText: null, prompt: null, ...fields, state }, Date.now());
       this.deps.events.emit('status', { row, progress: null, ...flags });
       if (isSettledState(state)) this.notifySettled(row);
       if (TERMINAL_STATES.has(state)) this.afterEnd(row);
@@ -111,7 +116,7 @@ export class TaskLifecycle {
       status: row.statusText,
       running_commands: row.murmur?.runningCommands ?? [],
     });
-    this.live.get(row.id)?.abort.abort();
+    this.live.get(row.id)?.abort.abort(TASK_ENDED);
   }
 
   private endMetadata(id: string, nowMs: number): MurmurTaskMetadata | null {
@@ -128,10 +133,8 @@ export class TaskLifecycle {
     if (row && row.state === 'TASK_STATE_WORKING') this.deps.events.emit('status', { row, progress: text });
   }
 
-  /** `alongside`: out/result.txt's write, in place before the completion is reported (it never rejects). */
-  async complete(id: string, response: string, alongside?: Promise<void>): Promise<void> {
-    const fields = { statusText: STATUS_TEXT.completed, response, murmur: this.endMetadata(id, Date.now()) };
-    const row = await this.transition(id, 'TASK_STATE_COMPLETED', fields, {}, alongside);
+  async complete(id: string, response: string): Promise<void> {
+    const row = await this.transition(id, 'TASK_STATE_COMPLETED', { statusText: STATUS_TEXT.completed, response, murmur: this.endMetadata(id, Date.now()) });
     if (row) this.deps.trace.write('task_result', { task_id: id, chars: response.length });
   }
 
