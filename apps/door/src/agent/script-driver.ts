@@ -36,6 +36,8 @@ interface TemplateScope {
 
 /** {{task.text}}, {{reply}}, {{match.N}}, {{tool.stdout}}, {{tool.stderr}}, {{tool.exit_code}}, {{tool.work_id}}, {{tool.content}}; trailing newlines trimmed. */
 export function renderTemplate(template: string, scope: TemplateScope): string {
+  // Most chunks are plain text: no regular expression run for them.
+  if (!template.includes('{{')) return template;
   return template.replace(/\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g, (whole, key: string) => {
     const trim = (s: string) => s.replace(/\n+$/, '');
     if (key === 'task.text') return scope.taskText;
@@ -92,13 +94,15 @@ export class ScriptTaskDriver implements TaskDriver {
     this.cursor += 1;
     if (turn.sleep_ms > 0) await abortableDelay(turn.sleep_ms, request.signal);
     for (const text of turn.thinking) {
-      await this.pace(turn, request.signal);
+      const paced = this.pace(turn, request.signal);
+      if (paced) await paced;
       onChunk({ kind: 'thinking', text: renderTemplate(text, scope) });
     }
     const said: string[] = [];
     for (let r = 0; r < turn.repeat; r++) {
       for (const text of turn.text) {
-        await this.pace(turn, request.signal);
+        const paced = this.pace(turn, request.signal);
+        if (paced) await paced;
         const chunk = renderTemplate(text, scope);
         said.push(chunk);
         onChunk({ kind: 'text', text: chunk });
@@ -126,13 +130,13 @@ export class ScriptTaskDriver implements TaskDriver {
     return { kind: 'continue' };
   }
 
-  private async pace(turn: ScriptTurn, signal: AbortSignal): Promise<void> {
-    if (turn.pace_ms > 0) await abortableDelay(turn.pace_ms, signal);
-    else {
-      if (signal.aborted) throw signal.reason;
-      // Unpaced chunks still leave the event loop every few chunks, as a model's stream arriving from the network
-      // does: the streams write between them, and a cancel is seen.
-      if (++this.unpaced % CHUNKS_PER_YIELD === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
+  /** Undefined when the next chunk may follow at once: awaiting nothing would still cost a promise and a microtask a chunk. */
+  private pace(turn: ScriptTurn, signal: AbortSignal): Promise<void> | undefined {
+    if (turn.pace_ms > 0) return abortableDelay(turn.pace_ms, signal);
+    if (signal.aborted) throw signal.reason;
+    // Unpaced chunks still leave the event loop every few chunks, as a model's stream arriving from the network
+    // does: the streams write between them, and a cancel is seen.
+    if (++this.unpaced % CHUNKS_PER_YIELD === 0) return new Promise((resolve) => setImmediate(resolve));
+    return undefined;
   }
 }
