@@ -5,6 +5,10 @@ import path from 'node:path';
 /** Task text the bench sends; the script's first rule matches it and answers without pause, tools or chunks. */
 export const BENCH_TASK_TEXT = 'bench ping';
 
+/** Text chunks of the streamed task (`bench stream 100`), as the SDK reference's executor streams them too. */
+export const STREAM_CHUNKS = 100;
+export const STREAM_TASK_TEXT = `bench stream ${STREAM_CHUNKS}`;
+
 const MANIFEST = `name: bench
 version: 0.1.0
 lifecycle:
@@ -19,6 +23,11 @@ const SCRIPT = `rules:
   - match: '^bench ping$'
     turns:
       - answer: pong
+  - match: '^bench stream ${STREAM_CHUNKS}$'
+    turns:
+      - text: ["x"]
+        repeat: ${STREAM_CHUNKS}
+        answer: stream over
 default:
   turns:
     - answer: "no rule for: {{task.text}}"

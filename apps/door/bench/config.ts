@@ -35,9 +35,23 @@ export interface BenchConfig {
   stallBurst: number;
   /** Characters of each of its chunks (BENCH_STALL_CHUNK_BYTES). */
   stallChunkBytes: number;
+  /** Task counts after which the door's and the SDK server's RSS are read (BENCH_FILL_TASKS, comma-separated). */
+  fillTasks: number[];
+  /** Fresh `mur run` launches timed to the card being served (BENCH_COLD_STARTS). */
+  coldStarts: number;
+  /** `--quick`: shorter runs and smaller sizes, for a look in well under two minutes; env settings still win. */
+  quick: boolean;
 }
 
 export const TARGETS = {
+  /** Blocking SendMessage tasks/s of the door (durable) over the SDK server's (in memory), at 16 connections: at least this. */
+  sendVersusSdkC16: 1.0,
+  /** Stream events/s of the door over the SDK server's: at least this. */
+  streamVersusSdk: 10,
+  /** The door's idle RSS, MiB: at most this. */
+  idleRssMiB: 80,
+  /** The door's RSS after 100,000 tasks, MiB: at most this. */
+  rss100kMiB: 120,
   /** GetTask requests/s of the door over those of a raw Fastify endpoint: at least this. */
   getTaskVsRawFastify: 0.5,
   /** The deep ListTasks page's median time over the first page's: at most this. */
@@ -66,25 +80,36 @@ function readerKind(raw: string | undefined): 'lean' | 'parser' {
   return value;
 }
 
-export function readConfig(): BenchConfig {
+function fillMarks(raw: string | undefined, fallback: number[]): number[] {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const marks = raw.split(',').map((m) => Number(m.trim()));
+  if (marks.some((m, i) => !Number.isInteger(m) || m < 2 || (i > 0 && m <= marks[i - 1]))) throw new Error(`BENCH_FILL_TASKS must be increasing integers from 2, not '${raw}'`);
+  return marks;
+}
+
+export function readConfig(argv: readonly string[] = process.argv.slice(2)): BenchConfig {
+  const quick = argv.includes('--quick');
   const config: BenchConfig = {
-    seconds: number('BENCH_SECONDS', 5, positive, 'a positive number of seconds'),
-    warmupSeconds: number('BENCH_WARMUP_SECONDS', 1, nonNegative, 'a number of seconds'),
+    seconds: number('BENCH_SECONDS', quick ? 3 : 6, positive, 'a positive number of seconds'),
+    warmupSeconds: number('BENCH_WARMUP_SECONDS', quick ? 0.5 : 1, nonNegative, 'a number of seconds'),
     rounds: number('BENCH_ROUNDS', 3, positiveInt, 'a positive integer'),
     connections: number('BENCH_CONNECTIONS', 16, positiveInt, 'a positive integer'),
-    seededTasks: number('BENCH_TASKS', 100_000, positiveInt, 'a positive integer'),
+    seededTasks: number('BENCH_TASKS', quick ? 20_000 : 100_000, positiveInt, 'a positive integer'),
     pageSize: number('BENCH_PAGE_SIZE', 50, positiveInt, 'a positive integer'),
-    pageDepth: number('BENCH_PAGE_DEPTH', 2000, (n) => Number.isInteger(n) && n >= 2, 'an integer from 2'),
+    pageDepth: number('BENCH_PAGE_DEPTH', quick ? 400 : 2000, (n) => Number.isInteger(n) && n >= 2, 'an integer from 2'),
     listSamples: number('BENCH_LIST_SAMPLES', 25, positiveInt, 'a positive integer'),
     cpuProfDir: process.env.BENCH_CPU_PROF_DIR?.trim() || null,
     fanOutReaders: number('BENCH_FANOUT_READERS', 50, positiveInt, 'a positive integer'),
     fanOutChunks: number('BENCH_FANOUT_CHUNKS', 10_000, positiveInt, 'a positive integer'),
-    fanOutRounds: number('BENCH_FANOUT_ROUNDS', 3, positiveInt, 'a positive integer'),
+    fanOutRounds: number('BENCH_FANOUT_ROUNDS', quick ? 1 : 3, positiveInt, 'a positive integer'),
     fanOutReader: readerKind(process.env.BENCH_FANOUT_READER),
     idleStreams: number('BENCH_IDLE_STREAMS', 500, positiveInt, 'a positive integer'),
     stallChunks: number('BENCH_STALL_CHUNKS', 50_000, positiveInt, 'a positive integer'),
     stallBurst: number('BENCH_STALL_BURST', 500, positiveInt, 'a positive integer'),
     stallChunkBytes: number('BENCH_STALL_CHUNK_BYTES', 2000, positiveInt, 'a positive integer'),
+    fillTasks: fillMarks(process.env.BENCH_FILL_TASKS, quick ? [10_000] : [10_000, 100_000]),
+    coldStarts: number('BENCH_COLD_STARTS', quick ? 3 : 5, positiveInt, 'a positive integer'),
+    quick,
   };
   if (config.stallChunks % config.stallBurst !== 0) {
     throw new Error(`BENCH_STALL_CHUNKS (${config.stallChunks}) must be a multiple of BENCH_STALL_BURST (${config.stallBurst})`);

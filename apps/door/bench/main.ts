@@ -13,12 +13,16 @@ import { BENCH_TASK_TEXT, writeCapsule } from './capsule.js';
 import { killAllNow, stopAll } from './children.js';
 import { type BenchConfig, readConfig } from './config.js';
 import { readConsolePerf } from './console-perf.js';
-import { startDoor } from './door-process.js';
+import { type DoorProcess, startDoor } from './door-process.js';
 import { type FanOutMeasurement, measureFanOut } from './measure-fan-out.js';
 import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
-import { measureSendMessage, type SendMessageMeasurement } from './measure-send-message.js';
+import { type ColdStart, type Footprint, fill, measureColdStart } from './measure-footprint.js';
 import { measureStreamMemory, type StreamMemoryMeasurement } from './measure-stream-memory.js';
+import { measureStreamVersusSdk, type StreamVersusSdk } from './measure-stream-rate.js';
+import { measureSendVersusSdk, type SendVersusSdk } from './measure-versus-sdk.js';
+import { settledRssKiB } from './proc-memory.js';
+import { startRawEndpoint, startSdkServer } from './raw-endpoint.js';
 import { renderJson, renderTable } from './report.js';
 import { rpc, sendParams } from './rpc-client.js';
 import { writeStreamCapsule } from './stream-capsule.js';
@@ -48,6 +52,50 @@ async function measureStreams(root: string, config: BenchConfig): Promise<{ fanO
   }
 }
 
+interface VersusSdk {
+  send: SendVersusSdk[];
+  streams: StreamVersusSdk;
+}
+
+/** SendMessage at 1 and 16 connections and streams, the door beside the SDK's server started in this run. */
+async function measureVersusSdk(door: DoorProcess, config: BenchConfig): Promise<VersusSdk> {
+  log('starting the @a2a-js/sdk server');
+  const sdk = await startSdkServer();
+  try {
+    const send = [await measureSendVersusSdk(door, sdk, 1, config, log), await measureSendVersusSdk(door, sdk, config.connections, config, log)];
+    for (const s of send) log(`SendMessage c${s.connections}: door ${Math.round(s.door.medianPerSecond)} tasks/s, SDK ${Math.round(s.sdk.medianPerSecond)} tasks/s`);
+    const streams = await measureStreamVersusSdk(door, sdk, config, log);
+    log(`streams: door ${Math.round(streams.door.medianEventsPerSecond)} events/s, SDK ${Math.round(streams.sdk.medianEventsPerSecond)} events/s`);
+    return { send, streams };
+  } finally {
+    await sdk.stop();
+  }
+}
+
+/** RSS idle and after the fill marks, each server fresh; the raw endpoint's idle RSS as the floor. */
+async function measureFootprint(root: string, capsuleDir: string, config: BenchConfig): Promise<Footprint> {
+  const raw = await startRawEndpoint({});
+  let rawIdleKiB: number;
+  try {
+    rawIdleKiB = await settledRssKiB(raw.pid);
+  } finally {
+    await raw.stop();
+  }
+  const door = await startDoor({ home: path.join(root, 'home-footprint'), capsuleDir });
+  let doorPoints: Footprint['door'];
+  try {
+    doorPoints = await fill(door, config.fillTasks, 'door', log);
+  } finally {
+    await door.stop();
+  }
+  const sdk = await startSdkServer();
+  try {
+    return { door: doorPoints, sdk: await fill(sdk, config.fillTasks, 'SDK server', log), rawIdleKiB };
+  } finally {
+    await sdk.stop();
+  }
+}
+
 async function run(root: string): Promise<void> {
   const config = readConfig();
   const home = path.join(root, 'home');
@@ -56,22 +104,24 @@ async function run(root: string): Promise<void> {
   log('starting a door');
   const door = await startDoor({ home, capsuleDir, nodeFlags: profileFlags(config) });
   let getTask: GetTaskMeasurement;
-  let sendMessage: SendMessageMeasurement;
+  let versusSdk: VersusSdk;
   try {
     const sent = await rpc(door.url, METHOD.SendMessage, sendParams(BENCH_TASK_TEXT, 'msg-bench-setup'));
     const task = sent.result.task as { id?: unknown; status?: { state?: unknown } } | undefined;
     if (typeof task?.id !== 'string' || task.status?.state !== 'TASK_STATE_COMPLETED') throw new Error(`the setup task did not complete: ${JSON.stringify(sent.result)}`);
     getTask = await measureGetTask(door, task.id, config, log);
-    sendMessage = await measureSendMessage(door, getTask.raw.perSecond, config, log);
+    versusSdk = await measureVersusSdk(door, config);
   } finally {
     await door.stop();
   }
+  const footprint: Footprint = await measureFootprint(root, capsuleDir, config);
+  const coldStart: ColdStart = await measureColdStart(root, capsuleDir, config, log);
   const listTasks = await measureListTasks(home, capsuleDir, config, log);
   const { fanOut, streamMemory } = await measureStreams(root, config);
-  if (config.cpuProfDir) log(`the doors' CPU profiles (GetTask/SendMessage, then fan-out) are in ${config.cpuProfDir}`);
+  if (config.cpuProfDir) log(`the doors' CPU profiles (GetTask/SendMessage/streams, then fan-out) are in ${config.cpuProfDir}`);
   const consolePerf = readConsolePerf();
 
-  const results = { config, versions: versions(), getTask, sendMessage, listTasks, fanOut, streamMemory, consolePerf };
+  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, consolePerf };
   process.stdout.write(renderTable(results));
   process.stdout.write(`${renderJson(results)}\n`);
 }

@@ -1,10 +1,11 @@
-/** Starts raw-fastify-server.js as a child process and resolves with its address once it listens. */
+/** Starts a reference server (raw Fastify, the official SDK's server) as a child process; resolves once it listens. */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { stopChild, track } from './children.js';
 
-const SERVER = fileURLToPath(new URL('./raw-fastify-server.js', import.meta.url));
+const RAW_SERVER = fileURLToPath(new URL('./raw-fastify-server.js', import.meta.url));
+const SDK_SERVER = fileURLToPath(new URL('./sdk-server.js', import.meta.url));
 
 export interface RawEndpoint {
   url: string;
@@ -12,14 +13,24 @@ export interface RawEndpoint {
   stop(): Promise<void>;
 }
 
-export async function startRawEndpoint(result: unknown): Promise<RawEndpoint> {
-  const child = track(spawn(process.execPath, [SERVER], { env: { ...process.env, BENCH_RAW_RESULT: JSON.stringify(result) }, stdio: ['ignore', 'pipe', 'pipe'] }));
+/** raw-fastify-server.js answering `result` to every POST. */
+export function startRawEndpoint(result: unknown): Promise<RawEndpoint> {
+  return startServer(RAW_SERVER, { BENCH_RAW_RESULT: JSON.stringify(result) }, 'the raw Fastify server');
+}
+
+/** sdk-server.js: @a2a-js/sdk's DefaultRequestHandler + JsonRpcTransportHandler over its in-memory store. */
+export function startSdkServer(nodeFlags: string[] = []): Promise<RawEndpoint> {
+  return startServer(SDK_SERVER, {}, 'the @a2a-js/sdk server', nodeFlags);
+}
+
+async function startServer(script: string, env: Record<string, string>, name: string, nodeFlags: string[] = []): Promise<RawEndpoint> {
+  const child = track(spawn(process.execPath, [...nodeFlags, script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   const line = await new Promise<string>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the raw Fastify server exited (${code}) before listening: ${stderr.trim()}`));
+    const onExit = (code: number | null) => reject(new Error(`${name} exited (${code}) before listening: ${stderr.trim()}`));
     child.once('exit', onExit);
     child.once('error', reject);
     createInterface({ input: child.stdout! }).once('line', (first) => {

@@ -6,15 +6,14 @@ import type { LoadResult } from './load.js';
 import type { FanOutMeasurement, FanOutRun } from './measure-fan-out.js';
 import type { GetTaskMeasurement } from './measure-get-task.js';
 import type { ListTasksMeasurement } from './measure-list-tasks.js';
-import type { SendMessageMeasurement } from './measure-send-message.js';
 import type { StreamMemoryMeasurement } from './measure-stream-memory.js';
+import { passes, type VersusResults, versusJson, versusLines } from './report-versus.js';
 import { round } from './stats.js';
 
-export interface BenchResults {
+export interface BenchResults extends VersusResults {
   config: BenchConfig;
   versions: { node: string; fastify: string; autocannon: string };
   getTask: GetTaskMeasurement;
-  sendMessage: SendMessageMeasurement;
   listTasks: ListTasksMeasurement;
   fanOut: FanOutMeasurement;
   streamMemory: StreamMemoryMeasurement;
@@ -90,7 +89,7 @@ function consoleLines(c: ConsolePerf): string[] {
 }
 
 export function renderTable(results: BenchResults): string {
-  const { config, getTask, sendMessage, listTasks } = results;
+  const { config, getTask, listTasks } = results;
   const lines = [
     '',
     `Murmur door bench — node ${results.versions.node}, fastify ${results.versions.fastify}, autocannon ${results.versions.autocannon}, ${os.cpus().length} CPUs`,
@@ -101,11 +100,11 @@ export function renderTable(results: BenchResults): string {
       ['measurement', 'rate', 'p50 ms', 'p99 ms', 'server CPU', 'bench CPU', 'other CPU', 'errors'],
       loadRow('GetTask — raw Fastify endpoint', 'req/s', getTask.raw),
       loadRow('GetTask — door', 'req/s', getTask.door),
-      loadRow('SendMessage, blocking — door', 'tasks/s', sendMessage.door),
     ]),
     '',
     `GetTask: door / raw Fastify = ${(getTask.ratio * 100).toFixed(1)}%   (target ≥ ${getTask.target * 100}%)   ${verdict(getTask.pass)}   rounds: ${getTask.roundRatios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')}`,
-    `SendMessage: ${int(sendMessage.door.perSecond)} tasks/s = ${(sendMessage.ratio * 100).toFixed(1)}% of the raw endpoint's ${int(sendMessage.rawPerSecond)} req/s (for scale; no target)`,
+    '',
+    ...versusLines(results),
     '',
     `ListTasks, pageSize ${listTasks.pageSize}, over ${int(listTasks.totalSize)} tasks (median of ${listTasks.firstSamplesMs.length} requests each):`,
     ...table([
@@ -122,7 +121,7 @@ export function renderTable(results: BenchResults): string {
     ...consoleLines(results.consolePerf),
     '',
   ];
-  const loads = [getTask.raw, getTask.door, sendMessage.door];
+  const loads = [getTask.raw, getTask.door, ...results.versusSdk.send.flatMap((s) => [s.door.result, s.sdk.result])];
   if (loads.some((r) => errorsOf(r) > 0)) lines.push('WARNING: some requests failed or answered something else; see "errors" (the rates count only correct answers).');
   if (loads.some((r) => (r.otherCpu ?? 0) > BUSY_MACHINE) || (results.fanOut.median.otherCpu ?? 0) > BUSY_MACHINE) lines.push('WARNING: other work used the CPUs during the run (see "other CPU"): the rates are noisy; rerun on a quiet machine.');
   if (lines.at(-1) !== '') lines.push('');
@@ -197,13 +196,14 @@ function streamMemoryJson(m: StreamMemoryMeasurement) {
 }
 
 export function renderJson(results: BenchResults): string {
-  const { config, getTask, sendMessage, listTasks, fanOut, streamMemory, consolePerf } = results;
+  const { config, getTask, listTasks, fanOut, streamMemory, consolePerf } = results;
+  const ok = passes(results);
   return JSON.stringify({
     bench: 'murmur-door',
     schema: 1,
     at: new Date().toISOString(),
     environment: { ...results.versions, cpus: os.cpus().length, platform: process.platform, arch: process.arch },
-    config: { seconds: config.seconds, warmupSeconds: config.warmupSeconds, rounds: config.rounds, connections: config.connections },
+    config: { quick: config.quick, seconds: config.seconds, warmupSeconds: config.warmupSeconds, rounds: config.rounds, connections: config.connections },
     getTask: {
       door: loadJson(getTask.door),
       rawFastify: loadJson(getTask.raw),
@@ -213,7 +213,7 @@ export function renderJson(results: BenchResults): string {
       pass: getTask.pass,
       responseBytes: getTask.responseBytes,
     },
-    sendMessage: { door: loadJson(sendMessage.door), rawFastifyPerSecond: round(sendMessage.rawPerSecond, 1), ratio: round(sendMessage.ratio, 4) },
+    ...versusJson(results),
     listTasks: {
       totalSize: listTasks.totalSize,
       pageSize: listTasks.pageSize,
@@ -244,6 +244,6 @@ export function renderJson(results: BenchResults): string {
     },
     streamMemory: streamMemoryJson(streamMemory),
     consolePerf: consolePerf.measuredAt === null ? { file: consolePerf.file, measuredAt: null } : { file: consolePerf.file, measuredAt: consolePerf.measuredAt, figures: consolePerf.raw, problem: consolePerf.problem },
-    pass: getTask.pass && listTasks.pass && fanOut.pass && fanOut.lossless && streamMemory.stalled.pass,
+    pass: getTask.pass && listTasks.pass && fanOut.pass && fanOut.lossless && streamMemory.stalled.pass && ok.send && ok.stream && ok.idle && ok.at100k !== false,
   });
 }

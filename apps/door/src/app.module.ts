@@ -10,6 +10,7 @@ import { SESSION_CONTEXT, type SessionContext } from './session/session-context.
 import { SessionModule } from './session/session.module.js';
 import { StreamingModule } from './streaming/streaming.module.js';
 import { MetaRow } from './tasks/meta.entity.js';
+import { quietSqlite3 } from './tasks/sqlite-driver.js';
 import { TaskRow } from './tasks/task.entity.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { ToolsModule } from './tools/tools.module.js';
@@ -24,6 +25,8 @@ export class AppModule {
       imports: [
         TypeOrmModule.forRoot({
           type: 'sqlite',
+          // sqlite3 without its verbose mode, which TypeORM would switch on (sqlite-driver.ts).
+          driver: quietSqlite3,
           database: path.join(session.recordsDir, 'store.db'),
           entities: [TaskRow, MetaRow],
           synchronize: true,

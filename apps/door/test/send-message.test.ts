@@ -1,6 +1,6 @@
 /** SendMessage (seed 000: "Answers", "Continuing a task", "Task states", "Status timestamps"): what a message starts and how it is answered. */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { assertRpcError, assertStatusMessage, resultOf, taskOf } from './support/assertions.js';
@@ -221,7 +221,7 @@ test('a real bash tool call: its exit code and output reach the answer, and out/
   const task = taskOf(await send(door.url, 'exit 3'));
   assert.equal(task.status.state, 'TASK_STATE_COMPLETED', 'a failing command is a tool result, not a failed task');
   assert.equal(task.artifacts[0].parts[0].text, 'code=3 out=hello-42 err=oops');
-  assert.equal(readFileSync(path.join(door.recordsDir, 'out', 'result.txt'), 'utf8'), 'code=3 out=hello-42 err=oops');
+  assert.equal(await resultFileSettled(door.recordsDir), 'code=3 out=hello-42 err=oops');
   const call = readTrace(door.recordsDir).find((r) => r.type === 'tool_call' && r.task_id === task.id);
   assert.equal(call?.tool, 'bash');
   assert.equal(call?.status, 'passed');
@@ -242,11 +242,27 @@ test('an undeclared tool is refused; the task continues and the trace records th
   );
 });
 
+/**
+ * out/result.txt as it stands once the door's write of it has landed: it is written off the hot path, a moment after
+ * the completion is reported (docs/decisions.md, "out/result.txt"), so a reader waits until it stops changing.
+ */
+async function resultFileSettled(recordsDir: string): Promise<string> {
+  const file = path.join(recordsDir, 'out', 'result.txt');
+  let last: string | null = null;
+  for (let i = 0; i < 100; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const now = existsSync(file) ? readFileSync(file, 'utf8') : null;
+    if (now !== null && now === last) return now;
+    last = now;
+  }
+  throw new Error('out/result.txt did not settle');
+}
+
 test('out/result.txt holds the latest answer', async () => {
   await send(door.url, 'say first answer');
-  assert.equal(readFileSync(path.join(door.recordsDir, 'out', 'result.txt'), 'utf8'), 'first answer');
+  assert.equal(await resultFileSettled(door.recordsDir), 'first answer');
   await send(door.url, 'break again');
-  assert.equal(readFileSync(path.join(door.recordsDir, 'out', 'result.txt'), 'utf8'), 'first answer', 'a failed task writes no answer');
+  assert.equal(await resultFileSettled(door.recordsDir), 'first answer', 'a failed task writes no answer');
   await send(door.url, 'say second answer');
-  assert.equal(readFileSync(path.join(door.recordsDir, 'out', 'result.txt'), 'utf8'), 'second answer');
+  assert.equal(await resultFileSettled(door.recordsDir), 'second answer');
 });

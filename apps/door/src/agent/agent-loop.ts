@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import type { OnModuleDestroy } from '@nestjs/common';
+import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
 import type { UsageLedger } from '../session/usage-ledger.js';
@@ -10,6 +10,7 @@ import type { TaskProgress, ToolCallRequest } from '../tools/tool-call.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import type { ConversationMessage, ToolResult, UserContent } from './conversation.js';
 import type { DriverResponse, TaskDriver, ToolSpec } from './driver.js';
+import { ResultFile } from './result-file.js';
 import { systemPrompt } from './system-prompt.js';
 
 export type DriverFactory = (task: RunningTask) => TaskDriver;
@@ -21,6 +22,7 @@ export interface AgentLoopDeps {
   tools: ToolDispatcher;
   trace: TraceWriter;
   usage: UsageLedger;
+  log: DoorLog;
   driverFor: DriverFactory;
 }
 
@@ -43,8 +45,17 @@ function estimateTokens(messages: readonly ConversationMessage[]): number {
  * until the model answers, asks for input, fails, or runs out of turns (inference.max_turns). Every call's usage
  * goes to the session's ledger and its `inference` record.
  */
-export class AgentLoop implements TaskRunner {
-  constructor(private readonly deps: AgentLoopDeps) {}
+export class AgentLoop implements TaskRunner, OnModuleDestroy {
+  private readonly result: ResultFile;
+
+  constructor(private readonly deps: AgentLoopDeps) {
+    this.result = new ResultFile(deps.session.recordsDir, (error) => deps.log.error('out/result.txt could not be written', { error: error.message }));
+  }
+
+  /** The session is ending: out/result.txt is brought up to date before the process may exit. */
+  async onModuleDestroy(): Promise<void> {
+    await this.result.flush();
+  }
 
   async run(task: RunningTask): Promise<void> {
     const { session, lifecycle, events, trace } = this.deps;
@@ -85,7 +96,7 @@ export class AgentLoop implements TaskRunner {
           case 'end_turn':
             // A completed task whose last call streamed nothing reports its whole reply as one final text frame.
             if (!chunked && response.text !== '') events.emit('text', { taskId: task.id, text: response.text, final: true });
-            this.writeResult(response.text);
+            this.result.write(response.text);
             await lifecycle.complete(task.id, response.text);
             return;
           case 'input_required': {
@@ -167,12 +178,5 @@ export class AgentLoop implements TaskRunner {
       results.push({ toolCallId: call.id, name: call.name, content, isError: done.outcome.isError, outcome: { ...done.outcome, content } });
     }
     return results;
-  }
-
-  /** out/result.txt holds the latest completed task's answer. */
-  private writeResult(text: string): void {
-    const out = path.join(this.deps.session.recordsDir, 'out');
-    mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, 'result.txt'), text);
   }
 }

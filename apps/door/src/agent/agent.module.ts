@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DoorLog } from '../session/door-log.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../session/trace-writer.js';
@@ -24,7 +25,7 @@ import { loadScript, ScriptTaskDriver } from './script-driver.js';
   providers: [
     {
       provide: AgentLoop,
-      useFactory: (session: SessionContext, lifecycle: TaskLifecycle, events: TaskEvents, tools: ToolDispatcher, trace: TraceWriter, usage: UsageLedger) => {
+      useFactory: (session: SessionContext, lifecycle: TaskLifecycle, events: TaskEvents, tools: ToolDispatcher, trace: TraceWriter, usage: UsageLedger, log: DoorLog) => {
         const script = session.scriptPath ? loadScript(session.scriptPath) : null;
         return new AgentLoop({
           session,
@@ -33,13 +34,14 @@ import { loadScript, ScriptTaskDriver } from './script-driver.js';
           tools,
           trace,
           usage,
+          log,
           driverFor: (task) => {
             if (!script) throw new Error('this capsule declares no inference driver');
             return new ScriptTaskDriver(script, task.text);
           },
         });
       },
-      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter, UsageLedger],
+      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter, UsageLedger, DoorLog],
     },
     {
       provide: TaskQueue,

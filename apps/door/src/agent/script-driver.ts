@@ -111,14 +111,16 @@ export class ScriptTaskDriver implements TaskDriver {
     if (turn.sleep_ms > 0) await abortableDelay(turn.sleep_ms, request.signal);
     const played: Played = { text: [], thinking: [] };
     for (const text of turn.thinking) {
-      await this.pace(turn, request.signal);
+      const paced = this.pace(turn, request.signal);
+      if (paced) await paced;
       const chunk = renderTemplate(text, scope);
       played.thinking.push(chunk);
       onChunk({ kind: 'thinking', text: chunk });
     }
     for (let r = 0; r < turn.repeat; r++) {
       for (const text of turn.text) {
-        await this.pace(turn, request.signal);
+        const paced = this.pace(turn, request.signal);
+      if (paced) await paced;
         const chunk = renderTemplate(text, scope);
         played.text.push(chunk);
         onChunk({ kind: 'text', text: chunk });
@@ -146,15 +148,16 @@ export class ScriptTaskDriver implements TaskDriver {
     return respond(played, { kind: 'pause_turn' }, usage);
   }
 
-  private async pace(turn: ScriptTurn, signal: AbortSignal): Promise<void> {
-    if (turn.pace_ms > 0) await abortableDelay(turn.pace_ms, signal);
-    else {
-      if (signal.aborted) throw signal.reason;
-      // Unpaced chunks still leave the event loop every few chunks, as a model's stream arriving from the network
-      // does: the streams write between them, and a cancel is seen.
-      if (++this.unpaced % CHUNKS_PER_YIELD === 0) await new Promise((resolve) => setImmediate(resolve));
-    }
+  /** A paced chunk waits pace_ms; unpaced chunks yield the event loop every few chunks, without a promise each. */
+  private pace(turn: ScriptTurn, signal: AbortSignal): Promise<void> | undefined {
+    if (turn.pace_ms > 0) return abortableDelay(turn.pace_ms, signal);
+    if (signal.aborted) throw signal.reason;
+    // Unpaced chunks still leave the event loop every few chunks, as a model's stream arriving from the network
+    // does: the streams write between them, and a cancel is seen.
+    if (++this.unpaced % CHUNKS_PER_YIELD === 0) return new Promise((resolve) => setImmediate(resolve));
+    return undefined;
   }
+
 }
 
 function respond(played: Played, stop: StopReason, usage: ScriptTurn['usage'] | null | undefined): DriverResponse {

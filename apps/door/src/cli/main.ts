@@ -1,16 +1,21 @@
 #!/usr/bin/env node
-// The door's runtime (NestJS, Fastify, SQLite) and the console are imported only by the commands that run them, so
-// the client commands (ps, watch, cancel, stop, token) start in a fraction of the time.
-import { CANCEL_USAGE, cancel } from './cancel-command.js';
-import { DoorFailure, processIo } from './client-command-support.js';
-import { PS_USAGE, ps } from './ps-command.js';
-import { STOP_USAGE, stop } from './stop-command.js';
-import { TOKEN_USAGE, token } from './token-command.js';
+// Each command loads only what it runs: the door's runtime (NestJS, Fastify, SQLite), the console server and the
+// client commands (with @murmur/client) are imported by their command, so `mur run` holds no client or console code
+// and the client commands start in a fraction of the time.
 import { UsageError } from './usage-error.js';
-import { WATCH_USAGE, watch } from './watch-command.js';
+
+const processIo = async () => (await import('./client-command-support.js')).processIo;
 
 async function usage(): Promise<string> {
-  const [{ RUN_USAGE }, { CONSOLE_USAGE }] = await Promise.all([import('./run-command.js'), import('./console-command.js')]);
+  const [{ RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }] = await Promise.all([
+    import('./run-command.js'),
+    import('./console-command.js'),
+    import('./token-command.js'),
+    import('./ps-command.js'),
+    import('./watch-command.js'),
+    import('./cancel-command.js'),
+    import('./stop-command.js'),
+  ]);
   return `usage: mur <command> [options]
 
 commands:
@@ -56,15 +61,15 @@ async function main(argv: string[]): Promise<number> {
     case 'console':
       return (await import('./console-command.js')).consoleCommand(rest, (line) => process.stdout.write(`${line}\n`));
     case 'token':
-      return token(rest, (line) => process.stdout.write(`${line}\n`));
+      return (await import('./token-command.js')).token(rest, (line) => process.stdout.write(`${line}\n`));
     case 'ps':
-      return ps(rest, processIo);
+      return (await import('./ps-command.js')).ps(rest, await processIo());
     case 'watch':
-      return watch(rest, processIo);
+      return (await import('./watch-command.js')).watch(rest, await processIo());
     case 'cancel':
-      return cancel(rest, processIo);
+      return (await import('./cancel-command.js')).cancel(rest, await processIo());
     case 'stop':
-      return stop(rest, processIo);
+      return (await import('./stop-command.js')).stop(rest, await processIo());
     case undefined:
     case 'help':
     case '--help':
@@ -82,6 +87,7 @@ main(process.argv.slice(2)).then(
   (code) => process.stdout.write('', () => process.stderr.write('', () => process.exit(code))),
   async (error: unknown) => {
     // A failure talking to a door exits 1 with its message (the client commands), never a stack; a usage error 2.
+    const { DoorFailure } = await import('./client-command-support.js');
     const { message, code } =
       error instanceof DoorFailure
         ? { message: error.message, code: 1 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConsoleNotBuiltError } from '../console-server/console-server.js';
+import { ConsoleNotBuiltError } from '../console-server/console-not-built-error.js';
 import { startDoor, type RunningDoor } from '../start-door.js';
 import { ManifestError } from '../manifest/manifest.loader.js';
 import { register, unregister } from '../session/session-registry.js';

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { consoleNotFoundRefusal, encodeRefusalBody, refusalStatus } from '@murmur/protocol';
+import { ConsoleNotBuiltError } from './console-not-built-error.js';
 import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
 import { registerSessionsApi } from './sessions-api.js';
 
@@ -12,9 +13,7 @@ export function consoleDist(): string {
   return process.env.MURMUR_CONSOLE_DIST ?? fileURLToPath(new URL('../../../../console/dist/', import.meta.url));
 }
 
-export class ConsoleNotBuiltError extends Error {
-  override readonly name = 'ConsoleNotBuiltError';
-}
+export { ConsoleNotBuiltError };
 
 /** `mur console`: the built console, the sessions API and the loopback door proxy, on one origin. */
 export async function startConsoleServer(options: { host: string; port: number; dist?: string }): Promise<{ url: string; server: FastifyInstance }> {

@@ -1,12 +1,15 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 /**
- * trace.jsonl: one JSON object a line, `ts` and `type` first. Appended synchronously so that a record is on disk
- * before the change it describes is reported, and no two records interleave.
+ * trace.jsonl: one JSON object a line, `ts` and `type` first. Appended synchronously so that a record is in the file
+ * before the change it describes is reported, and no two records interleave. The file stays open in append mode for
+ * the process's life: one write(2) a record, where appendFileSync opened and closed it every time (three syscalls,
+ * four records a task — a measurable share of a short task's CPU).
  */
 export class TraceWriter {
   readonly file: string;
+  private fd: number | null = null;
 
   constructor(recordsDir: string) {
     mkdirSync(recordsDir, { recursive: true });
@@ -14,6 +17,7 @@ export class TraceWriter {
   }
 
   write(type: string, fields: Record<string, unknown>): void {
-    appendFileSync(this.file, `${JSON.stringify({ ts: new Date().toISOString(), type, ...fields })}\n`);
+    this.fd ??= openSync(this.file, 'a');
+    writeSync(this.fd, `${JSON.stringify({ ts: new Date().toISOString(), type, ...fields })}\n`);
   }
 }

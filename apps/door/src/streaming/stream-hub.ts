@@ -3,6 +3,7 @@ import {
   carrierEvent,
   formatTimestamp,
   type MurmurFrame,
+  STREAM_EXTENSION_URI,
   type StreamResponse,
   type TaskState,
   TERMINAL_STATES,
@@ -18,6 +19,8 @@ import type { StreamEvent } from './stream-event.js';
 
 export type StreamListener = (event: StreamEvent) => void;
 
+const CARRIER_METADATA_KEY = JSON.stringify(STREAM_EXTENSION_URI);
+
 /**
  * The session's one stream: turns every task event into a StreamEvent with its seed-001 id, keeps the replay
  * buffer, and hands each event to every open connection. Rendered once per event, whatever the fan-out.
@@ -28,6 +31,12 @@ export class StreamHub {
   private readonly listeners = new Set<StreamListener>();
   private readonly closeListeners = new Set<() => void>();
   private closed = false;
+  /** The last carrier's task version and its JSON up to the timestamp: a burst of chunks renders it once. */
+  private carrierRow: TaskRow | null = null;
+  private carrierHead = '';
+  /** Date.now() of the last carrier timestamp and its RFC 3339 text: one toISOString per millisecond, not per chunk. */
+  private stampMs = -1;
+  private stamp = '';
 
   constructor(
     private readonly store: TaskStore,
@@ -91,8 +100,26 @@ export class StreamHub {
   }
 
   private frame(taskId: string, id: bigint, frame: MurmurFrame): void {
-    const carrier = this.carrier(taskId, frame);
-    if (carrier) this.publish({ id, taskId, murmur: true, result: JSON.stringify(carrier), change: null, state: null });
+    const row = this.store.row(taskId);
+    if (row) this.publish({ id, taskId, murmur: true, result: this.carrierJson(row, frame), change: null, state: null });
+  }
+
+  /**
+   * JSON.stringify(this.carrier(…)) for the chunk path, byte for byte, without building the carrier: the part
+   * before the timestamp is rendered once per task version (a row object is never changed, only replaced), the
+   * timestamp once per millisecond, and only the frame is stringified per event.
+   */
+  private carrierJson(row: TaskRow, frame: MurmurFrame): string {
+    if (row !== this.carrierRow) {
+      this.carrierRow = row;
+      this.carrierHead = `{"statusUpdate":{"taskId":${JSON.stringify(row.id)},"contextId":${JSON.stringify(row.contextId)},"status":{"state":${JSON.stringify(row.state)},"timestamp":"`;
+    }
+    const now = Date.now();
+    if (now !== this.stampMs) {
+      this.stampMs = now;
+      this.stamp = formatTimestamp(now);
+    }
+    return `${this.carrierHead}${this.stamp}"},"metadata":{${CARRIER_METADATA_KEY}:${JSON.stringify(frame)}}}}`;
   }
 
   private status(row: TaskRow, id: bigint | null, state: TaskState, text: string | null, timestampMs: number, change: number | null): void {

@@ -1,9 +1,11 @@
 import type { DataSource } from 'typeorm';
 import type { Caller } from '../auth/caller.js';
 import { MetaRow } from './meta.entity.js';
+import { sqliteDatabaseOf } from './sqlite-driver.js';
 import { StoreError } from './store-error.js';
 import { TaskRow } from './task.entity.js';
 import { TaskView } from './task-view.js';
+import { TaskWriter } from './task-writer.js';
 
 /** The settle message a task left live by a crash gets when its records are reopened. */
 export const SETTLED_ON_REOPEN = 'the session ended before this task did; settled when its records were reopened';
@@ -16,10 +18,18 @@ export class TaskStore {
   private readonly rows = new Map<string, TaskRow>();
   private lastChange = 0;
 
-  constructor(private readonly db: DataSource) {}
+  /** Hot writes: prepared statements on TypeORM's own connection, group commit (task-writer.ts). */
+  private readonly writer: TaskWriter;
+
+  constructor(private readonly db: DataSource) {
+    this.writer = new TaskWriter(sqliteDatabaseOf(db));
+  }
 
   /** Loads every row; settles the ones a crash left live as TASK_STATE_FAILED. Returns the ids it settled. */
   async open(nowMs: number): Promise<string[]> {
+    // WAL: readers never block the writer, and a commit appends to the log instead of rewriting pages.
+    // synchronous = NORMAL (with WAL): a commit is in the OS before it is acknowledged, so it survives the process
+    // dying (kill -9); only the last commits before a power loss or OS crash may be lost (docs/decisions.md).
     await this.db.query('PRAGMA journal_mode = WAL');
     await this.db.query('PRAGMA synchronous = NORMAL');
     const all = await this.db.getRepository(TaskRow).find({ order: { change: 'ASC' } });
@@ -41,13 +51,7 @@ export class TaskStore {
     const row = Object.assign(new TaskRow(), next, { change: this.lastChange + 1, statusTimestampMs: nowMs });
     this.lastChange = row.change;
     try {
-      await this.db
-        .createQueryBuilder()
-        .insert()
-        .into(TaskRow)
-        .values(row)
-        .orUpdate(['context_id', 'state', 'change', 'status_ts_ms', 'status_text', 'response', 'prompt', 'residue', 'murmur'], ['id'])
-        .execute();
+      await this.writer.write(row);
     } catch (error) {
       throw new StoreError(`the task store could not record task ${row.id}: ${(error as Error).message}`, { cause: error });
     }
@@ -82,7 +86,13 @@ export class TaskStore {
     }
   }
 
+  /** Nest's destroy hook runs before TypeORM closes the connection, which cannot close with statements prepared. */
+  async onModuleDestroy(): Promise<void> {
+    await this.writer.close();
+  }
+
   async close(): Promise<void> {
+    await this.writer.close();
     if (this.db.isInitialized) await this.db.destroy();
   }
 }

@@ -1,0 +1,184 @@
+import type { Database, Statement } from 'sqlite3';
+import type { TaskRow } from './task.entity.js';
+
+/** Rows one INSERT statement carries at most; a larger group is several of them inside one explicit transaction. */
+const ROWS_PER_STATEMENT = 32;
+
+/** The columns written, in bind order; `id` is the conflict target, the rest of the version replaces the stored one. */
+const COLUMNS = [
+  'id',
+  'context_id',
+  'state',
+  'change',
+  'status_ts_ms',
+  'status_text',
+  'response',
+  'prompt',
+  'residue',
+  'murmur',
+  'owner',
+  'message_id',
+  'created_at_ms',
+] as const;
+/** What a new version of a task replaces (owner, message id and creation time never change). */
+const UPDATED = ['context_id', 'state', 'change', 'status_ts_ms', 'status_text', 'response', 'prompt', 'residue', 'murmur'] as const;
+
+type Bound = string | number | null;
+
+/** A row as its 13 bound values; `residue` and `murmur` as TypeORM's simple-json writes them (JSON text, or NULL). */
+function bind(row: TaskRow, into: Bound[]): void {
+  into.push(
+    row.id,
+    row.contextId,
+    row.state,
+    row.change,
+    row.statusTimestampMs,
+    row.statusText,
+    row.response,
+    row.prompt,
+    row.residue === null || row.residue === undefined ? null : JSON.stringify(row.residue),
+    row.murmur === null || row.murmur === undefined ? null : JSON.stringify(row.murmur),
+    row.owner,
+    row.messageId,
+    row.createdAtMs,
+  );
+}
+
+function upsertSql(rows: number): string {
+  const tuple = `(${COLUMNS.map(() => '?').join(',')})`;
+  const values = Array.from({ length: rows }, () => tuple).join(',');
+  const set = UPDATED.map((c) => `${c} = excluded.${c}`).join(', ');
+  return `INSERT INTO tasks (${COLUMNS.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${set}`;
+}
+
+interface Pending {
+  row: TaskRow;
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The store's hot write path: task versions upserted through prepared statements on the TypeORM connection's own
+ * sqlite3 database, with group commit. Every version written in one event-loop turn (and every one that arrives
+ * while a group is being written) goes into the next group, written as one transaction; each writer's promise
+ * settles only once that transaction has committed or failed, so nothing can report a change before it is durable.
+ *
+ * A group of up to ROWS_PER_STATEMENT rows is one multi-row INSERT … ON CONFLICT DO UPDATE, which SQLite runs as
+ * one implicit transaction: a single trip to libuv's thread pool, and no moment where another statement on this
+ * connection (a ListTasks read through TypeORM) could see part of the group. A larger group is written between
+ * BEGIN and COMMIT. Rows of one task within a group keep their order (SQLite applies a multi-row INSERT row by row).
+ * One group is in flight at a time, so groups commit in the order of their change values.
+ */
+export class TaskWriter {
+  private queue: Pending[] = [];
+  private scheduled = false;
+  private inFlight: Promise<void> | null = null;
+  /** Prepared statements by row count, prepared on first use and kept until close. */
+  private readonly statements = new Map<number, Statement>();
+  /** Row counts whose statement is being prepared. */
+  private readonly preparing = new Map<number, Promise<Statement>>();
+  private closed = false;
+
+  constructor(private readonly db: Database) {}
+
+  /** Resolves once the transaction holding this version has committed; rejects with SQLite's error when it failed. */
+  write(row: TaskRow): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the task writer is closed'));
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ row, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** Writes what is queued, then finalizes the prepared statements (the connection cannot close with them open). */
+  async close(): Promise<void> {
+    while (this.inFlight || this.queue.length > 0) {
+      if (!this.inFlight) this.flush();
+      await this.inFlight;
+    }
+    this.closed = true;
+    const statements = [...this.statements.values()];
+    this.statements.clear();
+    await Promise.all(statements.map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))));
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight) return;
+    this.scheduled = true;
+    // setImmediate, not a microtask: every write made in this turn — including by I/O callbacks of the same poll
+    // phase and the promise chains they start — joins the group.
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.inFlight || this.queue.length === 0) return;
+    const group = this.queue;
+    this.queue = [];
+    this.inFlight = this.writeGroup(group.map((p) => p.row)).then(
+      () => {
+        for (const p of group) p.resolve();
+      },
+      (error: unknown) => {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        for (const p of group) p.reject(failure);
+      },
+    );
+    void this.inFlight.then(() => {
+      this.inFlight = null;
+      if (this.queue.length > 0) this.flush();
+    });
+  }
+
+  private async writeGroup(rows: TaskRow[]): Promise<void> {
+    if (rows.length <= ROWS_PER_STATEMENT) {
+      await this.upsert(rows);
+      return;
+    }
+    await this.exec('BEGIN IMMEDIATE');
+    try {
+      for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) await this.upsert(rows.slice(at, at + ROWS_PER_STATEMENT));
+      await this.exec('COMMIT');
+    } catch (error) {
+      await this.exec('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private async upsert(rows: TaskRow[]): Promise<void> {
+    const values: Bound[] = [];
+    for (const row of rows) bind(row, values);
+    const statement = this.statements.get(rows.length) ?? (await this.prepare(rows.length));
+    return new Promise((resolve, reject) => {
+      statement.run(values, (error: Error | null) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Prepares the statement for `rows` rows; a failed preparation (the database busy or gone) is not kept. */
+  private prepare(rows: number): Promise<Statement> {
+    let pending = this.preparing.get(rows);
+    if (!pending) {
+      pending = new Promise<Statement>((resolve, reject) => {
+        const statement = this.db.prepare(upsertSql(rows), (error: Error | null) => (error ? reject(error) : resolve(statement)));
+      }).then(
+        (statement) => {
+          this.preparing.delete(rows);
+          this.statements.set(rows, statement);
+          return statement;
+        },
+        (error: unknown) => {
+          this.preparing.delete(rows);
+          throw error;
+        },
+      );
+      this.preparing.set(rows, pending);
+    }
+    return pending;
+  }
+
+  private exec(sql: string): Promise<void> {
+    return new Promise((resolve, reject) => this.db.exec(sql, (error: Error | null) => (error ? reject(error) : resolve())));
+  }
+}
