@@ -39,6 +39,10 @@ export interface BenchConfig {
   fillTasks: number[];
   /** Fresh `mur run` launches timed to the card being served (BENCH_COLD_STARTS). */
   coldStarts: number;
+  /** kill -9 trials of a door running a command, counting the process groups that survive it (BENCH_KILL_TRIALS). */
+  killTrials: number;
+  /** Foreground calls whose child holds the output, timed from dispatch to result (BENCH_HOLDER_CALLS). */
+  holderCalls: number;
   /** `--quick`: shorter runs and smaller sizes, for a look in well under two minutes; env settings still win. */
   quick: boolean;
 }
@@ -109,6 +113,8 @@ export function readConfig(argv: readonly string[] = process.argv.slice(2)): Ben
     stallChunkBytes: number('BENCH_STALL_CHUNK_BYTES', 2000, positiveInt, 'a positive integer'),
     fillTasks: fillMarks(process.env.BENCH_FILL_TASKS, quick ? [10_000] : [10_000, 100_000]),
     coldStarts: number('BENCH_COLD_STARTS', quick ? 3 : 5, positiveInt, 'a positive integer'),
+    killTrials: number('BENCH_KILL_TRIALS', quick ? 5 : 20, positiveInt, 'a positive integer'),
+    holderCalls: number('BENCH_HOLDER_CALLS', quick ? 10 : 30, positiveInt, 'a positive integer'),
     quick,
   };
   if (config.stallChunks % config.stallBurst !== 0) {

@@ -17,6 +17,7 @@ import { type DoorProcess, startDoor } from './door-process.js';
 import { type FanOutMeasurement, measureFanOut } from './measure-fan-out.js';
 import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
+import { measureProcessLifetime } from './measure-process-lifetime.js';
 import { type ColdStart, type Footprint, fill, measureColdStart } from './measure-footprint.js';
 import { measureStreamMemory, type StreamMemoryMeasurement } from './measure-stream-memory.js';
 import { measureStreamVersusSdk, type StreamVersusSdk } from './measure-stream-rate.js';
@@ -118,10 +119,11 @@ async function run(root: string): Promise<void> {
   const coldStart: ColdStart = await measureColdStart(root, capsuleDir, config, log);
   const listTasks = await measureListTasks(home, capsuleDir, config, log);
   const { fanOut, streamMemory } = await measureStreams(root, config);
+  const processes = await measureProcessLifetime(root, config.killTrials, config.holderCalls, log);
   if (config.cpuProfDir) log(`the doors' CPU profiles (GetTask/SendMessage/streams, then fan-out) are in ${config.cpuProfDir}`);
   const consolePerf = readConsolePerf();
 
-  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, consolePerf };
+  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, consolePerf };
   process.stdout.write(renderTable(results));
   process.stdout.write(`${renderJson(results)}\n`);
 }

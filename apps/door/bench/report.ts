@@ -6,6 +6,7 @@ import type { LoadResult } from './load.js';
 import type { FanOutMeasurement, FanOutRun } from './measure-fan-out.js';
 import type { GetTaskMeasurement } from './measure-get-task.js';
 import type { ListTasksMeasurement } from './measure-list-tasks.js';
+import { PROCESS_TARGETS, type ProcessLifetime } from './measure-process-lifetime.js';
 import type { StreamMemoryMeasurement } from './measure-stream-memory.js';
 import { passes, type VersusResults, versusJson, versusLines } from './report-versus.js';
 import { round } from './stats.js';
@@ -17,6 +18,7 @@ export interface BenchResults extends VersusResults {
   listTasks: ListTasksMeasurement;
   fanOut: FanOutMeasurement;
   streamMemory: StreamMemoryMeasurement;
+  processes: ProcessLifetime;
   consolePerf: ConsolePerf;
 }
 
@@ -118,6 +120,8 @@ export function renderTable(results: BenchResults): string {
     '',
     ...memoryLines(results.streamMemory),
     '',
+    ...processLines(results.processes),
+    '',
     ...consoleLines(results.consolePerf),
     '',
   ];
@@ -195,6 +199,13 @@ function streamMemoryJson(m: StreamMemoryMeasurement) {
   };
 }
 
+function processLines(p: ProcessLifetime): string[] {
+  return [
+    `Process lifetime: ${p.killTrials} kill -9 trials of a door running a command with a child: ${p.survivors} process group(s) survived (target ${PROCESS_TARGETS.survivors}); the reaper killed them in p50 ${ms(p.killMs.p50)} ms, max ${ms(p.killMs.max)} ms`,
+    `  a foreground call whose child holds the output returns after the shell exits in p50 ${ms(p.holderReturnMs.p50)} ms, p99 ${ms(p.holderReturnMs.p99)} ms over ${p.holderCalls} calls (target < ${PROCESS_TARGETS.holderReturnMs} ms)   ${verdict(p.pass)}`,
+  ];
+}
+
 export function renderJson(results: BenchResults): string {
   const { config, getTask, listTasks, fanOut, streamMemory, consolePerf } = results;
   const ok = passes(results);
@@ -243,7 +254,8 @@ export function renderJson(results: BenchResults): string {
       lossless: fanOut.lossless,
     },
     streamMemory: streamMemoryJson(streamMemory),
+    processes: results.processes,
     consolePerf: consolePerf.measuredAt === null ? { file: consolePerf.file, measuredAt: null } : { file: consolePerf.file, measuredAt: consolePerf.measuredAt, figures: consolePerf.raw, problem: consolePerf.problem },
-    pass: getTask.pass && listTasks.pass && fanOut.pass && fanOut.lossless && streamMemory.stalled.pass && ok.send && ok.stream && ok.idle && ok.at100k !== false,
+    pass: getTask.pass && listTasks.pass && fanOut.pass && fanOut.lossless && streamMemory.stalled.pass && results.processes.pass && ok.send && ok.stream && ok.idle && ok.at100k !== false,
   });
 }
