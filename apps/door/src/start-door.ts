@@ -1,10 +1,12 @@
 import 'reflect-metadata';
+import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { RequestGate } from './auth/request-gate.js';
 import { CardService } from './card/card.service.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
+import { routableUrl } from './rpc/request-target.js';
 import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
 import type { SessionContext } from './session/session-context.js';
 import { TraceWriter } from './session/trace-writer.js';
@@ -29,7 +31,7 @@ export interface RunningDoor {
 /** Starts the door of a staged session and resolves once it is listening. */
 export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const images = session.manifest.context.images;
-  const adapter = new FastifyAdapter({ logger: false, forceCloseConnections: 'idle', return503OnClosing: false });
+  const adapter = new FastifyAdapter({ logger: false, forceCloseConnections: 'idle', return503OnClosing: false, rewriteUrl: (req: IncomingMessage) => routableUrl(req.url) });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, { bodyParser: false, logger: false, abortOnError: false });
   registerDoorRoutes(app.getHttpAdapter().getInstance(), {
     gate: app.get(RequestGate),

@@ -28,6 +28,11 @@ function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && value.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
+/** Step 5's request line and content type (the body is judged once read): POST / with content-type application/json. */
+function isRpcRequest(request: FastifyRequest, pathname: string): boolean {
+  return request.method === 'POST' && pathname === '/' && isJsonContentType(request.headers['content-type']);
+}
+
 /**
  * Registers the door on Fastify directly, so that no framework default reaches the wire: the gate runs in
  * onRequest (before the body is read), the body is taken as raw text, and every other path answers 404.
@@ -48,6 +53,8 @@ export function registerDoorRoutes(
     payload.on('error', (error) => done(error, undefined));
   });
 
+  const notFound = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).header('content-type', 'application/json').send(Buffer.from(NOT_FOUND_BODY));
+
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0];
     // Step 1: the card is served without a door token (a query string does not change the path).
@@ -63,6 +70,10 @@ export function registerDoorRoutes(
       if (refusal && !refusal.ok) return reply.code(refusal.status).headers(refusal.headers).send(Buffer.from(refusal.body));
       return sendPlaneRefusal(reply, plane, deps.manifest);
     }
+    // Step 5, before the body is read: Fastify's media-type parser would answer its own 415 to a content type it
+    // cannot parse (empty, `;;`, `a/b/c`), so what step 5 accepts reaches it in one canonical spelling.
+    if (!isRpcRequest(request, pathname)) return notFound(request, reply);
+    request.raw.headers['content-type'] = 'application/json';
     request.murmurCaller = verdict.caller;
   });
 
@@ -70,12 +81,10 @@ export function registerDoorRoutes(
     return reply.code(200).header('content-type', 'application/json').send(Buffer.from(deps.card.publicCardJson()));
   });
 
-  const notFound = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).header('content-type', 'application/json').send(Buffer.from(NOT_FOUND_BODY));
-
   fastify.post('/', { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request, reply) => {
     const body = request.body as string | typeof TOO_LARGE | undefined;
-    // Step 5: anything but a POST / with content-type application/json and a body.
-    if (!isJsonContentType(request.headers['content-type']) || body === undefined || body === '') return notFound(request, reply);
+    // Step 5: a POST / with content-type application/json (checked in onRequest) and no body.
+    if (body === undefined || body === '') return notFound(request, reply);
     if (body === TOO_LARGE) {
       return reply
         .code(200)
