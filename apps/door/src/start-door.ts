@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { RequestGate } from './auth/request-gate.js';
+import { removeTokens } from './auth/tokens.js';
 import { CardService } from './card/card.service.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
 import { routableUrl } from './rpc/request-target.js';
@@ -78,6 +79,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
         clearTimeout(force);
         await background.killAll();
         trace.write('session_end', { session_id: session.sessionId });
+        removeTokens(session.recordsDir);
       })();
       return closing;
     },

@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir, writePrivateFile } from '../session/private-files.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
 import type { TaskEvents } from '../tasks/task-events.js';
@@ -116,7 +116,7 @@ export class AgentLoop implements TaskRunner {
   /** out/result.txt holds the latest completed task's answer. */
   private writeResult(text: string): void {
     const out = path.join(this.session.recordsDir, 'out');
-    mkdirSync(out, { recursive: true });
-    writeFileSync(path.join(out, 'result.txt'), text);
+    makePrivateDir(out);
+    writePrivateFile(path.join(out, 'result.txt'), text);
   }
 }

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_HEARTBEAT_MS, isId } from '@murmur/protocol';
 import { loadManifest } from '../manifest/manifest.loader.js';
 import { newId } from './ids.js';
+import { makePrivateDir, tightenIfPresent, touchPrivateFile } from './private-files.js';
 import type { SessionContext } from './session-context.js';
 
 export class StagingError extends Error {
@@ -38,7 +39,10 @@ export function stageSession(options: StageOptions): SessionContext {
     if (!existsSync(path.join(records, 'store.db'))) throw new StagingError(`no records of session ${sessionId} for ${loaded.dir} at ${records}`);
   }
   const recordsDir = recordsDirFor(loaded.dir, sessionId);
-  for (const sub of ['', 'out', 'logs']) mkdirSync(path.join(recordsDir, sub), { recursive: true });
+  for (const sub of ['', 'out', 'logs']) makePrivateDir(path.join(recordsDir, sub));
+  // SQLite creates store.db-wal and -shm with the database file's own mode, so the database is made 0600 first.
+  touchPrivateFile(path.join(recordsDir, 'store.db'));
+  for (const name of ['store.db-wal', 'store.db-shm', 'trace.jsonl', 'out/result.txt', 'logs/door.log']) tightenIfPresent(path.join(recordsDir, name));
   return {
     sessionId,
     manifest: loaded.manifest,

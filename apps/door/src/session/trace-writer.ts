@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { appendPrivateFile, makePrivateDir } from './private-files.js';
 
 /**
  * trace.jsonl: one JSON object a line, `ts` and `type` first. Appended synchronously so that a record is on disk
@@ -9,11 +9,11 @@ export class TraceWriter {
   readonly file: string;
 
   constructor(recordsDir: string) {
-    mkdirSync(recordsDir, { recursive: true });
+    makePrivateDir(recordsDir);
     this.file = path.join(recordsDir, 'trace.jsonl');
   }
 
   write(type: string, fields: Record<string, unknown>): void {
-    appendFileSync(this.file, `${JSON.stringify({ ts: new Date().toISOString(), type, ...fields })}\n`);
+    appendPrivateFile(this.file, `${JSON.stringify({ ts: new Date().toISOString(), type, ...fields })}\n`);
   }
 }
