@@ -75,7 +75,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
   async submit(input: NewTask, caller: Caller): Promise<TaskRow> {
     const { store, trace, events } = this.deps;
     const view = store.viewFor(caller);
-    const joined = input.referenceTaskIds.length > 0 ? `${input.text}\n\n${renderReferencedTasks(input.referenceTaskIds, view)}` : input.text;
+    const joined = input.referenceTaskIds.length > 0 ? `${input.text}\n\n${await renderReferencedTasks(input.referenceTaskIds, view)}` : input.text;
     // "The whole text, fence included": the reference block joins an untrusted task's text inside its fence.
     const text = agentText(joined, input.trust);
     const base = {
@@ -118,7 +118,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     this.pending.set(row.id, { ...input, text });
     this.queue.push(row.id);
     // The door began closing while this row was written: close() did not see it, so it is canceled here, never left live.
-    if (this.closing) return (await this.cancel(row.id)) ?? store.row(row.id)!;
+    if (this.closing) return (await this.cancel(row.id)) ?? (await store.read(row.id)) ?? row;
     this.pump();
     return row;
   }
@@ -191,7 +191,9 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
 
   /** Cancels a live task; one still waiting in the queue leaves it and never starts. Null when it had already ended. */
   async cancel(id: string): Promise<TaskRow | null> {
-    const current = this.deps.store.row(id)!;
+    // Live tasks are always in the mirror: one missing from it has ended, and there is nothing to cancel.
+    const current = this.deps.store.row(id);
+    if (!current) return null;
     const queued = current.state === 'TASK_STATE_SUBMITTED' && !this.deps.lifecycle.isRunning(id);
     if (queued) {
       const at = this.queue.indexOf(id);
