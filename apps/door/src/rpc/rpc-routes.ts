@@ -13,9 +13,18 @@ declare module 'fastify' {
   }
 }
 
-/** Bodies larger than this are refused -32600 rather than read: generous enough for context.images limits. */
+/** Room for a message's text, data parts and the envelope around it: a text-only message may be this large. */
+export const TEXT_BODY_BYTES = 8 * 1024 * 1024;
+/** Room for the text and envelope beside images at their limits. */
+export const IMAGE_BODY_SLACK_BYTES = 1024 * 1024;
+
+/**
+ * Bodies larger than this are refused -32600 rather than read. It fits the message limits exactly: the largest
+ * images context.images allows, base64 (4 bytes for every 3), plus 1 MiB of text and envelope; and never less than
+ * 8 MiB, for text-only messages. With the default limits (5 MiB × 4 images) it is 27.7 MiB.
+ */
 export function bodyLimitFor(maxImageBytes: number, maxImagesPerTurn: number): number {
-  return Math.max(8 * 1024 * 1024, Math.ceil(maxImageBytes * maxImagesPerTurn * 1.4) + 1024 * 1024);
+  return Math.max(TEXT_BODY_BYTES, Math.ceil((maxImageBytes * maxImagesPerTurn * 4) / 3) + IMAGE_BODY_SLACK_BYTES);
 }
 
 const TOO_LARGE = Symbol('body too large');
