@@ -17,8 +17,9 @@ export const eventBytes = (event: StreamEvent): number => 64 + event.result.leng
 
 /** The session's most recent events with ids (at most 512, at most 4 MiB), in the order written (seed 001, "Replay"). */
 export class ReplayBuffer {
-  private events_: StreamEvent[] = [];
-  /** Index of the oldest held event in `events_`: eviction moves it, and the array is compacted now and then. */
+  /** Evicted slots are emptied at once (an evicted event may be large); the array is compacted now and then. */
+  private events_: (StreamEvent | null)[] = [];
+  /** Index of the oldest held event in `events_`. */
   private head = 0;
   private bytes = 0;
 
@@ -39,7 +40,8 @@ export class ReplayBuffer {
     this.events_.push(event);
     this.bytes += eventBytes(event);
     while (this.size > 1 && (this.size > this.capacity || this.bytes > this.budgetBytes)) {
-      this.bytes -= eventBytes(this.events_[this.head]);
+      this.bytes -= eventBytes(this.events_[this.head]!);
+      this.events_[this.head] = null;
       this.head += 1;
     }
     if (this.head > this.capacity) {
@@ -50,7 +52,7 @@ export class ReplayBuffer {
 
   /** Buffer order, oldest first. */
   events(): StreamEvent[] {
-    return this.events_.slice(this.head);
+    return this.events_.slice(this.head) as StreamEvent[];
   }
 
   /**

@@ -137,7 +137,7 @@ export function hostileRequest(tokens: readonly string[], sessionId: string): fc
       if (r.trust !== undefined) headers['x-murmur-task-trust'] = r.trust;
       if (r.lastEventId !== undefined) headers['last-event-id'] = r.lastEventId;
       const target = r.target === '/?access_token=' ? `/?access_token=${tokens[0]}` : r.target;
-      const peer = r.origin !== undefined && r.origin.toLowerCase().split(',').some((o) => o.trim() === 'peer');
+      const peer = r.origin?.toLowerCase().split(',').some((o) => o.trim() === 'peer') ?? false;
       const pathname = target.split('?')[0];
       const rpcDue = r.auth.valid && !peer && r.method === 'POST' && pathname === '/' && isJson(r.contentType) && r.body !== '';
       return { method: r.method, target, headers, body: r.body, authenticated: r.auth.valid, rpcDue, peer };
