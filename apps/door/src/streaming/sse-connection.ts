@@ -7,7 +7,7 @@ export const CONNECTION_QUEUE_LIMIT = 128;
 
 /**
  * Bytes of live events a connection may hold unwritten beside the 128-event count; past either, the oldest are
- * dropped and `lagged` says how many. The newest event is always kept, however large.
+ * dropped and `lagged` says how many. The newest event is kept however large, unless the reader has stalled.
  * @default 1 MiB
  * @unit bytes (UTF-16 estimate of the encoded events)
  */
@@ -85,7 +85,9 @@ export class SseConnection {
     // up never sees that): the memory a connection holds stays bounded by the queue.
     const limit = this.options.queueLimit ?? CONNECTION_QUEUE_LIMIT;
     const bytes = this.options.queueBytes ?? CONNECTION_QUEUE_BYTES;
-    while (this.queue.length > 1 && (this.queue.length > limit || this.queuedBytes > bytes)) {
+    // The newest event stays even alone over the bytes while the socket takes writes; behind a stalled reader it
+    // goes too, so what a stalled connection holds stays within its budget whatever one event weighs.
+    while (this.queue.length > (this.blocked ? 0 : 1) && (this.queue.length > limit || this.queuedBytes > bytes)) {
       this.queuedBytes -= this.queue.shift()!.length * 2;
       this.dropped += 1;
     }
@@ -110,7 +112,7 @@ export class SseConnection {
 
   private flush(): void {
     if (this.closed || this.blocked) return;
-    if (this.queue.length > 0) {
+    if (this.queue.length > 0 || this.dropped > 0) {
       let chunk = '';
       if (this.dropped > 0) {
         const lagged = this.options.lagged(this.dropped);
