@@ -81,7 +81,10 @@ test.describe('task detail', () => {
     // The task's own live timeline showed it resume and run its tool.
     const live = page.getByRole('region', { name: `Live events of ${task.id}` });
     await expect(live.getByText('resumed')).toBeVisible();
-    await expect(live.getByLabel('input', { exact: true })).toHaveText('$ echo deploying release-7');
+    // The deploy rule passes the reply to bash as an argument, never as shell code: the input shows it as JSON.
+    const input = live.getByLabel('input', { exact: true });
+    await expect(input).toContainText('"echo deploying \\"$1\\""');
+    await expect(input).toContainText('"release-7"');
     await expect(page.getByRole('status', { name: 'Task stream' })).toHaveText('closed');
   });
 

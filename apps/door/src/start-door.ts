@@ -1,10 +1,13 @@
 import 'reflect-metadata';
+import type { IncomingMessage } from 'node:http';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { RequestGate } from './auth/request-gate.js';
+import { removeTokens } from './auth/tokens.js';
 import { CardService } from './card/card.service.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
+import { routableUrl } from './rpc/request-target.js';
 import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
 import type { SessionContext } from './session/session-context.js';
 import { TraceWriter } from './session/trace-writer.js';
@@ -35,7 +38,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const images = session.manifest.context.images;
   // Commands a previous run of this session left (a door killed with SIGKILL): killed if they still run, reported.
   const lost = ProcessRegistry.reopen(path.join(session.recordsDir, 'processes'));
-  const adapter = new FastifyAdapter({ logger: false, forceCloseConnections: 'idle', return503OnClosing: false });
+  const adapter = new FastifyAdapter({ logger: false, forceCloseConnections: 'idle', return503OnClosing: false, rewriteUrl: (req: IncomingMessage) => routableUrl(req.url) });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, { bodyParser: false, logger: false, abortOnError: false });
   registerDoorRoutes(app.getHttpAdapter().getInstance(), {
     gate: app.get(RequestGate),
@@ -87,6 +90,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
         // Every command of the session, foreground or background, ends with it: SIGTERM, SIGKILL 2 s later.
         await processes.killAll();
         trace.write('session_end', { session_id: session.sessionId });
+        removeTokens(session.recordsDir);
       })();
       return closing;
     },

@@ -238,6 +238,34 @@ describe('step 1: the card needs no token; everything else does', () => {
   });
 });
 
+describe('every request target goes through the gate', () => {
+  test('POST *, OPTIONS *, an absolute-form target and a malformed escape: 401 without a token, 404 past it', async () => {
+    const body = JSON.stringify(envelope('ListTasks', {}, 1));
+    for (const line of ['POST * HTTP/1.1', 'OPTIONS * HTTP/1.1', 'POST http://127.0.0.1/ HTTP/1.1', 'POST /%zz HTTP/1.1', 'GET /%C3%28 HTTP/1.1']) {
+      const headers = ['Content-Type: application/json', 'A2A-Version: 1.0'];
+      const refused = await rawSocket(door.url, [line, ...headers], body);
+      assert.equal(refused.status, 401, `${line}, no token: ${refused.text}`);
+      assert.equal(JSON.parse(refused.text).error, 'unauthenticated', line);
+      const bad = await rawSocket(door.url, [line, ...headers, 'Authorization: Bearer nope'], body);
+      assert.equal(bad.status, 401, `${line}, bad token: ${bad.text}`);
+      const past = await rawSocket(door.url, [line, ...headers, `Authorization: Bearer ${tokens.watcher}`], body);
+      assert.equal(past.status, 404, `${line}, valid token: ${past.text}`);
+      assert.equal(JSON.parse(past.text).error, 'not_found', line);
+    }
+  });
+
+  test('a valid token with an empty or malformed content-type: 404, not 415', async () => {
+    const body = JSON.stringify(envelope('ListTasks', {}, 1));
+    for (const type of ['', ';;', 'a/b/c', 'application/json, text/plain']) {
+      const answer = await rawSocket(door.url, ['POST / HTTP/1.1', `Content-Type: ${type}`, 'A2A-Version: 1.0', `Authorization: Bearer ${tokens.watcher}`], body);
+      assert.equal(answer.status, 404, `[${type}]: ${answer.text}`);
+      assert.equal(JSON.parse(answer.text).error, 'not_found');
+      const refused = await rawSocket(door.url, ['POST / HTTP/1.1', `Content-Type: ${type}`, 'A2A-Version: 1.0'], body);
+      assert.equal(refused.status, 401, `[${type}], no token: ${refused.text}`);
+    }
+  });
+});
+
 describe('step 4: the operator plane takes the resources/files scope', () => {
   test('a credential without resources/files: 403 insufficient_scope, scope="resources/files"; the operator passes on to the plane', async () => {
     for (const target of ['/resources/files', '/resources/files/', '/resources/files/a.txt', '/resources/files/sub/b.md?x=1']) {

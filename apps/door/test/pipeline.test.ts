@@ -108,6 +108,22 @@ describe('step 5: anything but a POST / with content-type application/json and a
     assertNotFound(await httpRequest(door.url, { method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: '' }));
   });
 
+  test('an empty or malformed content-type is 404, never the framework\'s 415', async () => {
+    for (const type of ['', ' ', ';;', '/', 'a/b/c', 'application/json, text/plain', '\u00e9/json', 'application/', 'json']) {
+      const answer = await rawHttp(door.url, ['POST / HTTP/1.1', `Content-Type: ${type}`, 'A2A-Version: 1.0'], valid);
+      assertNotFound(answer);
+    }
+  });
+
+  test('a request target that is not origin-form, or that does not decode, is 404', async () => {
+    for (const target of ['*', 'http://127.0.0.1/', '/%zz', '/%C3%28', '/?%zz']) {
+      const answer = await rawHttp(door.url, [`POST ${target} HTTP/1.1`, 'Content-Type: application/json', 'A2A-Version: 1.0'], valid);
+      if (target === '/?%zz') assert.equal(answer.json.result.tasks !== undefined, true, `${target}: ${answer.text}`);
+      else assertNotFound(answer);
+    }
+    assertNotFound(await rawHttp(door.url, ['OPTIONS * HTTP/1.1'], ''));
+  });
+
   test('application/json with parameters, or in another case, is served', async () => {
     for (const type of ['application/json; charset=utf-8', 'application/json;charset=UTF-8', 'Application/JSON']) {
       const answer = await postRaw(door.url, envelope('GetTask', { id: 'tsk_nope' }, 5), { 'content-type': type, 'A2A-Version': '1.0' });

@@ -1,5 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../session/private-files.js';
 
 /** After a write lands, the next one waits at least this long: under load, many answers make one write. @unit ms */
 const MIN_INTERVAL_MS = 10;
@@ -76,13 +77,13 @@ export class ResultFile {
 
   private replace(text: string, done: (error: Error | null) => void): void {
     const write = () =>
-      writeFile(this.temporary, text, (error) => {
+      writeFile(this.temporary, text, { mode: PRIVATE_FILE_MODE }, (error) => {
         if (error) done(error);
         else rename(this.temporary, this.file, done);
       });
     if (this.madeDir) write();
     else
-      mkdir(this.dir, { recursive: true }, (error) => {
+      mkdir(this.dir, { recursive: true, mode: PRIVATE_DIR_MODE }, (error) => {
         if (error) return done(error);
         this.madeDir = true;
         write();

@@ -37,24 +37,56 @@ interface TemplateScope {
   inventory?: readonly string[];
 }
 
+/** The value of one template key, or null for a key the driver does not know (left as written). */
+function templateValue(key: string, scope: TemplateScope): string | null {
+  const trim = (s: string) => s.replace(/\n+$/, '');
+  if (key === 'task.text') return scope.taskText;
+  if (key === 'reply') return scope.reply ?? '';
+  if (key.startsWith('match.')) return scope.match?.[Number(key.slice(6))] ?? '';
+  if (key === 'tool.stdout') return trim(scope.tool?.stdout ?? '');
+  if (key === 'tool.stderr') return trim(scope.tool?.stderr ?? '');
+  if (key === 'tool.exit_code') return String(scope.tool?.exitCode ?? '');
+  if (key === 'tool.work_id') return scope.tool?.workId ?? '';
+  if (key === 'tool.content') return scope.tool?.content ?? '';
+  if (key === 'inventory') return (scope.inventory ?? []).join(', ');
+  return null;
+}
+
+const TEMPLATE = /\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g;
+
 /**
  * {{task.text}}, {{reply}}, {{match.N}}, {{tool.stdout}}, {{tool.stderr}}, {{tool.exit_code}}, {{tool.work_id}},
  * {{tool.content}} (trailing newlines trimmed from the streams), and {{inventory}}: the tool names the call was sent.
  */
-export function renderTemplate(template: string, scope: TemplateScope): string {
-  return template.replace(/\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g, (whole, key: string) => {
-    const trim = (s: string) => s.replace(/\n+$/, '');
-    if (key === 'task.text') return scope.taskText;
-    if (key === 'reply') return scope.reply ?? '';
-    if (key.startsWith('match.')) return scope.match?.[Number(key.slice(6))] ?? '';
-    if (key === 'tool.stdout') return trim(scope.tool?.stdout ?? '');
-    if (key === 'tool.stderr') return trim(scope.tool?.stderr ?? '');
-    if (key === 'tool.exit_code') return String(scope.tool?.exitCode ?? '');
-    if (key === 'tool.work_id') return scope.tool?.workId ?? '';
-    if (key === 'tool.content') return scope.tool?.content ?? '';
-    if (key === 'inventory') return (scope.inventory ?? []).join(', ');
-    return whole;
+export function renderTemplate(template: string, scope: TemplateScope, quote: (value: string) => string = (v) => v): string {
+  return template.replace(TEMPLATE, (whole, key: string) => {
+    const value = templateValue(key, scope);
+    return value === null ? whole : quote(value);
   });
+}
+
+/** Characters that mean nothing to a POSIX shell, so a word of only these needs no quotes (as Python's shlex.quote). */
+const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
+
+/** One POSIX shell word that reads back as exactly `value`: single-quoted, each `'` written `'\''`, unless plain. */
+export function shellQuote(value: string): string {
+  return PLAIN_WORD.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
+}
+
+/**
+ * A tool call's input with its templates filled in, member by member. Values reach a shell only through a string
+ * `command` member (run as `<binary> -c <command>`), so there each value is substituted as one quoted shell word: a
+ * reply such as `$(touch x); rm -rf y` stays text (CWE-78). Elsewhere (`args`, runtime tools' members) values are
+ * substituted as they are; rendering each string on its own also keeps a value with quotes from breaking the input.
+ */
+export function renderToolInput(input: Record<string, unknown>, scope: TemplateScope): Record<string, unknown> {
+  const render = (value: unknown, isCommand: boolean): unknown => {
+    if (typeof value === 'string') return renderTemplate(value, scope, isCommand ? shellQuote : undefined);
+    if (Array.isArray(value)) return value.map((item) => render(item, false));
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, render(v, false)]));
+    return value;
+  };
+  return Object.fromEntries(Object.entries(input).map(([key, value]) => [key, render(value, key === 'command')]));
 }
 
 /** The chunks and tool calls a scripted turn produced, before its stop reason. */
@@ -131,7 +163,7 @@ export class ScriptTaskDriver implements TaskDriver {
       const calls = turn.tools.map((call) => ({
         id: call.id ?? `call_${++this.callCount}`,
         name: call.tool,
-        input: JSON.parse(renderTemplate(JSON.stringify(call.input), scope)) as Record<string, unknown>,
+        input: renderToolInput(call.input, scope),
       }));
       return { ...respond(played, { kind: 'tool_use' }, turn.usage), toolCalls: calls };
     }

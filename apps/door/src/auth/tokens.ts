@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import { OPERATOR_PRINCIPAL } from './caller.js';
@@ -36,6 +36,11 @@ export function writeTokens(recordsDir: string, tokens: MintedToken[]): string {
   writeFileSync(file, `${JSON.stringify({ tokens }, null, 2)}\n`, { mode: 0o600 });
   chmodSync(file, 0o600);
   return file;
+}
+
+/** The tokens die with the session that minted them: the file goes when the session ends. */
+export function removeTokens(recordsDir: string): void {
+  rmSync(path.join(recordsDir, TOKENS_FILE), { force: true });
 }
 
 export function readTokens(recordsDir: string): MintedToken[] {

@@ -19,13 +19,13 @@ export class CancelTaskMethod implements RpcMethod {
   async handle(call: RpcCall): Promise<RpcAnswer> {
     const read = readTaskId(this.method, call.params);
     if ('error' in read) return read;
-    const row = this.store.viewFor(call.caller).get(read.id);
+    const row = await this.store.viewFor(call.caller).read(read.id);
     if (!row) return { error: taskNotFound(read.id) };
     if (TERMINAL_STATES.has(row.state)) return { error: taskNotCancelable(row.id, row.state) };
     const canceled = await this.queue.cancel(row.id);
     if (!canceled) {
       // It ended (another cancel, its own ending) while this request waited to write: left unchanged.
-      const ended = this.store.row(row.id)!;
+      const ended = (await this.store.read(row.id)) ?? row;
       return { error: taskNotCancelable(ended.id, ended.state) };
     }
     return { result: toWireTask(canceled) };

@@ -15,7 +15,7 @@ export class GetTaskMethod implements RpcMethod {
   async handle(call: RpcCall): Promise<RpcAnswer> {
     const read = readTaskId(this.method, call.params);
     if ('error' in read) return read;
-    const row = this.store.viewFor(call.caller).get(read.id);
+    const row = await this.store.viewFor(call.caller).read(read.id);
     return row ? { result: toWireTask(row) } : { error: taskNotFound(read.id) };
   }
 }

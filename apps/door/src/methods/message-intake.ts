@@ -40,7 +40,7 @@ export class MessageIntake {
     const trust = trustOf(call.rawHeaders);
     const extensions = read.usesDoorExtension ? [DOOR_EXTENSION_URI] : [];
     if (read.taskId !== null) {
-      const target = this.store.viewFor(call.caller).get(read.taskId);
+      const target = await this.store.viewFor(call.caller).read(read.taskId);
       if (!target) return { error: taskNotFound(read.taskId) };
       const refusal = continuationRefusal(target, read.contextId);
       if (refusal) return { error: refusal };

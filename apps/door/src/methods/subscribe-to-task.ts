@@ -20,7 +20,7 @@ export class SubscribeToTaskMethod implements RpcMethod {
   async handle(call: RpcCall): Promise<RpcAnswer> {
     const read = readTaskId(this.method, call.params);
     if ('error' in read) return read;
-    const row = this.store.viewFor(call.caller).get(read.id);
+    const row = await this.store.viewFor(call.caller).read(read.id);
     if (!row) return { error: taskNotFound(read.id) };
     if (TERMINAL_STATES.has(row.state)) {
       return { error: unsupportedForTask(`Task ${row.id} has ended in ${row.state}; there is nothing left to stream`, row.id, row.state) };

@@ -13,9 +13,18 @@ declare module 'fastify' {
   }
 }
 
-/** Bodies larger than this are refused -32600 rather than read: generous enough for context.images limits. */
+/** Room for a message's text, data parts and the envelope around it: a text-only message may be this large. */
+export const TEXT_BODY_BYTES = 8 * 1024 * 1024;
+/** Room for the text and envelope beside images at their limits. */
+export const IMAGE_BODY_SLACK_BYTES = 1024 * 1024;
+
+/**
+ * Bodies larger than this are refused -32600 rather than read. It fits the message limits exactly: the largest
+ * images context.images allows, base64 (4 bytes for every 3), plus 1 MiB of text and envelope; and never less than
+ * 8 MiB, for text-only messages. With the default limits (5 MiB × 4 images) it is 27.7 MiB.
+ */
 export function bodyLimitFor(maxImageBytes: number, maxImagesPerTurn: number): number {
-  return Math.max(8 * 1024 * 1024, Math.ceil(maxImageBytes * maxImagesPerTurn * 1.4) + 1024 * 1024);
+  return Math.max(TEXT_BODY_BYTES, Math.ceil((maxImageBytes * maxImagesPerTurn * 4) / 3) + IMAGE_BODY_SLACK_BYTES);
 }
 
 const TOO_LARGE = Symbol('body too large');
@@ -23,6 +32,11 @@ const NOT_FOUND_BODY = encodeRefusalBody(doorNotFoundRefusal());
 
 function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && value.split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/** Step 5's request line and content type (the body is judged once read): POST / with content-type application/json. */
+function isRpcRequest(request: FastifyRequest, pathname: string): boolean {
+  return request.method === 'POST' && pathname === '/' && isJsonContentType(request.headers['content-type']);
 }
 
 /**
@@ -45,6 +59,8 @@ export function registerDoorRoutes(
     payload.on('error', (error) => done(error, undefined));
   });
 
+  const notFound = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).header('content-type', 'application/json').send(Buffer.from(NOT_FOUND_BODY));
+
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0];
     // Step 1: the card is served without a door token (a query string does not change the path).
@@ -60,6 +76,10 @@ export function registerDoorRoutes(
       if (refusal && !refusal.ok) return reply.code(refusal.status).headers(refusal.headers).send(Buffer.from(refusal.body));
       return sendPlaneRefusal(reply, plane, deps.manifest);
     }
+    // Step 5, before the body is read: Fastify's media-type parser would answer its own 415 to a content type it
+    // cannot parse (empty, `;;`, `a/b/c`), so what step 5 accepts reaches it in one canonical spelling.
+    if (!isRpcRequest(request, pathname)) return notFound(request, reply);
+    request.raw.headers['content-type'] = 'application/json';
     request.murmurCaller = verdict.caller;
   });
 
@@ -67,12 +87,10 @@ export function registerDoorRoutes(
     return reply.code(200).header('content-type', 'application/json').send(Buffer.from(deps.card.publicCardJson()));
   });
 
-  const notFound = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).header('content-type', 'application/json').send(Buffer.from(NOT_FOUND_BODY));
-
   fastify.post('/', { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request, reply) => {
     const body = request.body as string | typeof TOO_LARGE | undefined;
-    // Step 5: anything but a POST / with content-type application/json and a body.
-    if (!isJsonContentType(request.headers['content-type']) || body === undefined || body === '') return notFound(request, reply);
+    // Step 5: a POST / with content-type application/json (checked in onRequest) and no body.
+    if (body === undefined || body === '') return notFound(request, reply);
     if (body === TOO_LARGE) {
       return reply
         .code(200)

@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { appendPrivateFile, makePrivateDir } from './private-files.js';
 
 /** The door's own log, logs/door.log in the records folder: one JSON line per entry. Never given a token. */
 export class DoorLog {
@@ -7,7 +7,7 @@ export class DoorLog {
 
   constructor(recordsDir: string) {
     const dir = path.join(recordsDir, 'logs');
-    mkdirSync(dir, { recursive: true });
+    makePrivateDir(dir);
     this.file = path.join(dir, 'door.log');
   }
 
@@ -21,7 +21,7 @@ export class DoorLog {
 
   private write(level: string, message: string, fields: Record<string, unknown>): void {
     try {
-      appendFileSync(this.file, `${JSON.stringify({ ts: new Date().toISOString(), level, message, ...fields })}\n`);
+      appendPrivateFile(this.file, `${JSON.stringify({ ts: new Date().toISOString(), level, message, ...fields })}\n`);
     } catch {
       // A log that cannot be written must not take the door down.
     }

@@ -1,5 +1,6 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir, writePrivateFile } from './private-files.js';
 import { murmurHome } from './stage-session.js';
 
 /** What a running session registers so `mur ps` and the console can find it. */
@@ -19,8 +20,8 @@ function registryDir(): string {
 }
 
 export function register(entry: SessionEntry): void {
-  mkdirSync(registryDir(), { recursive: true });
-  writeFileSync(path.join(registryDir(), `${entry.sessionId}.json`), `${JSON.stringify(entry, null, 2)}\n`);
+  makePrivateDir(registryDir());
+  writePrivateFile(path.join(registryDir(), `${entry.sessionId}.json`), `${JSON.stringify(entry, null, 2)}\n`);
 }
 
 export function unregister(sessionId: string): void {

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_HEARTBEAT_MS, isId } from '@murmur/protocol';
 import { loadManifest } from '../manifest/manifest.loader.js';
 import { newId } from './ids.js';
 import { SessionDeadline } from './session-deadline.js';
+import { makePrivateDir, tightenIfPresent, touchPrivateFile } from './private-files.js';
 import type { SessionContext } from './session-context.js';
 
 export class StagingError extends Error {
@@ -41,7 +42,10 @@ export function stageSession(options: StageOptions): SessionContext {
     if (!existsSync(path.join(records, 'store.db'))) throw new StagingError(`no records of session ${sessionId} for ${loaded.dir} at ${records}`);
   }
   const recordsDir = recordsDirFor(loaded.dir, sessionId);
-  for (const sub of ['', 'out', 'logs', 'work', 'runtime']) mkdirSync(path.join(recordsDir, sub), { recursive: true });
+  for (const sub of ['', 'out', 'logs', 'work', 'runtime']) makePrivateDir(path.join(recordsDir, sub));
+  // SQLite creates store.db-wal and -shm with the database file's own mode, so the database is made 0600 first.
+  touchPrivateFile(path.join(recordsDir, 'store.db'));
+  for (const name of ['store.db-wal', 'store.db-shm', 'trace.jsonl', 'out/result.txt', 'logs/door.log']) tightenIfPresent(path.join(recordsDir, name));
   const startedAtMs = Date.now();
   if (options.deadlineMs !== undefined && options.deadlineMs <= startedAtMs) {
     throw new StagingError(`--deadline ${new Date(options.deadlineMs).toISOString()} has already passed`);

@@ -1,5 +1,6 @@
-import { mkdirSync, openSync, writeSync } from 'node:fs';
+import { openSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 /**
  * trace.jsonl: one JSON object a line, `ts` and `type` first. Appended synchronously so that a record is in the file
@@ -12,12 +13,12 @@ export class TraceWriter {
   private fd: number | null = null;
 
   constructor(recordsDir: string) {
-    mkdirSync(recordsDir, { recursive: true });
+    makePrivateDir(recordsDir);
     this.file = path.join(recordsDir, 'trace.jsonl');
   }
 
   write(type: string, fields: Record<string, unknown>): void {
-    this.fd ??= openSync(this.file, 'a');
+    this.fd ??= openSync(this.file, 'a', PRIVATE_FILE_MODE);
     writeSync(this.fd, `${JSON.stringify({ ts: new Date().toISOString(), type, ...fields })}\n`);
   }
 }

@@ -2,26 +2,57 @@ import type { StreamEvent } from './stream-event.js';
 
 export const REPLAY_CAPACITY = 512;
 
+/**
+ * Bytes of events the replay buffer holds beside its 512-event count: past either, the oldest go, and a replay
+ * from before them answers a gap (seed 001, "Replay"). The newest event always stays, even alone over the budget.
+ * @default 4 MiB
+ * @unit bytes (UTF-16 estimate of the rendered event)
+ */
+export const REPLAY_BYTES = 4 * 1024 * 1024;
+
 export type ReplayResult = { gapFirstAvailableId: bigint | null; events: StreamEvent[] };
 
-/** The session's most recent 512 events with ids, in the order written (seed 001, "Replay"). */
-export class ReplayBuffer {
-  private readonly ring: StreamEvent[] = [];
-  private start = 0;
+/** Heap an event's rendered result takes, by the same estimate as the connection queue's. */
+export const eventBytes = (event: StreamEvent): number => 64 + event.result.length * 2;
 
-  constructor(private readonly capacity = REPLAY_CAPACITY) {}
+/** The session's most recent events with ids (at most 512, at most 4 MiB), in the order written (seed 001, "Replay"). */
+export class ReplayBuffer {
+  /** Evicted slots are emptied at once (an evicted event may be large); the array is compacted now and then. */
+  private events_: (StreamEvent | null)[] = [];
+  /** Index of the oldest held event in `events_`. */
+  private head = 0;
+  private bytes = 0;
+
+  constructor(
+    private readonly capacity = REPLAY_CAPACITY,
+    private readonly budgetBytes = REPLAY_BYTES,
+  ) {}
+
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
+  get size(): number {
+    return this.events_.length - this.head;
+  }
 
   push(event: StreamEvent): void {
-    if (this.ring.length < this.capacity) this.ring.push(event);
-    else {
-      this.ring[this.start] = event;
-      this.start = (this.start + 1) % this.capacity;
+    this.events_.push(event);
+    this.bytes += eventBytes(event);
+    while (this.size > 1 && (this.size > this.capacity || this.bytes > this.budgetBytes)) {
+      this.bytes -= eventBytes(this.events_[this.head]!);
+      this.events_[this.head] = null;
+      this.head += 1;
+    }
+    if (this.head > this.capacity) {
+      this.events_ = this.events_.slice(this.head);
+      this.head = 0;
     }
   }
 
   /** Buffer order, oldest first. */
   events(): StreamEvent[] {
-    return [...this.ring.slice(this.start), ...this.ring.slice(0, this.start)];
+    return this.events_.slice(this.head) as StreamEvent[];
   }
 
   /**

@@ -5,11 +5,20 @@ import type { StreamEvent } from './stream-event.js';
 /** Live events a connection may fall behind by before the oldest are dropped (seed 001, "Frames a connection misses"). */
 export const CONNECTION_QUEUE_LIMIT = 128;
 
+/**
+ * Bytes of live events a connection may hold unwritten beside the 128-event count; past either, the oldest are
+ * dropped and `lagged` says how many. The newest event is kept however large, unless the reader has stalled.
+ * @default 1 MiB
+ * @unit bytes (UTF-16 estimate of the encoded events)
+ */
+export const CONNECTION_QUEUE_BYTES = 1024 * 1024;
+
 export interface ConnectionOptions {
   heartbeatMs: number;
   /** Renders the lagged frame that tells the reader how many events it lost. */
   lagged: (dropped: number) => StreamEvent | null;
   queueLimit?: number;
+  queueBytes?: number;
 }
 
 /**
@@ -18,6 +27,7 @@ export interface ConnectionOptions {
  */
 export class SseConnection {
   private readonly queue: string[] = [];
+  private queuedBytes = 0;
   private dropped = 0;
   private blocked = false;
   private flushScheduled = false;
@@ -67,12 +77,18 @@ export class SseConnection {
   /** Queues a live event. */
   send(event: StreamEvent): void {
     if (this.closed || this.ending) return;
-    this.queue.push(this.encode(event));
+    const encoded = this.encode(event);
+    this.queue.push(encoded);
+    this.queuedBytes += encoded.length * 2;
     // The queue holds what the socket has not taken yet. Past the limit the oldest go, whether the socket is backed
     // up or a producer wrote more in one tick than the limit (drivers yield between chunks, so a reader that keeps
     // up never sees that): the memory a connection holds stays bounded by the queue.
-    if (this.queue.length > (this.options.queueLimit ?? CONNECTION_QUEUE_LIMIT)) {
-      this.queue.shift();
+    const limit = this.options.queueLimit ?? CONNECTION_QUEUE_LIMIT;
+    const bytes = this.options.queueBytes ?? CONNECTION_QUEUE_BYTES;
+    // The newest event stays even alone over the bytes while the socket takes writes; behind a stalled reader it
+    // goes too, so what a stalled connection holds stays within its budget whatever one event weighs.
+    while (this.queue.length > (this.blocked ? 0 : 1) && (this.queue.length > limit || this.queuedBytes > bytes)) {
+      this.queuedBytes -= this.queue.shift()!.length * 2;
       this.dropped += 1;
     }
     this.scheduleFlush();
@@ -96,7 +112,7 @@ export class SseConnection {
 
   private flush(): void {
     if (this.closed || this.blocked) return;
-    if (this.queue.length > 0) {
+    if (this.queue.length > 0 || this.dropped > 0) {
       let chunk = '';
       if (this.dropped > 0) {
         const lagged = this.options.lagged(this.dropped);
@@ -105,6 +121,7 @@ export class SseConnection {
       }
       chunk += this.queue.join('');
       this.queue.length = 0;
+      this.queuedBytes = 0;
       if (!this.res.write(chunk)) this.blocked = true;
     }
     if (this.ending && this.queue.length === 0 && !this.blocked) {
@@ -118,6 +135,7 @@ export class SseConnection {
     this.closed = true;
     clearInterval(this.heartbeat);
     this.queue.length = 0;
+    this.queuedBytes = 0;
     for (const listener of this.closeListeners.splice(0)) listener();
   }
 }

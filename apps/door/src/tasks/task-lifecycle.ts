@@ -195,9 +195,11 @@ export class TaskLifecycle {
   }
 
   /** Resolves when the task next settles (ends or pauses for input), or when the door closes. */
-  waitSettled(id: string): Promise<TaskRow> {
+  async waitSettled(id: string): Promise<TaskRow> {
     const row = this.deps.store.row(id);
-    if (!row || isSettledState(row.state) || this.closing) return Promise.resolve(row ?? this.deps.store.row(id)!);
+    // Not in the mirror: an ended task that fell out of it, so settled; read back from the store.
+    if (!row) return (await this.deps.store.read(id))!;
+    if (isSettledState(row.state) || this.closing) return row;
     return new Promise((resolve) => {
       const waiters = this.settleWaiters.get(id) ?? new Set();
       this.settleWaiters.set(id, waiters);
@@ -216,8 +218,12 @@ export class TaskLifecycle {
   releaseHeld(): void {
     this.closing = true;
     for (const [id, waiters] of this.settleWaiters) {
-      const row = this.deps.store.row(id)!;
-      for (const resolve of waiters) resolve(row);
+      const answer = (row: TaskRow | undefined) => {
+        if (row) for (const resolve of waiters) resolve(row);
+      };
+      const row = this.deps.store.row(id);
+      if (row) answer(row);
+      else void this.deps.store.read(id).then(answer, () => undefined);
     }
     this.settleWaiters.clear();
   }

@@ -15,6 +15,17 @@ import { agentText } from './task-text.js';
 /** Tasks waiting in TASK_STATE_SUBMITTED under task_acceptance: queue, beyond which new ones are rejected busy. */
 export const QUEUE_LIMIT = 1000;
 
+/**
+ * Bytes of task input (text and images) the waiting tasks may hold until they start; past it a new task is
+ * rejected busy, as past QUEUE_LIMIT. A task alone in the queue is always admitted.
+ * @default 64 MiB
+ * @unit bytes (text at two bytes a character, images as decoded)
+ */
+export const QUEUE_BYTES = 64 * 1024 * 1024;
+
+/** The heap a waiting task's input holds. */
+export const inputBytes = (input: Pick<NewTask, 'text' | 'images'>): number => input.text.length * 2 + input.images.reduce((n, i) => n + i.bytes.length, 0);
+
 export interface NewTask {
   messageId: string;
   contextId: string | null;
@@ -63,6 +74,8 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
   /** The task holding the run slot: started from the queue and not yet ended or paused for input. */
   private slot: string | null = null;
   private readonly pending = new Map<string, NewTask>();
+  /** Bytes of input held by `pending` and by tasks being admitted. */
+  private pendingBytes = 0;
 
   constructor(private readonly deps: TaskQueueDeps) {
     super();
@@ -77,7 +90,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
   async submit(input: NewTask, caller: Caller): Promise<TaskRow> {
     const { store, trace, events } = this.deps;
     const view = store.viewFor(caller);
-    const joined = input.referenceTaskIds.length > 0 ? `${input.text}\n\n${renderReferencedTasks(input.referenceTaskIds, view)}` : input.text;
+    const joined = input.referenceTaskIds.length > 0 ? `${input.text}\n\n${await renderReferencedTasks(input.referenceTaskIds, view)}` : input.text;
     // "The whole text, fence included": the reference block joins an untrusted task's text inside its fence.
     const text = agentText(joined, input.trust);
     const base = {
@@ -92,7 +105,8 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
       residue: null,
       murmur: null,
     };
-    const refusal = this.admissionRefusal();
+    const bytes = inputBytes({ text, images: input.images });
+    const refusal = this.admissionRefusal(bytes);
     if (refusal !== null) {
       const row = await store.save({ ...base, state: 'TASK_STATE_REJECTED', statusText: refusal }, Date.now());
       trace.write('task_rejected', { task_id: row.id, context_id: row.contextId, reason: refusal });
@@ -100,9 +114,13 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     }
     // Admitted: counted until its row is in the store, so that a message arriving meanwhile sees it (single: busy).
     this.admitting++;
+    this.pendingBytes += bytes;
     let row: TaskRow;
     try {
       row = await store.save({ ...base, state: 'TASK_STATE_SUBMITTED' }, Date.now());
+    } catch (error) {
+      this.pendingBytes -= bytes;
+      throw error;
     } finally {
       this.admitting--;
     }
@@ -120,7 +138,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     this.pending.set(row.id, { ...input, text });
     this.queue.push(row.id);
     // The door began closing while this row was written: close() did not see it, so it is canceled here, never left live.
-    if (this.closing) return (await this.cancel(row.id)) ?? store.row(row.id)!;
+    if (this.closing) return (await this.cancel(row.id)) ?? (await store.read(row.id)) ?? row;
     this.pump();
     return row;
   }
@@ -136,19 +154,29 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     );
   }
 
-  private admissionRefusal(): string | null {
+  /** A waiting task's input, leaving the queue's keeping (and its byte count). */
+  private takePending(id: string): NewTask | undefined {
+    const input = this.pending.get(id);
+    if (input) {
+      this.pending.delete(id);
+      this.pendingBytes -= inputBytes(input);
+    }
+    return input;
+  }
+
+  private admissionRefusal(bytes: number): string | null {
     if (this.closing) return STATUS_TEXT.rejectedClosing;
     const acceptance = this.deps.session.manifest.lifecycle.task_acceptance;
     if (acceptance === 'single' && this.admitting + this.deps.store.liveRows().length > 0) return STATUS_TEXT.rejectedBusy;
     if (acceptance === 'queue' && this.admitting + this.queue.length >= QUEUE_LIMIT) return STATUS_TEXT.rejectedBusy;
+    if (acceptance === 'queue' && this.admitting + this.queue.length > 0 && this.pendingBytes + bytes > QUEUE_BYTES) return STATUS_TEXT.rejectedBusy;
     return null;
   }
 
   private pump(): void {
     while (this.slot === null && this.queue.length > 0 && !this.closing) {
       const id = this.queue.shift()!;
-      const input = this.pending.get(id);
-      this.pending.delete(id);
+      const input = this.takePending(id);
       const row = this.deps.store.row(id);
       if (!input || !row || row.state !== 'TASK_STATE_SUBMITTED') continue;
       this.slot = id;
@@ -196,12 +224,14 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
 
   /** Cancels a live task; one still waiting in the queue leaves it and never starts. Null when it had already ended. */
   async cancel(id: string): Promise<TaskRow | null> {
-    const current = this.deps.store.row(id)!;
+    // Live tasks are always in the mirror: one missing from it has ended, and there is nothing to cancel.
+    const current = this.deps.store.row(id);
+    if (!current) return null;
     const queued = current.state === 'TASK_STATE_SUBMITTED' && !this.deps.lifecycle.isRunning(id);
     if (queued) {
       const at = this.queue.indexOf(id);
       if (at >= 0) this.queue.splice(at, 1);
-      this.pending.delete(id);
+      this.takePending(id);
     }
     return this.deps.lifecycle.cancel(id, queued);
   }

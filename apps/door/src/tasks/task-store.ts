@@ -1,9 +1,12 @@
+import { isId } from '@murmur/protocol';
 import type { DataSource } from 'typeorm';
 import type { Caller } from '../auth/caller.js';
 import { MetaRow } from './meta.entity.js';
 import { sqliteDatabaseOf } from './sqlite-driver.js';
 import { StoreError } from './store-error.js';
 import { TaskRow } from './task.entity.js';
+import { TaskCache } from './task-cache.js';
+import { fromRawRow, type RawTaskRow, TASK_COLUMNS } from './task-row-codec.js';
 import { TaskView } from './task-view.js';
 import { TaskWriter } from './task-writer.js';
 
@@ -11,35 +14,38 @@ import { TaskWriter } from './task-writer.js';
 export const SETTLED_ON_REOPEN = 'the session ended before this task did; settled when its records were reopened';
 
 /**
- * The session's durable task store: SQLite through TypeORM, written through before any change is reported,
- * with every row mirrored in memory so reads never wait on the database. Reads go through `viewFor(caller)`.
+ * The session's durable task store: SQLite through TypeORM, written through before any change is reported. Live
+ * tasks and recently used ended ones are mirrored in memory within a byte budget (TaskCache); `read` finds an older
+ * one in SQLite. Callers read through `viewFor(caller)`.
  */
 export class TaskStore {
-  private readonly rows = new Map<string, TaskRow>();
+  private readonly cache: TaskCache;
   private lastChange = 0;
-
   /** Hot writes: prepared statements on TypeORM's own connection, group commit (task-writer.ts). */
   private readonly writer: TaskWriter;
 
-  constructor(private readonly db: DataSource) {
+  constructor(
+    private readonly db: DataSource,
+    cache = new TaskCache(),
+  ) {
+    this.cache = cache;
     this.writer = new TaskWriter(sqliteDatabaseOf(db));
   }
 
-  /** Loads every row; settles the ones a crash left live as TASK_STATE_FAILED. Returns the ids it settled. */
+  /** Loads the live rows; settles them (a crash left them live) as TASK_STATE_FAILED. Returns the ids it settled. */
   async open(nowMs: number): Promise<string[]> {
     // WAL: readers never block the writer, and a commit appends to the log instead of rewriting pages.
     // synchronous = NORMAL (with WAL): a commit is in the OS before it is acknowledged, so it survives the process
     // dying (kill -9); only the last commits before a power loss or OS crash may be lost (docs/decisions.md).
     await this.db.query('PRAGMA journal_mode = WAL');
     await this.db.query('PRAGMA synchronous = NORMAL');
-    const all = await this.db.getRepository(TaskRow).find({ order: { change: 'ASC' } });
-    for (const row of all) {
-      this.rows.set(row.id, row);
-      this.lastChange = Math.max(this.lastChange, row.change);
-    }
+    const [{ last }] = (await this.db.query('SELECT COALESCE(MAX(change), 0) AS last FROM tasks')) as { last: number }[];
+    this.lastChange = Number(last);
+    const live = ((await this.db.query(
+      `SELECT ${TASK_COLUMNS} FROM tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED') ORDER BY change`,
+    )) as RawTaskRow[]).map(fromRawRow);
     const settled: string[] = [];
-    for (const row of all) {
-      if (row.state === 'TASK_STATE_COMPLETED' || row.state === 'TASK_STATE_FAILED' || row.state === 'TASK_STATE_CANCELED' || row.state === 'TASK_STATE_REJECTED') continue;
+    for (const row of live) {
       await this.save({ ...row, state: 'TASK_STATE_FAILED', statusText: SETTLED_ON_REOPEN, prompt: null }, nowMs);
       settled.push(row.id);
     }
@@ -55,21 +61,41 @@ export class TaskStore {
     } catch (error) {
       throw new StoreError(`the task store could not record task ${row.id}: ${(error as Error).message}`, { cause: error });
     }
-    this.rows.set(row.id, row);
+    this.cache.put(row);
     return row;
   }
 
-  /** Every row, unfiltered: for the session's own bookkeeping, never for answering a caller. */
+  /** Every live row, unfiltered: for the session's own bookkeeping, never for answering a caller. */
   liveRows(): TaskRow[] {
-    return [...this.rows.values()].filter((r) => r.state === 'TASK_STATE_SUBMITTED' || r.state === 'TASK_STATE_WORKING' || r.state === 'TASK_STATE_INPUT_REQUIRED');
+    return this.cache.liveRows();
   }
 
+  /**
+   * The task as the mirror holds it: always for a live task, for an ended one only while it is hot. For the
+   * session's own bookkeeping of live tasks; a caller's request may name an old task, so it uses `read`.
+   */
   row(id: string): TaskRow | undefined {
-    return this.rows.get(id);
+    return this.cache.get(id);
+  }
+
+  /** The task's latest version, from the mirror or else from SQLite (an ended task never changes again). */
+  async read(id: string): Promise<TaskRow | undefined> {
+    const held = this.cache.get(id);
+    if (held || !isId('task', id)) return held;
+    let raw: RawTaskRow[];
+    try {
+      raw = (await this.db.query(`SELECT ${TASK_COLUMNS} FROM tasks WHERE id = ?`, [id])) as RawTaskRow[];
+    } catch (error) {
+      throw new StoreError(`the task store could not read task ${id}: ${(error as Error).message}`, { cause: error });
+    }
+    if (raw.length === 0) return undefined;
+    const row = fromRawRow(raw[0]);
+    this.cache.put(row);
+    return this.cache.get(id) ?? row;
   }
 
   viewFor(caller: Caller): TaskView {
-    return new TaskView((id) => this.rows.get(id), this.db, caller);
+    return new TaskView((id) => this.read(id), this.db, caller);
   }
 
   /** A session-wide value kept with the records, created by `make` the first time it is asked for. */

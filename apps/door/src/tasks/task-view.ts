@@ -1,8 +1,16 @@
 import type { ListTasksQuery, TaskState } from '@murmur/protocol';
 import type { DataSource } from 'typeorm';
 import type { Caller } from '../auth/caller.js';
-import type { TaskRow } from './task.entity.js';
 import { StoreError } from './store-error.js';
+import type { TaskRow } from './task.entity.js';
+import { fromRawRow, type RawTaskRow } from './task-row-codec.js';
+
+/**
+ * Characters of task text (responses, prompts, residue, status messages) one ListTasks page reads at most; a page
+ * that would hold more ends early, with a token for the rest. The first row of a page is always answered.
+ * @default 4 Mi characters
+ */
+export const PAGE_TEXT_BUDGET = 4 * 1024 * 1024;
 
 export interface TaskPage {
   rows: TaskRow[];
@@ -11,11 +19,22 @@ export interface TaskPage {
   totalSize: number;
 }
 
+/** The text columns a page reads: without artifacts, only what the status shows. */
+function columns(withArtifacts: boolean): string {
+  const text = withArtifacts ? 'response, prompt, residue' : 'NULL AS response, NULL AS prompt, NULL AS residue';
+  return `id, context_id, state, change, status_ts_ms, status_text, ${text}, murmur, owner, message_id, created_at_ms`;
+}
+
+const textLength = (withArtifacts: boolean) =>
+  withArtifacts
+    ? 'COALESCE(LENGTH(status_text), 0) + COALESCE(LENGTH(response), 0) + COALESCE(LENGTH(prompt), 0) + COALESCE(LENGTH(residue), 0) + COALESCE(LENGTH(murmur), 0)'
+    : 'COALESCE(LENGTH(status_text), 0) + COALESCE(LENGTH(murmur), 0)';
+
 /** The store as one caller sees it: no query it offers reaches a task the caller does not see. */
 export class TaskView {
   constructor(
-    /** The store's current version of a task, by id. */
-    private readonly rowOf: (id: string) => TaskRow | undefined,
+    /** The store's latest version of a task, by id. */
+    private readonly readRow: (id: string) => Promise<TaskRow | undefined>,
     private readonly db: DataSource,
     readonly caller: Caller,
   ) {}
@@ -24,12 +43,17 @@ export class TaskView {
     return this.caller.sees === 'all' || row.owner === this.caller.principal;
   }
 
-  get(id: string): TaskRow | undefined {
-    const row = this.rowOf(id);
+  async read(id: string): Promise<TaskRow | undefined> {
+    const row = await this.readRow(id);
     return row && this.sees(row) ? row : undefined;
   }
 
-  async list(query: ListTasksQuery): Promise<TaskPage> {
+  /**
+   * One page, read by one SQL statement, so its rows, its cursor and its total are one snapshot of the store (SQLite
+   * reads a statement from one snapshot). Rows come from SQLite, not from the in-memory mirror: a task written to
+   * SQLite and not yet mirrored cannot leave a hole in the page.
+   */
+  async list(query: ListTasksQuery, textBudget = PAGE_TEXT_BUDGET): Promise<TaskPage> {
     const where: string[] = [];
     const args: (string | number)[] = [];
     if (this.caller.sees === 'own') {
@@ -49,22 +73,37 @@ export class TaskView {
       args.push(query.statusTimestampAfterMs);
     }
     const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-    const cursor = query.after ? `${where.length > 0 ? 'AND' : 'WHERE'} change < ?` : '';
+    const pageWhere = query.after ? `${filter} ${where.length > 0 ? 'AND' : 'WHERE'} change < ?` : filter;
     const pageArgs = query.after ? [...args, query.after.change] : args;
-    let ids: { id: string; change: number }[];
-    let count: { n: number }[];
+    const withArtifacts = query.includeArtifacts;
+    // The count row is always there (LEFT JOIN), with the page's rows beside it; `fetched` says how many rows the
+    // page read before the text budget cut it, so a cut page still hands out a token for the rest.
+    const sql = `
+      SELECT total.n AS total_size, page.* FROM (SELECT COUNT(*) AS n FROM tasks ${filter}) AS total
+      LEFT JOIN (
+        SELECT * FROM (
+          SELECT ${columns(withArtifacts)},
+            SUM(${textLength(withArtifacts)}) OVER (ORDER BY change DESC ROWS UNBOUNDED PRECEDING) AS running_text,
+            ROW_NUMBER() OVER (ORDER BY change DESC) AS position,
+            COUNT(*) OVER () AS fetched
+          FROM (SELECT * FROM tasks ${pageWhere} ORDER BY change DESC LIMIT ?)
+        ) WHERE position = 1 OR running_text <= ?
+      ) AS page ON 1
+      ORDER BY page.change DESC`;
+    let raw: (RawTaskRow & { total_size: number; fetched: number | null })[];
     try {
-      [ids, count] = await Promise.all([
-        this.db.query(`SELECT id, change FROM tasks ${filter} ${cursor} ORDER BY change DESC LIMIT ?`, [...pageArgs, query.pageSize + 1]),
-        this.db.query(`SELECT COUNT(*) AS n FROM tasks ${filter}`, args),
-      ]);
+      raw = await this.db.query(sql, [...args, ...pageArgs, query.pageSize + 1, textBudget]);
     } catch (error) {
       throw new StoreError(`the task store could not list tasks: ${(error as Error).message}`);
     }
-    const rows = ids.slice(0, query.pageSize).map(({ id }) => this.rowOf(id)!);
-    // The cursor is the position this query read, not the in-memory row's: a task that changed since has a later
-    // change value, and a cursor taken from it would hand this page's rows out again on the next.
-    const last = ids.length > query.pageSize ? ids[query.pageSize - 1] : undefined;
-    return { rows, next: last ? { change: Number(last.change), taskId: last.id } : null, totalSize: count[0].n };
+    const found = raw.filter((r) => r.id !== null);
+    const totalSize = Number(raw[0]?.total_size ?? 0);
+    const fetched = Number(found[0]?.fetched ?? 0);
+    const rows = found.slice(0, query.pageSize).map(fromRawRow);
+    // The cursor is the position this statement read: a task that changed since has a later change value, and a
+    // cursor taken from its newer version would hand this page's rows out again on the next.
+    const more = found.length > query.pageSize || (rows.length > 0 && fetched > rows.length);
+    const last = more ? rows.at(-1) : undefined;
+    return { rows, next: last ? { change: last.change, taskId: last.id } : null, totalSize };
   }
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../session/private-files.js';
 import { groupAlive, killProcessGroup, readStat } from './process-group.js';
 
 /** One process group a command of this session leads, as recorded in the session's records. */
@@ -58,7 +59,7 @@ export class ProcessRegistry {
   private sweeper: NodeJS.Timeout | null = null;
 
   constructor(private readonly dir: string) {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
   /** Records a command's group as soon as it is spawned; its pid leads the group (spawned `detached`). */
@@ -104,7 +105,7 @@ export class ProcessRegistry {
   }
 
   private write(group: RecordedGroup): void {
-    writeFileSync(path.join(this.dir, String(group.pgid)), `${group.startTime}\n${JSON.stringify(group)}\n`, { mode: 0o600 });
+    writeFileSync(path.join(this.dir, String(group.pgid)), `${group.startTime}\n${JSON.stringify(group)}\n`, { mode: PRIVATE_FILE_MODE });
   }
 
   private startReaper(): void {

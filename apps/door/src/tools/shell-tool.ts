@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, createWriteStream, mkdirSync } from 'node:fs';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../session/private-files.js';
 import path from 'node:path';
 import { newId } from '../session/ids.js';
 import type { BackgroundCommands } from './background-commands.js';
@@ -142,9 +143,9 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
     if (first === 'grace') {
       call.signal.removeEventListener('abort', onAbort);
       const workId = newId('work');
-      mkdirSync(call.logsDir, { recursive: true });
+      mkdirSync(call.logsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const logFile = path.join(call.logsDir, `${workId}.log`);
-      log = createWriteStream(logFile, { mode: 0o600 });
+      log = createWriteStream(logFile, { mode: PRIVATE_FILE_MODE });
       log.write(out.stdout + out.stderr);
       // The command counts as exited once its log holds all of its output, so a reader of the log sees it whole.
       const stream = log;

@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../session/private-files.js';
 import type { JsonObject } from '@murmur/protocol';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { stringify } from 'yaml';
@@ -64,9 +65,9 @@ export class ToolInventory {
   stage(runtimeDir: string): void {
     for (const { entry } of this.byName.values()) {
       const dir = path.join(runtimeDir, 'tools', entry.name);
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const manifest = { name: entry.name, version: '0.0.0', runtime: 'tool', implementation: 'native', description: entry.description, input_schema: entry.inputSchema };
-      writeFileSync(path.join(dir, 'murmur.yaml'), stringify(manifest), { mode: 0o600 });
+      writeFileSync(path.join(dir, 'murmur.yaml'), stringify(manifest), { mode: PRIVATE_FILE_MODE });
     }
   }
 

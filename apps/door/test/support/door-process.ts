@@ -63,10 +63,21 @@ export function manifestYaml(opts: { name?: string; acceptance?: 'single' | 'que
   ].join('\n');
 }
 
+export interface RunOptions {
+  /** The umask the door starts under (through sh, which then execs node, so the pid is the door's). */
+  umask?: string;
+  /** Extra flags for node itself, such as --max-old-space-size. */
+  nodeFlags?: string[];
+  env?: Record<string, string>;
+}
+
 /** Runs `mur run DIR --json` and resolves with the announced session once the door listens. */
-export async function runDoor(capsuleDir: string, args: string[] = [], home = tempDir('home')): Promise<DoorProcess> {
-  const child = spawn(process.execPath, [MUR_CLI, 'run', capsuleDir, '--json', ...args], {
-    env: { ...process.env, MURMUR_HOME: home },
+export async function runDoor(capsuleDir: string, args: string[] = [], home = tempDir('home'), options: RunOptions = {}): Promise<DoorProcess> {
+  const argv = [...(options.nodeFlags ?? []), MUR_CLI, 'run', capsuleDir, '--json', ...args];
+  const [command, commandArgs] =
+    options.umask === undefined ? [process.execPath, argv] : ['/bin/sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, ...argv]];
+  const child = spawn(command, commandArgs, {
+    env: { ...process.env, MURMUR_HOME: home, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -1,0 +1,42 @@
+/**
+ * `npm run soak`: the long runs of issue 16, each printing its figures. Seeds and sizes come from the environment:
+ * MURMUR_FUZZ_SEED / MURMUR_FUZZ_RUNS (the fuzz runs as its node:test file), MURMUR_CRASH_SEED, MURMUR_SOAK_STREAMS,
+ * MURMUR_SOAK_SECONDS. Loopback only; every loop is bounded in count and time.
+ */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runCrashTrials } from './crash.js';
+import { HEAP_CAP_MIB, RSS_CEILING_MIB, runMemoryCeiling } from './memory-ceiling.js';
+import { runSoak } from './soak.js';
+
+const failures: string[] = [];
+const check = (ok: boolean, what: string) => {
+  if (!ok) failures.push(what);
+};
+
+const fuzzRuns = process.env.MURMUR_FUZZ_RUNS ?? '30000';
+console.log(`== fuzz: ${fuzzRuns} generated requests`);
+const fuzz = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('../fuzz-generated.test.js', import.meta.url))], { env: { ...process.env, MURMUR_FUZZ_RUNS: fuzzRuns }, encoding: 'utf8' });
+console.log(fuzz.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
+check(fuzz.status === 0, 'fuzz');
+
+console.log(`== memory ceiling: heap capped at ${HEAP_CAP_MIB} MB, ceiling ${RSS_CEILING_MIB} MiB`);
+const ceiling = await runMemoryCeiling({ messages: 40, parallel: 2, stalled: 8 });
+console.log(JSON.stringify(ceiling));
+check(ceiling.alive && ceiling.rssPeakMiB < RSS_CEILING_MIB, 'memory ceiling');
+
+const crashSeed = Number(process.env.MURMUR_CRASH_SEED ?? 0xc4a5);
+console.log(`== crash: 50 kill -9 trials, seed ${crashSeed}`);
+const crash = await runCrashTrials(50, crashSeed);
+console.log(JSON.stringify(crash));
+check(crash.missing === 0 && crash.leftLive === 0 && crash.integrityFailures === 0, 'crash');
+
+const streams = Number(process.env.MURMUR_SOAK_STREAMS ?? 1000);
+const seconds = Number(process.env.MURMUR_SOAK_SECONDS ?? 60);
+console.log(`== soak: ${streams} WatchSession streams held ${seconds} s with tasks running (heartbeat 1 s)`);
+const soak = await runSoak(streams, seconds * 1000);
+console.log(JSON.stringify(soak));
+check(soak.streamsEndedEarly === 0 && soak.heartbeatsMinPerStream >= Math.floor(seconds * 0.9) && soak.fdsAfter <= soak.fdsBefore + 2, 'soak');
+
+console.log(failures.length === 0 ? '== soak: every run passed' : `== soak: FAILED ${failures.join(', ')}`);
+process.exit(failures.length === 0 ? 0 : 1);
