@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { consoleNotFoundRefusal, encodeRefusalBody, refusalStatus } from '@murmur/protocol';
 import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
+import { registerRecordsApi } from './records-api.js';
 import { registerSessionsApi } from './sessions-api.js';
 
 /** The built console: apps/console/dist beside this package, or MURMUR_CONSOLE_DIST. */
@@ -27,6 +28,7 @@ export async function startConsoleServer(options: { host: string; port: number; 
   server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
   registerSessionsApi(server);
+  registerRecordsApi(server);
   registerDoorProxy(server);
   await server.register(fastifyStatic, { root, prefix: '/', index: ['index.html'], cacheControl: false });
   server.setNotFoundHandler((request, reply) => {
