@@ -154,6 +154,14 @@ describe('the record API', () => {
     assert.equal(liveTasks.tasks[0].input, 'hello there');
   });
 
+  test('summaries by task ids, across sessions, for tables and timeline headers', async () => {
+    const { tasks } = await get<{ tasks: { taskId: string; input: string | null }[] }>(`/api/records/tasks?ids=${ids.build},${ids.live},tsk_${'0'.repeat(32)},bad`);
+    assert.deepEqual(
+      Object.fromEntries(tasks.map((t) => [t.taskId, t.input])),
+      { [ids.build]: 'build the kite\nsecond line', [ids.live]: 'hello there' },
+    );
+  });
+
   test('exports a task’s record as NDJSON: the task line, then every entry', async () => {
     const answer = await fetch(`${consoleUrl}/api/records/tasks/${ids.build}/export`);
     assert.equal(answer.status, 200);

@@ -10,6 +10,9 @@ import type { JsonValue } from './types.js';
 export const CONSOLE_RECORD_SESSIONS_PATH = '/api/records/sessions';
 /** GET `<prefix><sessionId>/tasks?q=&limit=&cursor=`: a session's tasks, newest first, as summaries. */
 export const CONSOLE_RECORD_SESSION_PREFIX = '/api/records/sessions/';
+/** GET `?ids=<taskId>,…` (at most RECORD_IDS_MAX): the summaries of those tasks found on this host. */
+export const CONSOLE_RECORD_TASKS_PATH = '/api/records/tasks';
+export const RECORD_IDS_MAX = 100;
 /** GET `<prefix><taskId>?limit=&cursor=`: one task's record, paged; `<prefix><taskId>/export`: all of it as NDJSON. */
 export const CONSOLE_RECORD_TASK_PREFIX = '/api/records/tasks/';
 
@@ -96,6 +99,10 @@ export interface ConsoleTaskRecordPage {
   total: number;
   /** Pass as `cursor` for the next page; null on the last. */
   nextCursor: string | null;
+}
+
+export interface ConsoleTaskSummariesResponse {
+  tasks: TaskRecordSummary[];
 }
 
 export interface ConsoleTaskSummariesPage {

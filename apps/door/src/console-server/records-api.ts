@@ -4,15 +4,18 @@ import {
   CONSOLE_RECORD_SESSION_PREFIX,
   CONSOLE_RECORD_SESSIONS_PATH,
   CONSOLE_RECORD_TASK_PREFIX,
+  CONSOLE_RECORD_TASKS_PATH,
   type ConsoleRecordSession,
   type ConsoleRecordSessionsResponse,
   type ConsoleTaskRecordPage,
   type ConsoleTaskSummariesPage,
+  type ConsoleTaskSummariesResponse,
   consoleNotFoundRefusal,
   encodeRefusalBody,
   isId,
   isLoopbackHost,
   notLoopbackRefusal,
+  RECORD_IDS_MAX,
   RECORD_PAGE_DEFAULT,
   RECORD_PAGE_MAX,
   refusalStatus,
@@ -81,6 +84,21 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
     const { offset, limit } = page(request.query);
     const body: ConsoleTaskSummariesPage = { session, tasks: summaries.slice(offset, offset + limit), total: summaries.length, nextCursor: next(offset, limit, summaries.length) };
     return reply.header('cache-control', 'no-store').send(body);
+  });
+
+  fastify.get<{ Querystring: { ids?: string } }>(CONSOLE_RECORD_TASKS_PATH, async (request, reply) => {
+    const ids = [...new Set((request.query.ids ?? '').split(',').filter((id) => isId('task', id)))].slice(0, RECORD_IDS_MAX);
+    const tasks: ConsoleTaskSummariesResponse['tasks'] = [];
+    const sessions = ids.length > 0 ? recordSessions() : [];
+    for (const session of sessions) {
+      const trace = traceOf(session);
+      const wanted = new Set(ids.filter((id) => trace.tasks.has(id)));
+      if (wanted.size === 0) continue;
+      for (const row of await readStoredTasks(session.recordsDir)) {
+        if (wanted.has(row.id)) tasks.push(recordSummary(session.sessionId, row, trace.tasks.get(row.id) ?? []));
+      }
+    }
+    return reply.header('cache-control', 'no-store').send({ tasks } satisfies ConsoleTaskSummariesResponse);
   });
 
   fastify.get<{ Params: { taskId: string }; Querystring: Query }>(`${CONSOLE_RECORD_TASK_PREFIX}:taskId`, async (request, reply) => {
