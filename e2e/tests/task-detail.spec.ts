@@ -85,7 +85,7 @@ test.describe('task detail', () => {
     await expect(page.getByRole('status', { name: 'Task stream' })).toHaveText('closed');
   });
 
-  test('cancels a sleeping task after confirmation; a second cancel shows the -32002 refusal', async ({ page, murmur }) => {
+  test('cancels a sleeping task after confirmation; then Cancel is disabled on the ended task', async ({ page, murmur }) => {
     const task = await client.sendText(unique('sleep a minute'), { returnImmediately: true });
     await openTask(page, murmur.consoleUrl, door, task.id);
     await expect(statusPanel(page).getByText('TASK_STATE_WORKING')).toBeVisible();
@@ -112,6 +112,5 @@ test.describe('task detail', () => {
 
     // An ended task cannot be canceled: the button is disabled (the door's -32002 refusal is tested in apps/door).
     await expect(page.getByRole('button', { name: 'Cancel task' })).toBeDisabled();
-    await expect(page.getByRole('region', { name: 'Task canceled' })).toBeHidden();
   });
 });
