@@ -82,7 +82,7 @@ describe('TasksPanel', () => {
     await tasks.load();
     render(TasksPanel, { props: { tasks, door: '127.0.0.1:1' } });
     const table = screen.getByRole('table', { name: 'Tasks' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Task', 'State', 'Status message', 'Context', 'Changed']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Task', 'Input', 'State', 'Status message', 'Context', 'Changed']);
     expect(within(table).getByText('failed')).toBeTruthy();
     expect(within(table).getByText('completed')).toBeTruthy();
     expect(screen.getByText(/of 3 in total/)).toBeTruthy();

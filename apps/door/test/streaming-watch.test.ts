@@ -5,7 +5,6 @@ import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.j
 import { rpc, send } from './support/rpc.js';
 import {
   assertEnvelope,
-  carrierProblem,
   delay,
   DOOR_URI,
   frameOf,
@@ -265,7 +264,7 @@ describe('replay', () => {
   });
 });
 
-test('task streams: gap rides a carrier of the followed task (judged on the whole buffer), only when activated; heartbeats too', async () => {
+test('task streams: the gap is judged on the followed task’s events, so an overflow of another task’s ids writes none; heartbeats too', async () => {
   const own = await sendStreamingStream(door.url, 'nap');
   const [opening] = await own.waitForCount(1);
   const id = opening.data.result.task.id;
@@ -274,24 +273,19 @@ test('task streams: gap rides a carrier of the followed task (judged on the whol
   const oldest = buffer[0].id!;
   assert.ok(BigInt(oldest) > 1n, 'the buffer has overflowed');
 
+  // Delivered: the nap's id-0 status, still buffered. Nothing of the nap was lost, so no gap and no repeat
+  // (docs/decisions.md, "A task stream's gap"; the gap carrier itself: task-stream-gap.test.ts).
   const activated = await openStream(door.url, 'SubscribeToTask', { id }, { activate: true, lastEventId: '0' });
   const plain = await openStream(door.url, 'SubscribeToTask', { id }, { lastEventId: '0' });
-  await activated.waitForCount(3);
-  await plain.waitForCount(2);
+  await activated.waitForCount(1);
+  await plain.waitForCount(1);
   await delay(HEARTBEAT_MS * 2);
-  assert.deepEqual(activated.events.map((e) => [kindOf(e), e.id ?? null]), [
-    ['task', null],
-    ['frame:gap', null],
-    ['status', '0'],
-  ]);
-  const gap = activated.events[1];
-  assert.equal(carrierProblem(gap, id, opening.data.result.task.contextId, 'TASK_STATE_WORKING'), null);
-  assert.deepEqual(frameOf(gap), { frame: 'gap', firstAvailableId: oldest });
-  // The gap branch replays the whole buffer, so the task's id-0 status is in it; not activated, no gap frame.
-  assert.deepEqual(plain.events.map((e) => [kindOf(e), e.id ?? null]), [
-    ['task', null],
-    ['status', '0'],
-  ]);
+  for (const stream of [activated, plain]) {
+    assert.deepEqual(
+      stream.events.map((e) => [kindOf(e), e.id ?? null]),
+      [['task', null]],
+    );
+  }
   for (const stream of [own, activated, plain]) assert.ok(stream.comments.length >= 1 && stream.comments.every((c) => c.text === 'heartbeat'));
 
   await rpc(door.url, 'CancelTask', { id });

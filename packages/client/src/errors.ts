@@ -22,10 +22,12 @@ type ErrorBrand = 'A2AError' | 'HttpRefusalError' | 'ConnectionError' | 'Invalid
 
 /** The base of every error this package throws. */
 export abstract class MurmurError extends Error {
+  /** @internal The brand the `is…Error` guards check, so they work across bundles where `instanceof` does not. */
   readonly [BRAND]: ErrorBrand;
   /** Whether sending the same request again, unchanged, may succeed. */
   abstract readonly retryable: boolean;
 
+  /** @internal Only this package's error classes extend it. */
   protected constructor(kind: ErrorBrand, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this[BRAND] = kind;

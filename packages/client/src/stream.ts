@@ -81,6 +81,7 @@ export class MurmurStream implements AsyncIterable<MurmurStreamEvent> {
   readonly #call: string;
   readonly #signal: AbortSignal | undefined;
 
+  /** @internal Streams are made by `MurmurClient`'s stream methods. */
   constructor(plan: StreamPlan, run: (signal: AbortSignal) => AsyncGenerator<MurmurStreamEvent, void, undefined>, signal?: AbortSignal) {
     this.method = plan.method;
     this.#call = plan.call;

@@ -115,6 +115,26 @@ export { carrierEvent, frameMessageEvent, type MurmurFrame, type MurmurFrameName
 export type { ToolArtifactFrameFields } from './stream-types.js';
 export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, MAX_EVENT_ID, parseLastEventId } from './sse.js';
 export { CONSOLE_DOOR_PROXY_PREFIX, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from './console-api.js';
+export {
+  CONSOLE_RECORD_SESSION_PREFIX,
+  CONSOLE_RECORD_SESSIONS_PATH,
+  CONSOLE_RECORD_TASK_PREFIX,
+  CONSOLE_RECORD_TASKS_PATH,
+  type ConsoleRecordSession,
+  type ConsoleRecordSessionsResponse,
+  type ConsoleTaskRecordPage,
+  type ConsoleTaskSummariesPage,
+  type ConsoleTaskSummariesResponse,
+  firstLine,
+  RECORD_IDS_MAX,
+  RECORD_PAGE_DEFAULT,
+  RECORD_PAGE_MAX,
+  type RecordSessionState,
+  type TaskRecordAttachment,
+  type TaskRecordEntry,
+  type TaskRecordEntryKind,
+  type TaskRecordSummary,
+} from './console-records.js';
 export { headerLines, taskOrigins } from './http-headers.js';
 export { ARTIFACT_ID, type ArtifactId } from './artifact-ids.js';
 export { MESSAGE_TEXT_JOINER, messageText, partsText } from './message-text.js';

@@ -9,6 +9,7 @@ import type { AgentCard, StopSessionResult, Task } from '@murmur/protocol';
 import { proxyAddress } from './door-address.js';
 import type { DoorClient } from './door-client.js';
 import { describeError, type Problem } from './errors.js';
+import { CAPSULE_CHECK_MS, capsuleGone } from './capsule-watch.js';
 import { LiveFeed } from './live-feed.svelte.js';
 import { Operation } from './operation.svelte.js';
 import type { PerfCounters } from './perf.js';
@@ -27,6 +28,8 @@ export interface DoorSessionOptions {
   createClient?: ClientFactory;
   /** The page's performance counters, updated by the session timeline's flushes. */
   perf?: PerfCounters;
+  /** Whether the door's capsule is gone (default: mur console's process check); null turns the check off. */
+  capsuleGone?: ((door: string) => Promise<string | null>) | null;
   /** Runs after each timeline flush writes its state (the app passes svelte's flushSync). */
   afterFlush?: () => void;
 }
@@ -49,6 +52,7 @@ export class DoorSession {
   readonly #options: DoorSessionOptions;
   readonly #createClient: ClientFactory;
   #cardRequest = 0;
+  #capsuleCheck: ReturnType<typeof setInterval> | null = null;
 
   constructor(key: string, options: DoorSessionOptions) {
     this.key = key;
@@ -103,6 +107,7 @@ export class DoorSession {
 
   /** Opens the watch, lists the tasks and reads the card. */
   start(): void {
+    this.#watchCapsule();
     void this.watch.start();
     void this.tasks.load();
     void this.loadCard();
@@ -185,10 +190,29 @@ export class DoorSession {
   }
 
   dispose(): void {
+    if (this.#capsuleCheck !== null) clearInterval(this.#capsuleCheck);
+    this.#capsuleCheck = null;
     this.watch.stop();
     this.timeline.dispose();
     this.tasks.dispose();
     this.#cardRequest += 1;
+  }
+
+  /** While the watch reconnects, asks mur console whether the capsule's process is gone, and marks it at once. */
+  #watchCapsule(): void {
+    if (this.#capsuleCheck !== null || this.#options.capsuleGone === null) return;
+    const check = this.#options.capsuleGone ?? capsuleGone;
+    let checking = false;
+    this.#capsuleCheck = setInterval(async () => {
+      if (checking || (this.watch.state !== 'reconnecting' && this.watch.state !== 'connecting')) return;
+      checking = true;
+      try {
+        const why = await check(this.key);
+        if (why !== null && (this.watch.state === 'reconnecting' || this.watch.state === 'connecting')) this.watch.markGone(why);
+      } finally {
+        checking = false;
+      }
+    }, CAPSULE_CHECK_MS);
   }
 
   #makeClient(): DoorClient {

@@ -73,6 +73,14 @@ export class LiveFeed {
     this.#abort = null;
   }
 
+  /** The capsule is known to be gone: stop reconnecting and say why, keeping what the timeline shows. */
+  markGone(why: string): void {
+    this.stop();
+    this.#run += 1;
+    this.#state = 'lost';
+    this.#detail = why;
+  }
+
   async #consume(signal: AbortSignal, run: number): Promise<void> {
     const current = () => run === this.#run && !signal.aborted;
     try {

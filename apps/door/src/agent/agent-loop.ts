@@ -165,6 +165,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         status: done.artifact.isError ? 'error' : 'passed',
         duration_ms: done.artifact.durationMs,
         exit_code: done.artifact.exitCode,
+        // The console's task record shows each call's input and output (docs/console.md).
+        input: call.input,
+        output: done.artifact.content,
         ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}),
       });
       events.emit('artifact', { taskId: task.id, artifact: done.artifact });

@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { consoleNotFoundRefusal, encodeRefusalBody, refusalStatus } from '@murmur/protocol';
 import { ConsoleNotBuiltError } from './console-not-built-error.js';
 import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
+import { registerRecordsApi } from './records-api.js';
 import { registerSessionsApi } from './sessions-api.js';
 
 /** The built console: apps/console/dist beside this package, or MURMUR_CONSOLE_DIST. */
@@ -26,6 +27,7 @@ export async function startConsoleServer(options: { host: string; port: number; 
   server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
   registerSessionsApi(server);
+  registerRecordsApi(server);
   registerDoorProxy(server);
   await server.register(fastifyStatic, { root, prefix: '/', index: ['index.html'], cacheControl: false });
   server.setNotFoundHandler((request, reply) => {

@@ -47,11 +47,12 @@ export class TaskStreamWriter {
 
     const first: StreamEvent[] = [plainEvent(null, taskId, false, { task: toWireTask(opening) })];
     const from = streams.lastEventId(call);
-    // A replay writes every buffered event of the task whose id is above Last-Event-ID, even those the opening task
-    // already reflects (docs/streaming.md, "Replay"); an early event that the replay wrote is not written again.
+    // A replay writes the task's buffered events after Last-Event-ID, even those the opening task already reflects,
+    // with a gap only when some of the task's own events are gone (docs/streaming.md, "Replay"); an early event that
+    // the replay wrote is not written again.
     const replayed = new Set<StreamEvent>();
     if (from !== null) {
-      const replay = hub.replay(from);
+      const replay = hub.replayTask(taskId, from);
       const gap = replay.gapFirstAvailableId === null ? null : carrierEvent({ frame: 'gap', firstAvailableId: String(replay.gapFirstAvailableId) });
       if (gap) first.push(gap);
       for (const event of replay.events.filter(follows)) replayed.add(event);

@@ -42,3 +42,45 @@ test('gap depends on ids, not eviction: an unevicted buffer whose oldest id is h
   buffer.push(event(2305843009213693951n));
   assert.equal(buffer.replay(0n).gapFirstAvailableId, 2305843009213693951n);
 });
+
+const of = (taskId: string, id: bigint): StreamEvent => ({ id, taskId, murmur: false, result: '{}', change: null, state: null });
+
+test('a task replay resumes after the task’s event with that id, whatever other tasks pushed the ids to', () => {
+  const buffer = new ReplayBuffer(8);
+  for (const id of [90n, 91n, 92n]) buffer.push(of('other', id));
+  for (const id of [0n, 1n, 2n]) buffer.push(of('t', id));
+  assert.deepEqual(buffer.replay(1n).gapFirstAvailableId, 90n, 'the session rule gaps on the other task’s ids');
+  assert.deepEqual(buffer.replayTask('t', 1n), { gapFirstAvailableId: null, events: [of('t', 2n)] });
+});
+
+test('a task replay resumes by position: a lower id after the resume point is still written', () => {
+  const buffer = new ReplayBuffer(8);
+  for (const id of [0n, 9223372036854775807n, 9223372036854775808n, 1n]) buffer.push(of('t', id));
+  assert.deepEqual(ids(buffer.replayTask('t', 9223372036854775808n).events), [1n]);
+});
+
+test('a task replay gaps only when the buffer evicted some of the task’s events after the resume point', () => {
+  const buffer = new ReplayBuffer(3);
+  for (const id of [0n, 1n, 2n]) buffer.push(of('t', id));
+  buffer.push(of('other', 50n));
+  buffer.push(of('other', 51n));
+  assert.deepEqual(buffer.replayTask('t', 0n), { gapFirstAvailableId: 2n, events: [of('t', 2n)] }, 'id 1 was evicted');
+  assert.deepEqual(buffer.replayTask('t', 1n), { gapFirstAvailableId: null, events: [of('t', 2n)] }, 'the last evicted was delivered');
+  assert.deepEqual(buffer.replayTask('t', 2n), { gapFirstAvailableId: null, events: [] });
+});
+
+test('a task that nothing was evicted of: no gap, its events above the id (seed 001’s comparison)', () => {
+  const buffer = new ReplayBuffer(8);
+  for (const id of [0n, 1n, 5n]) buffer.push(of('t', id));
+  assert.deepEqual(ids(buffer.replayTask('t', 3n).events), [5n]);
+  assert.equal(buffer.replayTask('t', 3n).gapFirstAvailableId, null);
+});
+
+test('an ended task’s eviction record is dropped', () => {
+  const buffer = new ReplayBuffer(1);
+  buffer.push(of('t', 0n));
+  buffer.push(of('other', 7n));
+  assert.equal(buffer.replayTask('t', 5n).gapFirstAvailableId, 7n);
+  buffer.forgetTask('t');
+  assert.equal(buffer.replayTask('t', 5n).gapFirstAvailableId, null);
+});

@@ -78,6 +78,11 @@ export class StreamHub {
     return this.buffer.replay(from);
   }
 
+  /** A task stream's replay: the gap judged on the followed task's events (ReplayBuffer.replayTask). */
+  replayTask(taskId: string, from: bigint): ReplayResult {
+    return this.buffer.replayTask(taskId, from);
+  }
+
   /** The capsule closes its stream: every watcher is told capsule-closed, and nothing more is written. */
   close(): void {
     if (this.closed) return;
@@ -161,7 +166,10 @@ export class StreamHub {
         const next = () => (canceledQueued ? this.ids.nextQueuedCancel() : this.ids.nextTask(row.id));
         for (const artifact of artifactsOf(row)) this.artifact(row, next(), artifact);
         this.status(row, next(), row.state, null, row.statusTimestampMs, row.change);
-        if (TERMINAL_STATES.has(row.state)) this.ids.forget(row.id);
+        if (TERMINAL_STATES.has(row.state)) {
+          this.ids.forget(row.id);
+          this.buffer.forgetTask(row.id);
+        }
         return;
       }
       case 'TASK_STATE_AUTH_REQUIRED':

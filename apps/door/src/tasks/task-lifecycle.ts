@@ -170,7 +170,7 @@ export class TaskLifecycle {
       task.deliverReply = null;
       const resumed = await this.deps.store.save({ ...current, state: 'TASK_STATE_WORKING', prompt: null }, Date.now());
       this.deps.events.emit('status', { row: resumed, progress: null, resumed: true });
-      this.deps.trace.write('task_resumed', { task_id: row.id, reply_chars: text.length });
+      this.deps.trace.write('task_resumed', { task_id: row.id, reply_chars: text.length, reply: text });
       deliver(agentText(text, trust));
       return resumed;
     });

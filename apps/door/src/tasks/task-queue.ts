@@ -131,6 +131,8 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
       origin: row.owner,
       trust: input.trust.trust,
       text_chars: text.length,
+      // The operator's input as sent (before fencing): the console's task record shows it (docs/console.md).
+      text: input.text,
       references: input.referenceTaskIds,
       attachments: input.images.map((i) => ({ part_index: i.partIndex, media_type: i.mediaType, bytes: i.bytes.length })),
     });

@@ -1,0 +1,69 @@
+/** One task's durable record for its page (docs/console.md): read from `mur console`'s record API, reloadable. */
+import type { TaskRecordEntry, TaskRecordSummary } from '@murmur/protocol';
+import { describeError, isAbort, type Problem } from './errors.js';
+import { type Fetch, readTaskRecord } from './records.js';
+
+export class TaskRecordView {
+  #task = $state.raw<TaskRecordSummary | null>(null);
+  #entries = $state.raw<TaskRecordEntry[]>([]);
+  #missing = $state(false);
+  #loading = $state(false);
+  #problem = $state.raw<Problem | null>(null);
+  readonly taskId: string;
+  readonly #fetch: Fetch | undefined;
+  #request = 0;
+  #abort: AbortController | null = null;
+
+  constructor(taskId: string, options: { fetch?: Fetch } = {}) {
+    this.taskId = taskId;
+    this.#fetch = options.fetch;
+  }
+
+  get task(): TaskRecordSummary | null {
+    return this.#task;
+  }
+  get entries(): TaskRecordEntry[] {
+    return this.#entries;
+  }
+  /** No records folder on this host holds the task (a door on another machine, or records removed). */
+  get missing(): boolean {
+    return this.#missing;
+  }
+  get loading(): boolean {
+    return this.#loading;
+  }
+  get problem(): Problem | null {
+    return this.#problem;
+  }
+  /** The record's span: the task's duration once ended, else up to its latest entry. @unit ms */
+  get spanMs(): number {
+    const last = this.#entries.reduce((max, e) => Math.max(max, e.offsetMs + ('durationMs' in e && e.durationMs !== null ? e.durationMs : 0)), 0);
+    return Math.max(this.#task?.durationMs ?? 0, last, 1);
+  }
+
+  async load(): Promise<void> {
+    const request = ++this.#request;
+    this.#abort?.abort();
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.#loading = true;
+    try {
+      const record = await readTaskRecord(this.taskId, { fetch: this.#fetch, signal: abort.signal });
+      if (request !== this.#request) return;
+      this.#missing = record === null;
+      this.#task = record?.task ?? null;
+      this.#entries = record?.entries ?? [];
+      this.#problem = null;
+    } catch (error) {
+      if (request !== this.#request || isAbort(error)) return;
+      this.#problem = describeError(error);
+    } finally {
+      if (request === this.#request) this.#loading = false;
+    }
+  }
+
+  dispose(): void {
+    this.#request += 1;
+    this.#abort?.abort();
+  }
+}

@@ -1,0 +1,129 @@
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CONSOLE_RECORD_SESSION_PREFIX,
+  CONSOLE_RECORD_SESSIONS_PATH,
+  CONSOLE_RECORD_TASK_PREFIX,
+  CONSOLE_RECORD_TASKS_PATH,
+  type ConsoleRecordSession,
+  type ConsoleRecordSessionsResponse,
+  type ConsoleTaskRecordPage,
+  type ConsoleTaskSummariesPage,
+  type ConsoleTaskSummariesResponse,
+  consoleNotFoundRefusal,
+  encodeRefusalBody,
+  isId,
+  isLoopbackHost,
+  notLoopbackRefusal,
+  RECORD_IDS_MAX,
+  RECORD_PAGE_DEFAULT,
+  RECORD_PAGE_MAX,
+  refusalStatus,
+} from '@murmur/protocol';
+import { recordSessions } from './record-sessions.js';
+import { readStoredTasks } from './store-reader.js';
+import { matches, recordEntries, recordSummary } from './task-records.js';
+import { type ParsedTrace, readTrace } from './trace-reader.js';
+
+type Query = { q?: string; limit?: string; cursor?: string };
+
+function page(query: Query): { offset: number; limit: number } {
+  const limit = Math.min(RECORD_PAGE_MAX, Math.max(1, Number.parseInt(query.limit ?? '', 10) || RECORD_PAGE_DEFAULT));
+  const offset = Math.max(0, Number.parseInt(query.cursor ?? '', 10) || 0);
+  return { offset, limit };
+}
+
+const next = (offset: number, limit: number, total: number) => (offset + limit < total ? String(offset + limit) : null);
+
+function notFound(reply: FastifyReply, url: string) {
+  return reply.code(refusalStatus('not_found')).header('content-type', 'application/json').send(encodeRefusalBody(consoleNotFoundRefusal(url)));
+}
+
+const traceOf = (session: ConsoleRecordSession): ParsedTrace => readTrace(path.join(session.recordsDir, 'trace.jsonl'));
+
+/** The session holding a task: task ids are unique across sessions (UUIDv7), so the first trace naming it. */
+function sessionOfTask(taskId: string): ConsoleRecordSession | null {
+  return recordSessions().find((s) => traceOf(s).tasks.has(taskId)) ?? null;
+}
+
+async function taskRecord(taskId: string) {
+  const session = sessionOfTask(taskId);
+  if (!session) return null;
+  const [row] = await readStoredTasks(session.recordsDir, taskId);
+  if (!row) return null;
+  const records = traceOf(session).tasks.get(taskId) ?? [];
+  return { summary: recordSummary(session.sessionId, row, records), entries: recordEntries(row, records) };
+}
+
+/**
+ * The read-only record API (docs/console.md): sessions on this host, a session's task summaries (searchable), one
+ * task's record paged or as NDJSON. Local files are read, so only a loopback peer is answered, whatever the bind.
+ */
+export function registerRecordsApi(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.url.startsWith('/api/records/')) return;
+    const peer = request.socket.remoteAddress ?? '';
+    if (!isLoopbackHost(peer)) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackRefusal(peer)));
+  });
+
+  fastify.get(CONSOLE_RECORD_SESSIONS_PATH, async (_request, reply) => {
+    const body: ConsoleRecordSessionsResponse = { sessions: recordSessions() };
+    return reply.header('cache-control', 'no-store').send(body);
+  });
+
+  fastify.get<{ Params: { sessionId: string }; Querystring: Query }>(`${CONSOLE_RECORD_SESSION_PREFIX}:sessionId/tasks`, async (request, reply) => {
+    const { sessionId } = request.params;
+    const session = isId('session', sessionId) ? recordSessions().find((s) => s.sessionId === sessionId) : undefined;
+    if (!session) return notFound(reply, request.url);
+    const trace = traceOf(session);
+    const q = (request.query.q ?? '').trim();
+    const summaries = (await readStoredTasks(session.recordsDir))
+      .map((row) => ({ summary: recordSummary(sessionId, row, trace.tasks.get(row.id) ?? []), records: trace.tasks.get(row.id) ?? [] }))
+      .filter(({ summary, records }) => q === '' || matches(summary, records, q))
+      .map(({ summary }) => summary);
+    const { offset, limit } = page(request.query);
+    const body: ConsoleTaskSummariesPage = { session, tasks: summaries.slice(offset, offset + limit), total: summaries.length, nextCursor: next(offset, limit, summaries.length) };
+    return reply.header('cache-control', 'no-store').send(body);
+  });
+
+  fastify.get<{ Querystring: { ids?: string } }>(CONSOLE_RECORD_TASKS_PATH, async (request, reply) => {
+    const ids = [...new Set((request.query.ids ?? '').split(',').filter((id) => isId('task', id)))].slice(0, RECORD_IDS_MAX);
+    const tasks: ConsoleTaskSummariesResponse['tasks'] = [];
+    const sessions = ids.length > 0 ? recordSessions() : [];
+    for (const session of sessions) {
+      const trace = traceOf(session);
+      const wanted = new Set(ids.filter((id) => trace.tasks.has(id)));
+      if (wanted.size === 0) continue;
+      for (const row of await readStoredTasks(session.recordsDir)) {
+        if (wanted.has(row.id)) tasks.push(recordSummary(session.sessionId, row, trace.tasks.get(row.id) ?? []));
+      }
+    }
+    return reply.header('cache-control', 'no-store').send({ tasks } satisfies ConsoleTaskSummariesResponse);
+  });
+
+  fastify.get<{ Params: { taskId: string }; Querystring: Query }>(`${CONSOLE_RECORD_TASK_PREFIX}:taskId`, async (request, reply) => {
+    const { taskId } = request.params;
+    const record = isId('task', taskId) ? await taskRecord(taskId) : null;
+    if (!record) return notFound(reply, request.url);
+    const { offset, limit } = page(request.query);
+    const body: ConsoleTaskRecordPage = {
+      task: record.summary,
+      entries: record.entries.slice(offset, offset + limit),
+      total: record.entries.length,
+      nextCursor: next(offset, limit, record.entries.length),
+    };
+    return reply.header('cache-control', 'no-store').send(body);
+  });
+
+  fastify.get<{ Params: { taskId: string } }>(`${CONSOLE_RECORD_TASK_PREFIX}:taskId/export`, async (request, reply) => {
+    const { taskId } = request.params;
+    const record = isId('task', taskId) ? await taskRecord(taskId) : null;
+    if (!record) return notFound(reply, request.url);
+    const lines = [JSON.stringify({ kind: 'task', ...record.summary }), ...record.entries.map((e) => JSON.stringify(e))];
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-type', 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${taskId}.ndjson"`)
+      .send(`${lines.join('\n')}\n`);
+  });
+}

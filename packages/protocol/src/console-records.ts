@@ -1,0 +1,121 @@
+/**
+ * `mur console`'s read-only record API (docs/console.md): every task's record, rebuilt from what the runtime already
+ * writes in a session's records folder (`trace.jsonl`, `store.db`), for live, stale and ended sessions alike, so a
+ * post-mortem works after the capsule is gone. Served on loopback only; shared by the server and the console.
+ */
+import type { TaskState } from './task-states.js';
+import type { JsonValue } from './types.js';
+
+/** GET: the sessions whose records are on this host. */
+export const CONSOLE_RECORD_SESSIONS_PATH = '/api/records/sessions';
+/** GET `<prefix><sessionId>/tasks?q=&limit=&cursor=`: a session's tasks, newest first, as summaries. */
+export const CONSOLE_RECORD_SESSION_PREFIX = '/api/records/sessions/';
+/** GET `?ids=<taskId>,…` (at most RECORD_IDS_MAX): the summaries of those tasks found on this host. */
+export const CONSOLE_RECORD_TASKS_PATH = '/api/records/tasks';
+export const RECORD_IDS_MAX = 100;
+/** GET `<prefix><taskId>?limit=&cursor=`: one task's record, paged; `<prefix><taskId>/export`: all of it as NDJSON. */
+export const CONSOLE_RECORD_TASK_PREFIX = '/api/records/tasks/';
+
+/** A page holds at most this many entries or summaries. @default 200 */
+export const RECORD_PAGE_DEFAULT = 200;
+export const RECORD_PAGE_MAX = 1000;
+
+/** live: registered and its process runs; stale: registered, process gone; ended: unregistered, records remain. */
+export type RecordSessionState = 'live' | 'stale' | 'ended';
+
+export interface ConsoleRecordSession {
+  sessionId: string;
+  name: string | null;
+  /** http://host:port its door served on, from the trace's session_start. */
+  url: string | null;
+  recordsDir: string;
+  state: RecordSessionState;
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+export interface ConsoleRecordSessionsResponse {
+  sessions: ConsoleRecordSession[];
+}
+
+/** One task as its record summarises it. Times are RFC 3339 UTC with milliseconds. */
+export interface TaskRecordSummary {
+  taskId: string;
+  contextId: string;
+  sessionId: string;
+  state: TaskState;
+  createdAt: string;
+  /** When the stored state last changed. */
+  updatedAt: string;
+  /** The operator's input text as sent, or null when the trace predates recording it. */
+  input: string | null;
+  /** The answer a completed task gave. */
+  answer: string | null;
+  /** The final status message's text, or what an input-required task asks. */
+  statusText: string | null;
+  /** createdAt → updatedAt of an ended task; null while it runs. @unit ms */
+  durationMs: number | null;
+  turns: number;
+  toolCalls: number;
+}
+
+export interface TaskRecordAttachment {
+  mediaType: string;
+  bytes: number;
+}
+
+interface EntryBase {
+  /** When it started (RFC 3339 UTC, milliseconds). */
+  at: string;
+  /** `at` minus the task's creation. @unit ms */
+  offsetMs: number;
+}
+
+/** One thing that happened in a task, in the order it happened. */
+export type TaskRecordEntry =
+  | (EntryBase & { kind: 'input'; text: string | null; attachments: TaskRecordAttachment[] })
+  | (EntryBase & { kind: 'turn'; turn: number; durationMs: number | null })
+  | (EntryBase & {
+      kind: 'tool-call';
+      toolCallId: string;
+      tool: string;
+      input: JsonValue | null;
+      output: string | null;
+      exitCode: number | null;
+      status: 'passed' | 'error';
+      durationMs: number | null;
+    })
+  | (EntryBase & { kind: 'input-required'; prompt: string })
+  | (EntryBase & { kind: 'reply'; text: string | null })
+  | (EntryBase & { kind: 'answer'; text: string })
+  | (EntryBase & { kind: 'end'; state: TaskState; status: string | null });
+
+export type TaskRecordEntryKind = TaskRecordEntry['kind'];
+
+export interface ConsoleTaskRecordPage {
+  task: TaskRecordSummary;
+  entries: TaskRecordEntry[];
+  /** Every entry of the record. */
+  total: number;
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: string | null;
+}
+
+export interface ConsoleTaskSummariesResponse {
+  tasks: TaskRecordSummary[];
+}
+
+export interface ConsoleTaskSummariesPage {
+  session: ConsoleRecordSession;
+  tasks: TaskRecordSummary[];
+  /** Tasks matching `q` (all of the session's when absent). */
+  total: number;
+  nextCursor: string | null;
+}
+
+/** The first line of a task's input, for tables and headers. */
+export function firstLine(text: string | null, max = 120): string | null {
+  if (text === null) return null;
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
