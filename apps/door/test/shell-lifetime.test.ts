@@ -43,6 +43,15 @@ rules:
           - tool: bash
             input: { command: "sleep 1.3; echo finished {{match.1}}" }
         answer: "{{tool.work_id}}"
+  - match: '^wait long$'
+    turns:
+      - tools:
+          - tool: bash
+            input: { command: "sleep 30" }
+      - tools:
+          - tool: background-command
+            input: { operation: wait, work_id: "{{tool.work_id}}", wait_secs: 60 }
+        answer: "{{tool.stdout}}"
   - match: '^waited$'
     turns:
       - tools:
@@ -135,6 +144,20 @@ describe('a background command’s exit', () => {
     const records = readTrace(d.recordsDir).filter((r) => r.type === 'command_result_task');
     assert.equal(records.length, 1);
     assert.equal(records[0].work_id, workId);
+  });
+
+  test('a cancel ends a background-command wait at once, recorded as phase background_wait', async () => {
+    const d = await door({ graceSecs: 1 });
+    const id = taskOf(await send(d.url, 'wait long', {}, { returnImmediately: true })).id as string;
+    await waitFor(async () => (readTrace(d.recordsDir).some((r) => r.type === 'tool_call' && r.tool === 'bash' && r.task_id === id) ? true : undefined), 'the command to move to the background');
+    await sleep(300);
+    const canceled = Date.now();
+    assert.equal((await rpc(d.url, 'CancelTask', { id })).json.result.status.state, 'TASK_STATE_CANCELED');
+    const record = await waitFor(async () => readTrace(d.recordsDir).find((r) => r.type === 'background_command' && r.task_id === id), 'the wait’s record');
+    assert.ok(Date.now() - canceled < 2000, 'the wait ended at once');
+    assert.equal(record.phase, 'background_wait');
+    assert.equal(record.operation, 'wait');
+    assert.equal(record.state, 'running');
   });
 
   test('arrives not at all when background-command already returned it', async () => {
