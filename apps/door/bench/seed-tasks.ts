@@ -5,25 +5,12 @@
  */
 import { ID_PREFIX } from '@murmur/protocol';
 import { PAGE_TOKEN_KEY } from '../src/tasks/page-tokens.js';
+import { TASK_COLUMN_NAMES } from '../src/tasks/task-row-codec.js';
 import sqlite3 from 'sqlite3';
 import { v7 } from 'uuid';
 
-/** The tasks table's columns, in task.entity.ts order. */
-const COLUMNS = [
-  'id',
-  'context_id',
-  'state',
-  'change',
-  'status_ts_ms',
-  'status_text',
-  'response',
-  'prompt',
-  'residue',
-  'murmur',
-  'owner',
-  'message_id',
-  'created_at_ms',
-] as const;
+/** The tasks table's columns, as the door reads and writes them. */
+const COLUMNS = TASK_COLUMN_NAMES;
 
 /** Rows per INSERT statement: 500 × 13 parameters stays far below SQLite's variable limit. */
 const BATCH = 500;

@@ -18,8 +18,25 @@ export interface RawTaskRow {
   created_at_ms: number;
 }
 
-/** The columns of a raw task row, in the order RawTaskRow lists them. */
-export const TASK_COLUMNS = 'id, context_id, state, change, status_ts_ms, status_text, response, prompt, residue, murmur, owner, message_id, created_at_ms';
+/** The `tasks` table's columns (task.entity.ts), in the order RawTaskRow lists them: the one list reads and writes use. */
+export const TASK_COLUMN_NAMES = [
+  'id',
+  'context_id',
+  'state',
+  'change',
+  'status_ts_ms',
+  'status_text',
+  'response',
+  'prompt',
+  'residue',
+  'murmur',
+  'owner',
+  'message_id',
+  'created_at_ms',
+] as const satisfies readonly (keyof RawTaskRow)[];
+
+/** The columns as a SELECT list. */
+export const TASK_COLUMNS = TASK_COLUMN_NAMES.join(', ');
 
 const parseJson = <T>(text: string | null): T | null => (text === null || text === '' ? null : (JSON.parse(text) as T));
 

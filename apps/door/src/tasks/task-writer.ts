@@ -1,25 +1,12 @@
 import type { Database, Statement } from 'sqlite3';
 import type { TaskRow } from './task.entity.js';
+import { TASK_COLUMN_NAMES } from './task-row-codec.js';
 
 /** Rows one INSERT statement carries at most; a larger group is several of them inside one explicit transaction. */
 const ROWS_PER_STATEMENT = 32;
 
-/** The columns written, in bind order; `id` is the conflict target, the rest of the version replaces the stored one. */
-const COLUMNS = [
-  'id',
-  'context_id',
-  'state',
-  'change',
-  'status_ts_ms',
-  'status_text',
-  'response',
-  'prompt',
-  'residue',
-  'murmur',
-  'owner',
-  'message_id',
-  'created_at_ms',
-] as const;
+/** The columns written, in bind order (TASK_COLUMN_NAMES); `id` is the conflict target. */
+const COLUMNS = TASK_COLUMN_NAMES;
 /** What a new version of a task replaces (owner, message id and creation time never change). */
 const UPDATED = ['context_id', 'state', 'change', 'status_ts_ms', 'status_text', 'response', 'prompt', 'residue', 'murmur'] as const;
 
