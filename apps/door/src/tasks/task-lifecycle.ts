@@ -58,8 +58,19 @@ export class TaskLifecycle {
   /** Per task, the tail of its state writes: each change of one task is decided on the state the previous one wrote. */
   private readonly writes = new Map<string, Promise<unknown>>();
   private closing = false;
+  private readonly settlingListeners: ((id: string) => void)[] = [];
 
   constructor(private readonly deps: TaskLifecycleDeps) {}
+
+  /**
+   * Called when a task's write that ends it or pauses it for input is issued, before it commits. The run queue
+   * hands the slot on here, so the next task's TASK_STATE_WORKING joins the same commit as this ending (group commit,
+   * tasks/task-writer.ts) instead of waiting a round trip for it; the next task still runs only once that commit
+   * — and so this ending — is durable.
+   */
+  onSettling(listener: (id: string) => void): void {
+    this.settlingListeners.push(listener);
+  }
 
   /** A task starts running: its abort signal is live until `finished`. */
   started(id: string): AbortSignal {
@@ -101,7 +112,9 @@ export class TaskLifecycle {
     return this.serially(id, async () => {
       const current = this.deps.store.row(id);
       if (!current || TERMINAL_STATES.has(current.state)) return null;
-      const row = await this.deps.store.save({ ...current, statusText: null, prompt: null, ...fields, state }, Date.now());
+      const saved = this.deps.store.save({ ...current, statusText: null, prompt: null, ...fields, state }, Date.now());
+      if (isSettledState(state)) for (const listener of this.settlingListeners) listener(id);
+      const row = await saved;
       this.deps.events.emit('status', { row, progress: null, ...flags });
       if (isSettledState(state)) this.notifySettled(row);
       if (TERMINAL_STATES.has(state)) this.afterEnd(row);

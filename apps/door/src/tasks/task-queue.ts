@@ -80,6 +80,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
   constructor(private readonly deps: TaskQueueDeps) {
     super();
     deps.events.on('status', (event) => this.onStatus(event));
+    deps.lifecycle.onSettling((id) => this.releaseSlot(id));
   }
 
   get isClosing(): boolean {
