@@ -89,6 +89,10 @@ export function readStat(pid: number): { comm: string; state: string; pgrp: numb
   return { comm: text.slice(open + 1, close), state: rest[0], pgrp: Number(rest[2]), startTime: rest[19] };
 }
 
+/**
+ * Not unref'd: a door closing waits here for its commands to die, and an unref'd timer would let the event loop
+ * run empty and the process exit (code 0) before the wait — and the rest of the close — finished.
+ */
 function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
