@@ -156,6 +156,9 @@ export class FakeProvider {
       if (turn.fault && i === turn.fault.afterEvents) {
         if (turn.fault.kind === 'stall') return false;
         if (turn.fault.kind === 'disconnect') {
+          // What was written reaches the client first (destroy() would discard it); then the connection drops, no end.
+          await new Promise<void>((resolve) => res.write('', () => resolve()));
+          await new Promise((resolve) => setTimeout(resolve, 20));
           res.socket?.destroy();
           return false;
         }
@@ -175,6 +178,8 @@ export class FakeProvider {
     record.firstByteAt ??= now;
     record.lastEventAt = now;
     record.eventsWritten += 1;
-    return res.write(text);
+    const flushed = res.write(text);
+    this.changed();
+    return flushed;
   }
 }
