@@ -144,7 +144,7 @@ test('the launch refuses an undeclared starting choice and a base_url variable t
   const undeclared = await runMur(['run', makeCapsule(driverManifest({ start: 'nosuch', ...fakes }))]);
   assert.equal(undeclared.code, 2);
   assert.match(undeclared.stderr, /inference\.driver: 'nosuch' is not a declared choice; declared: fast, deep, nokey/);
-  const unset = await runMur(['run', makeCapsule(driverManifest({ start: 'fast', ...fakes }).replace(fakes.openai.baseUrl, '${MURMUR_TEST_NO_SUCH_URL}'))]);
+  const unset = await runMur(['run', makeCapsule(driverManifest({ start: 'fast', ...fakes }).replace(fakes.openai.baseUrl, `\${MURMUR_TEST_NO_SUCH_URL}`))]);
   assert.equal(unset.code, 2);
   assert.match(unset.stderr, /inference\.choices\.fast\.base_url: the environment variable MURMUR_TEST_NO_SUCH_URL is not set and has no default/);
 });
