@@ -28,6 +28,9 @@ export interface RecordedRequest {
   reply: FakeReply;
 }
 
+/** Wall-clock milliseconds with sub-millisecond precision (comparable with Date.now()), for the bench's latencies. */
+export const preciseNow = () => performance.timeOrigin + performance.now();
+
 const ROUTES: Record<FakeKind, RegExp> = { openai: /^\/(?:v1\/)?chat\/completions$/, anthropic: /^\/v1\/messages$/ };
 
 export class FakeProvider {
@@ -112,7 +115,7 @@ export class FakeProvider {
       path,
       headers: req.headers,
       body,
-      receivedAt: Date.now(),
+      receivedAt: preciseNow(),
       firstByteAt: null,
       lastEventAt: null,
       eventsWritten: 0,
@@ -123,7 +126,7 @@ export class FakeProvider {
     this.requests.push(record);
     let finished = false;
     res.once('close', () => {
-      record.closedAt = Date.now();
+      record.closedAt = preciseNow();
       record.closedEarly = !finished;
       this.changed();
     });
@@ -174,7 +177,7 @@ export class FakeProvider {
 
   private write(res: ServerResponse, event: WireEvent, record: RecordedRequest): boolean {
     const text = `${event.event ? `event: ${event.event}\n` : ''}data: ${event.data}\n\n`;
-    const now = Date.now();
+    const now = preciseNow();
     record.firstByteAt ??= now;
     record.lastEventAt = now;
     record.eventsWritten += 1;
