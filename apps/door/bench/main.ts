@@ -14,6 +14,7 @@ import { killAllNow, stopAll } from './children.js';
 import { type BenchConfig, readConfig } from './config.js';
 import { readConsolePerf } from './console-perf.js';
 import { type DoorProcess, startDoor } from './door-process.js';
+import { type DriverMeasurement, measureDriver, renderDrivers } from './measure-drivers.js';
 import { type FanOutMeasurement, measureFanOut } from './measure-fan-out.js';
 import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
@@ -97,7 +98,18 @@ async function measureFootprint(root: string, capsuleDir: string, config: BenchC
   }
 }
 
+/** Per provider driver, on a fake provider in this process (docs/drivers.md). */
+async function measureDrivers(root: string): Promise<DriverMeasurement[]> {
+  return [await measureDriver(root, 'openai', log), await measureDriver(root, 'anthropic', log)];
+}
+
 async function run(root: string): Promise<void> {
+  if (process.argv.includes('--drivers')) {
+    const drivers = await measureDrivers(root);
+    process.stdout.write(renderDrivers(drivers));
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-drivers', at: new Date().toISOString(), drivers })}\n`);
+    return;
+  }
   const config = readConfig();
   const home = path.join(root, 'home');
   const capsuleDir = writeCapsule(path.join(root, 'capsule'));
@@ -121,11 +133,14 @@ async function run(root: string): Promise<void> {
   const { fanOut, streamMemory } = await measureStreams(root, config);
   const processes = await measureProcessLifetime(root, config.killTrials, config.holderCalls, log);
   if (config.cpuProfDir) log(`the doors' CPU profiles (GetTask/SendMessage/streams, then fan-out) are in ${config.cpuProfDir}`);
+  const drivers = await measureDrivers(root);
   const consolePerf = readConsolePerf();
 
   const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, consolePerf };
   process.stdout.write(renderTable(results));
+  process.stdout.write(renderDrivers(drivers));
   process.stdout.write(`${renderJson(results)}\n`);
+  process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-drivers', at: new Date().toISOString(), drivers })}\n`);
 }
 
 async function main(): Promise<number> {

@@ -10,11 +10,13 @@ import { TaskQueue } from '../tasks/task-queue.js';
 import { TaskStore } from '../tasks/task-store.js';
 import { TasksModule } from '../tasks/tasks.module.js';
 import { BackgroundCommands } from '../tools/background-commands.js';
+import { DriverSelection } from '../tools/runtime/index.js';
 import { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { AgentLoop } from './agent-loop.js';
 import { CommandCompletions } from './command-completions.js';
-import { loadScript, ScriptTaskDriver } from './script-driver.js';
+import { createDriverFactory } from './drivers/driver-factory.js';
+import { DriverSessionScope } from './drivers/session-scope.js';
 
 /**
  * The agent loop, and the run queue that starts tasks on it: the queue is provided here, where its runner exists,
@@ -23,25 +25,25 @@ import { loadScript, ScriptTaskDriver } from './script-driver.js';
 @Module({
   imports: [SessionModule, ToolsModule, TasksModule],
   providers: [
+    { provide: DriverSessionScope, useFactory: () => new DriverSessionScope() },
     {
       provide: AgentLoop,
-      useFactory: (session: SessionContext, lifecycle: TaskLifecycle, events: TaskEvents, tools: ToolDispatcher, trace: TraceWriter, usage: UsageLedger, log: DoorLog) => {
-        const script = session.scriptPath ? loadScript(session.scriptPath) : null;
-        return new AgentLoop({
-          session,
-          lifecycle,
-          events,
-          tools,
-          trace,
-          usage,
-          log,
-          driverFor: (task) => {
-            if (!script) throw new Error('this capsule declares no inference driver');
-            return new ScriptTaskDriver(script, task.text);
-          },
-        });
+      useFactory: (
+        session: SessionContext,
+        lifecycle: TaskLifecycle,
+        events: TaskEvents,
+        tools: ToolDispatcher,
+        trace: TraceWriter,
+        usage: UsageLedger,
+        log: DoorLog,
+        selection: DriverSelection,
+        scope: DriverSessionScope,
+      ) => {
+        // Every task runs on the selected driver choice (docs/drivers.md); scripts load and validate here, at launch.
+        const driverFor = createDriverFactory({ selection, trace, sessionSignal: scope.signal });
+        return new AgentLoop({ session, lifecycle, events, tools, trace, usage, log, driverFor });
       },
-      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter, UsageLedger, DoorLog],
+      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter, UsageLedger, DoorLog, DriverSelection, DriverSessionScope],
     },
     {
       provide: TaskQueue,

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
+import { ChoiceError, declaredChoices, keyProblem } from './inference-choices.js';
 import { type Manifest, manifestSchema } from './manifest.schema.js';
 
 export const MANIFEST_FILE = 'murmur.yaml';
@@ -44,11 +45,36 @@ export function loadManifest(dir: string): LoadedManifest {
   const manifest = parseManifest(readFileSync(file, 'utf8'), file);
   let scriptPath: string | null = null;
   if (manifest.inference) {
-    scriptPath = path.resolve(capsuleDir, manifest.inference.script);
-    if (!existsSync(scriptPath)) throw new ManifestError(`${file}: inference.script: no file at ${scriptPath}`);
+    if (manifest.inference.script !== undefined) {
+      scriptPath = path.resolve(capsuleDir, manifest.inference.script);
+      if (!existsSync(scriptPath)) throw new ManifestError(`${file}: inference.script: no file at ${scriptPath}`);
+    }
+    checkChoices(manifest, capsuleDir, file);
   }
   if (manifest.lifecycle.task_acceptance !== 'none' && !manifest.inference) {
     throw new ManifestError(`${file}: inference: required when lifecycle.task_acceptance is ${manifest.lifecycle.task_acceptance}, so tasks have a driver to run on`);
   }
   return { manifest, dir: capsuleDir, scriptPath };
+}
+
+/**
+ * The declared driver choices resolve (docs/drivers.md): each script a choice names exists, the environment
+ * variables base_url and model name are set, and the starting choice's key variable is set (never printed).
+ */
+function checkChoices(manifest: Manifest, capsuleDir: string, file: string): void {
+  let choices: ReturnType<typeof declaredChoices>;
+  try {
+    choices = declaredChoices(manifest, capsuleDir, process.env);
+  } catch (error) {
+    if (error instanceof ChoiceError) throw new ManifestError(`${file}: ${error.message}`);
+    throw error;
+  }
+  for (const choice of choices.values()) {
+    if (choice.driver === 'script' && choice.name !== 'script' && !existsSync(choice.scriptPath)) {
+      throw new ManifestError(`${file}: inference.choices.${choice.name}.script: no file at ${choice.scriptPath}`);
+    }
+  }
+  const start = choices.get(manifest.inference!.driver)!;
+  const problem = keyProblem(start, process.env);
+  if (problem !== null) throw new ManifestError(`${file}: inference.driver: the starting choice '${start.name}' cannot be used: ${problem}`);
 }

@@ -27,6 +27,37 @@ const credentialName = z
   .regex(/^[a-z][a-z0-9_-]*$/, 'a credential name is lowercase letters, digits, - and _, starting with a letter')
   .refine((n) => n !== 'operator', "'operator' is the runtime's own credential and cannot be declared");
 
+const choiceName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]*$/, 'a choice name is lowercase letters, digits, - and _, starting with a letter')
+  .refine((n) => n !== 'script', "'script' is the built-in choice inference.script declares");
+
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name is letters, digits and _');
+
+/** A provider choice's keys (docs/drivers.md, "Declaring choices"). */
+const providerChoice = {
+  model: z.string().min(1),
+  base_url: z.string().min(1).optional(),
+  api_key_env: envName.optional(),
+  max_output_tokens: z.number().int().min(1).default(4096),
+  context_window: z.number().int().min(1).optional(),
+  idle_timeout_secs: z.number().positive().default(60),
+  max_retries: z.number().int().min(0).max(10).default(2),
+};
+
+const inferenceChoice = z.discriminatedUnion('driver', [
+  z.strictObject({ driver: z.literal('openai-compatible'), ...providerChoice }),
+  z
+    .strictObject({ driver: z.literal('anthropic'), ...providerChoice, thinking_budget_tokens: z.number().int().min(1024).optional() })
+    .refine((c) => c.thinking_budget_tokens === undefined || c.thinking_budget_tokens < c.max_output_tokens, {
+      message: 'thinking_budget_tokens must be below max_output_tokens',
+      path: ['thinking_budget_tokens'],
+    }),
+  z.strictObject({ driver: z.literal('script'), script: z.string().min(1) }),
+]);
+
+export type InferenceChoice = z.output<typeof inferenceChoice>;
+
 const exportRoot = z.strictObject({ root: z.string().min(1).default('.') });
 
 export const manifestSchema = z.strictObject({
@@ -45,12 +76,35 @@ export const manifestSchema = z.strictObject({
     .prefault({}),
   inference: z
     .strictObject({
-      driver: z.literal('script'),
-      script: z.string().min(1),
+      /** The choice a session starts on: `script` (with `script`) or a name under `choices` (docs/drivers.md). */
+      driver: z.string().min(1),
+      /** Declares the built-in choice `script`. */
+      script: z.string().min(1).optional(),
+      choices: z.record(choiceName, inferenceChoice).default({}),
       max_turns: z.number().int().min(1).default(50),
       transport: z.literal('http').default('http'),
     })
+    .superRefine((inference, ctx) => {
+      if (inference.driver === 'script') {
+        if (inference.script === undefined) ctx.addIssue({ code: 'custom', path: ['script'], message: 'required when inference.driver is script' });
+        return;
+      }
+      if (!Object.hasOwn(inference.choices, inference.driver)) {
+        const declared = [...(inference.script !== undefined ? ['script'] : []), ...Object.keys(inference.choices)];
+        ctx.addIssue({
+          code: 'custom',
+          path: ['driver'],
+          message: `'${inference.driver}' is not a declared choice; declared: ${declared.length > 0 ? declared.join(', ') : 'none'} (inference.choices, or script with inference.script)`,
+        });
+      }
+    })
     .optional(),
+  control: z
+    .strictObject({
+      /** The agent settings the agent may change itself (seed 004): inference.driver grants switch-driver. */
+      agent_settings: z.array(z.enum(['inference.driver'])).default([]),
+    })
+    .prefault({}),
   capabilities: z
     .strictObject({
       shell: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),

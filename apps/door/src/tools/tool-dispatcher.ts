@@ -4,7 +4,7 @@ import type { TraceWriter } from '../session/trace-writer.js';
 import type { UsageLedger } from '../session/usage-ledger.js';
 import type { BackgroundCommands } from './background-commands.js';
 import type { ProcessRegistry } from './process-registry.js';
-import { isRuntimeToolName, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
+import { type DriverSelection, isRuntimeToolName, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
 import { runShell } from './shell-tool.js';
 import { type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { shellEntry, type ToolEntry, ToolInventory } from './tool-inventory.js';
@@ -16,6 +16,7 @@ export interface ToolDispatcherDeps {
   processes: ProcessRegistry;
   trace: TraceWriter;
   usage: UsageLedger;
+  drivers: DriverSelection;
 }
 
 export interface Dispatched {
@@ -72,9 +73,12 @@ export class ToolDispatcher {
       };
     }
     try {
-      const refusal = this.inventory.inputRefusal(call.name, call.input);
-      if (refusal !== null) throw new ToolInputError(refusal);
       const runtimeTool = isRuntimeToolName(call.name) ? this.runtime.get(call.name) : undefined;
+      const refusal = this.inventory.inputRefusal(call.name, call.input);
+      if (refusal !== null) {
+        runtimeTool?.inputRefused?.(call.input, refusal, ctx);
+        throw new ToolInputError(refusal);
+      }
       if (runtimeTool) {
         const text = await runtimeTool.run(call.input, ctx);
         const content = fenceToolResult(call.name, `${text}\n`);

@@ -6,6 +6,7 @@ import { TraceWriter } from '../session/trace-writer.js';
 import { UsageLedger } from '../session/usage-ledger.js';
 import { BackgroundCommands } from './background-commands.js';
 import { ProcessRegistry } from './process-registry.js';
+import { DriverSelection } from './runtime/index.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
 
 @Module({
@@ -13,17 +14,19 @@ import { ToolDispatcher } from './tool-dispatcher.js';
   providers: [
     { provide: BackgroundCommands, useFactory: () => new BackgroundCommands() },
     { provide: ProcessRegistry, useFactory: (s: SessionContext) => new ProcessRegistry(path.join(s.recordsDir, 'processes')), inject: [SESSION_CONTEXT] },
+    // The driver choice serving inference calls: switch-driver changes it, the agent loop reads it (docs/drivers.md).
+    { provide: DriverSelection, useFactory: (s: SessionContext) => new DriverSelection(s.manifest, s.capsuleDir), inject: [SESSION_CONTEXT] },
     {
       provide: ToolDispatcher,
       // Staging: every tool of the inventory gets its manifest under the session's runtime folder (seed 004).
-      useFactory: (session: SessionContext, background: BackgroundCommands, processes: ProcessRegistry, trace: TraceWriter, usage: UsageLedger) => {
-        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage });
+      useFactory: (session: SessionContext, background: BackgroundCommands, processes: ProcessRegistry, trace: TraceWriter, usage: UsageLedger, drivers: DriverSelection) => {
+        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage, drivers });
         dispatcher.inventory.stage(session.runtimeDir);
         return dispatcher;
       },
-      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger],
+      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection],
     },
   ],
-  exports: [BackgroundCommands, ProcessRegistry, ToolDispatcher],
+  exports: [BackgroundCommands, ProcessRegistry, ToolDispatcher, DriverSelection],
 })
 export class ToolsModule {}

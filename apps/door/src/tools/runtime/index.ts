@@ -4,9 +4,12 @@ import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../session/trace-writer.js';
 import type { UsageLedger } from '../../session/usage-ledger.js';
 import type { BackgroundCommands } from '../background-commands.js';
+import type { DriverSelection } from './driver-selection.js';
 import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
+import type { ToolCallContext } from '../tool-call.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
 import { runSessionStatus, SESSION_STATUS_DESCRIPTION, SESSION_STATUS_SCHEMA, sessionStatusGranted } from './session-status.js';
+import { refuseSwitch, runSwitchDriver, switchDriverDescription, switchDriverGranted, switchDriverSchema } from './switch-driver.js';
 
 /** A runtime tool this runtime implements: its inventory entry, whether the manifest grants it, and how a call runs. */
 export interface RuntimeTool {
@@ -14,6 +17,8 @@ export interface RuntimeTool {
   inputSchema: JsonObject;
   granted(manifest: Manifest): boolean;
   run: RuntimeToolRun;
+  /** Told when the dispatcher refused a call's input against inputSchema (the tool did not run). */
+  inputRefused?(input: Record<string, unknown>, reason: string, ctx: ToolCallContext): void;
 }
 
 export interface RuntimeToolDeps {
@@ -21,12 +26,20 @@ export interface RuntimeToolDeps {
   background: BackgroundCommands;
   trace: TraceWriter;
   usage: UsageLedger;
+  drivers: DriverSelection;
 }
 
 /** The runtime tools implemented so far, by name: the dispatcher looks a call up here instead of branching on names. */
 export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolName, RuntimeTool>> {
   return {
     'session-status': { description: SESSION_STATUS_DESCRIPTION, inputSchema: SESSION_STATUS_SCHEMA, granted: sessionStatusGranted, run: (_input, ctx) => runSessionStatus(deps, ctx) },
+    'switch-driver': {
+      description: switchDriverDescription(deps.drivers),
+      inputSchema: switchDriverSchema(deps.drivers),
+      granted: switchDriverGranted,
+      run: (input, ctx) => runSwitchDriver(input, deps, ctx),
+      inputRefused: (input, reason, ctx) => refuseSwitch(deps, input.driver, reason, ctx),
+    },
     'background-command': {
       description: BACKGROUND_COMMAND_DESCRIPTION,
       inputSchema: BACKGROUND_COMMAND_SCHEMA,
@@ -36,4 +49,5 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
   };
 }
 
+export { DriverSelection } from './driver-selection.js';
 export { isRuntimeToolName, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeToolName } from './runtime-tools.js';

@@ -4,6 +4,7 @@ import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../session/trace-writer.js';
 import type { UsageLedger } from '../../session/usage-ledger.js';
 import type { ToolCallContext } from '../tool-call.js';
+import type { DriverSelection } from './driver-selection.js';
 
 export const SESSION_STATUS_SCHEMA: JsonObject = { type: 'object', properties: {} };
 
@@ -41,7 +42,7 @@ const secs = (ms: number) => Math.max(0, Math.floor(ms / 1000));
  * session-status, measured at the moment of the call. This runtime has no keep_working, done_check, spend ceilings
  * or context windows yet, so those read "none"; context is "unknown" before the first inference call returns.
  */
-export function sessionStatus(deps: { session: SessionContext; usage: UsageLedger; now?: () => number }, ctx: ToolCallContext): SessionStatus {
+export function sessionStatus(deps: { session: SessionContext; usage: UsageLedger; drivers?: DriverSelection; now?: () => number }, ctx: ToolCallContext): SessionStatus {
   const now = (deps.now ?? Date.now)();
   const { session, usage } = deps;
   const totals = usage.totals();
@@ -56,15 +57,26 @@ export function sessionStatus(deps: { session: SessionContext; usage: UsageLedge
     keep_working: 'none',
     done_check: 'none',
     context: ctx.task?.context
-      ? { used_tokens: ctx.task.context.usedTokens, window_tokens: 'none', budget_tokens: 'none', budget_basis: 'none', measured_by: ctx.task.context.measuredBy }
+      ? { used_tokens: ctx.task.context.usedTokens, ...contextWindow(deps.drivers), measured_by: ctx.task.context.measuredBy }
       : 'unknown',
     tokens: { input: totals.input, output: totals.output, cached: totals.cached, cache_write: totals.cacheWrite, unreported_calls: totals.unreportedCalls },
     spend: { tokens: usage.spentTokens(), ceiling: 'none', machine: 'none' },
   };
 }
 
+/** The window of the choice that served the last call, and the budget it leaves: the window less the output cap it sent. */
+function contextWindow(drivers: DriverSelection | undefined): Pick<Exclude<SessionStatus['context'], 'unknown'>, 'window_tokens' | 'budget_tokens' | 'budget_basis'> {
+  const served = drivers?.lastServed;
+  if (!served || served.driver === 'script' || served.contextWindow === null) return { window_tokens: 'none', budget_tokens: 'none', budget_basis: 'none' };
+  return {
+    window_tokens: served.contextWindow,
+    budget_tokens: Math.max(0, served.contextWindow - served.maxOutputTokens),
+    budget_basis: 'context_window_less_output_cap',
+  };
+}
+
 /** The tool: the object as JSON, and one session_status record carrying it. */
-export async function runSessionStatus(deps: { session: SessionContext; usage: UsageLedger; trace: TraceWriter }, ctx: ToolCallContext): Promise<string> {
+export async function runSessionStatus(deps: { session: SessionContext; usage: UsageLedger; trace: TraceWriter; drivers?: DriverSelection }, ctx: ToolCallContext): Promise<string> {
   const status = sessionStatus(deps, ctx);
   deps.trace.write('session_status', { task_id: ctx.taskId, status });
   return JSON.stringify(status);

@@ -1,0 +1,16 @@
+import { ProviderFailure } from './provider-failure.js';
+
+/** A tool call's arguments as assembled from the stream: a JSON object, `""` read as `{}`. */
+export function parseToolArguments(id: string, name: string, json: string): Record<string, unknown> {
+  if (json.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    value = undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ProviderFailure('arguments', `tool call ${id} (${name}): its arguments are not a JSON object`);
+  }
+  return value as Record<string, unknown>;
+}

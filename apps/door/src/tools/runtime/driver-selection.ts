@@ -1,0 +1,63 @@
+import { type DriverChoice, declaredChoices, type Environment, keyProblem } from '../../manifest/inference-choices.js';
+import type { Manifest } from '../../manifest/manifest.schema.js';
+
+export type SwitchOutcome = { switched: true; from: DriverChoice; to: DriverChoice } | { switched: false; reason: string };
+
+/**
+ * Which driver choice serves the session's inference calls (docs/drivers.md): the manifest's inference.driver at
+ * first, then whatever switch-driver selected. A switch applies at the next call; the first call served by a new
+ * choice is told so once (control_applied). Session-wide: it is not reset between tasks.
+ */
+export class DriverSelection {
+  readonly choices: ReadonlyMap<string, DriverChoice>;
+  private currentName: string | null;
+  private pendingApply = false;
+  private served: DriverChoice | null = null;
+
+  constructor(
+    manifest: Manifest,
+    capsuleDir: string,
+    private readonly env: Environment = process.env,
+  ) {
+    this.choices = declaredChoices(manifest, capsuleDir, env);
+    this.currentName = manifest.inference?.driver ?? null;
+  }
+
+  /** The choice the next call is served by; null in a capsule with no inference: block. */
+  get current(): DriverChoice | null {
+    return this.currentName === null ? null : (this.choices.get(this.currentName) ?? null);
+  }
+
+  /** The choice that served the latest call, for session-status's context window. */
+  get lastServed(): DriverChoice | null {
+    return this.served;
+  }
+
+  names(): string[] {
+    return [...this.choices.keys()];
+  }
+
+  /** Selects a declared choice whose key can be produced now; nothing changes on a refusal. */
+  switchTo(name: string): SwitchOutcome {
+    const to = this.choices.get(name);
+    if (!to) return { switched: false, reason: `driver ${JSON.stringify(name)} is not one of ${this.names().join(', ')}` };
+    const problem = keyProblem(to, this.env);
+    if (problem !== null) return { switched: false, reason: `choice '${name}' cannot be used: ${problem}` };
+    const from = this.current!;
+    if (from.name !== to.name) {
+      this.currentName = to.name;
+      this.pendingApply = true;
+    }
+    return { switched: true, from, to };
+  }
+
+  /** An inference call begins: the choice serving it, and whether it is the first call since a switch selected it. */
+  beginCall(): { choice: DriverChoice; applied: boolean } {
+    const choice = this.current;
+    if (!choice) throw new Error('this capsule declares no inference driver');
+    const applied = this.pendingApply;
+    this.pendingApply = false;
+    this.served = choice;
+    return { choice, applied };
+  }
+}

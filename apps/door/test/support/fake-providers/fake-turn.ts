@@ -1,0 +1,56 @@
+/**
+ * A scripted provider transcript, provider-neutral: each request the fake receives plays the next reply, written in
+ * the provider's own wire format by openai-wire.ts or anthropic-wire.ts.
+ */
+export interface FakeToolCall {
+  id: string;
+  name: string;
+  input: Record<string, unknown>;
+}
+
+export interface FakeTurn {
+  /** Thinking chunks (OpenAI-compatible `reasoning_content`; Anthropic thinking deltas, then a signature). */
+  thinking?: string[];
+  text?: string[];
+  /** Parallel tool calls, their arguments sent in pieces. */
+  toolCalls?: FakeToolCall[];
+  /** As the door counts it: input includes cached and cache-write tokens. */
+  usage?: { input: number; output: number; cached?: number; cacheWrite?: number };
+  /** Default: `tool` with tool calls, else `end`. */
+  stop?: 'end' | 'tool' | 'length';
+  /** Pause before each event. @unit ms */
+  paceMs?: number;
+  /** After this many events: a chunk that is not JSON, a stall (nothing more, the socket left open), or a disconnect. */
+  fault?: { kind: 'malformed' | 'stall' | 'disconnect'; afterEvents: number };
+}
+
+/** An HTTP error answer in the provider's error shape. */
+export interface FakeStatus {
+  status: number;
+  headers?: Record<string, string>;
+  message?: string;
+  /** The provider's error type (`rate_limit_error`, `overloaded_error`); a default by status otherwise. */
+  errorType?: string;
+}
+
+export type FakeReply = FakeTurn | FakeStatus;
+
+export function isStatus(reply: FakeReply): reply is FakeStatus {
+  return 'status' in reply;
+}
+
+/** One SSE event as the fake writes it. */
+export interface WireEvent {
+  event?: string;
+  /** JSON text, or the raw line content for `[DONE]` and malformed chunks. */
+  data: string;
+}
+
+/** Splits a JSON text into about `parts` pieces, as providers stream tool arguments. */
+export function pieces(text: string, parts = 3): string[] {
+  if (text.length <= parts) return [text];
+  const size = Math.ceil(text.length / parts);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,46 @@
+/** A FakeTurn as OpenAI chat-completions stream chunks, ending `data: [DONE]`; errors in OpenAI's error shape. */
+import { type FakeStatus, type FakeTurn, pieces, type WireEvent } from './fake-turn.js';
+
+let sequence = 0;
+
+export function openAiEvents(turn: FakeTurn, model: string): WireEvent[] {
+  const id = `chatcmpl-fake${++sequence}`;
+  const created = Math.floor(Date.now() / 1000);
+  const chunk = (choices: unknown[], extra: Record<string, unknown> = {}): WireEvent => ({
+    data: JSON.stringify({ id, object: 'chat.completion.chunk', created, model, system_fingerprint: 'fp_fake', choices, ...extra }),
+  });
+  const delta = (d: Record<string, unknown>, finish: string | null = null) => chunk([{ index: 0, delta: d, logprobs: null, finish_reason: finish }]);
+  const events: WireEvent[] = [delta({ role: 'assistant', content: '', refusal: null })];
+  for (const t of turn.thinking ?? []) events.push(delta({ reasoning_content: t }));
+  for (const t of turn.text ?? []) events.push(delta({ content: t }));
+  (turn.toolCalls ?? []).forEach((call, index) => {
+    events.push(delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
+    for (const piece of pieces(JSON.stringify(call.input))) events.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
+  });
+  const stop = turn.stop ?? ((turn.toolCalls?.length ?? 0) > 0 ? 'tool' : 'end');
+  events.push(delta({}, { end: 'stop', tool: 'tool_calls', length: 'length' }[stop]));
+  if (turn.usage) {
+    const u = turn.usage;
+    events.push(
+      chunk([], {
+        usage: {
+          prompt_tokens: u.input,
+          completion_tokens: u.output,
+          total_tokens: u.input + u.output,
+          prompt_tokens_details: { cached_tokens: u.cached ?? 0, audio_tokens: 0 },
+          completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        },
+      }),
+    );
+  }
+  events.push({ data: '[DONE]' });
+  return events;
+}
+
+/** A chunk that is not JSON, as a broken proxy might pass on. */
+export const OPENAI_MALFORMED: WireEvent = { data: '{"id":"chatcmpl-broken","choices":[{"delta":{"content":"x"' };
+
+export function openAiErrorBody(status: FakeStatus): string {
+  const type = status.errorType ?? (status.status === 429 ? 'rate_limit_exceeded' : status.status === 401 ? 'invalid_request_error' : 'server_error');
+  return JSON.stringify({ error: { message: status.message ?? `fake provider error ${status.status}`, type, param: null, code: type } });
+}
