@@ -215,6 +215,15 @@ describe('failures: the documented task failure, with retry where it should', ()
     assert.equal(task.artifacts?.[0]?.parts?.[0]?.text ?? task.status.message?.parts?.[0]?.text, 'All done.');
   });
 
+  test('an overloaded_error event before anything streamed is retried, on both wires', async () => {
+    fakes.anthropic.enqueue({ ...ANSWER_TURN, fault: { kind: 'error', afterEvents: 1 } }, ANSWER_TURN);
+    const viaAnthropic = await runTask(deep, 'overloaded midstream', 'TASK_STATE_COMPLETED');
+    assert.equal(viaAnthropic.artifacts?.[0]?.parts?.[0]?.text, 'All done.');
+    fakes.openai.enqueue({ ...ANSWER_TURN, fault: { kind: 'error', afterEvents: 0 } }, ANSWER_TURN);
+    const viaOpenAi = await runTask(fast, 'overloaded midstream', 'TASK_STATE_COMPLETED');
+    assert.equal(viaOpenAi.artifacts?.[0]?.parts?.[0]?.text, 'All done.');
+  });
+
   test('401 is not retried, and the key the provider quotes back is redacted', async () => {
     const before = fakes.openai.requests.length;
     fakes.openai.enqueue({ status: 401, message: `Incorrect API key provided: ${OPENAI_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.` });
@@ -235,6 +244,14 @@ describe('failures: the documented task failure, with retry where it should', ()
       fakeOf().enqueue({ text: ['a', 'b', 'c'], fault: { kind: 'malformed', afterEvents } });
       const task = await runTask(door(), 'malformed', 'TASK_STATE_FAILED');
       assert.equal(failureText(task), `driver invocation failed: ${door() === fast ? 'fast' : 'deep'}: the provider's stream could not be read: event ${afterEvents + 1} is not JSON`);
+      assert.equal(fakeOf().requests.length - before, 1);
+    });
+
+    test(`${label}: an in-stream error event after a streamed chunk fails the task with the provider's type and message, not retried`, async () => {
+      const before = fakeOf().requests.length;
+      fakeOf().enqueue({ text: ['a', 'b', 'c'], fault: { kind: 'error', afterEvents: afterEvents + 1 } });
+      const task = await runTask(door(), 'stream error', 'TASK_STATE_FAILED');
+      assert.equal(failureText(task), `driver invocation failed: ${door() === fast ? 'fast' : 'deep'}: overloaded_error: Overloaded`);
       assert.equal(fakeOf().requests.length - before, 1);
     });
 

@@ -90,6 +90,11 @@ describe('the official openai client reads the fake openai-compatible provider',
     await assert.rejects(client.chat.completions.stream(request).finalChatCompletion());
   });
 
+  test('an in-stream error chunk is an APIError carrying the provider’s message', async () => {
+    fake.enqueue({ ...TEXT, fault: { kind: 'error', afterEvents: 2 } });
+    await assert.rejects(client.chat.completions.stream(request).finalChatCompletion(), (e: unknown) => e instanceof OpenAI.APIError && /Overloaded/.test(e.message));
+  });
+
   test('a disconnect mid-stream breaks it', async () => {
     fake.enqueue({ ...TEXT, fault: { kind: 'disconnect', afterEvents: 2 } });
     await assert.rejects(client.chat.completions.stream(request).finalChatCompletion());
@@ -167,6 +172,11 @@ describe('the official @anthropic-ai/sdk client reads the fake anthropic provide
   test('a malformed event breaks the stream', async () => {
     fake.enqueue({ ...TEXT, fault: { kind: 'malformed', afterEvents: 3 } });
     await assert.rejects(client.messages.stream(request).finalMessage());
+  });
+
+  test('an in-stream error event is an APIError naming its type', async () => {
+    fake.enqueue({ ...TEXT, fault: { kind: 'error', afterEvents: 3 } });
+    await assert.rejects(client.messages.stream(request).finalMessage(), (e: unknown) => e instanceof Anthropic.APIError && /overloaded_error/.test(e.message));
   });
 
   test('a disconnect mid-stream breaks it', async () => {

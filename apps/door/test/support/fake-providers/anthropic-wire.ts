@@ -57,6 +57,11 @@ export function anthropicEvents(turn: FakeTurn, model: string): WireEvent[] {
   return events;
 }
 
+/** Anthropic's in-stream error event (an overload mid-stream is delivered this way, not as an HTTP status). */
+export function anthropicStreamError(errorType: string): WireEvent {
+  return ev('error', { error: { type: errorType, message: errorType === 'overloaded_error' ? 'Overloaded' : 'The stream failed' } });
+}
+
 export const ANTHROPIC_MALFORMED: WireEvent = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":' };
 
 export function anthropicErrorBody(status: FakeStatus): string {

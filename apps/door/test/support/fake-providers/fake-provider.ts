@@ -5,9 +5,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ANTHROPIC_MALFORMED, anthropicErrorBody, anthropicEvents } from './anthropic-wire.js';
+import { ANTHROPIC_MALFORMED, anthropicErrorBody, anthropicEvents, anthropicStreamError } from './anthropic-wire.js';
 import { type FakeReply, type FakeStatus, type FakeTurn, isStatus, type WireEvent } from './fake-turn.js';
-import { OPENAI_MALFORMED, openAiErrorBody, openAiEvents } from './openai-wire.js';
+import { OPENAI_MALFORMED, openAiErrorBody, openAiEvents, openAiStreamError } from './openai-wire.js';
 
 export type FakeKind = 'openai' | 'anthropic';
 
@@ -163,6 +163,12 @@ export class FakeProvider {
           await new Promise<void>((resolve) => res.write('', () => resolve()));
           await new Promise((resolve) => setTimeout(resolve, 20));
           res.socket?.destroy();
+          return false;
+        }
+        if (turn.fault.kind === 'error') {
+          const type = turn.fault.errorType ?? 'overloaded_error';
+          this.write(res, this.kind === 'openai' ? openAiStreamError(type) : anthropicStreamError(type), record);
+          res.end();
           return false;
         }
         this.write(res, this.kind === 'openai' ? OPENAI_MALFORMED : ANTHROPIC_MALFORMED, record);

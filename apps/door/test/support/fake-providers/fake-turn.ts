@@ -20,8 +20,11 @@ export interface FakeTurn {
   stop?: 'end' | 'tool' | 'length';
   /** Pause before each event. @unit ms */
   paceMs?: number;
-  /** After this many events: a chunk that is not JSON, a stall (nothing more, the socket left open), or a disconnect. */
-  fault?: { kind: 'malformed' | 'stall' | 'disconnect'; afterEvents: number };
+  /**
+   * After this many events: a chunk that is not JSON, a stall (nothing more, the socket left open), a disconnect, or
+   * the provider's in-stream error event (`errorType`, default overloaded_error), after which the stream ends.
+   */
+  fault?: { kind: 'malformed' | 'stall' | 'disconnect' | 'error'; afterEvents: number; errorType?: string };
 }
 
 /** An HTTP error answer in the provider's error shape. */
