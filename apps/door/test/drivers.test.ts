@@ -151,6 +151,8 @@ describe('a full task with tool calls', () => {
           [choice, 'end_turn', 0, choice === 'fast' ? { input: 1500, output: 5, cached: 1200 } : { input: 1500, output: 5, cached: 1200, cacheWrite: 0 }],
         ],
       );
+      // Each record names the model the call was served by, as the choice declares it.
+      assert.ok(inference.every((r) => typeof r.model === 'string' && r.model !== ''), JSON.stringify(inference.map((r) => r.model)));
     });
   }
 });

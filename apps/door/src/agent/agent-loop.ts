@@ -82,6 +82,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
           task_id: task.id,
           turn,
           driver: driver.choice,
+          ...(driver.model ? { model: driver.model } : {}),
           stop_reason: response.stop.kind,
           usage: response.usage ?? 'unreported',
           tool_calls: response.toolCalls.length,

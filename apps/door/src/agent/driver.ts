@@ -62,6 +62,8 @@ export interface DriverResponse {
 export interface TaskDriver {
   /** The driver choice serving this task, as the trace names it (`script`, a declared choice name). */
   readonly choice: string;
+  /** The model the latest call was served by, when the choice names one (a provider choice). */
+  readonly model?: string;
   infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverResponse>;
 }
 

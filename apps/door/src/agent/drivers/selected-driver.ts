@@ -12,6 +12,7 @@ import type { DriverChunk, DriverRequest, DriverResponse, TaskDriver } from '../
  */
 export class SelectedDriver implements TaskDriver {
   private served: string;
+  private servedModel: string | undefined;
   private readonly drivers = new Map<string, TaskDriver>();
   private readonly producedBy = new WeakMap<ThinkingBlock, string>();
 
@@ -27,12 +28,18 @@ export class SelectedDriver implements TaskDriver {
     return this.served;
   }
 
+  /** Its model, for a provider choice (the inference record's `model`). */
+  get model(): string | undefined {
+    return this.servedModel;
+  }
+
   async infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverResponse> {
     const { choice, applied } = this.deps.selection.beginCall();
     if (applied) {
       this.deps.trace.write('control_applied', { principal: 'agent', setting: 'inference.driver', value: choice.name, task_id: this.task.id, turn: request.turn });
     }
     this.served = choice.name;
+    this.servedModel = choice.driver === 'script' ? undefined : choice.model;
     let driver = this.drivers.get(choice.name);
     if (!driver) {
       driver = this.deps.build(choice, this.task);
