@@ -163,6 +163,9 @@ export class TaskLifecycle {
       task.deliverReply = resolve;
       task.abort.signal.addEventListener('abort', () => reject(new TaskCanceledError(id)), { once: true });
     });
+    // A cancel written before this pause aborts the task while the pause is still being written: the reply then
+    // rejects before anyone awaits it, and an unhandled rejection would end the process. The caller still gets it.
+    reply.catch(() => undefined);
     const row = await this.transition(id, 'TASK_STATE_INPUT_REQUIRED', { prompt });
     if (!row) throw new TaskCanceledError(id);
     this.deps.trace.write('task_input_required', { task_id: id, prompt });
