@@ -147,8 +147,9 @@ describe('MurmurClient on a public door', () => {
     assert.deepEqual(notCancelable.metadata, { taskId: napping.id, state: 'TASK_STATE_CANCELED' });
     assert.equal(notCancelable.method, 'CancelTask');
 
-    for (const call of [client.getTask(UNKNOWN), client.cancelTask(UNKNOWN)]) {
-      const notFound = await rejection(call);
+    // Both calls are caught as they start: a rejection not yet awaited would be reported as unhandled.
+    for (const caught of [rejection(client.getTask(UNKNOWN)), rejection(client.cancelTask(UNKNOWN))]) {
+      const notFound = await caught;
       assert.ok(notFound instanceof TaskNotFoundError);
       assert.equal(notFound.code, -32001);
       assert.equal(notFound.reason, 'TASK_NOT_FOUND');
