@@ -37,7 +37,7 @@ export interface RunningDoor {
 export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const images = session.manifest.context.images;
   // Commands a previous run of this session left (a door killed with SIGKILL): killed if they still run, reported.
-  const lost = ProcessRegistry.reopen(path.join(session.recordsDir, 'processes'));
+  const lost = ProcessRegistry.reopen(path.join(session.recordsDir, 'processes'), session.sessionId);
   const adapter = new FastifyAdapter({ logger: false, forceCloseConnections: 'idle', return503OnClosing: false, rewriteUrl: (req: IncomingMessage) => routableUrl(req.url) });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, { bodyParser: false, logger: false, abortOnError: false });
   registerDoorRoutes(app.getHttpAdapter().getInstance(), {

@@ -12,7 +12,7 @@ import { after, describe, test } from 'node:test';
 import { taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
 import { rpc, send, waitFor } from './support/rpc.js';
-import { groupAlive, lifecycleManifest, listAll, readPid, readTrace, sleep } from './support/tasks.js';
+import { groupAlive, isAlive, lifecycleManifest, listAll, readPid, readTrace, sleep } from './support/tasks.js';
 
 const dir = tempDir('pids');
 const pidFile = (name: string) => path.join(dir, name);
@@ -25,6 +25,12 @@ rules:
           - tool: bash
             input: { command: "sleep 30 & echo $$ > ${pidFile('holder')}; echo hi" }
         answer: "{{tool.content}}"
+  - match: '^escape (.*)$'
+    turns:
+      - tools:
+          - tool: bash
+            input: { command: "setsid sleep 41 < /dev/null > /dev/null 2>&1 & echo $! > ${dir}/{{match.1}}" }
+        answer: escaped
   - match: '^stubborn$'
     turns:
       - tools:
@@ -126,6 +132,29 @@ describe('the session’s end kills every command', () => {
     const all = (await rpc(resumed.url, 'ListTasks', { includeArtifacts: true })).json.result.tasks as { artifacts: { parts: { text: string }[] }[] }[];
     const answer = all.map((t) => t.artifacts[0]?.parts[0]?.text ?? '').find((text) => text.includes('were lost'));
     assert.ok(answer?.includes(`- ${workId} (bash): echo`), answer);
+  });
+});
+
+describe('a process that left its command’s group (setsid)', () => {
+  const escaped = async (d: DoorProcess, name: string): Promise<number> => {
+    assert.equal(taskOf(await send(d.url, `escape ${name}`)).status.state, 'TASK_STATE_COMPLETED');
+    const pid = await waitFor(async () => readPid(pidFile(name)), 'the escaped pid');
+    assert.ok(isAlive(pid), 'it runs on after the call');
+    return pid;
+  };
+
+  test('dies with the session on a graceful end, found by the session’s mark', async () => {
+    const d = await door();
+    const pid = await escaped(d, 'esc1');
+    await d.stop();
+    await waitFor(async () => (isAlive(pid) ? undefined : true), 'the escaped process to be gone', 3000);
+  });
+
+  test('dies with a door killed with SIGKILL, by the reaper', async () => {
+    const d = await door();
+    const pid = await escaped(d, 'esc2');
+    await d.stop('SIGKILL');
+    await waitFor(async () => (isAlive(pid) ? undefined : true), 'the reaper to kill the escaped process', 5000);
   });
 });
 

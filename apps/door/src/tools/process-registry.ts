@@ -20,6 +20,47 @@ export interface RecordedGroup {
 const SWEEP_MS = 2000;
 
 /**
+ * The environment variable every command of a session carries, naming the session. A command's descendants inherit
+ * it, also those that left its process group (setsid) or were started in the instant between a spawn and its record,
+ * so the session's end finds them by it as well as by their recorded groups.
+ */
+export const COMMAND_SESSION_ENV = 'MURMUR_COMMAND_SESSION';
+
+/** The pids of live processes carrying this session's mark, read from /proc/<pid>/environ (never this process). */
+export function markedProcesses(sessionId: string): number[] {
+  const mark = Buffer.from(`${COMMAND_SESSION_ENV}=${sessionId}\0`);
+  const pids: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return pids;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`);
+      if (environ.includes(mark) && readStat(Number(entry))?.state !== 'Z') pids.push(Number(entry));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
+function killMarked(sessionId: string): number[] {
+  const pids = markedProcesses(sessionId);
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
  * Whether the recorded group still runs: its leader alive with the recorded start time, or the leader gone while
  * members of its group remain (no pid is reused as a group id while that group has members, so such a group is ours).
  */
@@ -35,7 +76,7 @@ function stillRuns(group: Pick<RecordedGroup, 'pgid' | 'startTime'>): boolean {
  * under `dir` by the rule of `stillRuns`, and exits. The files stay, so a resumed launch reports what was lost.
  */
 const REAPER_SCRIPT = `
-door=$1; door_start=$2; dir=$3
+door=$1; door_start=$2; dir=$3; session=$4
 start_of() { read -r l < "/proc/$1/stat" 2>/dev/null || return 1; l=\${l##*) }; set -- $l; echo "\${20}"; }
 while [ "$(start_of "$door")" = "$door_start" ]; do sleep 0.5; done
 for f in "$dir"/*; do
@@ -44,6 +85,9 @@ for f in "$dir"/*; do
   read -r want < "$f" || continue
   if [ -e "/proc/$pg" ]; then [ "$(start_of "$pg")" = "$want" ] || continue; fi
   kill -KILL "-$pg" 2>/dev/null
+done
+for e in $(grep -la "${COMMAND_SESSION_ENV}=$session" /proc/[0-9]*/environ 2>/dev/null); do
+  p=\${e#/proc/}; kill -KILL "\${p%/environ}" 2>/dev/null
 done
 `;
 
@@ -58,8 +102,16 @@ export class ProcessRegistry {
   private reaper: ChildProcess | null = null;
   private sweeper: NodeJS.Timeout | null = null;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly sessionId: string,
+  ) {
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  }
+
+  /** The environment a command of this session runs with: the door's, and the session's mark. */
+  commandEnv(): NodeJS.ProcessEnv {
+    return { ...process.env, [COMMAND_SESSION_ENV]: this.sessionId };
   }
 
   /** Records a command's group as soon as it is spawned; its pid leads the group (spawned `detached`). */
@@ -90,9 +142,13 @@ export class ProcessRegistry {
     return [...this.groups.values()];
   }
 
-  /** The session ends: every group is stopped (SIGTERM, SIGKILL 2 s later) and forgotten; then the reaper goes. */
+  /**
+   * The session ends: every group is stopped (SIGTERM, SIGKILL 2 s later) and forgotten; whatever else carries the
+   * session's mark (a process that left its group) is killed; then the reaper goes.
+   */
   async killAll(): Promise<void> {
     await Promise.all([...this.groups.keys()].map((pgid) => killProcessGroup(pgid)));
+    killMarked(this.sessionId);
     for (const pgid of [...this.groups.keys()]) this.release(pgid);
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
@@ -112,7 +168,7 @@ export class ProcessRegistry {
     if (this.reaper) return;
     const doorStart = readStat(process.pid)?.startTime;
     if (!doorStart) return;
-    this.reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT, 'murmur-reaper', String(process.pid), doorStart, this.dir], { detached: true, stdio: 'ignore' });
+    this.reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT, 'murmur-reaper', String(process.pid), doorStart, this.dir, this.sessionId], { detached: true, stdio: 'ignore' });
     this.reaper.on('error', () => undefined);
     this.reaper.unref();
   }
@@ -121,7 +177,7 @@ export class ProcessRegistry {
    * Opening the records of a session that stopped: every group a previous run recorded is killed if it still runs,
    * and reported, then forgotten. Returns what was lost, oldest first.
    */
-  static reopen(dir: string): { group: RecordedGroup; wasRunning: boolean }[] {
+  static reopen(dir: string, sessionId: string): { group: RecordedGroup; wasRunning: boolean }[] {
     let files: string[];
     try {
       files = readdirSync(dir).filter((f) => /^\d+$/.test(f));
@@ -147,6 +203,9 @@ export class ProcessRegistry {
       }
       rmSync(full, { force: true });
     }
+    // A process of the session no record names (one that left its group, or was spawned in the instant before its
+    // record was written) is killed too, by the session's mark.
+    killMarked(sessionId);
     return lost.sort((a, b) => a.group.startedAtMs - b.group.startedAtMs);
   }
 }

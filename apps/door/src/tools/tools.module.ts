@@ -13,7 +13,7 @@ import { ToolDispatcher } from './tool-dispatcher.js';
   imports: [SessionModule],
   providers: [
     { provide: BackgroundCommands, useFactory: () => new BackgroundCommands() },
-    { provide: ProcessRegistry, useFactory: (s: SessionContext) => new ProcessRegistry(path.join(s.recordsDir, 'processes')), inject: [SESSION_CONTEXT] },
+    { provide: ProcessRegistry, useFactory: (s: SessionContext) => new ProcessRegistry(path.join(s.recordsDir, 'processes'), s.sessionId), inject: [SESSION_CONTEXT] },
     // The driver choice serving inference calls: switch-driver changes it, the agent loop reads it (docs/drivers.md).
     { provide: DriverSelection, useFactory: (s: SessionContext) => new DriverSelection(s.manifest, s.capsuleDir), inject: [SESSION_CONTEXT] },
     {
