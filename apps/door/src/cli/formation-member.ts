@@ -27,7 +27,7 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
   const deadlineMs = values.deadline === undefined ? undefined : Date.parse(values.deadline);
   const warning = egressWarning(me.name, me.callees, me.loaded.manifest.capabilities.network.allow);
   if (warning) warn(warning);
-  const seat = new FormationSeat(roster.name, me.name, me.callees, me.callers);
+  const seat = new FormationSeat(roster.name, me.name, me.callees, me.callers, roster.members.map((m) => m.name));
   const session = stageSession({ dir: me.loaded.dir, host: '127.0.0.1', port: 0, deadlineMs, formation: seat });
   const door = await startDoor(session);
   register({

@@ -17,6 +17,8 @@ export class FormationSeat {
     readonly member: string,
     readonly callees: readonly string[],
     readonly callers: readonly string[],
+    /** Every member of the roster, in roster order. */
+    readonly members: readonly string[],
   ) {}
 
   /** Sets the address and token of each callee, as the supervisor hands them over. */
