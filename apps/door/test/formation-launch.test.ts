@@ -9,7 +9,8 @@ import { after, describe, test } from 'node:test';
 import { MurmurClient, TaskNotFoundError } from '@murmur/client';
 import { isAlive } from '../src/session/session-registry.js';
 import { runMur, until } from './support/client-cli.js';
-import { tempDir } from './support/door-process.js';
+import path from 'node:path';
+import { REPO_ROOT, tempDir } from './support/door-process.js';
 import { forkMember, makeFormation, memberManifest, nextMessage, runFormation } from './support/formation.js';
 
 const ANSWER = 'default:\n  turns:\n    - answer: "done: {{task.text}}"\n';
@@ -137,5 +138,25 @@ describe('member tokens, added after launch', () => {
     await assert.rejects(asPlanner.stopSession(), /insufficient_scope|does not reach murmur\.StopSession/);
     child.kill('SIGTERM');
     await new Promise((resolve) => child.once('exit', resolve));
+  });
+});
+
+describe('examples/formation', () => {
+  const home = tempDir('home');
+  let formation: Awaited<ReturnType<typeof runFormation>>;
+  after(() => formation?.mur.kill('SIGKILL'));
+
+  test('runs under mur run --roster: planner hands task.md to worker and critic and answers with both', async () => {
+    formation = await runFormation(path.join(REPO_ROOT, 'examples', 'formation', 'roster.yaml'), home);
+    const planner = new MurmurClient(formation.member('planner').url);
+    const task = await until(async () => {
+      const t = await planner.getTask(formation.launchTaskId!);
+      return t.status.state === 'TASK_STATE_COMPLETED' ? t : undefined;
+    }, 'the launch task completed');
+    const text = task.artifacts![0].parts[0].text!;
+    assert.match(text, /^planner, with what worker and critic said:\n\n\[call-member\] call mcl_\w+ to worker ended completed:\n<untrusted-content source=member:worker>\nPackets go nowhere/);
+    assert.match(text, /to critic ended completed:\n<untrusted-content source=member:critic>\nIt needs seventeen syllables/);
+    formation.mur.kill('SIGTERM');
+    assert.equal((await formation.mur.exited).code, 0);
   });
 });

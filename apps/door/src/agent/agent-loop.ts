@@ -93,6 +93,13 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         messages.push({ role: 'assistant', text: response.text, thinking: response.thinking, toolCalls: response.toolCalls });
         if (response.toolCalls.length > 0) {
           messages.push({ role: 'tool', results: await this.runTools(task, response.toolCalls, progress) });
+          // Seed 004, "end-without-answer": once the turn's tool calls finish, the attempt ends with no further call.
+          const reason = this.deps.continuations?.endingWithoutAnswer(task.id) ?? null;
+          if (reason !== null) {
+            this.result.write(`no answer: ${reason}`);
+            await lifecycle.fail(task.id, reason, { noAnswer: true, noAnswerBelow: this.deps.continuations!.noAnswerBelow(task.id) });
+            return;
+          }
           continue;
         }
         const stop = response.stop;
@@ -111,7 +118,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
             // A completed task whose last call streamed nothing reports its whole reply as one final text frame.
             if (!chunked && response.text !== '') events.emit('text', { taskId: task.id, text: response.text, final: true });
             this.result.write(response.text);
-            await lifecycle.complete(task.id, response.text);
+            await lifecycle.complete(task.id, response.text, { noAnswerBelow: this.deps.continuations?.noAnswerBelow(task.id) ?? [] });
             return;
           }
           case 'input_required': {

@@ -9,6 +9,10 @@ export interface TaskContinuations {
    * reports the waiting and continuing status texts as they happen.
    */
   continuation(taskId: string, signal: AbortSignal, onStatus: (text: string) => void): Promise<string | null>;
+  /** The reason end-without-answer was accepted with in this task, or null: the attempt then ends without an answer. */
+  endingWithoutAnswer(taskId: string): string | null;
+  /** The members this task had no answer from, then those they reported further down: each once, at most 8. */
+  noAnswerBelow(taskId: string): { member: string; status: string }[];
   /** The attempt ended any other way: outstanding calls are recorded abandoned, arrived answers undelivered. */
   settle(taskId: string): void;
 }

@@ -33,6 +33,8 @@ interface Call {
 
 interface TaskCalls {
   calls: Call[];
+  /** The reason end-without-answer was accepted with, or null. */
+  ending: string | null;
   sentBy: string | null;
   /** Each member's latest ended call in this task, across rounds. */
   latest: Map<string, EndedCall>;
@@ -62,6 +64,7 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
     const { seat, trace, clock, session } = this.deps;
     if (!this.callees.includes(member)) throw new ToolInputError(`'${member}' is not a member this capsule may call; it may call ${this.callees.join(', ')}`);
     const task = this.tasksOf(ctx.taskId, ctx.sentBy ?? null);
+    if (task.ending !== null) throw new ToolInputError("'call-member' makes no call from a task that is ending without an answer.");
     const earlier = task.calls.find((c) => c.state.member === member && !c.delivered);
     if (earlier) throw new ToolInputError(earlier.ended ? alreadyAnsweredRefusal(member, earlier.state.callId) : notYetAnsweredRefusal(member, earlier.state.callId));
 
@@ -120,6 +123,34 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
     }
   }
 
+  endWithoutAnswer(reason: string, ctx: ToolCallContext): RuntimeToolAnswer {
+    const task = this.tasksOf(ctx.taskId, ctx.sentBy ?? null);
+    if (task.sentBy === null) {
+      throw new ToolInputError("'end-without-answer' ends only a task another formation member sent; no formation member sent this one. Reply in text, saying plainly which part has no answer.");
+    }
+    const out = task.calls.find((c) => !c.delivered);
+    if (out) throw new ToolInputError(`Call ${out.state.callId} to ${out.state.member} is still out; its answer arrives after you end your turn. Call end-without-answer only when no call is left to wait for.`);
+    if (reason.trim() === '') throw new ToolInputError("'end-without-answer' needs a reason: say in a sentence why you have no answer.");
+    if (task.ending !== null) throw new ToolInputError('This task is already ending without an answer.');
+    task.ending = reason;
+    return {
+      data: JSON.stringify({ status: 'ending', caller: task.sentBy }),
+      note: `[end-without-answer] This task ends without an answer once this turn's tool calls finish, and ${task.sentBy} is told you gave none.`,
+    };
+  }
+
+  endingWithoutAnswer(taskId: string): string | null {
+    return this.tasks.get(taskId)?.ending ?? null;
+  }
+
+  noAnswerBelow(taskId: string): { member: string; status: string }[] {
+    const latest = [...(this.tasks.get(taskId)?.latest.values() ?? [])];
+    const named = new Map<string, string>();
+    for (const call of latest) if (call.status !== 'completed') named.set(call.member, call.status);
+    for (const call of latest) for (const below of call.below) if (!named.has(below.member)) named.set(below.member, below.status);
+    return [...named].slice(0, 8).map(([member, status]) => ({ member, status }));
+  }
+
   async continuation(taskId: string, signal: AbortSignal, onStatus: (text: string) => void): Promise<string | null> {
     const task = this.tasks.get(taskId);
     const round = task?.calls.filter((c) => !c.delivered) ?? [];
@@ -159,7 +190,7 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
   private tasksOf(taskId: string, sentBy: string | null): TaskCalls {
     let task = this.tasks.get(taskId);
     if (!task) {
-      task = { calls: [], sentBy, latest: new Map(), wake: new Set() };
+      task = { calls: [], sentBy, ending: null, latest: new Map(), wake: new Set() };
       this.tasks.set(taskId, task);
     }
     return task;

@@ -10,7 +10,22 @@ export interface MemberCallPort {
   readonly callees: readonly string[];
   /** One call; a refusal (nothing sent) is thrown as a ToolInputError. */
   call(member: string, task: string, ctx: ToolCallContext): Promise<RuntimeToolAnswer>;
+  /** end-without-answer: accepted, or refused with a ToolInputError (seed 004's texts, in its order). */
+  endWithoutAnswer(reason: string, ctx: ToolCallContext): RuntimeToolAnswer;
 }
+
+export const END_WITHOUT_ANSWER_SCHEMA: JsonObject = {
+  type: 'object',
+  properties: { reason: { type: 'string', description: 'Why you have no answer to give, in a sentence' } },
+  required: ['reason'],
+  additionalProperties: false,
+};
+
+export const END_WITHOUT_ANSWER_DESCRIPTION = [
+  'Ends the task another formation member sent you without an answer. Use it instead of replying when you have no answer to give, usually because a member you called gave you none.',
+  'The reason is passed to the member that sent the task: the runtime tells that member plainly that no answer came, and names each member you called that gave none.',
+  'It is refused while a call you made is still out, and for a task no formation member sent.',
+].join(' ');
 
 export const MEMBER_CALL_PORT = Symbol('MEMBER_CALL_PORT');
 

@@ -5,7 +5,7 @@ import type { TraceWriter } from '../../session/trace-writer.js';
 import type { UsageLedger } from '../../session/usage-ledger.js';
 import type { BackgroundCommands } from '../background-commands.js';
 import type { DriverSelection } from './driver-selection.js';
-import { callMemberDescription, callMemberSchema, type MemberCallPort } from './call-member.js';
+import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';
 import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { ToolCallContext } from '../tool-call.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
@@ -49,7 +49,18 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
       granted: backgroundCommandGranted,
       run: (input, ctx) => runBackgroundCommand(input, { commands: deps.background, trace: deps.trace }, ctx),
     },
-    ...(deps.memberCalls === null || deps.memberCalls.callees.length === 0 ? {} : { 'call-member': callMemberTool(deps.memberCalls) }),
+    ...(deps.memberCalls === null || deps.memberCalls.callees.length === 0
+      ? {}
+      : {
+          'call-member': callMemberTool(deps.memberCalls),
+          // end-without-answer exists exactly where call-member does (seed 004).
+          'end-without-answer': {
+            description: END_WITHOUT_ANSWER_DESCRIPTION,
+            inputSchema: END_WITHOUT_ANSWER_SCHEMA,
+            granted: () => true,
+            run: async (input, ctx) => deps.memberCalls!.endWithoutAnswer(String(input.reason), ctx),
+          },
+        }),
   };
 }
 
