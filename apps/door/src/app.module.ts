@@ -4,6 +4,7 @@ import path from 'node:path';
 import { AgentModule } from './agent/agent.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CardModule } from './card/card.module.js';
+import { FormationsModule } from './formations/formations.module.js';
 import { MethodsModule } from './methods/methods.module.js';
 import { RpcModule } from './rpc/rpc.module.js';
 import { SESSION_CONTEXT, type SessionContext } from './session/session-context.js';
@@ -33,6 +34,7 @@ export class AppModule {
           logging: false,
         }),
         SessionModule,
+        FormationsModule,
         ToolsModule,
         AuthModule,
         TasksModule,

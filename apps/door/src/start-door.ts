@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { RequestGate } from './auth/request-gate.js';
-import { removeTokens } from './auth/tokens.js';
+import { type MintedToken, removeTokens } from './auth/tokens.js';
 import { CardService } from './card/card.service.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
 import { routableUrl } from './rpc/request-target.js';
@@ -26,6 +26,8 @@ export interface RunningDoor {
   readonly recordsDir: string;
   readonly tasks: TaskQueue;
   readonly trace: TraceWriter;
+  /** Tokens minted after launch that this door accepts from now on: a formation's member tokens. */
+  acceptTokens(tokens: readonly MintedToken[]): void;
   /**
    * Ends live tasks (canceled; or failed with `failure` when the session ends on its own), answers held requests,
    * stops listening, kills every command's process group, closes the store.
@@ -75,6 +77,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     recordsDir: session.recordsDir,
     tasks,
     trace,
+    acceptTokens: (tokens) => app.get(RequestGate).acceptTokens(tokens),
     close: (failure?: string) => {
       closing ??= (async () => {
         await tasks.close(failure);

@@ -10,6 +10,7 @@ import type { TaskProgress, ToolCallRequest } from '../tools/tool-call.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import type { ConversationMessage, ToolResult, UserContent } from './conversation.js';
 import type { DriverResponse, TaskDriver, ToolSpec } from './driver.js';
+import type { TaskContinuations } from './task-continuations.js';
 import { ResultFile } from './result-file.js';
 import { systemPrompt } from './system-prompt.js';
 
@@ -24,6 +25,8 @@ export interface AgentLoopDeps {
   usage: UsageLedger;
   log: DoorLog;
   driverFor: DriverFactory;
+  /** A formation member's continuations (formations/); absent outside a formation. */
+  continuations?: TaskContinuations | null;
 }
 
 /** Characters per token when a call reported no usage: the runtime's own estimate of the conversation's size. */
@@ -90,16 +93,34 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         messages.push({ role: 'assistant', text: response.text, thinking: response.thinking, toolCalls: response.toolCalls });
         if (response.toolCalls.length > 0) {
           messages.push({ role: 'tool', results: await this.runTools(task, response.toolCalls, progress) });
+          // Seed 004, "end-without-answer": once the turn's tool calls finish, the attempt ends with no further call.
+          const reason = this.deps.continuations?.endingWithoutAnswer(task.id) ?? null;
+          if (reason !== null) {
+            this.result.write(`no answer: ${reason}`);
+            await lifecycle.fail(task.id, reason, { noAnswer: true, noAnswerBelow: this.deps.continuations!.noAnswerBelow(task.id) });
+            return;
+          }
           continue;
         }
         const stop = response.stop;
         switch (stop.kind) {
-          case 'end_turn':
+          case 'end_turn': {
+            // Seed 004, "How the answer arrives": with a turn still left, the task waits for its member calls and
+            // continues with one message holding every answer; on its last allowed turn it does not wait.
+            const continuations = this.deps.continuations;
+            if (continuations && turn < maxTurns) {
+              const text = await continuations.continuation(task.id, task.signal, (status) => lifecycle.progress(task.id, status));
+              if (text !== null) {
+                messages.push({ role: 'user', origin: 'runtime', content: [{ type: 'text', text }] });
+                break;
+              }
+            }
             // A completed task whose last call streamed nothing reports its whole reply as one final text frame.
             if (!chunked && response.text !== '') events.emit('text', { taskId: task.id, text: response.text, final: true });
             this.result.write(response.text);
-            await lifecycle.complete(task.id, response.text);
+            await lifecycle.complete(task.id, response.text, { noAnswerBelow: this.deps.continuations?.noAnswerBelow(task.id) ?? [] });
             return;
+          }
           case 'input_required': {
             const reply = await lifecycle.awaitReply(task.id, stop.prompt);
             messages.push({ role: 'user', origin: 'reply', content: [{ type: 'text', text: reply }] });
@@ -123,6 +144,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     } catch (error) {
       if (task.signal.aborted) throw new TaskCanceledError(task.id);
       throw error;
+    } finally {
+      // Every other ending accounts for the task's calls at once: outstanding ones abandoned.
+      this.deps.continuations?.settle(task.id);
     }
   }
 
@@ -157,6 +181,8 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         taskId: task.id,
         signal: task.signal,
         task: progress,
+        trust: task.trust,
+        sentBy: task.owner.startsWith('member:') ? task.owner.slice('member:'.length) : null,
         onOutput: (stream, text) => events.emit('tool-call-progress', { taskId: task.id, toolCallId: call.id, stream, text }),
       });
       trace.write('tool_call', {

@@ -17,6 +17,7 @@ import { AgentLoop } from './agent-loop.js';
 import { CommandCompletions } from './command-completions.js';
 import { createDriverFactory } from './drivers/driver-factory.js';
 import { DriverSessionScope } from './drivers/session-scope.js';
+import { TASK_CONTINUATIONS, type TaskContinuations } from './task-continuations.js';
 
 /**
  * The agent loop, and the run queue that starts tasks on it: the queue is provided here, where its runner exists,
@@ -38,12 +39,25 @@ import { DriverSessionScope } from './drivers/session-scope.js';
         log: DoorLog,
         selection: DriverSelection,
         scope: DriverSessionScope,
+        continuations?: TaskContinuations,
       ) => {
         // Every task runs on the selected driver choice (docs/drivers.md); scripts load and validate here, at launch.
         const driverFor = createDriverFactory({ selection, trace, sessionSignal: scope.signal });
-        return new AgentLoop({ session, lifecycle, events, tools, trace, usage, log, driverFor });
+        return new AgentLoop({ session, lifecycle, events, tools, trace, usage, log, driverFor, continuations: continuations ?? null });
       },
-      inject: [SESSION_CONTEXT, TaskLifecycle, TaskEvents, ToolDispatcher, TraceWriter, UsageLedger, DoorLog, DriverSelection, DriverSessionScope],
+      inject: [
+        SESSION_CONTEXT,
+        TaskLifecycle,
+        TaskEvents,
+        ToolDispatcher,
+        TraceWriter,
+        UsageLedger,
+        DoorLog,
+        DriverSelection,
+        DriverSessionScope,
+        // A formation member's continuations (formations/, under this layer's token); absent outside a formation.
+        { token: TASK_CONTINUATIONS, optional: true },
+      ],
     },
     {
       provide: TaskQueue,

@@ -35,6 +35,8 @@ interface TemplateScope {
   tool: ToolOutcome | null;
   /** The names of the tools the call was sent, in inventory order. */
   inventory?: readonly string[];
+  /** The text of the latest message the runtime added (a formation's continuation), or null. */
+  continuation?: string | null;
 }
 
 /** The value of one template key, or null for a key the driver does not know (left as written). */
@@ -49,6 +51,7 @@ function templateValue(key: string, scope: TemplateScope): string | null {
   if (key === 'tool.work_id') return scope.tool?.workId ?? '';
   if (key === 'tool.content') return scope.tool?.content ?? '';
   if (key === 'inventory') return (scope.inventory ?? []).join(', ');
+  if (key === 'continuation') return scope.continuation ?? '';
   return null;
 }
 
@@ -56,7 +59,8 @@ const TEMPLATE = /\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g;
 
 /**
  * {{task.text}}, {{reply}}, {{match.N}}, {{tool.stdout}}, {{tool.stderr}}, {{tool.exit_code}}, {{tool.work_id}},
- * {{tool.content}} (trailing newlines trimmed from the streams), and {{inventory}}: the tool names the call was sent.
+ * {{tool.content}} (trailing newlines trimmed from the streams), {{inventory}}: the tool names the call was sent, and
+ * {{continuation}}: the latest message the runtime added, such as a formation's member answers.
  */
 export function renderTemplate(template: string, scope: TemplateScope, quote: (value: string) => string = (v) => v): string {
   return template.replace(TEMPLATE, (whole, key: string) => {
@@ -96,6 +100,7 @@ interface Played {
 }
 
 const isToolMessage = (m: ConversationMessage): m is Extract<ConversationMessage, { role: 'tool' }> => m.role === 'tool';
+const isRuntime = (m: ConversationMessage): m is Extract<ConversationMessage, { role: 'user' }> => m.role === 'user' && m.origin === 'runtime';
 const isReply = (m: ConversationMessage): m is Extract<ConversationMessage, { role: 'user' }> => m.role === 'user' && m.origin === 'reply';
 
 /**
@@ -131,7 +136,15 @@ export class ScriptTaskDriver implements TaskDriver {
   async infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverResponse> {
     const tool = latest(request.messages, isToolMessage)?.results.at(-1)?.outcome ?? null;
     const reply = latest(request.messages, isReply);
-    const scope: TemplateScope = { taskText: this.taskText, match: this.match, reply: reply ? userText(reply) : null, tool, inventory: request.tools.map((t) => t.name) };
+    const added = latest(request.messages, isRuntime);
+    const scope: TemplateScope = {
+      taskText: this.taskText,
+      match: this.match,
+      reply: reply ? userText(reply) : null,
+      tool,
+      inventory: request.tools.map((t) => t.name),
+      continuation: added ? userText(added) : null,
+    };
     if (this.endingPending) {
       const ending = this.endingPending;
       this.endingPending = null;

@@ -13,7 +13,8 @@ import {
 } from '@murmur/protocol';
 import type { SessionContext } from '../session/session-context.js';
 import { type Caller, PUBLIC_CALLER, reaches } from './caller.js';
-import type { TokenRegistry } from './token-registry.js';
+import { TokenRegistry } from './token-registry.js';
+import type { MintedToken } from './tokens.js';
 
 export type GateVerdict = { ok: true; caller: Caller } | { ok: false; status: number; headers: Record<string, string>; body: string };
 
@@ -30,12 +31,28 @@ const BEARER = /^([A-Za-z][A-Za-z0-9._~+/-]*) (.+)$/;
 export class RequestGate {
   private readonly realm: string;
 
+  /** A public formation member's door: it answers every caller, and a caller presenting a member token is that member. */
+  private memberTokens: TokenRegistry | null = null;
+
   constructor(
     private readonly session: SessionContext,
     /** null on a public door, which answers every caller and ignores Authorization. */
     private readonly tokens: TokenRegistry | null,
   ) {
     this.realm = session.manifest.name;
+  }
+
+  /**
+   * Formation tokens handed over after launch (docs/formations.md, "Member tokens"). An authenticated door adds them
+   * to its registry; a public door keeps them apart, so a request without one stays a public caller.
+   */
+  acceptTokens(tokens: readonly MintedToken[]): void {
+    if (this.tokens !== null) {
+      this.tokens.add(tokens);
+      return;
+    }
+    this.memberTokens ??= new TokenRegistry([]);
+    this.memberTokens.add(tokens);
   }
 
   check(rawHeaders: readonly string[]): GateVerdict {
@@ -49,7 +66,7 @@ export class RequestGate {
   }
 
   private authenticate(rawHeaders: readonly string[]): GateVerdict {
-    if (this.tokens === null) return { ok: true, caller: PUBLIC_CALLER };
+    if (this.tokens === null) return { ok: true, caller: this.publicMember(rawHeaders) ?? PUBLIC_CALLER };
     const lines = headerLines(rawHeaders, 'authorization');
     if (lines.length === 0) return this.refuse(unauthenticatedRefusal(), bearerChallenge(this.realm));
     if (lines.length > 1) return this.invalidToken('several-headers');
@@ -60,9 +77,17 @@ export class RequestGate {
     return { ok: true, caller };
   }
 
-  /** Step 11: the method's scope, on an authenticated door. Methods that need no scope pass. */
+  /** On a public door, the member a formation token names; any other Authorization is ignored, as before. */
+  private publicMember(rawHeaders: readonly string[]): Caller | null {
+    if (this.memberTokens === null) return null;
+    const lines = headerLines(rawHeaders, 'authorization');
+    const match = lines.length === 1 ? BEARER.exec(lines[0]) : null;
+    return match?.[1].toLowerCase() === 'bearer' ? this.memberTokens.callerFor(match[2]) : null;
+  }
+
+  /** Step 11: the method's scope, on an authenticated door (and for a member token on a public one). Methods that need no scope pass. */
   scopeRefusal(caller: Caller, scope: string | null): GateVerdict | null {
-    if (this.tokens === null || scope === null || reaches(caller, scope)) return null;
+    if ((this.tokens === null && caller === PUBLIC_CALLER) || scope === null || reaches(caller, scope)) return null;
     return this.refuse(insufficientScopeRefusal(caller.principal, scope), bearerChallenge(this.realm, { code: 'insufficient_scope', scope }));
   }
 

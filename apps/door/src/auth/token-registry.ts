@@ -9,16 +9,26 @@ const digest = (text: string) => createHash('sha256').update(text, 'utf8').diges
  * timingSafeEqual, so neither the match nor the length of a wrong token shows in the time taken.
  */
 export class TokenRegistry {
-  private readonly entries: { digest: Buffer; caller: Caller }[];
+  private readonly entries: { digest: Buffer; caller: Caller }[] = [];
 
   constructor(tokens: MintedToken[]) {
-    this.entries = tokens.map((t) => ({
-      digest: digest(t.token),
-      caller:
-        t.credential === OPERATOR_PRINCIPAL
-          ? { principal: OPERATOR_PRINCIPAL, sees: 'all', scopes: 'all' }
-          : { principal: t.credential, sees: 'own', scopes: t.scopes === 'all' ? 'all' : new Set(t.scopes) },
-    }));
+    this.add(tokens);
+  }
+
+  /**
+   * Tokens minted after launch: a formation's member tokens (`member:<caller>`), which the supervisor can mint only
+   * once every member's door listens (docs/formations.md, "Member tokens"). Valid from now until the session ends.
+   */
+  add(tokens: readonly MintedToken[]): void {
+    for (const t of tokens) {
+      this.entries.push({
+        digest: digest(t.token),
+        caller:
+          t.credential === OPERATOR_PRINCIPAL
+            ? { principal: OPERATOR_PRINCIPAL, sees: 'all', scopes: 'all' }
+            : { principal: t.credential, sees: 'own', scopes: t.scopes === 'all' ? 'all' : new Set(t.scopes) },
+      });
+    }
   }
 
   callerFor(token: string): Caller | null {

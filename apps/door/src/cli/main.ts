@@ -7,7 +7,8 @@ import { UsageError } from './usage-error.js';
 const processIo = async () => (await import('./client-command-support.js')).processIo;
 
 async function usage(): Promise<string> {
-  const [{ RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }] = await Promise.all([
+  const [{ ROSTER_USAGE }, { RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }] = await Promise.all([
+    import('./formation-supervisor.js'),
     import('./run-command.js'),
     import('./console-command.js'),
     import('./token-command.js'),
@@ -20,6 +21,7 @@ async function usage(): Promise<string> {
 
 commands:
   run [DIR]     run a capsule's session and serve its A2A door
+  run --roster roster.yaml  run a formation: every member its own session and door
   console       serve the operators' console for the sessions on this host
   demo          run examples/hello and examples/secure, a short tour, and the console
   token [SESSION]  print the door tokens of a running authenticated session
@@ -29,6 +31,8 @@ commands:
   stop [SESSION]  cancel a session's live tasks, then end its process
 
 ${RUN_USAGE}
+
+${ROSTER_USAGE}
 
 ${CONSOLE_USAGE}
 
@@ -47,6 +51,11 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'run': {
+      const warn = (line: string) => process.stderr.write(`mur: ${line}\n`);
+      if (rest.includes('--member')) return (await import('./formation-member.js')).runMember(rest, warn);
+      if (rest.some((a) => a === '--roster' || a.startsWith('--roster='))) {
+        return (await import('./formation-supervisor.js')).superviseFormation(rest, (line) => process.stdout.write(`${line}\n`), warn);
+      }
       const { launch } = await import('./run-command.js');
       const session = await launch(rest, (line) => process.stdout.write(`${line}\n`));
       await new Promise<void>((resolve) => {

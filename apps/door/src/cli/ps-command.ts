@@ -14,11 +14,20 @@ export interface PsRow {
   reachable: boolean;
   /** Why the session is unreachable; null when it is reachable. */
   reason: string | null;
+  /** Present only for a formation member (mur run --roster): its formation, its member name, whether it is the entry. */
+  formation?: { name: string; member: string; entry: boolean };
 }
 
 /** Whether one registered session's door answers as that session: its card, fetched with a short timeout. */
 async function probe(session: SessionEntry & { stale: boolean }): Promise<PsRow> {
-  const row = { name: session.name, version: session.version, url: session.url, sessionId: session.sessionId, pid: session.pid };
+  const row = {
+    name: session.name,
+    version: session.version,
+    url: session.url,
+    sessionId: session.sessionId,
+    pid: session.pid,
+    ...(session.formation ? { formation: { name: session.formation.name, member: session.formation.member, entry: session.formation.entry } } : {}),
+  };
   if (session.stale) return { ...row, reachable: false, reason: `its process ${session.pid} is gone (a stale record)` };
   try {
     const card = await fetchCard(clientFor(session.url, undefined));
@@ -30,8 +39,11 @@ async function probe(session: SessionEntry & { stale: boolean }): Promise<PsRow>
 }
 
 function table(rows: PsRow[]): string[] {
-  const header = ['NAME', 'VERSION', 'ADDRESS', 'SESSION', 'PID', 'STATE'];
-  const cells = rows.map((r) => [r.name, r.version, r.url, r.sessionId, String(r.pid), r.reachable ? 'reachable' : `unreachable: ${r.reason}`]);
+  // A FORMATION column only when a formation runs: `<formation>/<member>`, `(entry)` after the entry member.
+  const formations = rows.some((r) => r.formation);
+  const header = ['NAME', 'VERSION', 'ADDRESS', 'SESSION', 'PID', ...(formations ? ['FORMATION'] : []), 'STATE'];
+  const formationCell = (r: PsRow) => (r.formation ? `${r.formation.name}/${r.formation.member}${r.formation.entry ? ' (entry)' : ''}` : '-');
+  const cells = rows.map((r) => [r.name, r.version, r.url, r.sessionId, String(r.pid), ...(formations ? [formationCell(r)] : []), r.reachable ? 'reachable' : `unreachable: ${r.reason}`]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => c.map((cell, i) => (i === c.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ');
   return [line(header), ...cells.map(line)];

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConsoleNotBuiltError } from '../console-server/console-not-built-error.js';
 import { startDoor, type RunningDoor } from '../start-door.js';
 import { ManifestError } from '../manifest/manifest.loader.js';
+import { RosterError } from '../formations/roster-loader.js';
 import { register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
@@ -91,7 +92,7 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
 /** Node's timers hold at most 2^31 - 1 ms (about 24.8 days); a later time is reached in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-function atTime(ms: number, run: () => void): void {
+export function atTime(ms: number, run: () => void): void {
   const wait = ms - Date.now();
   if (wait > MAX_TIMER_MS) setTimeout(() => atTime(ms, run), MAX_TIMER_MS).unref();
   else setTimeout(run, Math.max(0, wait)).unref();
@@ -99,7 +100,7 @@ function atTime(ms: number, run: () => void): void {
 
 /** Maps launch failures to the CLI's messages and exit codes: 2 for bad input, 1 for anything else. */
 export function describeLaunchError(error: unknown): { message: string; code: number } {
-  if (error instanceof ManifestError || error instanceof StagingError || error instanceof UsageError || error instanceof ConsoleNotBuiltError) return { message: error.message, code: 2 };
+  if (error instanceof RosterError || error instanceof ManifestError || error instanceof StagingError || error instanceof UsageError || error instanceof ConsoleNotBuiltError) return { message: error.message, code: 2 };
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'EADDRINUSE') return { message: `the port is already in use: ${e.message}`, code: 1 };
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { message: `${e.message}\n${RUN_USAGE}`, code: 2 };

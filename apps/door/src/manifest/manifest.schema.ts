@@ -72,6 +72,8 @@ export const manifestSchema = z.strictObject({
       shell_grace_secs: z.number().positive().optional(),
       /** Seconds before the session's deadline the agent is told it ends; 0 tells it nothing (seed 004). */
       deadline_notice_secs: z.number().int().min(0).optional(),
+      /** How long one call-member call (offers to a busy member and the wait for its answer together) may take (seed 004). */
+      delegation_deadline_secs: z.number().int().min(1).optional(),
     })
     .prefault({}),
   inference: z

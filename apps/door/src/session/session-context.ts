@@ -1,4 +1,5 @@
 import type { Manifest } from '../manifest/manifest.schema.js';
+import type { FormationSeat } from './formation-seat.js';
 import type { SessionDeadline } from './session-deadline.js';
 
 /** What a door knows of its own session: fixed at staging, except the address, which is known once it listens. */
@@ -23,6 +24,8 @@ export interface SessionContext {
   readonly startedAtMs: number;
   /** Reopening a session's records after it stopped (mur run --resume). */
   readonly resumed: boolean;
+  /** The session's place in a formation (mur run --roster), or null for a capsule run on its own. */
+  readonly formation: FormationSeat | null;
   /** Interval of the `:heartbeat` comment on every open stream: 15 s, or MURMUR_HEARTBEAT_MS. */
   readonly heartbeatMs: number;
 }

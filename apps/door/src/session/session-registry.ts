@@ -13,6 +13,49 @@ export interface SessionEntry {
   capsuleDir: string;
   recordsDir: string;
   startedAt: string;
+  /** A formation member's place (mur run --roster); absent for a capsule run on its own. */
+  formation?: { name: string; member: string; entry: boolean; supervisorPid: number };
+}
+
+/** What `mur run --roster` registers: the formation as a whole, so `mur stop <name>` can stop it. */
+export interface FormationEntry {
+  name: string;
+  pid: number;
+  rosterFile: string;
+  entry: string;
+  members: { member: string; sessionId: string; url: string; pid: number }[];
+  startedAt: string;
+}
+
+function formationsDir(): string {
+  return path.join(murmurHome(), 'formations');
+}
+
+export function registerFormation(entry: FormationEntry): void {
+  makePrivateDir(formationsDir());
+  writePrivateFile(path.join(formationsDir(), `${entry.name}-${entry.pid}.json`), `${JSON.stringify(entry, null, 2)}\n`);
+}
+
+export function unregisterFormation(name: string, pid: number): void {
+  rmSync(path.join(formationsDir(), `${name}-${pid}.json`), { force: true });
+}
+
+/** Every registered formation, each marked stale when its supervisor is gone. */
+export function listFormations(): (FormationEntry & { stale: boolean })[] {
+  let files: string[];
+  try {
+    files = readdirSync(formationsDir()).filter((f) => f.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return files.flatMap((file) => {
+    try {
+      const entry = JSON.parse(readFileSync(path.join(formationsDir(), file), 'utf8')) as FormationEntry;
+      return [{ ...entry, stale: !isAlive(entry.pid) }];
+    } catch {
+      return [];
+    }
+  });
 }
 
 function registryDir(): string {

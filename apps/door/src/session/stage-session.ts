@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_HEARTBEAT_MS, isId } from '@murmur/protocol';
 import { loadManifest } from '../manifest/manifest.loader.js';
+import type { FormationSeat } from './formation-seat.js';
 import { newId } from './ids.js';
 import { SessionDeadline } from './session-deadline.js';
 import { makePrivateDir, tightenIfPresent, touchPrivateFile } from './private-files.js';
@@ -29,6 +30,8 @@ export interface StageOptions {
   resume?: string;
   /** When the runtime ends the session, in ms since the epoch (mur run --deadline). */
   deadlineMs?: number;
+  /** The member this session is in a formation (mur run --roster). */
+  formation?: FormationSeat;
 }
 
 /** Loads the manifest and lays out the session's records folder; the door is started from the result. */
@@ -65,6 +68,7 @@ export function stageSession(options: StageOptions): SessionContext {
     startedAtMs,
     resumed: options.resume !== undefined,
     heartbeatMs: heartbeatMs(),
+    formation: options.formation ?? null,
   };
 }
 

@@ -128,16 +128,24 @@ export class TaskLifecycle {
       state: row.state,
       status: row.statusText,
       running_commands: row.murmur?.runningCommands ?? [],
+      // A task a formation member ended with end-without-answer (seed 004): never a failure of the session.
+      ...(row.murmur?.noAnswer ? { exit_status: 'no_answer' } : {}),
     });
     this.live.get(row.id)?.abort.abort(TASK_ENDED);
   }
 
-  private endMetadata(id: string, nowMs: number): MurmurTaskMetadata | null {
+  private endMetadata(id: string, nowMs: number, answers: Pick<MurmurTaskMetadata, 'noAnswer' | 'noAnswerBelow'> = {}): MurmurTaskMetadata | null {
+    const metadata: MurmurTaskMetadata = {};
+    if (answers.noAnswer) metadata.noAnswer = true;
+    if (answers.noAnswerBelow && answers.noAnswerBelow.length > 0) metadata.noAnswerBelow = answers.noAnswerBelow;
     for (const source of this.deps.residue) {
       const runningCommands = source.runningCommandsOf(id, nowMs);
-      if (runningCommands) return { runningCommands };
+      if (runningCommands) {
+        metadata.runningCommands = runningCommands;
+        break;
+      }
     }
-    return null;
+    return Object.keys(metadata).length > 0 ? metadata : null;
   }
 
   /** A progress status the stream shows (e.g. "inference turn 2"); the stored state does not change. */
@@ -146,13 +154,14 @@ export class TaskLifecycle {
     if (row && row.state === 'TASK_STATE_WORKING') this.deps.events.emit('status', { row, progress: text });
   }
 
-  async complete(id: string, response: string): Promise<void> {
-    const row = await this.transition(id, 'TASK_STATE_COMPLETED', { statusText: STATUS_TEXT.completed, response, murmur: this.endMetadata(id, Date.now()) });
+  /** `answers`: what a formation member's task says of the answers it lacks (seed 000, "Task metadata"). */
+  async complete(id: string, response: string, answers: Pick<MurmurTaskMetadata, 'noAnswerBelow'> = {}): Promise<void> {
+    const row = await this.transition(id, 'TASK_STATE_COMPLETED', { statusText: STATUS_TEXT.completed, response, murmur: this.endMetadata(id, Date.now(), answers) });
     if (row) this.deps.trace.write('task_result', { task_id: id, chars: response.length });
   }
 
-  async fail(id: string, message: string): Promise<void> {
-    await this.transition(id, 'TASK_STATE_FAILED', { statusText: message, murmur: this.endMetadata(id, Date.now()) });
+  async fail(id: string, message: string, answers: Pick<MurmurTaskMetadata, 'noAnswer' | 'noAnswerBelow'> = {}): Promise<void> {
+    await this.transition(id, 'TASK_STATE_FAILED', { statusText: message, murmur: this.endMetadata(id, Date.now(), answers) });
   }
 
   /** Pauses the task for input and resolves with the reply; rejects with TaskCanceledError when it is canceled meanwhile. */

@@ -46,6 +46,10 @@ export interface RunningTask {
   readonly signal: AbortSignal;
   /** When the task's task_start was written. */
   readonly startedAtMs: number;
+  /** The message's trust class: a formation call it makes carries it (x-murmur-task-trust). */
+  readonly trust: 'trusted' | 'untrusted';
+  /** Who started it (the row's owner): `member:<name>` for a task a formation member sent. */
+  readonly owner: string;
 }
 
 /** Runs one started task to its end (the agent loop); it reports through the TaskLifecycle. */
@@ -193,7 +197,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     try {
       // Canceled before it could start: it never runs.
       if (!(await lifecycle.transition(row.id, 'TASK_STATE_WORKING', {}))) return;
-      await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal, startedAtMs: row.createdAtMs });
+      await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal, startedAtMs: row.createdAtMs, trust: input.trust.trust, owner: row.owner });
     } catch (error) {
       if (!(error instanceof TaskCanceledError) && !signal.aborted) {
         await lifecycle.fail(row.id, `driver invocation failed: ${(error as Error).message}`).catch(() => undefined);

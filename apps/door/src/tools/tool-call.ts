@@ -40,6 +40,17 @@ export interface ToolCallContext {
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
   /** The running task's progress; absent outside a task. */
   task?: TaskProgress;
+  /** The running task's trust class, which an outbound call carries. @default 'trusted' */
+  trust?: 'trusted' | 'untrusted';
+  /** The formation member that sent the running task, or null (docs/formations.md). */
+  sentBy?: string | null;
+}
+
+/** A runtime tool's answer: its data (fenced as the tool's result), the runtime's note after the fence, and whether it failed. */
+export interface RuntimeToolAnswer {
+  data: string;
+  note?: string;
+  failed?: boolean;
 }
 
 /** A call refused with a message the model reads as the tool's error (bad input, a missing declaration). */

@@ -4,7 +4,7 @@ import type { TraceWriter } from '../session/trace-writer.js';
 import type { UsageLedger } from '../session/usage-ledger.js';
 import type { BackgroundCommands } from './background-commands.js';
 import type { ProcessRegistry } from './process-registry.js';
-import { type DriverSelection, isRuntimeToolName, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
+import { type DriverSelection, isRuntimeToolName, type MemberCallPort, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
 import { runShell } from './shell-tool.js';
 import { type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { shellEntry, type ToolEntry, ToolInventory } from './tool-inventory.js';
@@ -17,6 +17,8 @@ export interface ToolDispatcherDeps {
   trace: TraceWriter;
   usage: UsageLedger;
   drivers: DriverSelection;
+  /** A formation member's calls (formations/), or null outside a formation. */
+  memberCalls?: MemberCallPort | null;
 }
 
 export interface Dispatched {
@@ -37,7 +39,7 @@ export class ToolDispatcher {
 
   constructor(private readonly deps: ToolDispatcherDeps) {
     const manifest = deps.session.manifest;
-    const implemented = runtimeTools(deps);
+    const implemented = runtimeTools({ ...deps, memberCalls: deps.memberCalls ?? null });
     // Seed 004's table order, shell binaries first.
     const granted = (Object.keys(RUNTIME_TOOL_GRANTS) as RuntimeToolName[]).flatMap((name) => {
       const tool = implemented[name];
@@ -80,9 +82,15 @@ export class ToolDispatcher {
         throw new ToolInputError(refusal);
       }
       if (runtimeTool) {
-        const text = await runtimeTool.run(call.input, ctx);
-        const content = fenceToolResult(call.name, `${text}\n`);
-        return { outcome: { name: call.name, stdout: text, stderr: '', exitCode: null, workId: null, isError: false, content }, artifact: artifactOf(content, {}), refused: false };
+        const answer = await runtimeTool.run(call.input, ctx);
+        const { data, note, failed = false } = typeof answer === 'string' ? { data: answer } : answer;
+        // The runtime's own note goes on the line after the closing marker, outside the fence (seed 004).
+        const content = `${fenceToolResult(call.name, `${data}\n`)}${note === undefined ? '' : `\n${note}`}`;
+        return {
+          outcome: { name: call.name, stdout: data, stderr: '', exitCode: null, workId: null, isError: failed, content },
+          artifact: artifactOf(content, { isError: failed }),
+          refused: false,
+        };
       }
       const result = await runShell(
         {

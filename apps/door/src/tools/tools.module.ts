@@ -6,7 +6,7 @@ import { TraceWriter } from '../session/trace-writer.js';
 import { UsageLedger } from '../session/usage-ledger.js';
 import { BackgroundCommands } from './background-commands.js';
 import { ProcessRegistry } from './process-registry.js';
-import { DriverSelection } from './runtime/index.js';
+import { DriverSelection, MEMBER_CALL_PORT, type MemberCallPort } from './runtime/index.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
 
 @Module({
@@ -19,12 +19,21 @@ import { ToolDispatcher } from './tool-dispatcher.js';
     {
       provide: ToolDispatcher,
       // Staging: every tool of the inventory gets its manifest under the session's runtime folder (seed 004).
-      useFactory: (session: SessionContext, background: BackgroundCommands, processes: ProcessRegistry, trace: TraceWriter, usage: UsageLedger, drivers: DriverSelection) => {
-        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage, drivers });
+      useFactory: (
+        session: SessionContext,
+        background: BackgroundCommands,
+        processes: ProcessRegistry,
+        trace: TraceWriter,
+        usage: UsageLedger,
+        drivers: DriverSelection,
+        memberCalls?: MemberCallPort,
+      ) => {
+        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage, drivers, memberCalls: memberCalls ?? null });
         dispatcher.inventory.stage(session.runtimeDir);
         return dispatcher;
       },
-      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection],
+      // The member calls come from formations/ (provided by app.module.ts under this layer's token), absent outside a formation.
+      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection, { token: MEMBER_CALL_PORT, optional: true }],
     },
   ],
   exports: [BackgroundCommands, ProcessRegistry, ToolDispatcher, DriverSelection],

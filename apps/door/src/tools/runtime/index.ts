@@ -5,6 +5,7 @@ import type { TraceWriter } from '../../session/trace-writer.js';
 import type { UsageLedger } from '../../session/usage-ledger.js';
 import type { BackgroundCommands } from '../background-commands.js';
 import type { DriverSelection } from './driver-selection.js';
+import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';
 import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { ToolCallContext } from '../tool-call.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
@@ -27,6 +28,8 @@ export interface RuntimeToolDeps {
   trace: TraceWriter;
   usage: UsageLedger;
   drivers: DriverSelection;
+  /** A formation member's calls, when roster.yaml lets it call another member; else null. */
+  memberCalls: MemberCallPort | null;
 }
 
 /** The runtime tools implemented so far, by name: the dispatcher looks a call up here instead of branching on names. */
@@ -46,8 +49,32 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
       granted: backgroundCommandGranted,
       run: (input, ctx) => runBackgroundCommand(input, { commands: deps.background, trace: deps.trace }, ctx),
     },
+    ...(deps.memberCalls === null || deps.memberCalls.callees.length === 0
+      ? {}
+      : {
+          'call-member': callMemberTool(deps.memberCalls),
+          // end-without-answer exists exactly where call-member does (seed 004).
+          'end-without-answer': {
+            description: END_WITHOUT_ANSWER_DESCRIPTION,
+            inputSchema: END_WITHOUT_ANSWER_SCHEMA,
+            granted: () => true,
+            run: async (input, ctx) => deps.memberCalls!.endWithoutAnswer(String(input.reason), ctx),
+          },
+        }),
   };
 }
+
+/** call-member exists exactly where a rule lets this member call another (seed 004, "The grant is the tool's existence"). */
+function callMemberTool(port: MemberCallPort): RuntimeTool {
+  return {
+    description: callMemberDescription(port.callees),
+    inputSchema: callMemberSchema(port.callees),
+    granted: () => true,
+    run: (input, ctx) => port.call(String(input.member), String(input.task), ctx),
+  };
+}
+
+export { MEMBER_CALL_PORT, type MemberCallPort } from './call-member.js';
 
 export { DriverSelection } from './driver-selection.js';
 export { isRuntimeToolName, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeToolName } from './runtime-tools.js';

@@ -1,8 +1,8 @@
 import type { Manifest } from '../../manifest/manifest.schema.js';
-import type { ToolCallContext } from '../tool-call.js';
+import type { RuntimeToolAnswer, ToolCallContext } from '../tool-call.js';
 
 /** The text a runtime tool answers, before the runtime fences it as the tool's result. */
-export type RuntimeToolRun = (input: Record<string, unknown>, ctx: ToolCallContext) => Promise<string>;
+export type RuntimeToolRun = (input: Record<string, unknown>, ctx: ToolCallContext) => Promise<string | RuntimeToolAnswer>;
 
 /**
  * The runtime-provided tools of seed 004 ("The twelve", shell binaries aside), each with the declaration that

@@ -1,0 +1,245 @@
+import type { TaskContinuations } from '../agent/task-continuations.js';
+import type { FormationSeat } from '../session/formation-seat.js';
+import { newId } from '../session/ids.js';
+import type { SessionContext } from '../session/session-context.js';
+import type { TraceWriter } from '../session/trace-writer.js';
+import type { MemberCallPort } from '../tools/runtime/index.js';
+import { type RuntimeToolAnswer, type ToolCallContext, ToolInputError } from '../tools/tool-call.js';
+import { alreadyAnsweredRefusal, busyNote, endedNote, notYetAnsweredRefusal, rejectedOutput, startedNote } from './call-notes.js';
+import type { Clock } from './clock.js';
+import { continuationText, type EndedCall } from './continuation.js';
+import { allowsMemberDoor, W_RUN_008 } from './egress.js';
+import { type CallState, runCall } from './member-call-run.js';
+import { MemberDoor } from './member-client.js';
+
+/** lifecycle.delegation_deadline_secs' default (seed 004, "Bound"). */
+export const DEFAULT_DELEGATION_DEADLINE_SECS = 600;
+
+/** The manifest's key, else MURMUR_DELEGATION_TIMEOUT_SECS, else 600 s (docs/formations.md). */
+export function delegationDeadlineSecs(session: SessionContext, env: NodeJS.ProcessEnv = process.env): number {
+  const own = session.manifest.lifecycle.delegation_deadline_secs;
+  if (own !== undefined) return own;
+  const fromEnv = Number(env.MURMUR_DELEGATION_TIMEOUT_SECS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_DELEGATION_DEADLINE_SECS;
+}
+
+interface Call {
+  state: CallState;
+  startedMs: number;
+  ended: EndedCall | null;
+  delivered: boolean;
+  abort: AbortController;
+}
+
+interface TaskCalls {
+  calls: Call[];
+  /** The reason end-without-answer was accepted with, or null. */
+  ending: string | null;
+  sentBy: string | null;
+  /** Each member's latest ended call in this task, across rounds. */
+  latest: Map<string, EndedCall>;
+  wake: Set<() => void>;
+}
+
+export interface MemberCallsDeps {
+  session: SessionContext;
+  seat: FormationSeat;
+  trace: TraceWriter;
+  clock: Clock;
+}
+
+/**
+ * A formation member's calls to other members (seed 004, "call-member"): answers the tool, drives each call in the
+ * background, and gives the agent loop the continuation once every call of a task has ended.
+ */
+export class MemberCalls implements MemberCallPort, TaskContinuations {
+  private readonly tasks = new Map<string, TaskCalls>();
+  readonly callees: readonly string[];
+
+  constructor(private readonly deps: MemberCallsDeps) {
+    this.callees = deps.seat.callees;
+  }
+
+  async call(member: string, text: string, ctx: ToolCallContext): Promise<RuntimeToolAnswer> {
+    const { seat, trace, clock, session } = this.deps;
+    if (!this.callees.includes(member)) throw new ToolInputError(`'${member}' is not a member this capsule may call; it may call ${this.callees.join(', ')}`);
+    const task = this.tasksOf(ctx.taskId, ctx.sentBy ?? null);
+    if (task.ending !== null) throw new ToolInputError("'call-member' makes no call from a task that is ending without an answer.");
+    const earlier = task.calls.find((c) => c.state.member === member && !c.delivered);
+    if (earlier) throw new ToolInputError(earlier.ended ? alreadyAnsweredRefusal(member, earlier.state.callId) : notYetAnsweredRefusal(member, earlier.state.callId));
+
+    const deadlineSecs = delegationDeadlineSecs(session);
+    const abort = new AbortController();
+    const call: Call = {
+      state: { callId: newId('memberCall'), member, text, deadlineSecs, deadlineMs: clock.now() + deadlineSecs * 1000, signal: abort.signal, memberTaskId: null, offers: 1 },
+      startedMs: clock.now(),
+      ended: null,
+      delivered: false,
+      abort,
+    };
+    task.calls.push(call);
+    const { callId } = call.state;
+    const endAtOnce = (status: 'rejected' | 'failed', output: string): RuntimeToolAnswer => {
+      this.end(ctx.taskId, call, { callId, member, status, output, below: [] });
+      call.delivered = true;
+      this.record(ctx.taskId, call, true);
+      return { data: JSON.stringify({ call_id: callId, member, status, output }), note: endedNote(member, callId, status, task.sentBy), failed: true };
+    };
+
+    const link = seat.link(member);
+    if (!link) return endAtOnce('failed', `the formation has not handed this member ${member}'s door yet; nothing was sent`);
+    if (!allowsMemberDoor(session.manifest.capabilities.network.allow, Number(new URL(link.url).port))) {
+      return endAtOnce('failed', `${member}'s door is on localhost, which capabilities.network.allow does not list (${W_RUN_008}); nothing was sent`);
+    }
+    const door = new MemberDoor(link, ctx.trust ?? 'trusted');
+    const answer = await door.offer(text, new AbortController().signal);
+    const drive = (phase: 'offering' | 'running') => {
+      void runCall(call.state, phase, { door, clock, trace, callingTaskId: ctx.taskId, rosterMembers: seat.members }).then(
+        (outcome) => this.end(ctx.taskId, call, outcome),
+        (error: unknown) => this.end(ctx.taskId, call, { callId, member, status: 'failed', output: (error as Error).message, below: [] }),
+      );
+    };
+    switch (answer.kind) {
+      case 'taken':
+        call.state.memberTaskId = answer.task.id;
+        trace.write('member_call_start', { task_id: ctx.taskId, call_id: callId, member, member_task_id: answer.task.id, offers: 1 });
+        drive('running');
+        return { data: JSON.stringify({ call_id: callId, member, status: 'started', task_id: answer.task.id }), note: startedNote(member, callId) };
+      case 'busy': {
+        trace.write('member_call_busy', { task_id: ctx.taskId, call_id: callId, member, offer: 1 });
+        drive('offering');
+        const output = rejectedOutput(member, 'task rejected: capsule is busy');
+        return { data: JSON.stringify({ call_id: callId, member, status: 'busy', output }), note: busyNote(member, callId, deadlineSecs) };
+      }
+      case 'rejected':
+        return endAtOnce('rejected', rejectedOutput(member, answer.message));
+      case 'failed':
+      case 'no-answer':
+        return endAtOnce('failed', `${member}'s door could not be reached: ${answer.why}`);
+      default: {
+        const unreachable: never = answer;
+        throw new Error(`unknown offer answer ${JSON.stringify(unreachable)}`);
+      }
+    }
+  }
+
+  endWithoutAnswer(reason: string, ctx: ToolCallContext): RuntimeToolAnswer {
+    const task = this.tasksOf(ctx.taskId, ctx.sentBy ?? null);
+    if (task.sentBy === null) {
+      throw new ToolInputError("'end-without-answer' ends only a task another formation member sent; no formation member sent this one. Reply in text, saying plainly which part has no answer.");
+    }
+    const out = task.calls.find((c) => !c.delivered);
+    if (out) throw new ToolInputError(`Call ${out.state.callId} to ${out.state.member} is still out; its answer arrives after you end your turn. Call end-without-answer only when no call is left to wait for.`);
+    if (reason.trim() === '') throw new ToolInputError("'end-without-answer' needs a reason: say in a sentence why you have no answer.");
+    if (task.ending !== null) throw new ToolInputError('This task is already ending without an answer.');
+    task.ending = reason;
+    return {
+      data: JSON.stringify({ status: 'ending', caller: task.sentBy }),
+      note: `[end-without-answer] This task ends without an answer once this turn's tool calls finish, and ${task.sentBy} is told you gave none.`,
+    };
+  }
+
+  endingWithoutAnswer(taskId: string): string | null {
+    return this.tasks.get(taskId)?.ending ?? null;
+  }
+
+  noAnswerBelow(taskId: string): { member: string; status: string }[] {
+    const latest = [...(this.tasks.get(taskId)?.latest.values() ?? [])];
+    const named = new Map<string, string>();
+    for (const call of latest) if (call.status !== 'completed') named.set(call.member, call.status);
+    for (const call of latest) for (const below of call.below) if (!named.has(below.member)) named.set(below.member, below.status);
+    return [...named].slice(0, 8).map(([member, status]) => ({ member, status }));
+  }
+
+  async continuation(taskId: string, signal: AbortSignal, onStatus: (text: string) => void): Promise<string | null> {
+    const task = this.tasks.get(taskId);
+    const round = task?.calls.filter((c) => !c.delivered) ?? [];
+    if (!task || round.length === 0) return null;
+    let outstanding = round.filter((c) => c.ended === null).length;
+    if (outstanding > 0) onStatus(`waiting on call-member: ${outstanding} call(s) outstanding`);
+    while (outstanding > 0) {
+      await this.changed(task, signal);
+      const now = round.filter((c) => c.ended === null).length;
+      if (now > 0 && now !== outstanding) onStatus(`waiting on call-member: ${now} call(s) outstanding`);
+      outstanding = now;
+    }
+    onStatus(`continuing with ${round.length} member answer(s)`);
+    for (const call of round) {
+      call.delivered = true;
+      this.record(taskId, call, true);
+    }
+    this.deps.trace.write('task_continued', { task_id: taskId, answers: round.length, delegations: 0 });
+    return continuationText({ answers: round.map((c) => c.ended!), latest: [...task.latest.values()], sentBy: task.sentBy });
+  }
+
+  settle(taskId: string): void {
+    const task = this.tasks.get(taskId);
+    if (!task) return;
+    this.tasks.delete(taskId);
+    for (const call of task.calls) {
+      if (call.delivered) continue;
+      if (call.ended) this.record(taskId, call, false);
+      else {
+        // Recorded once the call has wound down (an offer on its way may still decide what is left behind).
+        call.abort.abort(new Error('the calling task ended'));
+        call.delivered = true;
+      }
+    }
+  }
+
+  private tasksOf(taskId: string, sentBy: string | null): TaskCalls {
+    let task = this.tasks.get(taskId);
+    if (!task) {
+      task = { calls: [], sentBy, ending: null, latest: new Map(), wake: new Set() };
+      this.tasks.set(taskId, task);
+    }
+    return task;
+  }
+
+  private end(taskId: string, call: Call, outcome: EndedCall): void {
+    if (call.ended) return;
+    call.ended = outcome;
+    const task = this.tasks.get(taskId);
+    if (!task) {
+      // The calling task has already ended: the call is accounted for now, abandoned.
+      this.record(taskId, call, false);
+      return;
+    }
+    task.latest.set(call.state.member, outcome);
+    for (const wake of task.wake) wake();
+  }
+
+  private changed(task: TaskCalls, signal: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const done = () => {
+        task.wake.delete(done);
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        task.wake.delete(done);
+        reject(signal.reason);
+      };
+      task.wake.add(done);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private record(taskId: string, call: Call, delivered: boolean): void {
+    const ended = call.ended;
+    this.deps.trace.write('member_call', {
+      task_id: taskId,
+      call_id: call.state.callId,
+      member: call.state.member,
+      status: ended?.status ?? 'abandoned',
+      member_task_id: call.state.memberTaskId,
+      offers: call.state.offers,
+      elapsed_ms: this.deps.clock.now() - call.startedMs,
+      delivered,
+    });
+  }
+}

@@ -1,0 +1,84 @@
+import { errorKind, type FetchLike, MurmurClient } from '@murmur/client';
+import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, type Task, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
+import type { MemberLink } from '../session/formation-seat.js';
+
+/** How long one poll of a member's task may take before it counts as a read that got no answer. */
+export const READ_TIMEOUT_MS = 2_000;
+/** How long one offer may take before it counts as an offer that got no answer. */
+export const OFFER_TIMEOUT_MS = 5_000;
+
+/** The exact status message of a door with no room (seed 000, "A SendMessage the door has no room for"). */
+export const BUSY_MESSAGE = 'task rejected: capsule is busy';
+
+export type OfferAnswer =
+  | { kind: 'taken'; task: Task }
+  | { kind: 'busy' }
+  | { kind: 'rejected'; message: string | null }
+  | { kind: 'failed'; why: string }
+  /** No HTTP answer: the door is not there, or did not answer in time. */
+  | { kind: 'no-answer'; why: string };
+
+export type ReadAnswer = { kind: 'task'; task: Task } | { kind: 'failed'; why: string } | { kind: 'no-answer'; why: string };
+
+/** A task's status message text, or null. */
+export function statusText(task: Task): string | null {
+  const parts = task.status.message?.parts;
+  return parts && parts.length > 0 ? partsText(parts) : null;
+}
+
+/**
+ * The outbound A2A caller to one member's door (docs/formations.md, "The outbound caller"), on @murmur/client: the
+ * member token, A2A-Version 1.0, and the runtime headers `x-murmur-task-origin: peer` and the calling task's
+ * `x-murmur-task-trust`, stamped by a wrapping fetch on every request.
+ */
+export class MemberDoor {
+  private readonly client: MurmurClient;
+
+  constructor(link: MemberLink, trust: 'trusted' | 'untrusted') {
+    const stamped: FetchLike = (input, init) => {
+      const headers = new Headers(init?.headers);
+      headers.set(A2A_VERSION_HEADER, A2A_VERSION);
+      headers.set(TASK_ORIGIN_HEADER, 'peer');
+      headers.set(TASK_TRUST_HEADER, trust);
+      return globalThis.fetch(input, { ...init, headers });
+    };
+    // No client retries: an offer the door may have taken is never sent twice (the runtime re-offers on its own).
+    this.client = new MurmurClient(link.url, { token: link.token, fetch: stamped, retry: { maxRetries: 0 } });
+  }
+
+  async offer(text: string, signal: AbortSignal): Promise<OfferAnswer> {
+    try {
+      const task = await this.client.sendText(text, { returnImmediately: true, signal: AbortSignal.any([signal, AbortSignal.timeout(OFFER_TIMEOUT_MS)]) });
+      if (task.status.state === 'TASK_STATE_REJECTED') {
+        const message = statusText(task);
+        return message === BUSY_MESSAGE ? { kind: 'busy' } : { kind: 'rejected', message };
+      }
+      return { kind: 'taken', task };
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      return unanswered(error);
+    }
+  }
+
+  async read(taskId: string, signal: AbortSignal): Promise<ReadAnswer> {
+    try {
+      return { kind: 'task', task: await this.client.getTask(taskId, { signal: AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]) }) };
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      return unanswered(error);
+    }
+  }
+
+  /** The one cancel the runtime sends: a task the member took just after the calling task ended. */
+  async cancel(taskId: string): Promise<void> {
+    await this.client.cancelTask(taskId, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) }).catch(() => undefined);
+  }
+}
+
+function unanswered(error: unknown): { kind: 'failed' | 'no-answer'; why: string } {
+  const kind = errorKind(error);
+  const why = error instanceof Error ? error.message : String(error);
+  return kind === 'connection' || kind === 'timeout' ? { kind: 'no-answer', why } : { kind: 'failed', why };
+}
+
+export { isTerminalState };
