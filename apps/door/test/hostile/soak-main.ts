@@ -21,7 +21,7 @@ console.log(fuzz.stdout.split('\n').filter((l) => l.includes('figures') || /^# (
 check(fuzz.status === 0, 'fuzz');
 
 console.log(`== memory ceiling: heap capped at ${HEAP_CAP_MIB} MB, ceiling ${RSS_CEILING_MIB} MiB`);
-const ceiling = await runMemoryCeiling({ messages: 40, parallel: 2, stalled: 8 });
+const ceiling = await runMemoryCeiling({ messages: 40, parallel: 8, stalled: 8 });
 console.log(JSON.stringify(ceiling));
 check(ceiling.alive && ceiling.rssPeakMiB < RSS_CEILING_MIB, 'memory ceiling');
 
