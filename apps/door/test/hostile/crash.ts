@@ -17,6 +17,18 @@ export interface CrashFigures {
   commandGroups: number;
   /** Processes of a killed session (its MURMUR_HOME in their environment) still alive once it was resumed. */
   survivors: number;
+  /** What survived, as `<when> <pid> <command line>`, so that a survivor can be told apart (a command, a reaper). */
+  survivorCommands: string[];
+}
+
+function describe(pids: number[], when: string): string[] {
+  return pids.map((pid) => {
+    try {
+      return `${when} ${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ').trim()}`;
+    } catch {
+      return `${when} ${pid} (gone)`;
+    }
+  });
 }
 
 /** Pids of live processes whose environment carries MURMUR_HOME=`home`: the door, its reaper, every command. */
@@ -77,7 +89,7 @@ function integrity(file: string): Promise<string> {
 /** `trials` kill -9 trials, each at a seeded random moment while SendMessage requests are in flight. */
 export async function runCrashTrials(trials: number, seed: number): Promise<CrashFigures> {
   const rand = prng(seed);
-  const figures: CrashFigures = { trials, acknowledged: 0, missing: 0, leftLive: 0, settledFailed: 0, integrityFailures: 0, commandGroups: 0, survivors: 0 };
+  const figures: CrashFigures = { trials, acknowledged: 0, missing: 0, leftLive: 0, settledFailed: 0, integrityFailures: 0, commandGroups: 0, survivors: 0, survivorCommands: [] };
   const capsule = makeCapsule(manifestYaml({ name: 'crash' }), SCRIPT);
   for (let trial = 0; trial < trials; trial++) {
     const home = tempDir('crash');
@@ -101,7 +113,9 @@ export async function runCrashTrials(trials: number, seed: number): Promise<Cras
     const resumed = await runDoor(capsule, ['--resume', door.sessionId], home);
     try {
       // The reaper (or, had it lost the race, the resumed launch) killed every command the killed door left.
-      figures.survivors += sessionProcesses(home).filter((pid) => pid !== resumed.pid).length;
+      const left = sessionProcesses(home).filter((pid) => pid !== resumed.pid);
+      figures.survivors += left.length;
+      figures.survivorCommands.push(...describe(left, `trial ${trial} after resume:`));
       for (const id of acknowledged) {
         const task = (await rpc(resumed.url, 'GetTask', { id })).json.result;
         if (!task) figures.missing += 1;
@@ -111,7 +125,9 @@ export async function runCrashTrials(trials: number, seed: number): Promise<Cras
     } finally {
       await resumed.stop();
     }
-    figures.survivors += sessionProcesses(home).length;
+    const left = sessionProcesses(home);
+    figures.survivors += left.length;
+    figures.survivorCommands.push(...describe(left, `trial ${trial} after the resumed door stopped:`));
     if ((await integrity(path.join(door.recordsDir, 'store.db'))) !== 'ok') figures.integrityFailures += 1;
   }
   return figures;
