@@ -32,7 +32,16 @@ export class MessageIntake {
     @Inject(TaskLifecycle) private readonly lifecycle: TaskLifecycle,
   ) {}
 
+  /** Once the message is stored (or refused), the request body's share of the intake budget is given back. */
   async take(call: RpcCall): Promise<Intake> {
+    try {
+      return await this.route(call);
+    } finally {
+      call.releaseBody?.();
+    }
+  }
+
+  private async route(call: RpcCall): Promise<Intake> {
     const images = this.session.manifest.context.images;
     const verdict = readMessageParams(call.params, { maxImageBytes: images.max_bytes, maxImagesPerTurn: images.max_per_turn, transport: 'http' });
     if (!verdict.ok) return { error: verdict.error };

@@ -11,6 +11,8 @@ export interface RpcCall {
   headers: Record<string, string | string[] | undefined>;
   /** Raw header lines as [name, value, …], for headers whose repetition matters. */
   rawHeaders: string[];
+  /** Gives back the request body's share of the intake budget, once the method has taken in what it needs of it. */
+  releaseBody?: () => void;
 }
 
 /** Starts writing an event stream on a response whose status and headers are already sent. */

@@ -36,6 +36,8 @@ export interface RpcRequest {
   /** Raw header lines as [name, value, name, value, …], for headers whose repetition matters. */
   rawHeaders: string[];
   caller: Caller;
+  /** Gives back the body's share of the intake budget; called once the body is parsed and its message stored. */
+  releaseBody?: () => void;
 }
 
 /** A JSON answer, or an event stream to start once its status and headers are written. */
@@ -70,7 +72,7 @@ export class RpcPipeline {
 
   constructor(
     private readonly session: SessionContext,
-    private readonly log: DoorLog,
+    readonly log: DoorLog,
     private readonly gate: RequestGate,
   ) {
     this.served = new Set(servedMethods(session.manifest));
@@ -82,6 +84,14 @@ export class RpcPipeline {
   }
 
   async handle(request: RpcRequest): Promise<RpcReply> {
+    try {
+      return await this.steps(request);
+    } finally {
+      request.releaseBody?.();
+    }
+  }
+
+  private async steps(request: RpcRequest): Promise<RpcReply> {
     // 6. A body that is not JSON.
     let body: unknown;
     try {
@@ -89,6 +99,8 @@ export class RpcPipeline {
     } catch {
       return refuse(null, rpcError('ParseError'));
     }
+    // The text is parsed: nothing keeps it while the method runs (a held SendMessage runs as long as its task).
+    request.body = '';
     // 7. A body that is not a JSON-RPC 2.0 request.
     const envelope = readEnvelope(body);
     if (!envelope.ok) return refuse(envelope.id, envelope.error);
@@ -127,7 +139,7 @@ export class RpcPipeline {
     const tenant = checkTenant(params.params);
     if (tenant) return refuse(id, tenant);
     // 14. The method itself.
-    const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders };
+    const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders, releaseBody: request.releaseBody };
     try {
       const answer = await this.methods.get(method as MethodName)!.handle(call);
       if ('error' in answer) return refuse(id, answer.error);

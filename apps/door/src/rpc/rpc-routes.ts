@@ -4,12 +4,15 @@ import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
 import type { CardService } from '../card/card.service.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
+import { INTAKE_FREE_BYTES, INTAKE_STALL_MS, IntakeBudget, intakeBytesFor } from './intake-budget.js';
 import { planeOf, planeRefusal } from './plane-refusal.js';
 import type { RpcPipeline } from './rpc-pipeline.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     murmurCaller?: Caller;
+    /** Gives back the body's share of the intake budget (idempotent). */
+    murmurReleaseBody?: () => void;
   }
 }
 
@@ -48,15 +51,25 @@ export function registerDoorRoutes(
   deps: { gate: RequestGate; card: CardService; rpc: RpcPipeline; manifest: Manifest; bodyLimit: number },
 ): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', (_req, payload, done) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    payload.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= deps.bodyLimit) chunks.push(chunk);
+  const intake = new IntakeBudget(intakeBytesFor(deps.bodyLimit));
+  fastify.addContentTypeParser('*', (request, payload, done) => {
+    const header = request.headers['content-length'];
+    const declared = header === undefined ? null : Number(header);
+    // Over the limit: read and dropped, never held (answered -32600). Small: no reservation. Else the body waits for
+    // room in the intake budget before a byte of it is read.
+    if ((declared !== null && declared > deps.bodyLimit) || (declared !== null && declared <= INTAKE_FREE_BYTES)) {
+      readBody(payload, declared, deps.bodyLimit, () => undefined, done);
+      return;
+    }
+    const ticket = intake.reserve(declared ?? deps.bodyLimit, (release) => {
+      if (payload.destroyed) return release();
+      request.murmurReleaseBody = release;
+      readBody(payload, declared, deps.bodyLimit, release, done);
     });
-    payload.on('end', () => done(null, size > deps.bodyLimit ? TOO_LARGE : Buffer.concat(chunks).toString('utf8')));
-    payload.on('error', (error) => done(error, undefined));
+    if (ticket.waited) {
+      payload.once('close', ticket.cancel);
+      deps.rpc.log.info('request body waits for the intake budget', { bytes: declared ?? deps.bodyLimit, held_bytes: intake.heldBytes, waiting: intake.waiting });
+    }
   });
 
   const notFound = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).header('content-type', 'application/json').send(Buffer.from(NOT_FOUND_BODY));
@@ -88,27 +101,35 @@ export function registerDoorRoutes(
   });
 
   fastify.post('/', { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request, reply) => {
+    const release = request.murmurReleaseBody ?? (() => undefined);
+    reply.raw.once('close', release);
     const body = request.body as string | typeof TOO_LARGE | undefined;
-    // Step 5: a POST / with content-type application/json (checked in onRequest) and no body.
-    if (body === undefined || body === '') return notFound(request, reply);
-    if (body === TOO_LARGE) {
-      return reply
-        .code(200)
-        .header('content-type', 'application/json')
-        .header('connection', 'close')
-        .send(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request payload validation error' } })));
+    // The request keeps no copy of the body: a held SendMessage would keep it until its task settles.
+    request.body = undefined;
+    try {
+      // Step 5: a POST / with content-type application/json (checked in onRequest) and no body.
+      if (body === undefined || body === '') return notFound(request, reply);
+      if (body === TOO_LARGE) {
+        return reply
+          .code(200)
+          .header('content-type', 'application/json')
+          .header('connection', 'close')
+          .send(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request payload validation error' } })));
+      }
+      const answer = await deps.rpc.handle({ body, headers: request.headers, rawHeaders: request.raw.rawHeaders, caller: request.murmurCaller!, releaseBody: release });
+      if (answer.stream) {
+        // The stream is written to the raw response: Fastify hands it over, and sends nothing of its own.
+        reply.hijack();
+        reply.raw.writeHead(answer.status, answer.headers);
+        reply.raw.flushHeaders();
+        answer.stream(reply.raw);
+        return reply;
+      }
+      // A Buffer keeps content-type exactly as set: Fastify appends a charset to string payloads.
+      return reply.code(answer.status).headers(answer.headers).send(Buffer.from(answer.body));
+    } finally {
+      release();
     }
-    const answer = await deps.rpc.handle({ body, headers: request.headers, rawHeaders: request.raw.rawHeaders, caller: request.murmurCaller! });
-    if (answer.stream) {
-      // The stream is written to the raw response: Fastify hands it over, and sends nothing of its own.
-      reply.hijack();
-      reply.raw.writeHead(answer.status, answer.headers);
-      reply.raw.flushHeaders();
-      answer.stream(reply.raw);
-      return reply;
-    }
-    // A Buffer keeps content-type exactly as set: Fastify appends a charset to string payloads.
-    return reply.code(answer.status).headers(answer.headers).send(Buffer.from(answer.body));
   });
 
   fastify.route({ method: ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'], url: '/', handler: notFound });
@@ -118,4 +139,43 @@ export function registerDoorRoutes(
 function sendPlaneRefusal(reply: FastifyReply, plane: 'files' | 'peer_files', manifest: Manifest): FastifyReply {
   const refusal = planeRefusal(plane, manifest);
   return reply.code(refusal.status).header('content-type', 'application/json').send(Buffer.from(refusal.body));
+}
+
+/**
+ * Reads a body into one string: into a buffer of its declared length (one copy, not a list of chunks and their
+ * concatenation), or chunk by chunk when it names none. A body over the limit is read and dropped (TOO_LARGE); one
+ * that receives nothing for INTAKE_STALL_MS is destroyed, so a stalled sender gives its reservation back.
+ */
+function readBody(
+  payload: NodeJS.ReadableStream & { destroy(error?: Error): void },
+  declared: number | null,
+  limit: number,
+  release: () => void,
+  done: (error: Error | null, body?: unknown) => void,
+): void {
+  const into = declared !== null && declared <= limit ? Buffer.allocUnsafe(declared) : null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const stall = setTimeout(() => payload.destroy(new Error('request body stalled')), INTAKE_STALL_MS).unref();
+  let finished = false;
+  const finish = (error: Error | null, body?: unknown) => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(stall);
+    if (error || body === TOO_LARGE) release();
+    done(error, body);
+  };
+  payload.on('data', (chunk: Buffer) => {
+    stall.refresh();
+    const at = size;
+    size += chunk.length;
+    if (size > limit) return;
+    if (into) chunk.copy(into, at);
+    else chunks.push(chunk);
+  });
+  payload.on('end', () => {
+    if (size > limit) return finish(null, TOO_LARGE);
+    finish(null, (into ? into.subarray(0, size) : Buffer.concat(chunks)).toString('utf8'));
+  });
+  payload.on('error', (error) => finish(error as Error));
 }

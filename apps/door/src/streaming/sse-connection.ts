@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { encodeSseEvent, HEARTBEAT_COMMENT, type JsonRpcId } from '@murmur/protocol';
+import { HEARTBEAT_COMMENT, type JsonRpcId } from '@murmur/protocol';
 import type { StreamEvent } from './stream-event.js';
 
 /** Live events a connection may fall behind by before the oldest are dropped (seed 001, "Frames a connection misses"). */
@@ -13,22 +13,48 @@ export const CONNECTION_QUEUE_LIMIT = 128;
  */
 export const CONNECTION_QUEUE_BYTES = 1024 * 1024;
 
+/**
+ * The most a connection hands its socket in one write. Events are written in slices of this size, the next only
+ * once the socket has taken the last: a reader that stalls leaves at most one slice in the socket's buffer, not the
+ * whole event it was reading (an event may be as large as a request body).
+ * @default 32 Ki characters (≤ 96 KiB of UTF-8)
+ * @unit UTF-16 code units
+ */
+export const WRITE_SLICE_CHARS = 32 * 1024;
+
 export interface ConnectionOptions {
   heartbeatMs: number;
   /** Renders the lagged frame that tells the reader how many events it lost. */
   lagged: (dropped: number) => StreamEvent | null;
   queueLimit?: number;
   queueBytes?: number;
+  sliceChars?: number;
+}
+
+/**
+ * One event as a connection writes it: `encodeSseEvent(id, <rpc prefix><result>})` in three pieces, so that the
+ * result — rendered once by the hub and shared by every connection and the replay buffer — is sliced, never copied.
+ */
+interface Outgoing {
+  head: string;
+  body: string;
+  bytes: number;
 }
 
 /**
  * One open SSE response. Live events wait in a bounded queue while the socket is backed up; when it overflows, the
- * oldest are dropped and a `lagged` frame says how many before the next event. Writes are batched per tick.
+ * oldest are dropped and a `lagged` frame says how many before the next event. Writes are batched per tick, in
+ * slices of at most WRITE_SLICE_CHARS, each handed to the socket only once it has taken the one before.
  */
 export class SseConnection {
-  private readonly queue: string[] = [];
+  /** The opening events and a replay: bounded by the replay buffer, never dropped. */
+  private readonly preface: Outgoing[] = [];
+  private readonly queue: Outgoing[] = [];
   private queuedBytes = 0;
   private dropped = 0;
+  /** The rest of the event being written: its pieces, from `offset` in the first. */
+  private readonly pieces: string[] = [];
+  private offset = 0;
   private blocked = false;
   private flushScheduled = false;
   private ending = false;
@@ -43,9 +69,9 @@ export class SseConnection {
     private readonly options: ConnectionOptions,
   ) {
     this.idPrefix = `{"jsonrpc":"2.0","id":${JSON.stringify(rpcId)},"result":`;
-    // Not reset by events: a heartbeat comes due every interval from the connection's opening.
+    // Not reset by events: a heartbeat comes due every interval from the connection's opening. Never inside an event.
     this.heartbeat = setInterval(() => {
-      if (!this.blocked && !this.closed) this.res.write(HEARTBEAT_COMMENT);
+      if (!this.blocked && !this.closed && this.pieces.length === 0) this.res.write(HEARTBEAT_COMMENT);
     }, options.heartbeatMs);
     this.heartbeat.unref();
     res.on('close', () => this.onClosed());
@@ -59,27 +85,35 @@ export class SseConnection {
     return this.closed;
   }
 
+  /** Characters of the event being written that the socket has not taken yet. */
+  get unwrittenChars(): number {
+    return this.pieces.reduce((sum, piece) => sum + piece.length, 0) - this.offset;
+  }
+
   onClose(listener: () => void): void {
     if (this.closed) listener();
     else this.closeListeners.push(listener);
   }
 
-  private encode(event: StreamEvent): string {
-    return encodeSseEvent(event.id, `${this.idPrefix}${event.result}}`);
+  /** Same text as encodeSseEvent(event.id, `${idPrefix}${event.result}}`), kept in pieces (docs/streaming.md). */
+  private outgoing(event: StreamEvent): Outgoing {
+    const head = event.id === null ? `data: ${this.idPrefix}` : `id: ${event.id}\ndata: ${this.idPrefix}`;
+    return { head, body: event.result, bytes: (head.length + event.result.length + 3) * 2 };
   }
 
-  /** Writes at once, outside the queue: the opening events and a replay, which are bounded by the buffer. */
+  /** Writes ahead of any live event, outside the queue: the opening events and a replay, which are bounded by the buffer. */
   writeNow(events: StreamEvent[]): void {
     if (this.closed || events.length === 0) return;
-    if (!this.res.write(events.map((e) => this.encode(e)).join(''))) this.blocked = true;
+    for (const event of events) this.preface.push(this.outgoing(event));
+    this.flush();
   }
 
   /** Queues a live event. */
   send(event: StreamEvent): void {
     if (this.closed || this.ending) return;
-    const encoded = this.encode(event);
-    this.queue.push(encoded);
-    this.queuedBytes += encoded.length * 2;
+    const outgoing = this.outgoing(event);
+    this.queue.push(outgoing);
+    this.queuedBytes += outgoing.bytes;
     // The queue holds what the socket has not taken yet. Past the limit the oldest go, whether the socket is backed
     // up or a producer wrote more in one tick than the limit (drivers yield between chunks, so a reader that keeps
     // up never sees that): the memory a connection holds stays bounded by the queue.
@@ -88,7 +122,7 @@ export class SseConnection {
     // The newest event stays even alone over the bytes while the socket takes writes; behind a stalled reader it
     // goes too, so what a stalled connection holds stays within its budget whatever one event weighs.
     while (this.queue.length > (this.blocked ? 0 : 1) && (this.queue.length > limit || this.queuedBytes > bytes)) {
-      this.queuedBytes -= this.queue.shift()!.length * 2;
+      this.queuedBytes -= this.queue.shift()!.bytes;
       this.dropped += 1;
     }
     this.scheduleFlush();
@@ -111,23 +145,58 @@ export class SseConnection {
   }
 
   private flush(): void {
-    if (this.closed || this.blocked) return;
-    if (this.queue.length > 0 || this.dropped > 0) {
-      let chunk = '';
-      if (this.dropped > 0) {
-        const lagged = this.options.lagged(this.dropped);
-        if (lagged) chunk += this.encode(lagged);
-        this.dropped = 0;
-      }
-      chunk += this.queue.join('');
-      this.queue.length = 0;
-      this.queuedBytes = 0;
-      if (!this.res.write(chunk)) this.blocked = true;
+    while (!this.closed && !this.blocked) {
+      const slice = this.nextSlice();
+      if (slice === '') break;
+      if (!this.res.write(slice)) this.blocked = true;
     }
-    if (this.ending && this.queue.length === 0 && !this.blocked) {
+    if (this.ending && !this.closed && !this.blocked && this.pieces.length === 0 && this.queue.length === 0 && this.preface.length === 0) {
       this.res.end();
       this.onClosed();
     }
+  }
+
+  /** The next event to write: the preface first, then `lagged` when events were dropped, then the queue. */
+  private pull(): boolean {
+    let next = this.preface.shift();
+    if (!next && this.dropped > 0) {
+      const lagged = this.options.lagged(this.dropped);
+      this.dropped = 0;
+      if (lagged) next = this.outgoing(lagged);
+    }
+    if (!next) {
+      next = this.queue.shift();
+      if (next) this.queuedBytes -= next.bytes;
+    }
+    if (!next) return false;
+    this.pieces.push(next.head, next.body, '}\n\n');
+    this.offset = 0;
+    return true;
+  }
+
+  /** Up to one slice of what is waiting: several small events in one write, a large one over several. */
+  private nextSlice(): string {
+    const size = this.options.sliceChars ?? WRITE_SLICE_CHARS;
+    let out = '';
+    while (out.length < size) {
+      if (this.pieces.length === 0 && !this.pull()) break;
+      const piece = this.pieces[0];
+      const room = size - out.length;
+      if (piece.length - this.offset <= room) {
+        out += this.offset === 0 ? piece : piece.slice(this.offset);
+        this.pieces.shift();
+        this.offset = 0;
+        continue;
+      }
+      let end = this.offset + room;
+      // Never between the two halves of a surrogate pair: each write is encoded to UTF-8 on its own.
+      if (isHighSurrogate(piece.charCodeAt(end - 1))) end -= 1;
+      if (end === this.offset) end += 2;
+      out += piece.slice(this.offset, end);
+      this.offset = end;
+      break;
+    }
+    return out;
   }
 
   private onClosed(): void {
@@ -135,7 +204,13 @@ export class SseConnection {
     this.closed = true;
     clearInterval(this.heartbeat);
     this.queue.length = 0;
+    this.preface.length = 0;
+    this.pieces.length = 0;
     this.queuedBytes = 0;
     for (const listener of this.closeListeners.splice(0)) listener();
   }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -19,10 +19,10 @@ export interface TaskPage {
   totalSize: number;
 }
 
-/** The text columns a page reads: without artifacts, only what the status shows. */
+/** The columns a page answers, read from the task row `t`: without artifacts, only what the status shows. */
 function columns(withArtifacts: boolean): string {
-  const text = withArtifacts ? 'response, prompt, residue' : 'NULL AS response, NULL AS prompt, NULL AS residue';
-  return `id, context_id, state, change, status_ts_ms, status_text, ${text}, murmur, owner, message_id, created_at_ms`;
+  const text = withArtifacts ? 't.response, t.prompt, t.residue' : 'NULL AS response, NULL AS prompt, NULL AS residue';
+  return `t.id, t.context_id, t.state, t.change, t.status_ts_ms, t.status_text, ${text}, t.murmur, t.owner, t.message_id, t.created_at_ms`;
 }
 
 const textLength = (withArtifacts: boolean) =>
@@ -77,17 +77,21 @@ export class TaskView {
     const pageArgs = query.after ? [...args, query.after.change] : args;
     const withArtifacts = query.includeArtifacts;
     // The count row is always there (LEFT JOIN), with the page's rows beside it; `fetched` says how many rows the
-    // page read before the text budget cut it, so a cut page still hands out a token for the rest.
+    // page read before the text budget cut it, so a cut page still hands out a token for the rest. The window runs
+    // over ids, positions and text lengths only; the text columns are joined back for the rows the page keeps, so
+    // SQLite never copies the responses of the rows it cuts (each may be as large as a request body) into its sorter.
     const sql = `
       SELECT total.n AS total_size, page.* FROM (SELECT COUNT(*) AS n FROM tasks ${filter}) AS total
       LEFT JOIN (
-        SELECT * FROM (
-          SELECT ${columns(withArtifacts)},
-            SUM(${textLength(withArtifacts)}) OVER (ORDER BY change DESC ROWS UNBOUNDED PRECEDING) AS running_text,
-            ROW_NUMBER() OVER (ORDER BY change DESC) AS position,
-            COUNT(*) OVER () AS fetched
-          FROM (SELECT * FROM tasks ${pageWhere} ORDER BY change DESC LIMIT ?)
-        ) WHERE position = 1 OR running_text <= ?
+        SELECT ${columns(withArtifacts)}, picked.fetched FROM (
+          SELECT id, fetched FROM (
+            SELECT id,
+              SUM(text_length) OVER (ORDER BY change DESC ROWS UNBOUNDED PRECEDING) AS running_text,
+              ROW_NUMBER() OVER (ORDER BY change DESC) AS position,
+              COUNT(*) OVER () AS fetched
+            FROM (SELECT id, change, ${textLength(withArtifacts)} AS text_length FROM tasks ${pageWhere} ORDER BY change DESC LIMIT ?)
+          ) WHERE position = 1 OR running_text <= ?
+        ) AS picked JOIN tasks AS t ON t.id = picked.id
       ) AS page ON 1
       ORDER BY page.change DESC`;
     let raw: (RawTaskRow & { total_size: number; fetched: number | null })[];

@@ -1,4 +1,5 @@
 /** The crash scenario (issue 16): kill -9 at a random point with requests in flight, then --resume the records. */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sqlite3 from 'sqlite3';
 import { makeCapsule, manifestYaml, runDoor, tempDir } from '../support/door-process.js';
@@ -12,9 +13,65 @@ export interface CrashFigures {
   leftLive: number;
   settledFailed: number;
   integrityFailures: number;
+  /** Process groups the killed doors had recorded (commands running or just run when the door died). */
+  commandGroups: number;
+  /** Processes of a killed session (its MURMUR_HOME in their environment) still alive once it was resumed. */
+  survivors: number;
+  /** What survived, as `<when> <pid> <command line>`, so that a survivor can be told apart (a command, a reaper). */
+  survivorCommands: string[];
 }
 
-const SCRIPT = "rules:\n  - match: slow\n    turns:\n      - sleep_ms: 400\n        answer: slow done\ndefault:\n  turns:\n    - answer: ok\n";
+function describe(pids: number[], when: string): string[] {
+  return pids.map((pid) => {
+    try {
+      return `${when} ${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'latin1').replaceAll('\0', ' ').trim()}`;
+    } catch {
+      return `${when} ${pid} (gone)`;
+    }
+  });
+}
+
+/** Pids of live processes whose environment carries MURMUR_HOME=`home`: the door, its reaper, every command. */
+export function sessionProcesses(home: string): number[] {
+  const marker = `MURMUR_HOME=${home}\0`;
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (`${readFileSync(`/proc/${name}/environ`, 'latin1')}\0`.includes(marker)) pids.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
+function recordedGroups(recordsDir: string): number {
+  try {
+    return readdirSync(path.join(recordsDir, 'processes')).filter((f) => /^\d+$/.test(f)).length;
+  } catch {
+    return 0;
+  }
+}
+
+// `shell` leaves a sleep running in its process group, so a kill -9 finds commands of the session alive.
+const SCRIPT = [
+  'rules:',
+  '  - match: slow',
+  '    turns:',
+  '      - sleep_ms: 400',
+  '        answer: slow done',
+  '  - match: shell',
+  '    turns:',
+  '      - tools:',
+  '          - tool: bash',
+  '            input: { command: "sleep 30 >/dev/null 2>&1 & sleep 0.2" }',
+  '        answer: shell done',
+  'default:',
+  '  turns:',
+  '    - answer: ok',
+  '',
+].join('\n');
 
 function integrity(file: string): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -32,7 +89,7 @@ function integrity(file: string): Promise<string> {
 /** `trials` kill -9 trials, each at a seeded random moment while SendMessage requests are in flight. */
 export async function runCrashTrials(trials: number, seed: number): Promise<CrashFigures> {
   const rand = prng(seed);
-  const figures: CrashFigures = { trials, acknowledged: 0, missing: 0, leftLive: 0, settledFailed: 0, integrityFailures: 0 };
+  const figures: CrashFigures = { trials, acknowledged: 0, missing: 0, leftLive: 0, settledFailed: 0, integrityFailures: 0, commandGroups: 0, survivors: 0, survivorCommands: [] };
   const capsule = makeCapsule(manifestYaml({ name: 'crash' }), SCRIPT);
   for (let trial = 0; trial < trials; trial++) {
     const home = tempDir('crash');
@@ -41,7 +98,7 @@ export async function runCrashTrials(trials: number, seed: number): Promise<Cras
     let inFlight = true;
     const senders = Array.from({ length: 3 }, async (_, s) => {
       for (let n = 0; inFlight; n++) {
-        const answer = await rpc(door.url, 'SendMessage', { message: { messageId: `t${trial}-${s}-${n}`, role: 'ROLE_USER', parts: [{ text: n % 3 === 0 ? 'slow' : 'quick' }] }, configuration: { returnImmediately: true } }).catch(() => null);
+        const answer = await rpc(door.url, 'SendMessage', { message: { messageId: `t${trial}-${s}-${n}`, role: 'ROLE_USER', parts: [{ text: s === 0 && n % 2 === 0 ? 'shell' : n % 3 === 0 ? 'slow' : 'quick' }] }, configuration: { returnImmediately: true } }).catch(() => null);
         if (answer?.json?.result?.task?.id) acknowledged.push(answer.json.result.task.id);
         else return;
       }
@@ -52,8 +109,13 @@ export async function runCrashTrials(trials: number, seed: number): Promise<Cras
     await door.exited;
     await Promise.all(senders);
     figures.acknowledged += acknowledged.length;
+    figures.commandGroups += recordedGroups(door.recordsDir);
     const resumed = await runDoor(capsule, ['--resume', door.sessionId], home);
     try {
+      // The reaper (or, had it lost the race, the resumed launch) killed every command the killed door left.
+      const left = sessionProcesses(home).filter((pid) => pid !== resumed.pid);
+      figures.survivors += left.length;
+      figures.survivorCommands.push(...describe(left, `trial ${trial} after resume:`));
       for (const id of acknowledged) {
         const task = (await rpc(resumed.url, 'GetTask', { id })).json.result;
         if (!task) figures.missing += 1;
@@ -63,6 +125,9 @@ export async function runCrashTrials(trials: number, seed: number): Promise<Cras
     } finally {
       await resumed.stop();
     }
+    const left = sessionProcesses(home);
+    figures.survivors += left.length;
+    figures.survivorCommands.push(...describe(left, `trial ${trial} after the resumed door stopped:`));
     if ((await integrity(path.join(door.recordsDir, 'store.db'))) !== 'ok') figures.integrityFailures += 1;
   }
   return figures;

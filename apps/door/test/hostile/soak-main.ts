@@ -21,7 +21,7 @@ console.log(fuzz.stdout.split('\n').filter((l) => l.includes('figures') || /^# (
 check(fuzz.status === 0, 'fuzz');
 
 console.log(`== memory ceiling: heap capped at ${HEAP_CAP_MIB} MB, ceiling ${RSS_CEILING_MIB} MiB`);
-const ceiling = await runMemoryCeiling({ messages: 40, parallel: 2, stalled: 8 });
+const ceiling = await runMemoryCeiling({ messages: 40, parallel: 8, stalled: 8 });
 console.log(JSON.stringify(ceiling));
 check(ceiling.alive && ceiling.rssPeakMiB < RSS_CEILING_MIB, 'memory ceiling');
 
@@ -29,7 +29,7 @@ const crashSeed = Number(process.env.MURMUR_CRASH_SEED ?? 0xc4a5);
 console.log(`== crash: 50 kill -9 trials, seed ${crashSeed}`);
 const crash = await runCrashTrials(50, crashSeed);
 console.log(JSON.stringify(crash));
-check(crash.missing === 0 && crash.leftLive === 0 && crash.integrityFailures === 0, 'crash');
+check(crash.missing === 0 && crash.leftLive === 0 && crash.integrityFailures === 0 && crash.commandGroups > 0 && crash.survivors === 0, 'crash');
 
 const streams = Number(process.env.MURMUR_SOAK_STREAMS ?? 1000);
 const seconds = Number(process.env.MURMUR_SOAK_SECONDS ?? 60);

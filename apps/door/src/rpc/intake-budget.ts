@@ -1,0 +1,77 @@
+/**
+ * Bytes of request bodies the door reads and parses at once. A body costs several copies of itself while it is read,
+ * decoded, parsed and stored (raw chunks, the text, the parsed message), so concurrent intake is bounded by bytes,
+ * not by the number of requests: a body that does not fit waits, unread, until earlier ones are taken in
+ * (docs/decisions.md, "Request bodies wait for the intake budget"). Its socket holds what the client already sent.
+ * @default twice the body limit (16 MiB with text-only messages, 55.4 MiB with the default image limits)
+ * @unit bytes (the request's Content-Length; the body limit for a chunked body, which names no length)
+ */
+export function intakeBytesFor(bodyLimit: number): number {
+  return 2 * bodyLimit;
+}
+
+/** Bodies up to this size are taken without a reservation: their copies are small beside the budget. */
+export const INTAKE_FREE_BYTES = 64 * 1024;
+
+/** A reserved body that receives no byte for this long is dropped, so a stalled sender cannot keep its reservation. */
+export const INTAKE_STALL_MS = 30_000;
+
+interface Waiter {
+  bytes: number;
+  grant: (release: () => void) => void;
+  cancelled: boolean;
+}
+
+/** A byte semaphore, first come first served: a large body is not overtaken by later ones forever. */
+export class IntakeBudget {
+  private held = 0;
+  private readonly waiters: Waiter[] = [];
+
+  constructor(readonly budgetBytes: number) {}
+
+  get heldBytes(): number {
+    return this.held;
+  }
+
+  get waiting(): number {
+    return this.waiters.length;
+  }
+
+  /**
+   * Reserves `bytes` (capped at the budget, so any body the limit admits gets in alone): `grant` is called with the
+   * release at once when there is room and nobody waits ahead, else once there is. Returns a cancel for a waiter
+   * whose request went away before it was granted.
+   */
+  reserve(bytes: number, grant: (release: () => void) => void): { waited: boolean; cancel: () => void } {
+    const waiter: Waiter = { bytes: Math.min(bytes, this.budgetBytes), grant, cancelled: false };
+    this.waiters.push(waiter);
+    const waited = !this.grantWaiting().includes(waiter);
+    return {
+      waited,
+      cancel: () => {
+        if (waiter.cancelled) return;
+        waiter.cancelled = true;
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        this.grantWaiting();
+      },
+    };
+  }
+
+  private grantWaiting(): Waiter[] {
+    const granted: Waiter[] = [];
+    while (this.waiters.length > 0 && this.held + this.waiters[0].bytes <= this.budgetBytes) {
+      const waiter = this.waiters.shift()!;
+      this.held += waiter.bytes;
+      granted.push(waiter);
+      let released = false;
+      waiter.grant(() => {
+        if (released) return;
+        released = true;
+        this.held -= waiter.bytes;
+        this.grantWaiting();
+      });
+    }
+    return granted;
+  }
+}

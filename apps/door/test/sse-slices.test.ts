@@ -1,0 +1,86 @@
+/**
+ * Events are written in slices (issue 16): a stalled reader leaves at most one slice in its socket's buffer, not the
+ * whole event it was reading, and the slices join to exactly the encoded event — never split inside a surrogate pair.
+ */
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import { test } from 'node:test';
+import { encodeSseEvent } from '@murmur/protocol';
+import { SseConnection, WRITE_SLICE_CHARS } from '../src/streaming/sse-connection.js';
+import type { StreamEvent } from '../src/streaming/stream-event.js';
+
+/** A response whose socket takes `accepts` writes, then backs up until 'drain' is emitted. */
+class Response extends EventEmitter {
+  writes: string[] = [];
+  ended = false;
+  constructor(private accepts = Number.POSITIVE_INFINITY) {
+    super();
+  }
+  write(chunk: string): boolean {
+    this.writes.push(chunk);
+    this.accepts -= 1;
+    return this.accepts > 0;
+  }
+  end(): void {
+    this.ended = true;
+  }
+  drain(more: number): void {
+    this.accepts = more;
+    this.emit('drain');
+  }
+}
+
+const event = (id: number, result: string): StreamEvent => ({ id: BigInt(id), taskId: 't', murmur: false, result, change: null, state: null });
+const open = (res: Response, sliceChars?: number) =>
+  new SseConnection(res as unknown as ServerResponse, 7, { heartbeatMs: 60_000, lagged: () => null, sliceChars });
+const encoded = (id: number, result: string) => encodeSseEvent(BigInt(id), `{"jsonrpc":"2.0","id":7,"result":${result}}`);
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+test('a large event goes out in slices that join to exactly its encoding, small ones share a write', async () => {
+  const res = new Response();
+  const connection = open(res);
+  const large = JSON.stringify({ text: 'x'.repeat(WRITE_SLICE_CHARS * 5 + 17) });
+  connection.send(event(1, '{"a":1}'));
+  connection.send(event(2, large));
+  connection.send(event(3, '{"b":2}'));
+  await tick();
+  assert.ok(res.writes.every((w) => w.length <= WRITE_SLICE_CHARS), 'no write is over a slice');
+  assert.ok(res.writes.length >= 6);
+  assert.equal(res.writes.join(''), encoded(1, '{"a":1}') + encoded(2, large) + encoded(3, '{"b":2}'));
+});
+
+test('a slice never ends between the halves of a surrogate pair', async () => {
+  const res = new Response();
+  const connection = open(res, 7);
+  const text = JSON.stringify({ t: '😀a😀😀b'.repeat(50) });
+  connection.writeNow([event(4, text)]);
+  await tick();
+  for (const w of res.writes) assert.ok(!/[\ud800-\udbff]$/.test(w) && !/^[\udc00-\udfff]/.test(w), JSON.stringify(w));
+  assert.equal(res.writes.join(''), encoded(4, text));
+  assert.equal(Buffer.from(res.writes.join('')).toString(), encoded(4, text));
+});
+
+test('a stalled reader has one slice handed to its socket; the rest waits for drain, and later events are dropped past the queue', async () => {
+  const res = new Response(1);
+  const connection = open(res);
+  const large = JSON.stringify({ text: 'y'.repeat(4 * 1024 * 1024) });
+  connection.send(event(1, large));
+  await tick();
+  assert.equal(res.writes.length, 1, 'one slice, then the socket backed up');
+  assert.equal(res.writes[0].length, WRITE_SLICE_CHARS);
+  assert.equal(connection.unwrittenChars, encoded(1, large).length - WRITE_SLICE_CHARS);
+  // Blocked: a live event over the queue's bytes is not kept behind the stalled one.
+  connection.send(event(2, JSON.stringify({ text: 'z'.repeat(1024 * 1024) })));
+  connection.send(event(3, '{"c":3}'));
+  await tick();
+  assert.equal(res.writes.length, 1, 'nothing more is written until the socket drains');
+  connection.end();
+  res.drain(Number.POSITIVE_INFINITY);
+  await tick();
+  const all = res.writes.join('');
+  assert.ok(all.startsWith(encoded(1, large)));
+  assert.doesNotMatch(all, /^id: 2$/m, 'the large event behind the stalled one was dropped');
+  assert.match(all, /^id: 3$/m);
+  assert.ok(res.ended);
+});
