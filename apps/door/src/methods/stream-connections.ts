@@ -14,6 +14,7 @@ import { DoorLog } from '../session/door-log.js';
 import { newId } from '../session/ids.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SseConnection } from '../streaming/sse-connection.js';
+import { StalledReaders } from '../streaming/stalled-readers.js';
 import type { StreamEvent } from '../streaming/stream-event.js';
 
 /** An event written to one connection only: no id unless given, never in the replay buffer. */
@@ -30,10 +31,11 @@ export class StreamConnections {
   constructor(
     @Inject(SESSION_CONTEXT) private readonly session: SessionContext,
     @Inject(DoorLog) private readonly log: DoorLog,
+    @Inject(StalledReaders) private readonly stalled: StalledReaders,
   ) {}
 
   open(res: ServerResponse, call: RpcCall, lagged: (dropped: number) => StreamEvent | null): SseConnection {
-    const connection = new SseConnection(res, call.id, { heartbeatMs: this.session.heartbeatMs, lagged });
+    const connection = new SseConnection(res, call.id, { heartbeatMs: this.session.heartbeatMs, lagged, stalled: this.stalled });
     this.openStreams += 1;
     this.log.info('stream opened', { method: call.method, open_streams: this.openStreams });
     connection.onClose(() => {

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { HEARTBEAT_COMMENT, type JsonRpcId } from '@murmur/protocol';
+import type { StalledReader, StalledReaders } from './stalled-readers.js';
 import type { StreamEvent } from './stream-event.js';
 
 /** Live events a connection may fall behind by before the oldest are dropped (seed 001, "Frames a connection misses"). */
@@ -29,6 +30,8 @@ export interface ConnectionOptions {
   queueLimit?: number;
   queueBytes?: number;
   sliceChars?: number;
+  /** The door's stalled readers: a connection stalled in the middle of a large event is counted there. */
+  stalled?: StalledReaders;
 }
 
 /**
@@ -55,6 +58,8 @@ export class SseConnection {
   /** The rest of the event being written: its pieces, from `offset` in the first. */
   private readonly pieces: string[] = [];
   private offset = 0;
+  /** While stalled in the middle of a large event: this connection's entry among the stalled readers. */
+  private stall: StalledReader | null = null;
   private blocked = false;
   private flushScheduled = false;
   private ending = false;
@@ -77,6 +82,7 @@ export class SseConnection {
     res.on('close', () => this.onClosed());
     res.on('drain', () => {
       this.blocked = false;
+      this.unstall();
       this.flush();
     });
   }
@@ -148,7 +154,10 @@ export class SseConnection {
     while (!this.closed && !this.blocked) {
       const slice = this.nextSlice();
       if (slice === '') break;
-      if (!this.res.write(slice)) this.blocked = true;
+      if (!this.res.write(slice)) {
+        this.blocked = true;
+        this.stallIfPinning();
+      }
     }
     if (this.ending && !this.closed && !this.blocked && this.pieces.length === 0 && this.queue.length === 0 && this.preface.length === 0) {
       this.res.end();
@@ -199,8 +208,22 @@ export class SseConnection {
     return out;
   }
 
+  /** Blocked in the middle of an event larger than a slice: the event's text is pinned by this reader. */
+  private stallIfPinning(): void {
+    const body = this.pieces.length === 3 ? this.pieces[1] : this.pieces.length === 2 ? this.pieces[0] : null;
+    if (!this.options.stalled || body === null || body.length <= (this.options.sliceChars ?? WRITE_SLICE_CHARS)) return;
+    this.stall = { pinned: body, disconnect: () => this.res.destroy() };
+    this.options.stalled.stalled(this.stall);
+  }
+
+  private unstall(): void {
+    if (this.stall) this.options.stalled?.released(this.stall);
+    this.stall = null;
+  }
+
   private onClosed(): void {
     if (this.closed) return;
+    this.unstall();
     this.closed = true;
     clearInterval(this.heartbeat);
     this.queue.length = 0;
