@@ -1,19 +1,21 @@
 import 'reflect-metadata';
 import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
 import { RequestGate } from './auth/request-gate.js';
 import { type MintedToken, removeTokens } from './auth/tokens.js';
 import { CardService } from './card/card.service.js';
-import { RpcPipeline } from './rpc/rpc-pipeline.js';
+import { FilesPlane } from './planes/files-plane.js';
+import type { PlaneServers } from './rpc/plane-refusal.js';
 import { routableUrl } from './rpc/request-target.js';
+import { RpcPipeline } from './rpc/rpc-pipeline.js';
 import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
 import type { SessionContext } from './session/session-context.js';
 import { TraceWriter } from './session/trace-writer.js';
 import { StreamHub } from './streaming/stream-hub.js';
 import { TaskQueue } from './tasks/task-queue.js';
-import path from 'node:path';
 import { ProcessRegistry } from './tools/process-registry.js';
 import { ToolDispatcher } from './tools/tool-dispatcher.js';
 
@@ -48,6 +50,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     rpc: app.get(RpcPipeline),
     manifest: session.manifest,
     bodyLimit: bodyLimitFor(images.max_bytes, images.max_per_turn),
+    planes: servedPlanes(session),
   });
   await app.listen({ port: session.requestedPort, host: session.host });
   const address = app.getHttpServer().address();
@@ -98,6 +101,12 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
       return closing;
     },
   };
+}
+
+/** The planes this door serves (docs/planes.md): the operator plane when declared, rooted in the capsule folder. */
+function servedPlanes(session: SessionContext): PlaneServers {
+  const files = session.manifest.exports.files;
+  return files === undefined ? {} : { files: new FilesPlane(path.resolve(session.capsuleDir, files.root)) };
 }
 
 /** A resumed launch's report of the commands it lost (seed 000, "Who sees a task"): the text of a session task. */

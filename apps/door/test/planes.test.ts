@@ -1,8 +1,9 @@
 /**
- * Planes before they are served (docs/decisions.md, "Planes"): every request to /resources/files or
- * /resources/peer is answered with one refusal, 404 plane_not_served. The operator plane answers it after the door
- * token and the resources/files scope (seed 000 step 4); the peer plane takes no door token (step 1), so an
- * authenticated door answers it without a 401, and peer consent (step 3) does not apply to it.
+ * Planes as declared (docs/decisions.md, "Planes"; docs/planes.md): an undeclared plane answers every request 404
+ * plane_not_served; the declared operator plane is served (planes-files.test.ts covers it in depth), the declared
+ * peer plane is refused until it is served. The operator plane answers after the door token and the resources/files
+ * scope (seed 000 step 4); the peer plane takes no door token (step 1), so an authenticated door answers it without a
+ * 401, and peer consent (step 3) does not apply to it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -35,7 +36,6 @@ function assertPlaneRefusal(answer: RawAnswer, message: string, what: string): v
 
 const UNDECLARED_FILES = 'this capsule does not declare exports.files, so the operator plane at /resources/files serves nothing';
 const UNDECLARED_PEER = 'this capsule does not declare exports.peer_files, so the peer plane at /resources/peer serves nothing';
-const DECLARED_FILES = 'the operator plane at /resources/files is declared (exports.files) but this runtime does not serve planes yet';
 const DECLARED_PEER = 'the peer plane at /resources/peer is declared (exports.peer_files) but this runtime does not serve planes yet';
 
 const FILE_PATHS = ['/resources/files', '/resources/files/', '/resources/files/a.txt', '/resources/files/sub/b.md?x=1'];
@@ -58,9 +58,17 @@ describe('an undeclared plane refuses every request', () => {
   });
 });
 
-describe('a declared plane is refused until planes are served', () => {
-  test('files and peer name their declaration', async () => {
-    for (const path of FILE_PATHS) assertPlaneRefusal(await httpRequest(exporting.url, { method: 'GET', path }), DECLARED_FILES, path);
+/** The declared operator plane's answer to FILE_PATHS on a root holding murmur.yaml and script.yaml only. */
+function assertFilesServed(answer: RawAnswer, path: string, what: string): void {
+  const listing = path === '/resources/files' || path === '/resources/files/';
+  assert.equal(answer.status, listing ? 200 : 404, `${what}: ${answer.text}`);
+  if (listing) assert.deepEqual(answer.json.entries.map((e: { name: string }) => e.name), ['murmur.yaml', 'script.yaml'], what);
+  else assert.equal(answer.json.error, 'file_not_found', what);
+}
+
+describe('a declared plane', () => {
+  test('the operator plane is served; the peer plane names its declaration until it is served', async () => {
+    for (const path of FILE_PATHS) assertFilesServed(await httpRequest(exporting.url, { method: 'GET', path }), path, path);
     for (const path of PEER_PATHS) assertPlaneRefusal(await httpRequest(exporting.url, { method: 'GET', path }), DECLARED_PEER, path);
   });
 
@@ -91,8 +99,8 @@ describe('on an authenticated door', () => {
     for (const path of FILE_PATHS) {
       assert.equal((await httpRequest(secure.url, { method: 'GET', path })).status, 401, `no token ${path}`);
       assert.equal((await httpRequest(secure.url, { method: 'GET', path, headers: bearer(tokens.watcher) })).status, 403, `watcher ${path}`);
-      assertPlaneRefusal(await httpRequest(secure.url, { method: 'GET', path, headers: bearer(tokens.files) }), DECLARED_FILES, `files ${path}`);
-      assertPlaneRefusal(await httpRequest(secure.url, { method: 'GET', path, headers: bearer(tokens.operator) }), DECLARED_FILES, `operator ${path}`);
+      assertFilesServed(await httpRequest(secure.url, { method: 'GET', path, headers: bearer(tokens.files) }), path, `files ${path}`);
+      assertFilesServed(await httpRequest(secure.url, { method: 'GET', path, headers: bearer(tokens.operator) }), path, `operator ${path}`);
     }
   });
 });

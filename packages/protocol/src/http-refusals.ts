@@ -21,6 +21,12 @@ export const HTTP_REFUSALS = {
   not_found: { code: 'not_found', status: 404, from: 'door or console' },
   /** A request under /resources/files or /resources/peer while the planes are not served (docs/decisions.md, "Planes"). */
   plane_not_served: { code: 'plane_not_served', status: 404, from: 'door' },
+  /** The operator plane: every path that names no file or folder inside the root, escapes included (docs/planes.md). */
+  file_not_found: { code: 'file_not_found', status: 404, from: 'door' },
+  /** A plane's path with a method other than GET or HEAD (docs/planes.md); answered with `Allow: GET, HEAD`. */
+  method_not_allowed: { code: 'method_not_allowed', status: 405, from: 'door' },
+  /** The operator plane: a Range that starts at or past the file's end (RFC 9110 §15.5.17). */
+  range_not_satisfiable: { code: 'range_not_satisfiable', status: 416, from: 'door' },
   /** mur console's proxy: the path's door address is not host:port. */
   bad_address: { code: 'bad_address', status: 400, from: 'console' },
   /** mur console's proxy: the door address is not on this machine's loopback. */
@@ -122,6 +128,24 @@ export function planeNotServedRefusal(plane: PlaneName, declared: boolean): Http
       ? `${words} at ${path} is declared (${declaration}) but this runtime does not serve planes yet`
       : `this capsule does not declare ${declaration}, so ${words} at ${path} serves nothing`,
   };
+}
+
+/**
+ * 404 file_not_found: byte-identical for every path of the operator plane that it refuses (absent, an escape in any
+ * encoding, a link out of the root, a folder without its slash), so a probe learns nothing (docs/planes.md).
+ */
+export function fileNotFoundRefusal(): HttpRefusalBody<'file_not_found'> {
+  return { error: 'file_not_found', message: 'nothing is served at this path of the operator plane' };
+}
+
+/** 405 method_not_allowed: a plane answers GET and HEAD only. */
+export function methodNotAllowedRefusal(method: string): HttpRefusalBody<'method_not_allowed'> {
+  return { error: 'method_not_allowed', message: `the planes answer GET and HEAD, not ${method}` };
+}
+
+/** 416 range_not_satisfiable: the range starts at or past the end of a file of `size` bytes. */
+export function rangeNotSatisfiableRefusal(size: number): HttpRefusalBody<'range_not_satisfiable'> {
+  return { error: 'range_not_satisfiable', message: `the range starts at or past the end of this file of ${size} bytes` };
 }
 
 // --- mur console ----------------------------------------------------------------------------------------------

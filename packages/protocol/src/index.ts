@@ -1,3 +1,112 @@
+export { ARTIFACT_ID, type ArtifactId } from './artifact-ids.js';
+export {
+  BEARER_SCHEME_DESCRIPTION,
+  buildAgentCard,
+  CAPSULE_EXTENSION_DESCRIPTION,
+  type CardInput,
+  DEFAULT_IO_MODES,
+  DOOR_EXTENSION_DESCRIPTION,
+  orderMethods,
+  PLANE_ORDER,
+  PROCESS_STREAM_FRAMES,
+  STREAM_EXTENSION_DESCRIPTION,
+  STREAM_FRAMES,
+  type StreamFrameName,
+  TASK_SKILL,
+} from './card.js';
+export { CONSOLE_DOOR_PROXY_PREFIX, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from './console-api.js';
+export {
+  CONSOLE_RECORD_SESSION_PREFIX,
+  CONSOLE_RECORD_SESSIONS_PATH,
+  CONSOLE_RECORD_TASK_PREFIX,
+  CONSOLE_RECORD_TASKS_PATH,
+  type ConsoleRecordSession,
+  type ConsoleRecordSessionsResponse,
+  type ConsoleTaskRecordPage,
+  type ConsoleTaskSummariesPage,
+  type ConsoleTaskSummariesResponse,
+  firstLine,
+  RECORD_IDS_MAX,
+  RECORD_PAGE_DEFAULT,
+  RECORD_PAGE_MAX,
+  type RecordSessionState,
+  type TaskRecordAttachment,
+  type TaskRecordEntry,
+  type TaskRecordEntryKind,
+  type TaskRecordSummary,
+} from './console-records.js';
+export { renderDataPart, renderFence } from './data-fence.js';
+export {
+  contentTypeNotSupported,
+  ERRORS,
+  type ErrorName,
+  errorNameForCode,
+  internalError,
+  invalidParams,
+  isRetryableCode,
+  pushNotSupported,
+  rpcError,
+  taskNotCancelable,
+  taskNotFound,
+  unsupportedForTask,
+  unsupportedOperation,
+  versionNotSupported,
+} from './errors.js';
+export { headerLines, taskOrigins } from './http-headers.js';
+export {
+  badAddressRefusal,
+  bearerChallenge,
+  consoleNotFoundRefusal,
+  doorNotFoundRefusal,
+  doorUnreachableRefusal,
+  encodeRefusalBody,
+  fileNotFoundRefusal,
+  HTTP_REFUSALS,
+  type HttpRefusalBody,
+  type HttpRefusalCode,
+  type InvalidTokenWhy,
+  insufficientScopeRefusal,
+  invalidTokenRefusal,
+  isHttpRefusalCode,
+  methodNotAllowedRefusal,
+  notLoopbackRefusal,
+  type PlaneName,
+  peerNotAcceptedRefusal,
+  planeNotServedRefusal,
+  rangeNotSatisfiableRefusal,
+  refusalStatus,
+  unauthenticatedRefusal,
+} from './http-refusals.js';
+export { ID_PREFIX, type IdKind, isId, statusMessageId } from './ids.js';
+export { decodeBase64, hasImageMagic, IMAGE_MEDIA_TYPES, type ImageMediaType, isImageMediaType } from './images.js';
+export { checkTenant, type EnvelopeVerdict, failure, isPlainObject, readEnvelope, readParams, success } from './jsonrpc.js';
+export { DEFAULT_PAGE_SIZE, type ListTasksQuery, type ListTasksVerdict, MAX_PAGE_SIZE, readListTasksParams } from './list-tasks-reader.js';
+export { type HostPort, ipv6Groups, isLoopbackHost, parseHostPort, unbracketHost } from './loopback.js';
+export {
+  MAX_REFERENCED_TASKS,
+  type MessageImage,
+  type MessageReaderLimits,
+  type MessageVerdict,
+  type ReadMessage,
+  readMessageParams,
+} from './message-reader.js';
+export { MESSAGE_TEXT_JOINER, messageText, partsText } from './message-text.js';
+export { DOOR_METHOD_ORDER, METHOD, type MethodName, PUSH_CONFIG_METHODS, RETIRED_METHOD_NAMES, SCOPES } from './methods.js';
+export { decodePageToken, encodePageToken, type PagePosition, pagePositionText, type SealedPagePosition } from './page-token.js';
+export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, MAX_EVENT_ID, parseLastEventId } from './sse.js';
+export { endsTaskStream, type TaskStreamEndOptions, taskStreamEndOptions } from './stream-end.js';
+export { carrierEvent, frameMessageEvent, type MurmurFrame, type MurmurFrameName, murmurFrameOf, streamEventKind } from './stream-frames.js';
+export type { ToolArtifactFrameFields } from './stream-types.js';
+export {
+  isSettledState,
+  isTerminalState,
+  MURMUR_STATE_WORD,
+  TASK_STATE_FILTER_NAMES,
+  TASK_STATES,
+  type TaskState,
+  TERMINAL_STATES,
+} from './task-states.js';
+export { formatTimestamp, parseTimestampCeilMs } from './timestamps.js';
 export type {
   AgentCapabilities,
   AgentCard,
@@ -54,110 +163,4 @@ export {
   TASK_ORIGIN_HEADER,
   TASK_TRUST_HEADER,
 } from './uris.js';
-export { DOOR_METHOD_ORDER, METHOD, type MethodName, PUSH_CONFIG_METHODS, RETIRED_METHOD_NAMES, SCOPES } from './methods.js';
-export {
-  isSettledState,
-  isTerminalState,
-  MURMUR_STATE_WORD,
-  TASK_STATE_FILTER_NAMES,
-  TASK_STATES,
-  type TaskState,
-  TERMINAL_STATES,
-} from './task-states.js';
-export {
-  contentTypeNotSupported,
-  ERRORS,
-  type ErrorName,
-  errorNameForCode,
-  internalError,
-  invalidParams,
-  isRetryableCode,
-  pushNotSupported,
-  rpcError,
-  taskNotCancelable,
-  taskNotFound,
-  unsupportedForTask,
-  unsupportedOperation,
-  versionNotSupported,
-} from './errors.js';
 export { negotiateVersion, type VersionVerdict } from './version.js';
-export { checkTenant, type EnvelopeVerdict, failure, isPlainObject, readEnvelope, readParams, success } from './jsonrpc.js';
-export {
-  MAX_REFERENCED_TASKS,
-  type MessageImage,
-  type MessageReaderLimits,
-  type MessageVerdict,
-  type ReadMessage,
-  readMessageParams,
-} from './message-reader.js';
-export { DEFAULT_PAGE_SIZE, type ListTasksQuery, type ListTasksVerdict, MAX_PAGE_SIZE, readListTasksParams } from './list-tasks-reader.js';
-export { decodePageToken, encodePageToken, type PagePosition, pagePositionText, type SealedPagePosition } from './page-token.js';
-export { formatTimestamp, parseTimestampCeilMs } from './timestamps.js';
-export { renderDataPart, renderFence } from './data-fence.js';
-export { decodeBase64, hasImageMagic, IMAGE_MEDIA_TYPES, type ImageMediaType, isImageMediaType } from './images.js';
-export { ID_PREFIX, type IdKind, isId, statusMessageId } from './ids.js';
-export {
-  BEARER_SCHEME_DESCRIPTION,
-  buildAgentCard,
-  type CardInput,
-  CAPSULE_EXTENSION_DESCRIPTION,
-  DEFAULT_IO_MODES,
-  DOOR_EXTENSION_DESCRIPTION,
-  orderMethods,
-  PLANE_ORDER,
-  PROCESS_STREAM_FRAMES,
-  STREAM_EXTENSION_DESCRIPTION,
-  STREAM_FRAMES,
-  type StreamFrameName,
-  TASK_SKILL,
-} from './card.js';
-export { carrierEvent, frameMessageEvent, type MurmurFrame, type MurmurFrameName, murmurFrameOf, streamEventKind } from './stream-frames.js';
-export type { ToolArtifactFrameFields } from './stream-types.js';
-export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, MAX_EVENT_ID, parseLastEventId } from './sse.js';
-export { CONSOLE_DOOR_PROXY_PREFIX, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from './console-api.js';
-export {
-  CONSOLE_RECORD_SESSION_PREFIX,
-  CONSOLE_RECORD_SESSIONS_PATH,
-  CONSOLE_RECORD_TASK_PREFIX,
-  CONSOLE_RECORD_TASKS_PATH,
-  type ConsoleRecordSession,
-  type ConsoleRecordSessionsResponse,
-  type ConsoleTaskRecordPage,
-  type ConsoleTaskSummariesPage,
-  type ConsoleTaskSummariesResponse,
-  firstLine,
-  RECORD_IDS_MAX,
-  RECORD_PAGE_DEFAULT,
-  RECORD_PAGE_MAX,
-  type RecordSessionState,
-  type TaskRecordAttachment,
-  type TaskRecordEntry,
-  type TaskRecordEntryKind,
-  type TaskRecordSummary,
-} from './console-records.js';
-export { headerLines, taskOrigins } from './http-headers.js';
-export { ARTIFACT_ID, type ArtifactId } from './artifact-ids.js';
-export { MESSAGE_TEXT_JOINER, messageText, partsText } from './message-text.js';
-export { endsTaskStream, type TaskStreamEndOptions, taskStreamEndOptions } from './stream-end.js';
-export {
-  badAddressRefusal,
-  bearerChallenge,
-  consoleNotFoundRefusal,
-  doorNotFoundRefusal,
-  doorUnreachableRefusal,
-  encodeRefusalBody,
-  HTTP_REFUSALS,
-  type HttpRefusalBody,
-  type HttpRefusalCode,
-  insufficientScopeRefusal,
-  invalidTokenRefusal,
-  type InvalidTokenWhy,
-  isHttpRefusalCode,
-  notLoopbackRefusal,
-  peerNotAcceptedRefusal,
-  planeNotServedRefusal,
-  type PlaneName,
-  refusalStatus,
-  unauthenticatedRefusal,
-} from './http-refusals.js';
-export { type HostPort, ipv6Groups, isLoopbackHost, parseHostPort, unbracketHost } from './loopback.js';

@@ -1,5 +1,17 @@
 import { encodeRefusalBody, type PlaneName, planeNotServedRefusal, refusalStatus } from '@murmur/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Manifest } from '../manifest/manifest.schema.js';
+
+/**
+ * A served plane, as the routes see it: planes/ implements it and start-door hands it in, so rpc/ (the same layer as
+ * planes/) never imports it. `target` is the request target as the client sent it, before any rewrite.
+ */
+export interface PlaneServer {
+  answer(request: FastifyRequest, reply: FastifyReply, target: string): Promise<FastifyReply>;
+}
+
+/** The planes this door serves; a declared plane with no server here keeps answering plane_not_served. */
+export type PlaneServers = Partial<Readonly<Record<PlaneName, PlaneServer>>>;
 
 /** Where each plane of seed 000 ("Planes") is reached. */
 const PLANE_PATHS: Readonly<Record<PlaneName, string>> = { files: '/resources/files', peer_files: '/resources/peer' };
@@ -13,8 +25,8 @@ export function planeOf(pathname: string): PlaneName | null {
 }
 
 /**
- * Every request to a plane is answered with this one refusal until the planes are served (docs/decisions.md,
- * "Planes"): 404 plane_not_served. The operator plane answers it after the door token and the resources/files scope
+ * A request to an undeclared plane, or to a declared plane this door does not serve, is answered with this one
+ * refusal (docs/decisions.md, "Planes"): 404 plane_not_served. The operator plane answers it after the door token and the resources/files scope
  * (step 4); the peer plane, which takes no door token (step 1), before them.
  */
 export function planeRefusal(plane: PlaneName, manifest: Manifest): { status: number; body: string } {

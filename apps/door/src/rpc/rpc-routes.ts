@@ -5,7 +5,7 @@ import type { RequestGate } from '../auth/request-gate.js';
 import type { CardService } from '../card/card.service.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import { INTAKE_FREE_BYTES, INTAKE_STALL_MS, IntakeBudget, intakeBytesFor } from './intake-budget.js';
-import { planeOf, planeRefusal } from './plane-refusal.js';
+import { type PlaneServers, planeOf, planeRefusal } from './plane-refusal.js';
 import type { RpcPipeline } from './rpc-pipeline.js';
 
 declare module 'fastify' {
@@ -48,7 +48,7 @@ function isRpcRequest(request: FastifyRequest, pathname: string): boolean {
  */
 export function registerDoorRoutes(
   fastify: FastifyInstance,
-  deps: { gate: RequestGate; card: CardService; rpc: RpcPipeline; manifest: Manifest; bodyLimit: number },
+  deps: { gate: RequestGate; card: CardService; rpc: RpcPipeline; manifest: Manifest; bodyLimit: number; planes?: PlaneServers },
 ): void {
   fastify.removeAllContentTypeParsers();
   const intake = new IntakeBudget(intakeBytesFor(deps.bodyLimit));
@@ -78,7 +78,9 @@ export function registerDoorRoutes(
     const pathname = request.url.split('?')[0];
     // Step 1: the card is served without a door token (a query string does not change the path).
     if ((request.method === 'GET' || request.method === 'HEAD') && pathname === AGENT_CARD_PATH) return;
-    const plane = planeOf(pathname);
+    // The plane is judged on the target as sent: one that routableUrl rewrote (a malformed escape) is still the plane's
+    // to refuse, with the plane's own answer (docs/planes.md, "Path confinement").
+    const plane = planeOf(request.originalUrl.split('?')[0]);
     // Step 1: the peer plane is reached without a door token (a peer redeems a handle, which is its credential).
     if (plane === 'peer_files') return sendPlaneRefusal(reply, plane, deps.manifest);
     const verdict = deps.gate.check(request.raw.rawHeaders);
@@ -87,6 +89,8 @@ export function registerDoorRoutes(
     if (plane === 'files') {
       const refusal = deps.gate.scopeRefusal(verdict.caller, 'resources/files');
       if (refusal && !refusal.ok) return reply.code(refusal.status).headers(refusal.headers).send(Buffer.from(refusal.body));
+      const served = deps.planes?.files;
+      if (served !== undefined && deps.manifest.exports.files !== undefined) return served.answer(request, reply, request.originalUrl);
       return sendPlaneRefusal(reply, plane, deps.manifest);
     }
     // Step 5, before the body is read: Fastify's media-type parser would answer its own 415 to a content type it

@@ -1,0 +1,64 @@
+import { createReadStream } from 'node:fs';
+import type { OutgoingHttpHeaders } from 'node:http';
+import { encodeRefusalBody, rangeNotSatisfiableRefusal, refusalStatus } from '@murmur/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ConfinedEntry } from './confined-open.js';
+import { contentDispositionFor, contentTypeFor } from './content-type.js';
+import { etagOf, lastModifiedOf, notModified, requestedRange } from './http-conditions.js';
+
+/**
+ * Answers a GET or HEAD of an opened regular file (docs/planes.md, "Downloads"): 200, 206, 304 or 416, with the
+ * validators, content type and disposition. The bytes are streamed from the descriptor with backpressure, never held
+ * whole; the descriptor is closed when the stream ends or is destroyed, or at once when no body is sent.
+ */
+export async function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConfinedEntry, name: string): Promise<FastifyReply> {
+  const { stats, handle } = file;
+  const headers = request.headers as Record<string, string | undefined>;
+  const validators = { etag: etagOf(stats), 'last-modified': lastModifiedOf(stats) };
+  if (notModified(headers, stats)) {
+    await handle.close();
+    return sendHeadersOnly(reply.headers({ ...validators, 'cache-control': 'no-cache' }), 304);
+  }
+  const range = requestedRange(headers, stats);
+  if (range === 'unsatisfiable') {
+    await handle.close();
+    return reply
+      .code(refusalStatus('range_not_satisfiable'))
+      .headers({ 'content-type': 'application/json', 'content-range': `bytes */${stats.size}` })
+      .send(Buffer.from(encodeRefusalBody(rangeNotSatisfiableRefusal(stats.size))));
+  }
+  const start = range?.start ?? 0;
+  const end = range?.end ?? stats.size - 1;
+  const length = stats.size === 0 ? 0 : end - start + 1;
+  reply.headers({
+    ...validators,
+    'accept-ranges': 'bytes',
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+    'content-type': contentTypeFor(name),
+    'content-disposition': contentDispositionFor(name),
+    'content-length': String(length),
+  });
+  if (range !== null) reply.header('content-range', `bytes ${start}-${end}/${stats.size}`);
+  const status = range !== null ? 206 : 200;
+  if (request.method === 'HEAD' || length === 0) {
+    await handle.close();
+    return sendHeadersOnly(reply, status);
+  }
+  reply.code(status);
+  // The stream owns the descriptor from here: it closes it on end, on error and when Fastify destroys it because the
+  // client went away. `end` bounds the read to the announced length even if the file grows meanwhile.
+  return reply.send(createReadStream('', { fd: handle, start, end, autoClose: true, highWaterMark: 256 * 1024 }));
+}
+
+/**
+ * Ends an answer that has no body with the headers set on `reply`, as they are. Fastify would set content-length: 0
+ * on a bodiless answer to HEAD (its HEAD route's onSend), where HEAD must announce the GET's length (RFC 9110 §9.3.2),
+ * and a 304 carries none.
+ */
+function sendHeadersOnly(reply: FastifyReply, status: number): FastifyReply {
+  reply.hijack();
+  reply.raw.writeHead(status, reply.getHeaders() as OutgoingHttpHeaders);
+  reply.raw.end();
+  return reply;
+}
