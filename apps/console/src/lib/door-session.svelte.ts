@@ -115,7 +115,11 @@ export class DoorSession {
 
   /** A problem from anything on this door: a 401 opens the token prompt. */
   report(problem: Problem): void {
-    if (problem.needsToken) this.#tokenProblem = problem;
+    if (!problem.needsToken) return;
+    this.#tokenProblem = problem;
+    // A refused token: what was read with it is no longer the operator's to see.
+    this.tasks.clear();
+    this.#extendedCard = null;
   }
 
   /** Keeps `token` for this door (sessionStorage) and starts again with it. */
@@ -219,9 +223,13 @@ export class DoorSession {
     return this.#createClient(proxyAddress(this.#options.origin, this.key), this.#token);
   }
 
+  /** A new token (or none): nothing read with the old one stays on screen (tasks, inputs, extended card, timeline). */
   #restart(): void {
     this.#client = this.#makeClient();
     this.#tokenProblem = null;
+    this.tasks.clear();
+    this.#extendedCard = null;
+    this.#extendedNote = null;
     this.send.reset();
     this.stop.reset();
     this.start();
