@@ -107,4 +107,43 @@ describe('TaskList', () => {
     expect(client.listTasks).toHaveBeenCalledTimes(2);
     list.dispose();
   });
+
+  it('changes the page label together with its rows, not when the request leaves', async () => {
+    const { client } = fakeClient();
+    let answer: (value: ListTasksResponse) => void = () => {};
+    client.listTasks.mockResolvedValueOnce(page(['tsk_1', 'tsk_2'], 'p2')).mockImplementationOnce(
+      () =>
+        new Promise<ListTasksResponse>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    const list = new TaskList(() => client);
+    await list.apply({ ...DEFAULT_FILTERS, pageSize: 2 });
+    const next = list.next();
+    expect(list.pageNumber).toBe(1);
+    expect(list.page?.tasks.map((t) => t.id)).toEqual(['tsk_1', 'tsk_2']);
+    answer(page(['tsk_3'], ''));
+    await next;
+    expect(list.pageNumber).toBe(2);
+    expect(list.shownPageSize).toBe(2);
+    expect(list.page?.tasks.map((t) => t.id)).toEqual(['tsk_3']);
+  });
+
+  it('clear() forgets the rows; a refused token clears them too', async () => {
+    const { client } = fakeClient();
+    client.listTasks.mockResolvedValueOnce(page(['tsk_1'], ''));
+    const list = new TaskList(() => client);
+    await list.load();
+    expect(list.page).not.toBeNull();
+    list.clear();
+    expect(list.page).toBeNull();
+    expect(list.pageNumber).toBe(1);
+    client.listTasks.mockResolvedValueOnce(page(['tsk_1'], ''));
+    await list.load();
+    expect(list.page).not.toBeNull();
+    client.listTasks.mockRejectedValueOnce(new HttpRefusalError({ status: 401, wwwAuthenticate: 'Bearer', code: 'unauthenticated', message: 'token refused' }));
+    await list.load();
+    expect(list.page).toBeNull();
+    expect(list.problem?.needsToken).toBe(true);
+  });
 });

@@ -44,6 +44,8 @@ export class TaskList {
   #filters = $state.raw<TaskFilters>(DEFAULT_FILTERS);
   #pages = $state.raw(PageTokenStack.first());
   #page = $state.raw<ListTasksResponse | null>(null);
+  /** The filters and page position of the rows on screen: the label changes with its rows, not a request before. */
+  #shown = $state.raw<{ filters: TaskFilters; pages: PageTokenStack }>({ filters: DEFAULT_FILTERS, pages: PageTokenStack.first() });
   #loading = $state(false);
   #problem = $state.raw<Problem | null>(null);
   #updatedAt = $state<number | null>(null);
@@ -66,11 +68,16 @@ export class TaskList {
   get page(): ListTasksResponse | null {
     return this.#page;
   }
+  /** The page number of the rows on screen. */
   get pageNumber(): number {
-    return this.#pages.pageNumber;
+    return this.#shown.pages.pageNumber;
+  }
+  /** The page size of the rows on screen. */
+  get shownPageSize(): number {
+    return this.#shown.filters.pageSize;
   }
   get hasPrevious(): boolean {
-    return this.#pages.hasPrevious;
+    return this.#shown.pages.hasPrevious;
   }
   get hasNext(): boolean {
     return (this.#page?.nextPageToken ?? '') !== '';
@@ -96,14 +103,30 @@ export class TaskList {
   next(): Promise<void> {
     const token = this.#page?.nextPageToken ?? '';
     if (token === '') return Promise.resolve();
-    this.#pages = this.#pages.forward(token);
+    this.#pages = this.#shown.pages.forward(token);
     return this.load();
   }
 
   previous(): Promise<void> {
-    if (!this.#pages.hasPrevious) return Promise.resolve();
-    this.#pages = this.#pages.back();
+    if (!this.#shown.pages.hasPrevious) return Promise.resolve();
+    this.#pages = this.#shown.pages.back();
     return this.load();
+  }
+
+  /**
+   * Forgets the rows on screen (a forgotten or refused token: they were read with it) and any request under way. The
+   * problem stays: a 401 is what the table says it waits for.
+   */
+  clear(): void {
+    this.#cancelDebounce();
+    this.#abort?.abort(new DOMException('cleared', 'AbortError'));
+    this.#abort = null;
+    this.#request += 1;
+    this.#page = null;
+    this.#updatedAt = null;
+    this.#loading = false;
+    this.#pages = PageTokenStack.first();
+    this.#shown = { filters: this.#filters, pages: this.#pages };
   }
 
   /** Lists the page on screen again. Only the newest request's answer is shown. */
@@ -114,15 +137,20 @@ export class TaskList {
     this.#abort = abort;
     const request = ++this.#request;
     this.#loading = true;
+    const filters = this.#filters;
+    const pages = this.#pages;
     try {
-      const page = await this.#client().listTasks(listParams(this.#filters, this.#pages.current), { signal: abort.signal });
+      const page = await this.#client().listTasks(listParams(filters, pages.current), { signal: abort.signal });
       if (request !== this.#request) return;
       this.#page = page;
+      this.#shown = { filters, pages };
       this.#problem = null;
       this.#updatedAt = Date.now();
     } catch (error) {
       if (request !== this.#request || isAbort(error)) return;
       const problem = describeError(error, this.#options.context);
+      // Rows listed with a token the door now refuses are not shown any more.
+      if (problem.needsToken) this.#page = null;
       this.#problem = problem;
       this.#options.onProblem?.(problem);
     } finally {
