@@ -25,6 +25,8 @@ export interface ConsoleSession {
   reachable: boolean;
   /** Why it is not reachable. */
   reason?: string;
+  /** Its tasks waiting for the operator's reply (TASK_STATE_INPUT_REQUIRED in its store), when the store could be read. */
+  needsInput?: number;
 }
 
 export interface ConsoleSessionsResponse {

@@ -13,6 +13,7 @@ import { CAPSULE_CHECK_MS, capsuleGone } from './capsule-watch.js';
 import { LiveFeed } from './live-feed.svelte.js';
 import { Operation } from './operation.svelte.js';
 import type { PerfCounters } from './perf.js';
+import { TaskActions } from './task-actions.svelte.js';
 import { TaskList } from './task-list.svelte.js';
 import { TimelineStore } from './timeline.svelte.js';
 import type { TokenStore } from './tokens.js';
@@ -47,6 +48,8 @@ export class DoorSession {
   readonly timeline: TimelineStore;
   readonly watch: LiveFeed;
   readonly tasks: TaskList;
+  /** Reply and Cancel from the timeline's task headers. */
+  readonly actions: TaskActions;
   readonly send: Operation<Task>;
   readonly stop: Operation<StopSessionResult>;
   readonly #options: DoorSessionOptions;
@@ -73,6 +76,7 @@ export class DoorSession {
       },
     });
     this.tasks = new TaskList(() => this.#client, { context, onProblem: report });
+    this.actions = new TaskActions(() => this.#client, { context, onProblem: report, onDone: () => this.tasks.notifyChange() });
     this.send = new Operation<Task>(context, report);
     this.stop = new Operation<StopSessionResult>(context, report);
   }
@@ -232,6 +236,7 @@ export class DoorSession {
     this.#extendedNote = null;
     this.send.reset();
     this.stop.reset();
+    this.actions.reset();
     this.start();
   }
 }
