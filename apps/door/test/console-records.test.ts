@@ -173,6 +173,30 @@ describe('the record API', () => {
     assert.deepEqual(lines.slice(1), record.entries);
   });
 
+  test('filters a session’s tasks by state and context beside q', async () => {
+    const waiting = await get<ConsoleTaskSummariesPage>(`/api/records/sessions/${ended.sessionId}/tasks?state=TASK_STATE_COMPLETED&q=kite`);
+    assert.deepEqual(waiting.tasks.map((t) => t.taskId), [ids.build]);
+    const failed = await get<ConsoleTaskSummariesPage>(`/api/records/sessions/${ended.sessionId}/tasks?state=TASK_STATE_FAILED`);
+    assert.equal(failed.total, 0);
+    const ctx = waiting.tasks[0].contextId;
+    const byContext = await get<ConsoleTaskSummariesPage>(`/api/records/sessions/${ended.sessionId}/tasks?contextId=${ctx}`);
+    assert.deepEqual(byContext.tasks.map((t) => t.taskId), [ids.build]);
+  });
+
+  test('exports a whole session’s record as NDJSON: the session, then each task and its entries', async () => {
+    const answer = await fetch(`${consoleUrl}/api/records/sessions/${ended.sessionId}/export`);
+    assert.equal(answer.status, 200);
+    assert.match(answer.headers.get('content-type') ?? '', /^application\/x-ndjson/);
+    const lines = (await answer.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(lines[0].kind, 'session');
+    assert.equal(lines[0].sessionId, ended.sessionId);
+    const taskLines = lines.filter((l) => l.kind === 'task').map((l) => l.taskId);
+    assert.deepEqual(new Set(taskLines), new Set([ids.build, ids.deploy]));
+    const record = await get<ConsoleTaskRecordPage>(`/api/records/tasks/${ids.build}`);
+    const start = lines.findIndex((l) => l.kind === 'task' && l.taskId === ids.build);
+    assert.deepEqual(lines.slice(start + 1, start + 1 + record.entries.length), record.entries.map((e) => ({ taskId: ids.build, ...e })));
+  });
+
   test('unknown or malformed ids answer 404 not_found', async () => {
     for (const p of ['/api/records/tasks/tsk_00000000000000000000000000000000', '/api/records/tasks/../../etc', `/api/records/sessions/ses_${'0'.repeat(32)}/tasks`]) {
       const answer = await fetch(`${consoleUrl}${p}`);

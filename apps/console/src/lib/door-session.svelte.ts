@@ -14,7 +14,8 @@ import { LiveFeed } from './live-feed.svelte.js';
 import { Operation } from './operation.svelte.js';
 import type { PerfCounters } from './perf.js';
 import { TaskActions } from './task-actions.svelte.js';
-import { TaskList } from './task-list.svelte.js';
+import { recordSessionOfDoor, searchSession } from './records.js';
+import { type TaskFilters, TaskList, type TaskPage } from './task-list.svelte.js';
 import { TimelineStore } from './timeline.svelte.js';
 import type { TokenStore } from './tokens.js';
 
@@ -44,6 +45,8 @@ export class DoorSession {
   #cardProblem = $state.raw<Problem | null>(null);
   #extendedCard = $state.raw<AgentCard | null>(null);
   #extendedNote = $state<string | null>(null);
+  /** The record API's id of this door's session (search, export), once found. */
+  #recordSession = $state<string | null>(null);
 
   readonly timeline: TimelineStore;
   readonly watch: LiveFeed;
@@ -75,7 +78,7 @@ export class DoorSession {
         if (event.kind === 'status' || event.kind === 'task') this.tasks.notifyChange();
       },
     });
-    this.tasks = new TaskList(() => this.#client, { context, onProblem: report });
+    this.tasks = new TaskList(() => this.#client, { context, onProblem: report, search: (filters, token, signal) => this.#search(filters, token, signal) });
     this.actions = new TaskActions(() => this.#client, { context, onProblem: report, onDone: () => this.tasks.notifyChange() });
     this.send = new Operation<Task>(context, report);
     this.stop = new Operation<StopSessionResult>(context, report);
@@ -104,6 +107,10 @@ export class DoorSession {
   get extendedNote(): string | null {
     return this.#extendedNote;
   }
+  /** This door's session in the records on this host (search, export), or null until found / when not on this host. */
+  get recordSession(): string | null {
+    return this.#recordSession;
+  }
   /** The card says the door wants a token (it lists a security requirement). */
   get authenticated(): boolean {
     return (this.#card?.securityRequirements?.length ?? 0) > 0;
@@ -111,6 +118,7 @@ export class DoorSession {
 
   /** Opens the watch, lists the tasks and reads the card. */
   start(): void {
+    if (this.#recordSession === null) void this.findRecordSession();
     this.#watchCapsule();
     void this.watch.start();
     void this.tasks.load();
@@ -137,6 +145,32 @@ export class DoorSession {
     this.#options.tokens.remove(this.key);
     this.#token = null;
     this.#restart();
+  }
+
+  /** Finds this door's session in the records on this host (none for a door elsewhere). */
+  async findRecordSession(signal?: AbortSignal): Promise<string | null> {
+    try {
+      this.#recordSession = await recordSessionOfDoor(this.key, { signal });
+    } catch {
+      this.#recordSession = null;
+    }
+    return this.#recordSession;
+  }
+
+  /** A search of the tasks table: the record API's session search, as table rows. */
+  async #search(filters: TaskFilters, pageToken: string, signal: AbortSignal): Promise<TaskPage> {
+    const sessionId = this.#recordSession ?? (await this.findRecordSession(signal));
+    if (sessionId === null) return { rows: [], nextPageToken: '', totalSize: 0 };
+    const page = await searchSession(
+      sessionId,
+      { q: filters.query, state: filters.state, contextId: filters.contextId, since: filters.changedSince, limit: filters.pageSize, cursor: pageToken === '' ? '0' : pageToken },
+      { signal },
+    );
+    return {
+      rows: (page?.tasks ?? []).map((t) => ({ id: t.taskId, contextId: t.contextId, state: t.state, statusText: t.statusText ?? '', changedAt: t.updatedAt })),
+      nextPageToken: page?.nextCursor ?? '',
+      totalSize: page?.total ?? 0,
+    };
   }
 
   async loadCard(): Promise<void> {
