@@ -102,6 +102,11 @@ describe('the record API', () => {
     assert.ok(call.durationMs !== null && call.durationMs >= 200, `duration ${call.durationMs}`);
     const turn = record.entries.find((e) => e.kind === 'turn') as Extract<TaskRecordEntry, { kind: 'turn' }>;
     assert.ok(turn.durationMs !== null && turn.durationMs >= 0 && turn.offsetMs <= call.offsetMs);
+    // The inference record's timing: the call ends before its tool call starts; thinking streamed, so a first token.
+    assert.ok(turn.offsetMs + (turn.durationMs ?? 0) <= call.offsetMs + 1);
+    assert.ok(turn.firstTokenMs !== null && turn.firstTokenMs <= (turn.durationMs ?? 0));
+    assert.equal(turn.stopReason, 'tool_use');
+    assert.equal(turn.inputTokens, null, 'the script reported no usage');
     assert.ok(record.entries.every((e, i, all) => i === 0 || e.offsetMs >= all[i - 1].offsetMs));
   });
 
