@@ -114,7 +114,15 @@ export {
 export { carrierEvent, frameMessageEvent, type MurmurFrame, type MurmurFrameName, murmurFrameOf, streamEventKind } from './stream-frames.js';
 export type { ToolArtifactFrameFields } from './stream-types.js';
 export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, MAX_EVENT_ID, parseLastEventId } from './sse.js';
-export { CONSOLE_DOOR_PROXY_PREFIX, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from './console-api.js';
+export {
+  type ConsoleAddedDoor,
+  CONSOLE_DOOR_PROXY_PREFIX,
+  CONSOLE_DOORS_PATH,
+  CONSOLE_SESSIONS_PATH,
+  type ConsoleDoorsResponse,
+  type ConsoleSession,
+  type ConsoleSessionsResponse,
+} from './console-api.js';
 export {
   CONSOLE_RECORD_SESSION_PREFIX,
   CONSOLE_RECORD_SESSIONS_PATH,
