@@ -18,6 +18,8 @@ export interface ScriptTurn {
   answer?: string;
   ask?: string;
   fail?: string;
+  /** Token usage the call reports, as a provider would (docs/script-driver.md). */
+  usage?: { input?: number; output?: number };
 }
 
 export interface ScriptRule {

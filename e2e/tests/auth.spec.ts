@@ -94,4 +94,23 @@ test.describe('authenticated door', () => {
     await expect(tokenPrompt(page)).toBeHidden();
     await expect(page.getByRole('status', { name: 'Session stream' })).toHaveText('live');
   });
+
+  test('Forget token clears what was read with it: the tasks, the timeline and the extended card', async ({ page, murmur }) => {
+    await openDoor(page, murmur.consoleUrl, secure.address, { live: false });
+    await saveToken(page, tokenOf(secure, 'operator'));
+    await expect(page.getByRole('status', { name: 'Session stream' })).toHaveText('live');
+    const taskId = await sendFromConsole(page, unique('seen with the operator token'));
+    const table = page.getByRole('table', { name: 'Tasks' });
+    await expect(table.getByRole('link', { name: taskId })).toBeVisible();
+    await expect(timelineOf(page, secure).getByRole('link', { name: taskId })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Forget token' }).click();
+    await expect(tokenPrompt(page)).toBeVisible();
+    await expect(table.getByRole('link', { name: taskId })).toHaveCount(0);
+    await expect(table).toContainText('Waiting for a token.');
+    await expect(page.getByRole('navigation', { name: 'Task pages' })).not.toContainText('in total');
+    await expect(page.getByRole('link', { name: taskId })).toHaveCount(0);
+    await expect(page.getByRole('region', { name: 'Agent card' }).getByRole('heading', { name: 'Extended card' })).toBeVisible();
+    await expect(page.getByText('Give a token to read the extended card.')).toBeVisible();
+  });
 });

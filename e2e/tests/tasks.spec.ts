@@ -120,4 +120,29 @@ test.describe('tasks table', () => {
     await expect(row.getByText('completed', { exact: true })).toBeVisible();
     await expect(row.getByRole('cell').nth(3)).toHaveText('task completed');
   });
+
+  test('the pager label changes together with its rows, not a round trip before', async ({ page, murmur }) => {
+    await openDoor(page, murmur.consoleUrl, door.address);
+    await page.getByLabel('Page size').selectOption('10');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect(pager(page)).toContainText('Page 1 · tasks 1–10 of ');
+    const firstPage = await taskRows(page).getByRole('link').allTextContents();
+
+    // The next page's ListTasks is held back a while: until it answers, label and rows both still show page 1.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/api/door/**', async (route) => {
+      if ((route.request().postData() ?? '').includes('"pageToken"')) await held;
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await expect(page.getByRole('table', { name: 'Tasks' })).toHaveAttribute('aria-busy', 'true');
+    await expect(pager(page)).toContainText('Page 1 · tasks 1–10 of ');
+    await expect(taskRows(page).getByRole('link')).toHaveText(firstPage);
+    release();
+    await expect(pager(page)).toContainText('Page 2 · tasks 11–');
+    expect(await taskRows(page).getByRole('link').allTextContents()).not.toEqual(firstPage);
+  });
 });

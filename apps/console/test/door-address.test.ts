@@ -45,3 +45,13 @@ describe('parseDoorAddress', () => {
     expect(proxyAddress('http://127.0.0.1:7070/', '127.0.0.1:41873')).toBe('http://127.0.0.1:7070/api/door/127.0.0.1:41873');
   });
 });
+
+describe('doors added with mur console --door', () => {
+  it('opens an added door by its exact host:port, and still refuses other non-loopback hosts', () => {
+    const added = new Set(['192.0.2.2:41873']);
+    expect(parseDoorAddress('192.0.2.2:41873', added)).toEqual({ ok: true, address: { host: '192.0.2.2', port: 41873, key: '192.0.2.2:41873' } });
+    expect(parseDoorAddress('http://192.0.2.2:41873/', added)).toMatchObject({ ok: true });
+    expect(parseDoorAddress('192.0.2.2:41874', added)).toMatchObject({ ok: false });
+    expect(parseDoorAddress('192.0.2.2:41873')).toMatchObject({ ok: false });
+  });
+});

@@ -74,9 +74,14 @@ describe('DoorSession', () => {
     expect(made[1].fake.client.listTasks).toHaveBeenCalledTimes(1);
     expect(door.extendedCard?.name).toBe('secure');
 
+    expect(door.tasks.page).not.toBeNull();
+
+    // Forgetting the token forgets what was read with it.
     door.forgetToken();
     expect(storage.getItem('murmur-console.token.127.0.0.1:41873')).toBeNull();
     expect(made[2].token).toBeNull();
+    expect(door.tasks.page).toBeNull();
+    expect(door.extendedCard).toBeNull();
     door.dispose();
   });
 

@@ -2,7 +2,7 @@ import { HttpRefusalError, StreamError } from '@murmur/client';
 import { describe, expect, it, vi } from 'vitest';
 import { LiveFeed } from '../src/lib/live-feed.svelte';
 import { TimelineStore } from '../src/lib/timeline.svelte';
-import { connection, manualScheduler, status, T1 } from './support/events';
+import { connection, manualScheduler, status, T1, T2 } from './support/events';
 import { Channel, settle } from './support/fake-client';
 
 function setup() {
@@ -102,5 +102,44 @@ describe('LiveFeed', () => {
     expect(channels).toHaveLength(2);
     expect(timeline.rows).toEqual([]);
     expect(feed.state).toBe('connecting');
+  });
+
+  it('Reconnect keeps what was shown, marks the gap, and drops what the replay repeats', async () => {
+    const { feed, channels, clock, timeline } = setup();
+    void feed.start();
+    const shown = [status(T1, 'TASK_STATE_SUBMITTED'), status(T1, 'TASK_STATE_WORKING', 'inference turn 1')];
+    channels[0].push(connection('open'), ...shown);
+    await settle();
+    clock.runFrame();
+    const before = timeline.rows.length;
+    expect(before).toBeGreaterThan(0);
+    channels[0].fail(new StreamError('retries-exhausted', 'gave up', { method: 'murmur.WatchSession' }));
+    await settle();
+    expect(feed.state).toBe('lost');
+
+    void feed.reconnect();
+    expect(channels).toHaveLength(2);
+    expect(timeline.rows).toHaveLength(before);
+    expect(timeline.banners).toHaveLength(1);
+    expect(timeline.banners[0]).toMatchObject({ kind: 'gap' });
+    expect(timeline.banners[0].text).toMatch(/^Reconnected: the stream was not live since /);
+    // The door replays its buffer: the two events shown are dropped, the new one is applied.
+    const fresh = status(T2, 'TASK_STATE_SUBMITTED');
+    channels[1].push(connection('open'), ...shown, fresh);
+    await settle();
+    clock.runFrame();
+    expect(feed.state).toBe('live');
+    expect(timeline.taskCount).toBe(2);
+    expect(timeline.rows.filter((row) => row.kind === 'status')).toHaveLength(3);
+  });
+
+  it('Reconnect before anything was shown is a fresh start, with no gap banner', async () => {
+    const { feed, channels, timeline } = setup();
+    void feed.start();
+    channels[0].fail(new StreamError('retries-exhausted', 'gave up', { method: 'murmur.WatchSession' }));
+    await settle();
+    void feed.reconnect();
+    expect(channels).toHaveLength(2);
+    expect(timeline.banners).toHaveLength(0);
   });
 });

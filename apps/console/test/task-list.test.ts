@@ -19,7 +19,7 @@ afterEach(() => {
 describe('listParams', () => {
   it('sends only the filters that are set', () => {
     expect(listParams(DEFAULT_FILTERS, '')).toEqual({ pageSize: 25 });
-    expect(listParams({ state: 'TASK_STATE_WORKING', contextId: ' ctx_1 ', changedSince: '2026-11-29T15:00:00.000Z', pageSize: 10 }, 'tok')).toEqual({
+    expect(listParams({ query: '', state: 'TASK_STATE_WORKING', contextId: ' ctx_1 ', changedSince: '2026-11-29T15:00:00.000Z', pageSize: 10 }, 'tok')).toEqual({
       pageSize: 10,
       pageToken: 'tok',
       status: 'TASK_STATE_WORKING',
@@ -74,7 +74,7 @@ describe('TaskList', () => {
     await list.load();
     releaseFirst(page(['tsk_old'], ''));
     await first;
-    expect(list.page?.tasks.map((t) => t.id)).toEqual(['tsk_new']);
+    expect(list.page?.rows.map((t) => t.id)).toEqual(['tsk_new']);
     expect(list.loading).toBe(false);
   });
 
@@ -106,5 +106,63 @@ describe('TaskList', () => {
     }
     expect(client.listTasks).toHaveBeenCalledTimes(2);
     list.dispose();
+  });
+
+  it('changes the page label together with its rows, not when the request leaves', async () => {
+    const { client } = fakeClient();
+    let answer: (value: ListTasksResponse) => void = () => {};
+    client.listTasks.mockResolvedValueOnce(page(['tsk_1', 'tsk_2'], 'p2')).mockImplementationOnce(
+      () =>
+        new Promise<ListTasksResponse>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    const list = new TaskList(() => client);
+    await list.apply({ ...DEFAULT_FILTERS, pageSize: 2 });
+    const next = list.next();
+    expect(list.pageNumber).toBe(1);
+    expect(list.page?.rows.map((t) => t.id)).toEqual(['tsk_1', 'tsk_2']);
+    answer(page(['tsk_3'], ''));
+    await next;
+    expect(list.pageNumber).toBe(2);
+    expect(list.shownPageSize).toBe(2);
+    expect(list.page?.rows.map((t) => t.id)).toEqual(['tsk_3']);
+  });
+
+  it('clear() forgets the rows; a refused token clears them too', async () => {
+    const { client } = fakeClient();
+    client.listTasks.mockResolvedValueOnce(page(['tsk_1'], ''));
+    const list = new TaskList(() => client);
+    await list.load();
+    expect(list.page).not.toBeNull();
+    list.clear();
+    expect(list.page).toBeNull();
+    expect(list.pageNumber).toBe(1);
+    client.listTasks.mockResolvedValueOnce(page(['tsk_1'], ''));
+    await list.load();
+    expect(list.page).not.toBeNull();
+    client.listTasks.mockRejectedValueOnce(new HttpRefusalError({ status: 401, wwwAuthenticate: 'Bearer', code: 'unauthenticated', message: 'token refused' }));
+    await list.load();
+    expect(list.page).toBeNull();
+    expect(list.problem?.needsToken).toBe(true);
+  });
+});
+
+describe('TaskList search', () => {
+  it('reads a query through the search seam (the record API), paging by its cursor', async () => {
+    const { client } = fakeClient();
+    const search = vi.fn(async (_filters: unknown, token: string) => ({
+      rows: [{ id: token === '' ? 'tsk_a' : 'tsk_b', contextId: 'ctx_1', state: 'TASK_STATE_COMPLETED' as const, statusText: '', changedAt: null }],
+      nextPageToken: token === '' ? '1' : '',
+      totalSize: 2,
+    }));
+    const list = new TaskList(() => client, { search });
+    await list.apply({ ...DEFAULT_FILTERS, query: 'kite', pageSize: 10 });
+    expect(client.listTasks).not.toHaveBeenCalled();
+    expect(search.mock.calls[0][0]).toMatchObject({ query: 'kite' });
+    expect(list.page?.rows.map((r) => r.id)).toEqual(['tsk_a']);
+    await list.next();
+    expect(list.page?.rows.map((r) => r.id)).toEqual(['tsk_b']);
+    expect(list.shownPages.tokens).toEqual(['1']);
   });
 });

@@ -24,7 +24,7 @@ export interface ConsolePerf {
   problem: string | null;
 }
 
-const MAX_FIGURES = 24;
+const MAX_FIGURES = 40;
 
 function leaves(value: unknown, prefix: string, out: [string, string][]): void {
   if (out.length >= MAX_FIGURES) return;

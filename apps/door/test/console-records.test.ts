@@ -102,6 +102,11 @@ describe('the record API', () => {
     assert.ok(call.durationMs !== null && call.durationMs >= 200, `duration ${call.durationMs}`);
     const turn = record.entries.find((e) => e.kind === 'turn') as Extract<TaskRecordEntry, { kind: 'turn' }>;
     assert.ok(turn.durationMs !== null && turn.durationMs >= 0 && turn.offsetMs <= call.offsetMs);
+    // The inference record's timing: the call ends before its tool call starts; thinking streamed, so a first token.
+    assert.ok(turn.offsetMs + (turn.durationMs ?? 0) <= call.offsetMs + 1);
+    assert.ok(turn.firstTokenMs !== null && turn.firstTokenMs <= (turn.durationMs ?? 0));
+    assert.equal(turn.stopReason, 'tool_use');
+    assert.equal(turn.inputTokens, null, 'the script reported no usage');
     assert.ok(record.entries.every((e, i, all) => i === 0 || e.offsetMs >= all[i - 1].offsetMs));
   });
 
@@ -171,6 +176,30 @@ describe('the record API', () => {
     const record = await get<ConsoleTaskRecordPage>(`/api/records/tasks/${ids.build}`);
     assert.deepEqual(lines[0], { kind: 'task', ...record.task });
     assert.deepEqual(lines.slice(1), record.entries);
+  });
+
+  test('filters a session’s tasks by state and context beside q', async () => {
+    const waiting = await get<ConsoleTaskSummariesPage>(`/api/records/sessions/${ended.sessionId}/tasks?state=TASK_STATE_COMPLETED&q=kite`);
+    assert.deepEqual(waiting.tasks.map((t) => t.taskId), [ids.build]);
+    const failed = await get<ConsoleTaskSummariesPage>(`/api/records/sessions/${ended.sessionId}/tasks?state=TASK_STATE_FAILED`);
+    assert.equal(failed.total, 0);
+    const ctx = waiting.tasks[0].contextId;
+    const byContext = await get<ConsoleTaskSummariesPage>(`/api/records/sessions/${ended.sessionId}/tasks?contextId=${ctx}`);
+    assert.deepEqual(byContext.tasks.map((t) => t.taskId), [ids.build]);
+  });
+
+  test('exports a whole session’s record as NDJSON: the session, then each task and its entries', async () => {
+    const answer = await fetch(`${consoleUrl}/api/records/sessions/${ended.sessionId}/export`);
+    assert.equal(answer.status, 200);
+    assert.match(answer.headers.get('content-type') ?? '', /^application\/x-ndjson/);
+    const lines = (await answer.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    assert.equal(lines[0].kind, 'session');
+    assert.equal(lines[0].sessionId, ended.sessionId);
+    const taskLines = lines.filter((l) => l.kind === 'task').map((l) => l.taskId);
+    assert.deepEqual(new Set(taskLines), new Set([ids.build, ids.deploy]));
+    const record = await get<ConsoleTaskRecordPage>(`/api/records/tasks/${ids.build}`);
+    const start = lines.findIndex((l) => l.kind === 'task' && l.taskId === ids.build);
+    assert.deepEqual(lines.slice(start + 1, start + 1 + record.entries.length), record.entries.map((e) => ({ taskId: ids.build, ...e })));
   });
 
   test('unknown or malformed ids answer 404 not_found', async () => {

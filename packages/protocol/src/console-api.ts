@@ -8,6 +8,23 @@ export const CONSOLE_SESSIONS_PATH = '/api/sessions';
 /** `<prefix><host>:<port>/<path>` is proxied, unbuffered, to `http://<host>:<port>/<path>` on loopback only. */
 export const CONSOLE_DOOR_PROXY_PREFIX = '/api/door/';
 
+/** GET: the doors `mur console --door URL` added (not registered on this host), proxied explicitly. */
+export const CONSOLE_DOORS_PATH = '/api/doors';
+
+/** One door added with `mur console --door URL [--token-file F]`. */
+export interface ConsoleAddedDoor {
+  /** `host:port`: its key in the console's routes and in the proxy path. */
+  key: string;
+  /** The URL as given (http or https). */
+  url: string;
+  /** A token file was given: the proxy sends `Authorization: Bearer <its token>` when the browser sends none. */
+  hasToken: boolean;
+}
+
+export interface ConsoleDoorsResponse {
+  doors: ConsoleAddedDoor[];
+}
+
 /** One entry of GET /api/sessions. */
 export interface ConsoleSession {
   sessionId: string;
@@ -25,6 +42,8 @@ export interface ConsoleSession {
   reachable: boolean;
   /** Why it is not reachable. */
   reason?: string;
+  /** Its tasks waiting for the operator's reply (TASK_STATE_INPUT_REQUIRED in its store), when the store could be read. */
+  needsInput?: number;
 }
 
 export interface ConsoleSessionsResponse {

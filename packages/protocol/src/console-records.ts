@@ -74,7 +74,19 @@ interface EntryBase {
 /** One thing that happened in a task, in the order it happened. */
 export type TaskRecordEntry =
   | (EntryBase & { kind: 'input'; text: string | null; attachments: TaskRecordAttachment[] })
-  | (EntryBase & { kind: 'turn'; turn: number; durationMs: number | null })
+  | (EntryBase & {
+      kind: 'turn';
+      turn: number;
+      /** The inference call's wall time (or, from traces that predate it, until the task's next entry). @unit ms */
+      durationMs: number | null;
+      /** From the call's start to its first streamed chunk; null when nothing streamed or not recorded. @unit ms */
+      firstTokenMs: number | null;
+      /** The tokens the driver reported for the call; null when it reported none. */
+      inputTokens: number | null;
+      outputTokens: number | null;
+      /** Why the call stopped (`end_turn`, `tool_use`, `input_required`…), when recorded. */
+      stopReason: string | null;
+    })
   | (EntryBase & {
       kind: 'tool-call';
       toolCallId: string;

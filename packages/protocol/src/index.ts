@@ -14,7 +14,15 @@ export {
   type StreamFrameName,
   TASK_SKILL,
 } from './card.js';
-export { CONSOLE_DOOR_PROXY_PREFIX, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from './console-api.js';
+export {
+  type ConsoleAddedDoor,
+  CONSOLE_DOOR_PROXY_PREFIX,
+  CONSOLE_DOORS_PATH,
+  CONSOLE_SESSIONS_PATH,
+  type ConsoleDoorsResponse,
+  type ConsoleSession,
+  type ConsoleSessionsResponse,
+} from './console-api.js';
 export {
   CONSOLE_RECORD_SESSION_PREFIX,
   CONSOLE_RECORD_SESSIONS_PATH,

@@ -23,7 +23,7 @@ const LOOPBACK_ONLY =
  * bare port (meaning 127.0.0.1). `localhost` becomes 127.0.0.1, where `mur run` listens by default. Any other host
  * is refused with a sentence saying why.
  */
-export function parseDoorAddress(input: string): AddressVerdict {
+export function parseDoorAddress(input: string, added: ReadonlySet<string> = new Set()): AddressVerdict {
   const text = input.trim();
   if (text === '') return { ok: false, message: 'Type the address of a door, such as 127.0.0.1:41873.' };
   let raw = text;
@@ -39,7 +39,10 @@ export function parseDoorAddress(input: string): AddressVerdict {
     return { ok: false, message: `"${text}" is not a door address; write it as host:port, such as 127.0.0.1:41873.` };
   }
   if (url.username !== '' || url.password !== '') return { ok: false, message: 'A door address carries no user name or password.' };
-  if (!isLoopbackHost(url.hostname)) return { ok: false, message: `${url.hostname} is not a loopback address. ${LOOPBACK_ONLY}.` };
+  // A door `mur console --door` added is reached by its exact host:port, loopback or not.
+  const addedKey = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
+  if (added.has(addedKey)) return { ok: true, address: { host: url.hostname, port: Number(addedKey.slice(addedKey.lastIndexOf(':') + 1)), key: addedKey } };
+  if (!isLoopbackHost(url.hostname)) return { ok: false, message: `${url.hostname} is not a loopback address. ${LOOPBACK_ONLY}, or a door added with mur console --door.` };
   if (url.port === '') return { ok: false, message: `Add the door's port, such as ${url.hostname}:41873.` };
   const host = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
   const port = Number(url.port);

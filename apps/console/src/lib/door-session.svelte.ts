@@ -13,7 +13,9 @@ import { CAPSULE_CHECK_MS, capsuleGone } from './capsule-watch.js';
 import { LiveFeed } from './live-feed.svelte.js';
 import { Operation } from './operation.svelte.js';
 import type { PerfCounters } from './perf.js';
-import { TaskList } from './task-list.svelte.js';
+import { TaskActions } from './task-actions.svelte.js';
+import { recordSessionOfDoor, searchSession } from './records.js';
+import { type TaskFilters, TaskList, type TaskPage } from './task-list.svelte.js';
 import { TimelineStore } from './timeline.svelte.js';
 import type { TokenStore } from './tokens.js';
 
@@ -43,10 +45,14 @@ export class DoorSession {
   #cardProblem = $state.raw<Problem | null>(null);
   #extendedCard = $state.raw<AgentCard | null>(null);
   #extendedNote = $state<string | null>(null);
+  /** The record API's id of this door's session (search, export), once found. */
+  #recordSession = $state<string | null>(null);
 
   readonly timeline: TimelineStore;
   readonly watch: LiveFeed;
   readonly tasks: TaskList;
+  /** Reply and Cancel from the timeline's task headers. */
+  readonly actions: TaskActions;
   readonly send: Operation<Task>;
   readonly stop: Operation<StopSessionResult>;
   readonly #options: DoorSessionOptions;
@@ -72,7 +78,8 @@ export class DoorSession {
         if (event.kind === 'status' || event.kind === 'task') this.tasks.notifyChange();
       },
     });
-    this.tasks = new TaskList(() => this.#client, { context, onProblem: report });
+    this.tasks = new TaskList(() => this.#client, { context, onProblem: report, search: (filters, token, signal) => this.#search(filters, token, signal) });
+    this.actions = new TaskActions(() => this.#client, { context, onProblem: report, onDone: () => this.tasks.notifyChange() });
     this.send = new Operation<Task>(context, report);
     this.stop = new Operation<StopSessionResult>(context, report);
   }
@@ -100,6 +107,10 @@ export class DoorSession {
   get extendedNote(): string | null {
     return this.#extendedNote;
   }
+  /** This door's session in the records on this host (search, export), or null until found / when not on this host. */
+  get recordSession(): string | null {
+    return this.#recordSession;
+  }
   /** The card says the door wants a token (it lists a security requirement). */
   get authenticated(): boolean {
     return (this.#card?.securityRequirements?.length ?? 0) > 0;
@@ -107,6 +118,7 @@ export class DoorSession {
 
   /** Opens the watch, lists the tasks and reads the card. */
   start(): void {
+    if (this.#recordSession === null) void this.findRecordSession();
     this.#watchCapsule();
     void this.watch.start();
     void this.tasks.load();
@@ -115,7 +127,11 @@ export class DoorSession {
 
   /** A problem from anything on this door: a 401 opens the token prompt. */
   report(problem: Problem): void {
-    if (problem.needsToken) this.#tokenProblem = problem;
+    if (!problem.needsToken) return;
+    this.#tokenProblem = problem;
+    // A refused token: what was read with it is no longer the operator's to see.
+    this.tasks.clear();
+    this.#extendedCard = null;
   }
 
   /** Keeps `token` for this door (sessionStorage) and starts again with it. */
@@ -129,6 +145,32 @@ export class DoorSession {
     this.#options.tokens.remove(this.key);
     this.#token = null;
     this.#restart();
+  }
+
+  /** Finds this door's session in the records on this host (none for a door elsewhere). */
+  async findRecordSession(signal?: AbortSignal): Promise<string | null> {
+    try {
+      this.#recordSession = await recordSessionOfDoor(this.key, { signal });
+    } catch {
+      this.#recordSession = null;
+    }
+    return this.#recordSession;
+  }
+
+  /** A search of the tasks table: the record API's session search, as table rows. */
+  async #search(filters: TaskFilters, pageToken: string, signal: AbortSignal): Promise<TaskPage> {
+    const sessionId = this.#recordSession ?? (await this.findRecordSession(signal));
+    if (sessionId === null) return { rows: [], nextPageToken: '', totalSize: 0 };
+    const page = await searchSession(
+      sessionId,
+      { q: filters.query, state: filters.state, contextId: filters.contextId, since: filters.changedSince, limit: filters.pageSize, cursor: pageToken === '' ? '0' : pageToken },
+      { signal },
+    );
+    return {
+      rows: (page?.tasks ?? []).map((t) => ({ id: t.taskId, contextId: t.contextId, state: t.state, statusText: t.statusText ?? '', changedAt: t.updatedAt })),
+      nextPageToken: page?.nextCursor ?? '',
+      totalSize: page?.total ?? 0,
+    };
   }
 
   async loadCard(): Promise<void> {
@@ -219,11 +261,16 @@ export class DoorSession {
     return this.#createClient(proxyAddress(this.#options.origin, this.key), this.#token);
   }
 
+  /** A new token (or none): nothing read with the old one stays on screen (tasks, inputs, extended card, timeline). */
   #restart(): void {
     this.#client = this.#makeClient();
     this.#tokenProblem = null;
+    this.tasks.clear();
+    this.#extendedCard = null;
+    this.#extendedNote = null;
     this.send.reset();
     this.stop.reset();
+    this.actions.reset();
     this.start();
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { ConnectionEvent, MurmurStreamEvent, StreamDataEvent } from '@murmur/client';
 import { describeError, type ErrorContext, isAbort, type Problem } from './errors.js';
+import { ReplayFilter } from './replay-filter.js';
 import type { TimelineStore } from './timeline.svelte.js';
 
 /** `connecting` before the first answer; `closed` after the stream's natural end (the capsule closed, the task ended). */
@@ -34,6 +35,11 @@ export class LiveFeed {
   readonly #options: LiveFeedOptions;
   #abort: AbortController | null = null;
   #run = 0;
+  /** What a Reconnect's replay would repeat. */
+  readonly #replay = new ReplayFilter();
+  #shownAny = false;
+  /** When the stream stopped being live (ms), for the gap note a Reconnect leaves. */
+  #lostAt: number | null = null;
 
   constructor(open: OpenStream, options: LiveFeedOptions) {
     this.#open = open;
@@ -54,8 +60,29 @@ export class LiveFeed {
     return this.#problem;
   }
 
-  /** Opens the stream (closing one already open). Resolves when it ends. */
+  /** Opens a fresh stream (closing one already open). Resolves when it ends. */
   start(): Promise<void> {
+    this.#replay.clear();
+    this.#shownAny = false;
+    this.#lostAt = null;
+    // A new stream starts without Last-Event-ID, so the door replays its whole buffer: start from a clean slate.
+    this.timeline.reset();
+    return this.#connect();
+  }
+
+  /**
+   * The operator's Reconnect after the stream was lost or closed: keeps what the timeline shows, drops what the door's
+   * replay repeats of it (replay-filter.ts) and marks the gap, since events the buffer no longer holds were missed.
+   */
+  reconnect(): Promise<void> {
+    if (!this.#shownAny) return this.start();
+    const since = this.#lostAt === null ? '' : ` since ${new Date(this.#lostAt).toLocaleTimeString()}`;
+    this.timeline.markGap(`Reconnected: the stream was not live${since}. What the door still held was replayed without repeats; older events may be missing here.`);
+    this.#replay.expectReplay();
+    return this.#connect();
+  }
+
+  #connect(): Promise<void> {
     this.stop();
     const abort = new AbortController();
     this.#abort = abort;
@@ -63,8 +90,6 @@ export class LiveFeed {
     this.#state = 'connecting';
     this.#detail = null;
     this.#problem = null;
-    // A new stream starts without Last-Event-ID, so the door replays its whole buffer: start from a clean slate.
-    this.timeline.reset();
     return this.#consume(abort.signal, run);
   }
 
@@ -79,6 +104,7 @@ export class LiveFeed {
     this.#run += 1;
     this.#state = 'lost';
     this.#detail = why;
+    this.#lostAt ??= Date.now();
   }
 
   async #consume(signal: AbortSignal, run: number): Promise<void> {
@@ -90,11 +116,14 @@ export class LiveFeed {
           this.#connection(event);
           continue;
         }
+        if (this.#replay.isRepeat(event)) continue;
+        this.#shownAny = true;
         this.timeline.push(event);
         this.#options.onEvent?.(event);
       }
       if (!current()) return;
       this.#state = 'closed';
+      this.#lostAt ??= Date.now();
       this.#options.onEnd?.();
     } catch (error) {
       if (!current() || isAbort(error)) return;
@@ -106,6 +135,7 @@ export class LiveFeed {
         return;
       }
       this.#state = 'lost';
+      this.#lostAt ??= Date.now();
       this.#problem = problem;
       this.#options.onProblem?.(problem);
     } finally {
@@ -116,11 +146,13 @@ export class LiveFeed {
   #connection(event: ConnectionEvent): void {
     switch (event.state) {
       case 'open':
+        this.#lostAt = null;
         this.#state = 'live';
         this.#detail = event.attempt > 0 ? `reconnected (attempt ${event.attempt})` : null;
         this.#problem = null;
         return;
       case 'reconnecting': {
+        this.#lostAt ??= Date.now();
         this.#state = 'reconnecting';
         const why = event.reason === 'heartbeat-timeout' ? 'no heartbeat' : event.reason === 'consumer-behind' ? 'the page fell behind' : 'the connection dropped';
         const wait = event.delayMs === undefined ? '' : ` in ${(event.delayMs / 1000).toFixed(1)} s`;

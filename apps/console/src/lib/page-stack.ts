@@ -15,6 +15,18 @@ export class PageTokenStack {
     return new PageTokenStack('', []);
   }
 
+  /** The stack of a deep link: the tokens of the pages after the first, oldest first (`tokens` read back). */
+  static of(tokens: readonly string[]): PageTokenStack {
+    const kept = tokens.filter((t) => t !== '');
+    if (kept.length === 0) return PageTokenStack.first();
+    return new PageTokenStack(kept[kept.length - 1], ['', ...kept.slice(0, -1)]);
+  }
+
+  /** The tokens of the pages after the first up to the one on screen, oldest first ([] on the first page). */
+  get tokens(): string[] {
+    return this.pageNumber === 1 ? [] : [...this.before.slice(1), this.current];
+  }
+
   /** 1 for the first page. */
   get pageNumber(): number {
     return this.before.length + 1;

@@ -4,6 +4,8 @@
  */
 import {
   CONSOLE_RECORD_SESSION_PREFIX,
+  CONSOLE_RECORD_SESSIONS_PATH,
+  type ConsoleRecordSessionsResponse,
   CONSOLE_RECORD_TASK_PREFIX,
   CONSOLE_RECORD_TASKS_PATH,
   type ConsoleTaskRecordPage,
@@ -57,11 +59,45 @@ export async function readSummaries(ids: string[], options: { fetch?: Fetch; sig
   return body?.tasks ?? [];
 }
 
-/** A session's tasks whose input, replies or answer contain `q`. */
-export function searchSession(sessionId: string, q: string, options: { fetch?: Fetch; signal?: AbortSignal; cursor?: string } = {}) {
-  const query = new URLSearchParams({ q, cursor: options.cursor ?? '0' });
+export interface SessionSearch {
+  q: string;
+  state?: string;
+  contextId?: string;
+  /** RFC 3339: tasks whose state changed after it. */
+  since?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/** A session's tasks whose input, replies, answer or status text contain `q`, with the exact filters given. */
+export function searchSession(sessionId: string, search: SessionSearch, options: { fetch?: Fetch; signal?: AbortSignal } = {}) {
+  const query = new URLSearchParams({ q: search.q, cursor: search.cursor ?? '0' });
+  if (search.state) query.set('state', search.state);
+  if (search.contextId) query.set('contextId', search.contextId);
+  if (search.since) query.set('since', search.since);
+  if (search.limit !== undefined) query.set('limit', String(search.limit));
   return getJson<ConsoleTaskSummariesPage>(`${CONSOLE_RECORD_SESSION_PREFIX}${encodeURIComponent(sessionId)}/tasks?${query}`, options.fetch ?? defaultFetch, options.signal);
 }
+
+/**
+ * The id of the session whose door serves at `door` (host:port), from the records on this host: the newest one not
+ * ended, else the newest. Null when no record names that address (a door not on this host).
+ */
+export async function recordSessionOfDoor(door: string, options: { fetch?: Fetch; signal?: AbortSignal } = {}): Promise<string | null> {
+  const body = await getJson<ConsoleRecordSessionsResponse>(CONSOLE_RECORD_SESSIONS_PATH, options.fetch ?? defaultFetch, options.signal);
+  const hostOf = (url: string | null) => {
+    try {
+      return url === null ? null : new URL(url).host;
+    } catch {
+      return null;
+    }
+  };
+  const mine = (body?.sessions ?? []).filter((s) => hostOf(s.url) === door);
+  return (mine.find((s) => s.state !== 'ended') ?? mine[0])?.sessionId ?? null;
+}
+
+/** Where a whole session's record downloads as NDJSON. */
+export const sessionExportUrl = (sessionId: string) => `${CONSOLE_RECORD_SESSION_PREFIX}${encodeURIComponent(sessionId)}/export`;
 
 /** Where a task's record downloads as NDJSON. */
 export const exportUrl = (taskId: string) => `${CONSOLE_RECORD_TASK_PREFIX}${encodeURIComponent(taskId)}/export`;

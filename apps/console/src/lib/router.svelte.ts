@@ -4,6 +4,7 @@ import { href, parseRoute, type Route } from './routes.js';
 /** The piece of `window` the router uses, so tests can hand it a fake. */
 export interface HashWindow {
   location: { hash: string };
+  history?: { replaceState(data: unknown, unused: string, url?: string): void };
   addEventListener(type: 'hashchange', listener: () => void): void;
   removeEventListener(type: 'hashchange', listener: () => void): void;
 }
@@ -30,6 +31,15 @@ export class Router {
     const target = href(route);
     if (this.#window.location.hash === target) this.#onChange();
     else this.#window.location.hash = target;
+  }
+
+  /** Shows `route` in the address bar without a new history entry (a table's filters as they change). */
+  replace(route: Route): void {
+    const target = href(route);
+    if (this.#window.location.hash === target) return;
+    if (this.#window.history) this.#window.history.replaceState(null, '', target);
+    else this.#window.location.hash = target;
+    this.#route = parseRoute(target);
   }
 
   destroy(): void {

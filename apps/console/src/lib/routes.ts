@@ -1,27 +1,32 @@
 /**
  * Hash routes, hand-written (three shapes do not need a library):
  *   #/                              the capsules on this host
- *   #/door/<host:port>              one door: live timeline, tasks, send, card, stop
- *   #/door/<host:port>/tasks/<id>   one task
+ *   #/door/<host:port>[?<query>]    one door: live timeline, tasks (the query holds the table's filters and page)
+ *   #/door/<host:port>/tasks/<id>[?entry=N]   one task (N: the record entry to scroll to and highlight)
  * The hash keeps the app a static bundle: `mur console` serves index.html for `/` only.
  */
 
 export type Route =
   | { name: 'capsules' }
-  | { name: 'door'; door: string }
-  | { name: 'task'; door: string; taskId: string }
+  | { name: 'door'; door: string; /** The tasks table's filters and page (task-query.ts), without `?`. */ query?: string }
+  | { name: 'task'; door: string; taskId: string; /** The record entry linked to (its index). */ entry?: number }
   | { name: 'not-found'; path: string };
 
 /** Reads `location.hash` (with or without `#`) into a route. */
 export function parseRoute(hash: string): Route {
-  const path = hash.replace(/^#/, '').replace(/\/+$/, '') || '/';
+  const [rawPath, ...rest] = hash.replace(/^#/, '').split('?');
+  const query = rest.join('?');
+  const path = rawPath.replace(/\/+$/, '') || '/';
   if (path === '/') return { name: 'capsules' };
   const parts = path.split('/').slice(1).map(safeDecode);
   if (parts.some((part) => part === null || part === '')) return { name: 'not-found', path };
-  const [first, door, third, taskId, ...rest] = parts as string[];
+  const [first, door, third, taskId, ...more] = parts as string[];
   if (first !== 'door' || door === undefined) return { name: 'not-found', path };
-  if (third === undefined) return { name: 'door', door };
-  if (third === 'tasks' && taskId !== undefined && rest.length === 0) return { name: 'task', door, taskId };
+  if (third === undefined) return query === '' ? { name: 'door', door } : { name: 'door', door, query };
+  if (third === 'tasks' && taskId !== undefined && more.length === 0) {
+    const entry = Number.parseInt(new URLSearchParams(query).get('entry') ?? '', 10);
+    return Number.isInteger(entry) && entry >= 0 ? { name: 'task', door, taskId, entry } : { name: 'task', door, taskId };
+  }
   return { name: 'not-found', path };
 }
 
@@ -31,9 +36,9 @@ export function href(route: Route): string {
     case 'capsules':
       return '#/';
     case 'door':
-      return `#/door/${encodeSegment(route.door)}`;
+      return `#/door/${encodeSegment(route.door)}${route.query ? `?${route.query}` : ''}`;
     case 'task':
-      return `#/door/${encodeSegment(route.door)}/tasks/${encodeSegment(route.taskId)}`;
+      return `#/door/${encodeSegment(route.door)}/tasks/${encodeSegment(route.taskId)}${route.entry === undefined ? '' : `?entry=${route.entry}`}`;
     case 'not-found':
       return `#${route.path}`;
     default: {

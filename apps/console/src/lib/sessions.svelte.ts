@@ -7,7 +7,7 @@ import { doorKeyOfUrl } from './door-address.js';
 import { ConsoleApiError, describeError, type Problem } from './errors.js';
 
 /** One session as `GET /api/sessions` lists it, the fields the console reads (not the door registry's SessionEntry). */
-export type ListedSession = Pick<ConsoleSession, 'sessionId' | 'name' | 'version' | 'url' | 'pid' | 'startedAt' | 'stale' | 'reachable' | 'reason'>;
+export type ListedSession = Pick<ConsoleSession, 'sessionId' | 'name' | 'version' | 'url' | 'pid' | 'startedAt' | 'stale' | 'reachable' | 'reason' | 'needsInput'>;
 
 export type SessionState = 'running' | 'unreachable' | 'stale';
 
@@ -43,6 +43,7 @@ export function readSessions(body: unknown): SessionRow[] {
       reachable: e.reachable === true,
     };
     if (typeof e.reason === 'string') entry.reason = e.reason;
+    if (typeof e.needsInput === 'number' && Number.isInteger(e.needsInput) && e.needsInput >= 0) entry.needsInput = e.needsInput;
     rows.push({ ...entry, state: sessionState(entry), door: doorKeyOfUrl(entry.url) });
   }
   return rows;

@@ -1,13 +1,16 @@
 /**
  * The Tasks table: ListTasks with filters, page size, next/previous pages (PageTokenStack) and totalSize, re-listed
- * (debounced) when the session's watch shows a task changing state.
+ * (debounced) when the session's watch shows a task changing state. A search (`query`) reads the record API instead
+ * (docs/console.md: server-side over inputs, replies and answers), with the same filters and paging.
  */
-import type { ListTasksRequest, ListTasksResponse, TaskState } from '@murmur/protocol';
+import { type ListTasksRequest, type ListTasksResponse, messageText, type TaskState } from '@murmur/protocol';
 import type { DoorClient } from './door-client.js';
 import { describeError, type ErrorContext, isAbort, type Problem } from './errors.js';
 import { PageTokenStack } from './page-stack.js';
 
 export interface TaskFilters {
+  /** Words searched in the tasks' inputs, replies, answers and status texts (the record API's `q`); '' lists. */
+  query: string;
   /** '' for every state. */
   state: TaskState | '';
   /** '' for every context. */
@@ -19,11 +22,42 @@ export interface TaskFilters {
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 
-export const DEFAULT_FILTERS: TaskFilters = { state: '', contextId: '', changedSince: '', pageSize: 25 };
+export const DEFAULT_FILTERS: TaskFilters = { query: '', state: '', contextId: '', changedSince: '', pageSize: 25 };
+
+/** One row of the table, whether ListTasks or a search found it. */
+export interface TaskRow {
+  id: string;
+  contextId: string;
+  state: TaskState;
+  statusText: string;
+  /** When its state last changed (RFC 3339), or null. */
+  changedAt: string | null;
+}
+
+export interface TaskPage {
+  rows: TaskRow[];
+  /** '' on the last page. */
+  nextPageToken: string;
+  totalSize: number;
+}
+
+/** Searches the session's records (the DoorSession's seam onto the record API); `pageToken` '' is the first page. */
+export type SearchTasks = (filters: TaskFilters, pageToken: string, signal: AbortSignal) => Promise<TaskPage>;
+
+/** A ListTasks answer as table rows. */
+export function pageOfList(list: ListTasksResponse): TaskPage {
+  return {
+    rows: list.tasks.map((t) => ({ id: t.id, contextId: t.contextId, state: t.status.state, statusText: messageText(t.status.message).trim(), changedAt: t.status.timestamp ?? null })),
+    nextPageToken: list.nextPageToken,
+    totalSize: list.totalSize,
+  };
+}
 
 export interface TaskListOptions {
   context?: ErrorContext;
   onProblem?: (problem: Problem) => void;
+  /** How a search reads the records; without it a query lists nothing. */
+  search?: SearchTasks;
   /** Quiet time after a change before re-listing. @default 400 @unit ms */
   debounceMs?: number;
   /** The longest a steady flow of changes may hold a re-list back. @default 2000 @unit ms */
@@ -43,7 +77,9 @@ export function listParams(filters: TaskFilters, pageToken: string): ListTasksRe
 export class TaskList {
   #filters = $state.raw<TaskFilters>(DEFAULT_FILTERS);
   #pages = $state.raw(PageTokenStack.first());
-  #page = $state.raw<ListTasksResponse | null>(null);
+  #page = $state.raw<TaskPage | null>(null);
+  /** The filters and page position of the rows on screen: the label changes with its rows, not a request before. */
+  #shown = $state.raw<{ filters: TaskFilters; pages: PageTokenStack }>({ filters: DEFAULT_FILTERS, pages: PageTokenStack.first() });
   #loading = $state(false);
   #problem = $state.raw<Problem | null>(null);
   #updatedAt = $state<number | null>(null);
@@ -63,14 +99,27 @@ export class TaskList {
   get filters(): TaskFilters {
     return this.#filters;
   }
-  get page(): ListTasksResponse | null {
+  get page(): TaskPage | null {
     return this.#page;
   }
+  /** The page number of the rows on screen. */
   get pageNumber(): number {
-    return this.#pages.pageNumber;
+    return this.#shown.pages.pageNumber;
+  }
+  /** The page size of the rows on screen. */
+  get shownPageSize(): number {
+    return this.#shown.filters.pageSize;
+  }
+  /** The filters of the rows on screen. */
+  get shownFilters(): TaskFilters {
+    return this.#shown.filters;
+  }
+  /** The page position of the rows on screen (for the URL). */
+  get shownPages(): PageTokenStack {
+    return this.#shown.pages;
   }
   get hasPrevious(): boolean {
-    return this.#pages.hasPrevious;
+    return this.#shown.pages.hasPrevious;
   }
   get hasNext(): boolean {
     return (this.#page?.nextPageToken ?? '') !== '';
@@ -86,24 +135,40 @@ export class TaskList {
     return this.#updatedAt;
   }
 
-  /** New filters start again from the first page. */
-  apply(filters: TaskFilters): Promise<void> {
+  /** New filters start again from the first page (or from `pages`, a deep link's). */
+  apply(filters: TaskFilters, pages: PageTokenStack = PageTokenStack.first()): Promise<void> {
     this.#filters = filters;
-    this.#pages = PageTokenStack.first();
+    this.#pages = pages;
     return this.load();
   }
 
   next(): Promise<void> {
     const token = this.#page?.nextPageToken ?? '';
     if (token === '') return Promise.resolve();
-    this.#pages = this.#pages.forward(token);
+    this.#pages = this.#shown.pages.forward(token);
     return this.load();
   }
 
   previous(): Promise<void> {
-    if (!this.#pages.hasPrevious) return Promise.resolve();
-    this.#pages = this.#pages.back();
+    if (!this.#shown.pages.hasPrevious) return Promise.resolve();
+    this.#pages = this.#shown.pages.back();
     return this.load();
+  }
+
+  /**
+   * Forgets the rows on screen (a forgotten or refused token: they were read with it) and any request under way. The
+   * problem stays: a 401 is what the table says it waits for.
+   */
+  clear(): void {
+    this.#cancelDebounce();
+    this.#abort?.abort(new DOMException('cleared', 'AbortError'));
+    this.#abort = null;
+    this.#request += 1;
+    this.#page = null;
+    this.#updatedAt = null;
+    this.#loading = false;
+    this.#pages = PageTokenStack.first();
+    this.#shown = { filters: this.#filters, pages: this.#pages };
   }
 
   /** Lists the page on screen again. Only the newest request's answer is shown. */
@@ -114,15 +179,20 @@ export class TaskList {
     this.#abort = abort;
     const request = ++this.#request;
     this.#loading = true;
+    const filters = this.#filters;
+    const pages = this.#pages;
     try {
-      const page = await this.#client().listTasks(listParams(this.#filters, this.#pages.current), { signal: abort.signal });
+      const page = await this.#read(filters, pages.current, abort.signal);
       if (request !== this.#request) return;
       this.#page = page;
+      this.#shown = { filters, pages };
       this.#problem = null;
       this.#updatedAt = Date.now();
     } catch (error) {
       if (request !== this.#request || isAbort(error)) return;
       const problem = describeError(error, this.#options.context);
+      // Rows listed with a token the door now refuses are not shown any more.
+      if (problem.needsToken) this.#page = null;
       this.#problem = problem;
       this.#options.onProblem?.(problem);
     } finally {
@@ -154,6 +224,12 @@ export class TaskList {
     this.#cancelDebounce();
     this.#abort?.abort(new DOMException('disposed', 'AbortError'));
     this.#request += 1;
+  }
+
+  async #read(filters: TaskFilters, pageToken: string, signal: AbortSignal): Promise<TaskPage> {
+    if (filters.query === '') return pageOfList(await this.#client().listTasks(listParams(filters, pageToken), { signal }));
+    if (!this.#options.search) return { rows: [], nextPageToken: '', totalSize: 0 };
+    return this.#options.search(filters, pageToken, signal);
   }
 
   #cancelDebounce(): void {

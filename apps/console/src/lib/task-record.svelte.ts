@@ -36,6 +36,26 @@ export class TaskRecordView {
     return this.#problem;
   }
   /** The record's span: the task's duration once ended, else up to its latest entry. @unit ms */
+  /** Tokens over the record's turns, once drivers report usage (null when no turn reported any). */
+  get tokens(): { input: number; output: number } | null {
+    let input = 0;
+    let output = 0;
+    let reported = false;
+    for (const e of this.#entries) {
+      if (e.kind !== 'turn' || (e.inputTokens === null && e.outputTokens === null)) continue;
+      reported = true;
+      input += e.inputTokens ?? 0;
+      output += e.outputTokens ?? 0;
+    }
+    return reported ? { input, output } : null;
+  }
+
+  /** The first turn's time to first token (the task's), when recorded. @unit ms */
+  get firstTokenMs(): number | null {
+    const first = this.#entries.find((e) => e.kind === 'turn');
+    return first?.kind === 'turn' && first.firstTokenMs !== null ? first.offsetMs + first.firstTokenMs : null;
+  }
+
   get spanMs(): number {
     const last = this.#entries.reduce((max, e) => Math.max(max, e.offsetMs + ('durationMs' in e && e.durationMs !== null ? e.durationMs : 0)), 0);
     return Math.max(this.#task?.durationMs ?? 0, last, 1);

@@ -46,6 +46,15 @@ export function localInputToTimestamp(value: string): string | null {
   return Number.isNaN(ms) ? null : new Date(ms).toISOString();
 }
 
+/** An RFC 3339 timestamp as a `datetime-local` input's value (local wall time, seconds), or '' when unreadable. */
+export function timestampToLocalInput(at: string): string {
+  const ms = Date.parse(at);
+  if (Number.isNaN(ms)) return '';
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
 function toMs(at: string | number | Date): number {
   if (typeof at === 'number') return at;
   if (at instanceof Date) return at.getTime();

@@ -116,6 +116,11 @@ export class TimelineReducer implements TimelineModel {
     log.changed = true;
   }
 
+  /** A gap the console itself knows of (not a `gap` frame): shown as a gap banner. */
+  noteGap(text: string): void {
+    this.#addBanner('gap', text);
+  }
+
   dismissBanner(key: string): void {
     this.banners = this.banners.filter((b) => b.key !== key);
   }

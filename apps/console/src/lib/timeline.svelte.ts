@@ -105,6 +105,12 @@ export class TimelineStore {
     this.flush();
   }
 
+  /** Marks a gap the console knows of (a Reconnect after the stream was lost), keeping everything shown. */
+  markGap(text: string): void {
+    this.#reducer.noteGap(text);
+    this.#banners = this.#reducer.banners;
+  }
+
   dismissBanner(key: string): void {
     this.#reducer.dismissBanner(key);
     this.#banners = this.#reducer.banners;

@@ -76,7 +76,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         }
         lifecycle.progress(task.id, `inference turn ${turn}`);
         progress.turnsUsed = turn;
-        const { response, chunked } = await this.infer(task, driver, { turn, system, messages, tools });
+        const { response, chunked, durationMs, firstTokenMs } = await this.infer(task, driver, { turn, system, messages, tools });
         this.deps.usage.record(response.usage);
         progress.context = response.usage?.input !== undefined
           ? { usedTokens: response.usage.input + (response.usage.output ?? 0), measuredBy: 'actual' }
@@ -89,6 +89,10 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
           stop_reason: response.stop.kind,
           usage: response.usage ?? 'unreported',
           tool_calls: response.toolCalls.length,
+          // The call's wall time, and from its start to the first streamed chunk (null: nothing streamed); the
+          // console's waterfall draws the turn and its time to first token from them (docs/console.md).
+          duration_ms: durationMs,
+          first_token_ms: firstTokenMs,
         });
         messages.push({ role: 'assistant', text: response.text, thinking: response.thinking, toolCalls: response.toolCalls });
         if (response.toolCalls.length > 0) {
@@ -155,11 +159,14 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     task: RunningTask,
     driver: TaskDriver,
     request: { turn: number; system: string; messages: ConversationMessage[]; tools: ToolSpec[] },
-  ): Promise<{ response: DriverResponse; chunked: boolean }> {
+  ): Promise<{ response: DriverResponse; chunked: boolean; durationMs: number; firstTokenMs: number | null }> {
     const { events } = this.deps;
     let chunked = false;
+    const startedMs = performance.now();
+    let firstTokenMs: number | null = null;
     events.emit('inference', { taskId: task.id, phase: 'start' });
     const response = await driver.infer({ ...request, signal: task.signal }, (chunk) => {
+      firstTokenMs ??= Math.round(performance.now() - startedMs);
       if (chunk.kind === 'text') {
         chunked = true;
         events.emit('text', { taskId: task.id, text: chunk.text, final: false });
@@ -167,7 +174,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     });
     if (chunked) events.emit('text', { taskId: task.id, text: '', final: true });
     events.emit('inference', { taskId: task.id, phase: 'end' });
-    return { response, chunked };
+    return { response, chunked, durationMs: Math.round(performance.now() - startedMs), firstTokenMs };
   }
 
   /** The calls of one turn, in order, each through the dispatcher; the first result inside the deadline's margin carries its notice. */

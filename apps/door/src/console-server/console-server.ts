@@ -3,7 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { consoleNotFoundRefusal, encodeRefusalBody, refusalStatus } from '@murmur/protocol';
+import { CONSOLE_DOORS_PATH, type ConsoleDoorsResponse, consoleNotFoundRefusal, encodeRefusalBody, refusalStatus } from '@murmur/protocol';
+import type { AddedDoor } from './added-doors.js';
 import { ConsoleNotBuiltError } from './console-not-built-error.js';
 import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
 import { registerRecordsApi } from './records-api.js';
@@ -16,8 +17,8 @@ export function consoleDist(): string {
 
 export { ConsoleNotBuiltError };
 
-/** `mur console`: the built console, the sessions API and the loopback door proxy, on one origin. */
-export async function startConsoleServer(options: { host: string; port: number; dist?: string }): Promise<{ url: string; server: FastifyInstance }> {
+/** `mur console`: the built console, the sessions API and the loopback door proxy (plus any added doors), on one origin. */
+export async function startConsoleServer(options: { host: string; port: number; dist?: string; doors?: readonly AddedDoor[] }): Promise<{ url: string; server: FastifyInstance }> {
   const root = path.resolve(options.dist ?? consoleDist());
   if (!existsSync(path.join(root, 'index.html'))) {
     throw new ConsoleNotBuiltError(`the console is not built: no index.html in ${root}; run npm run build first`);
@@ -28,7 +29,12 @@ export async function startConsoleServer(options: { host: string; port: number; 
   server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
   registerSessionsApi(server);
   registerRecordsApi(server);
-  registerDoorProxy(server);
+  const doors = options.doors ?? [];
+  server.get(CONSOLE_DOORS_PATH, async (_request, reply) => {
+    const body: ConsoleDoorsResponse = { doors: doors.map(({ key, url, hasToken }) => ({ key, url, hasToken })) };
+    return reply.header('cache-control', 'no-store').send(body);
+  });
+  registerDoorProxy(server, doors);
   await server.register(fastifyStatic, { root, prefix: '/', index: ['index.html'], cacheControl: false });
   server.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') && !request.url.startsWith(DOOR_PROXY_PREFIX)) {

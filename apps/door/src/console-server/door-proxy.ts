@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import {
   badAddressRefusal,
   CONSOLE_DOOR_PROXY_PREFIX,
@@ -12,6 +13,7 @@ import {
   unbracketHost,
 } from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AddedDoor } from './added-doors.js';
 
 export const DOOR_PROXY_PREFIX = CONSOLE_DOOR_PROXY_PREFIX;
 
@@ -26,24 +28,30 @@ function refuse(reply: FastifyReply, body: HttpRefusalBody): FastifyReply {
  * A same-origin, unbuffered proxy from /api/door/<host:port>/<path> to http://<host:port>/<path>, for doors on
  * loopback only, so the console reaches local doors without CORS and without becoming an open proxy. Streams pass
  * through as they are written (no buffering, no compression), and a client that disconnects closes the upstream.
+ * Doors added with `mur console --door` are reached too, by their exact host:port, over their own scheme, with their
+ * token file's bearer token when the browser sends no Authorization of its own.
  */
-export function registerDoorProxy(fastify: FastifyInstance): void {
+export function registerDoorProxy(fastify: FastifyInstance, added: readonly AddedDoor[] = []): void {
+  const byKey = new Map(added.map((door) => [door.key, door]));
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const rest = request.url.slice(DOOR_PROXY_PREFIX.length);
     const slash = rest.indexOf('/');
     const target = parseHostPort(decodeURIComponent(slash < 0 ? rest : rest.slice(0, slash)));
     const path = slash < 0 ? '/' : rest.slice(slash);
     if (!target) return refuse(reply, badAddressRefusal());
-    if (!isLoopbackHost(target.host)) return refuse(reply, notLoopbackRefusal(target.host));
+    const door = byKey.get(`${target.host}:${target.port}`) ?? null;
+    if (door === null && !isLoopbackHost(target.host)) return refuse(reply, notLoopbackRefusal(target.host));
     const headers: Record<string, string | string[]> = {};
     for (const name of FORWARDED) {
       const value = request.headers[name];
       if (value !== undefined) headers[name] = value;
     }
+    if (door?.token && headers.authorization === undefined) headers.authorization = `Bearer ${door.token}`;
+    const request_ = door?.protocol === 'https:' ? httpsRequest : httpRequest;
     reply.hijack();
     const res: ServerResponse = reply.raw;
-    const upstream = httpRequest(
-      { host: unbracketHost(target.host), port: target.port, method: request.method, path, headers },
+    const upstream = request_(
+      { host: door?.hostname ?? unbracketHost(target.host), port: target.port, method: request.method, path, headers },
       (answer: IncomingMessage) => {
         const out: Record<string, string | string[]> = {};
         for (const [name, value] of Object.entries(answer.headers)) {

@@ -25,7 +25,19 @@ import { readStoredTasks } from './store-reader.js';
 import { matches, recordEntries, recordSummary } from './task-records.js';
 import { type ParsedTrace, readTrace } from './trace-reader.js';
 
-type Query = { q?: string; limit?: string; cursor?: string };
+type Query = { q?: string; state?: string; contextId?: string; since?: string; limit?: string; cursor?: string };
+
+/** The summaries of a session's tasks, newest change first, kept by `q` and the exact `state`, `contextId` and `since`. */
+async function sessionSummaries(session: ConsoleRecordSession, query: Query) {
+  const trace = traceOf(session);
+  const q = (query.q ?? '').trim();
+  const sinceMs = query.since ? Date.parse(query.since) : Number.NaN;
+  return (await readStoredTasks(session.recordsDir))
+    .filter((row) => (!query.state || row.state === query.state) && (!query.contextId || row.contextId === query.contextId))
+    .filter((row) => Number.isNaN(sinceMs) || row.statusTimestampMs > sinceMs)
+    .map((row) => ({ summary: recordSummary(session.sessionId, row, trace.tasks.get(row.id) ?? []), row, records: trace.tasks.get(row.id) ?? [] }))
+    .filter(({ summary, records }) => q === '' || matches(summary, records, q));
+}
 
 function page(query: Query): { offset: number; limit: number } {
   const limit = Math.min(RECORD_PAGE_MAX, Math.max(1, Number.parseInt(query.limit ?? '', 10) || RECORD_PAGE_DEFAULT));
@@ -75,15 +87,28 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
     const { sessionId } = request.params;
     const session = isId('session', sessionId) ? recordSessions().find((s) => s.sessionId === sessionId) : undefined;
     if (!session) return notFound(reply, request.url);
-    const trace = traceOf(session);
-    const q = (request.query.q ?? '').trim();
-    const summaries = (await readStoredTasks(session.recordsDir))
-      .map((row) => ({ summary: recordSummary(sessionId, row, trace.tasks.get(row.id) ?? []), records: trace.tasks.get(row.id) ?? [] }))
-      .filter(({ summary, records }) => q === '' || matches(summary, records, q))
-      .map(({ summary }) => summary);
+    const summaries = (await sessionSummaries(session, request.query)).map(({ summary }) => summary);
     const { offset, limit } = page(request.query);
     const body: ConsoleTaskSummariesPage = { session, tasks: summaries.slice(offset, offset + limit), total: summaries.length, nextCursor: next(offset, limit, summaries.length) };
     return reply.header('cache-control', 'no-store').send(body);
+  });
+
+  // A whole session's record: the session, then each task (newest change first) followed by its entries, every entry
+  // line carrying its taskId so the file reads without its neighbours.
+  fastify.get<{ Params: { sessionId: string } }>(`${CONSOLE_RECORD_SESSION_PREFIX}:sessionId/export`, async (request, reply) => {
+    const { sessionId } = request.params;
+    const session = isId('session', sessionId) ? recordSessions().find((s) => s.sessionId === sessionId) : undefined;
+    if (!session) return notFound(reply, request.url);
+    const lines = [JSON.stringify({ kind: 'session', ...session })];
+    for (const { summary, row, records } of await sessionSummaries(session, {})) {
+      lines.push(JSON.stringify({ kind: 'task', ...summary }));
+      for (const entry of recordEntries(row, records)) lines.push(JSON.stringify({ taskId: summary.taskId, ...entry }));
+    }
+    return reply
+      .header('cache-control', 'no-store')
+      .header('content-type', 'application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${sessionId}.ndjson"`)
+      .send(`${lines.join('\n')}\n`);
   });
 
   fastify.get<{ Querystring: { ids?: string } }>(CONSOLE_RECORD_TASKS_PATH, async (request, reply) => {

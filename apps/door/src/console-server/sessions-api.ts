@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AGENT_CARD_PATH, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from '@murmur/protocol';
 import { listSessions, type SessionEntry } from '../session/session-registry.js';
+import { countStoredTasks } from './store-reader.js';
 
 const PROBE_TIMEOUT_MS = 1500;
 
@@ -20,10 +21,16 @@ export async function probeSession(entry: SessionEntry & { stale: boolean }): Pr
   }
 }
 
-/** GET /api/sessions: the sessions registered on this host, each probed. */
+/** A probed session with how many of its tasks wait for the operator (read from its store; absent when unreadable). */
+async function describeSession(entry: SessionEntry & { stale: boolean }): Promise<ConsoleSession> {
+  const [session, needsInput] = await Promise.all([probeSession(entry), countStoredTasks(entry.recordsDir, 'TASK_STATE_INPUT_REQUIRED')]);
+  return needsInput === null ? session : { ...session, needsInput };
+}
+
+/** GET /api/sessions: the sessions registered on this host, each probed, with their input-required counts. */
 export function registerSessionsApi(fastify: FastifyInstance): void {
   fastify.get(CONSOLE_SESSIONS_PATH, async (_request, reply) => {
-    const body: ConsoleSessionsResponse = { sessions: await Promise.all(listSessions().map(probeSession)) };
+    const body: ConsoleSessionsResponse = { sessions: await Promise.all(listSessions().map(describeSession)) };
     return reply.header('cache-control', 'no-store').send(body);
   });
 }

@@ -55,3 +55,16 @@ export function readStoredTasks(recordsDir: string, taskId?: string): Promise<St
     });
   });
 }
+
+/** How many of a session's stored tasks are in `state` (one COUNT on the state index), or null when unreadable. */
+export function countStoredTasks(recordsDir: string, state: TaskState): Promise<number | null> {
+  return new Promise((resolve) => {
+    const db = new sqlite3.Database(path.join(recordsDir, 'store.db'), sqlite3.OPEN_READONLY, (openError) => {
+      if (openError) return resolve(null);
+      db.get<{ n: number }>('SELECT count(*) AS n FROM tasks WHERE state = ?', [state], (error, row) => {
+        db.close();
+        resolve(error || !row ? null : row.n);
+      });
+    });
+  });
+}

@@ -32,9 +32,23 @@ export function recordEntries(row: StoredTask, records: TraceRecord[]): TaskReco
       case 'task_start':
         push(ms, { kind: 'input', ...at(ms), text: str(record.text), attachments: attachmentsOf(record.attachments) });
         break;
-      case 'inference':
-        push(ms, { kind: 'turn', ...at(ms), turn: num(record.turn) ?? 0, durationMs: null });
+      case 'inference': {
+        // Written when the call returns: with duration_ms it started that long before, and lasted that long.
+        const durationMs = num(record.duration_ms);
+        const start = durationMs === null ? ms : ms - durationMs;
+        const usage = typeof record.usage === 'object' && record.usage !== null ? (record.usage as Record<string, unknown>) : null;
+        push(start, {
+          kind: 'turn',
+          ...at(start),
+          turn: num(record.turn) ?? 0,
+          durationMs,
+          firstTokenMs: num(record.first_token_ms),
+          inputTokens: usage ? num(usage.input) : null,
+          outputTokens: usage ? num(usage.output) : null,
+          stopReason: str(record.stop_reason),
+        });
         break;
+      }
       case 'tool_call': {
         // Written when the call returns: it started duration_ms earlier.
         const durationMs = num(record.duration_ms);
@@ -79,10 +93,10 @@ export function recordEntries(row: StoredTask, records: TraceRecord[]): TaskReco
   }
   const rank = (e: TaskRecordEntry) => (e.kind === 'end' ? 1 : 0);
   entries.sort((a, b) => a.ms - b.ms || rank(a.entry) - rank(b.entry));
-  // A turn lasts until the next thing the task did (its first tool call, its question, its answer, its end).
+  // A turn without a recorded duration (older traces) lasts until the next thing the task did.
   for (let i = 0; i < entries.length; i++) {
     const { entry, ms } = entries[i];
-    if (entry.kind === 'turn' && i + 1 < entries.length) entry.durationMs = entries[i + 1].ms - ms;
+    if (entry.kind === 'turn' && entry.durationMs === null && i + 1 < entries.length) entry.durationMs = entries[i + 1].ms - ms;
   }
   return entries.map((e) => e.entry);
 }
