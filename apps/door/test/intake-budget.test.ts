@@ -1,13 +1,14 @@
 /**
  * Concurrent intake is bounded by bytes (issue 16): a body that does not fit in the intake budget waits, unread, for
- * earlier ones to be taken in; small bodies never wait. Unit tests of the semaphore, then the door under it.
+ * earlier ones to be taken in; small bodies have a budget of their own, so they never queue behind a large one, and
+ * wait only when 8 MiB of small bodies are being read at once. Unit tests of the semaphore, then the door under it.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { IntakeBudget, intakeBytesFor } from '../src/rpc/intake-budget.js';
+import { INTAKE_SMALL_BODY_BYTES, IntakeBudget, intakeBytesFor, SMALL_INTAKE_BYTES } from '../src/rpc/intake-budget.js';
 import { bodyLimitFor } from '../src/rpc/rpc-routes.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor } from './support/door-process.js';
 import { rpc } from './support/rpc.js';
@@ -103,5 +104,33 @@ describe('a door whose intake budget is full', () => {
     assert.ok(after.json.result.task.id, 'a client that went away mid-body gave its reservation back');
     const log = readFileSync(path.join(door.recordsDir, 'logs', 'door.log'), 'utf8');
     assert.match(log, /request body waits for the intake budget/);
+  });
+});
+
+describe('a door whose small-body budget is full', () => {
+  let door: DoorProcess;
+  before(async () => {
+    door = await runDoor(makeCapsule(manifestYaml({ name: 'intake-small', acceptance: 'queue' }), 'default:\n  turns:\n    - answer: ok\n'));
+  });
+  after(() => door.stop());
+
+  test('small bodies are bounded by bytes too: past 8 MiB being read at once the next waits, unread', { timeout: 60_000 }, async () => {
+    // Bodies of the largest small size, each half sent: enough of them to hold the whole small budget.
+    const count = Math.floor(SMALL_INTAKE_BYTES / INTAKE_SMALL_BODY_BYTES);
+    const held = Array.from({ length: count }, (_, i) => splitRequest(door.url, messageBody(`small-${i}`, INTAKE_SMALL_BODY_BYTES), 100));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    let answered = false;
+    const waiting = rpc(door.url, 'GetTask', { id: 'tsk_00000000000000000000000000000000' }).then((a) => {
+      answered = true;
+      return a;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    assert.equal(answered, false, 'a small body waits while the small budget is full');
+    held[0].finish();
+    assert.match(await held[0].answer, /"result":\{"task"/);
+    assert.equal((await waiting).json.error.code, -32001, 'taken in once a small body was');
+    for (const request of held.slice(1)) request.destroy();
+    const after = await rpc(door.url, 'GetTask', { id: 'tsk_00000000000000000000000000000000' });
+    assert.equal(after.json.error.code, -32001, 'the reservations of clients that went away are given back');
   });
 });

@@ -10,8 +10,19 @@ export function intakeBytesFor(bodyLimit: number): number {
   return 2 * bodyLimit;
 }
 
-/** Bodies up to this size are taken without a reservation: their copies are small beside the budget. */
-export const INTAKE_FREE_BYTES = 64 * 1024;
+/**
+ * Bodies up to this size reserve from a budget of their own, so a small request never waits behind a large body:
+ * only behind other small ones, once SMALL_INTAKE_BYTES of them are being read at once.
+ */
+export const INTAKE_SMALL_BODY_BYTES = 64 * 1024;
+
+/**
+ * Bytes of small bodies (up to INTAKE_SMALL_BODY_BYTES each) read and parsed at once: 128 of the largest, thousands
+ * of ordinary requests. Past it a small body waits its turn, unread.
+ * @default 8 MiB
+ * @unit bytes (each body by its Content-Length)
+ */
+export const SMALL_INTAKE_BYTES = 8 * 1024 * 1024;
 
 /** A reserved body that receives no byte for this long is dropped, so a stalled sender cannot keep its reservation. */
 export const INTAKE_STALL_MS = 30_000;

@@ -4,7 +4,7 @@ import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
 import type { CardService } from '../card/card.service.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
-import { INTAKE_FREE_BYTES, INTAKE_STALL_MS, IntakeBudget, intakeBytesFor } from './intake-budget.js';
+import { INTAKE_SMALL_BODY_BYTES, INTAKE_STALL_MS, IntakeBudget, intakeBytesFor, SMALL_INTAKE_BYTES } from './intake-budget.js';
 import { type PlaneServers, planeOf, planeRefusal } from './plane-refusal.js';
 import type { RpcPipeline } from './rpc-pipeline.js';
 
@@ -52,23 +52,25 @@ export function registerDoorRoutes(
 ): void {
   fastify.removeAllContentTypeParsers();
   const intake = new IntakeBudget(intakeBytesFor(deps.bodyLimit));
+  const smallIntake = new IntakeBudget(SMALL_INTAKE_BYTES);
   fastify.addContentTypeParser('*', (request, payload, done) => {
     const header = request.headers['content-length'];
     const declared = header === undefined ? null : Number(header);
-    // Over the limit: read and dropped, never held (answered -32600). Small: no reservation. Else the body waits for
-    // room in the intake budget before a byte of it is read.
-    if ((declared !== null && declared > deps.bodyLimit) || (declared !== null && declared <= INTAKE_FREE_BYTES)) {
+    // Over the limit: read and dropped, never held (answered -32600). Else the body waits for room in its intake
+    // budget before a byte of it is read: small bodies in their own, so they never queue behind a large one.
+    if (declared !== null && declared > deps.bodyLimit) {
       readBody(payload, declared, deps.bodyLimit, () => undefined, done);
       return;
     }
-    const ticket = intake.reserve(declared ?? deps.bodyLimit, (release) => {
+    const budget = declared !== null && declared <= INTAKE_SMALL_BODY_BYTES ? smallIntake : intake;
+    const ticket = budget.reserve(declared ?? deps.bodyLimit, (release) => {
       if (payload.destroyed) return release();
       request.murmurReleaseBody = release;
       readBody(payload, declared, deps.bodyLimit, release, done);
     });
     if (ticket.waited) {
       payload.once('close', ticket.cancel);
-      deps.rpc.log.info('request body waits for the intake budget', { bytes: declared ?? deps.bodyLimit, held_bytes: intake.heldBytes, waiting: intake.waiting });
+      deps.rpc.log.info('request body waits for the intake budget', { bytes: declared ?? deps.bodyLimit, held_bytes: budget.heldBytes, waiting: budget.waiting });
     }
   });
 
