@@ -8,10 +8,12 @@ import { RequestGate } from './auth/request-gate.js';
 import { type MintedToken, removeTokens } from './auth/tokens.js';
 import { CardService } from './card/card.service.js';
 import { FilesPlane } from './planes/files-plane.js';
+import { PeerPlane } from './planes/peer-plane.js';
 import type { PlaneServers } from './rpc/plane-refusal.js';
 import { routableUrl } from './rpc/request-target.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
 import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
+import { PeerHandles } from './session/peer-handles.js';
 import type { SessionContext } from './session/session-context.js';
 import { TraceWriter } from './session/trace-writer.js';
 import { StreamHub } from './streaming/stream-hub.js';
@@ -50,7 +52,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     rpc: app.get(RpcPipeline),
     manifest: session.manifest,
     bodyLimit: bodyLimitFor(images.max_bytes, images.max_per_turn),
-    planes: servedPlanes(session),
+    planes: servedPlanes(session, app.get(PeerHandles), app.get(TraceWriter)),
   });
   await app.listen({ port: session.requestedPort, host: session.host });
   const address = app.getHttpServer().address();
@@ -103,10 +105,13 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   };
 }
 
-/** The planes this door serves (docs/planes.md): the operator plane when declared, rooted in the capsule folder. */
-function servedPlanes(session: SessionContext): PlaneServers {
-  const files = session.manifest.exports.files;
-  return files === undefined ? {} : { files: new FilesPlane(path.resolve(session.capsuleDir, files.root)) };
+/** The planes this door serves (docs/planes.md): each one declared, rooted in the capsule folder. */
+function servedPlanes(session: SessionContext, handles: PeerHandles, trace: TraceWriter): PlaneServers {
+  const { files, peer_files: peerFiles } = session.manifest.exports;
+  return {
+    ...(files === undefined ? {} : { files: new FilesPlane(path.resolve(session.capsuleDir, files.root)) }),
+    ...(peerFiles === undefined ? {} : { peer_files: new PeerPlane(path.resolve(session.capsuleDir, peerFiles.root), handles, trace) }),
+  };
 }
 
 /** A resumed launch's report of the commands it lost (seed 000, "Who sees a task"): the text of a session task. */

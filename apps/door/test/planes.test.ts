@@ -1,7 +1,7 @@
 /**
  * Planes as declared (docs/decisions.md, "Planes"; docs/planes.md): an undeclared plane answers every request 404
- * plane_not_served; the declared operator plane is served (planes-files.test.ts covers it in depth), the declared
- * peer plane is refused until it is served. The operator plane answers after the door token and the resources/files
+ * plane_not_served; the declared operator plane is served (planes-files.test.ts covers it in depth), and so is the
+ * declared peer plane (planes-peer.test.ts), which answers a handle it never minted handle_not_found. The operator plane answers after the door token and the resources/files
  * scope (seed 000 step 4); the peer plane takes no door token (step 1), so an authenticated door answers it without a
  * 401, and peer consent (step 3) does not apply to it.
  */
@@ -34,9 +34,14 @@ function assertPlaneRefusal(answer: RawAnswer, message: string, what: string): v
   assert.deepEqual(answer.json, { error: 'plane_not_served', message }, what);
 }
 
+/** A declared peer plane answers every handle it does not serve this one refusal (docs/planes.md, "One refusal"). */
+function assertHandleRefusal(answer: RawAnswer, what: string): void {
+  assert.equal(answer.status, 404, `${what}: ${answer.text}`);
+  assert.equal(answer.text, '{"error":"handle_not_found","message":"no file is shared under this handle for this audience"}', what);
+}
+
 const UNDECLARED_FILES = 'this capsule does not declare exports.files, so the operator plane at /resources/files serves nothing';
 const UNDECLARED_PEER = 'this capsule does not declare exports.peer_files, so the peer plane at /resources/peer serves nothing';
-const DECLARED_PEER = 'the peer plane at /resources/peer is declared (exports.peer_files) but this runtime does not serve planes yet';
 
 const FILE_PATHS = ['/resources/files', '/resources/files/', '/resources/files/a.txt', '/resources/files/sub/b.md?x=1'];
 const PEER_PATHS = ['/resources/peer', '/resources/peer/hdl_0123', '/resources/peer/hdl_0123?x=1'];
@@ -67,9 +72,9 @@ function assertFilesServed(answer: RawAnswer, path: string, what: string): void 
 }
 
 describe('a declared plane', () => {
-  test('the operator plane is served; the peer plane names its declaration until it is served', async () => {
+  test('both planes are served: a handle this door never minted is the one handle_not_found', async () => {
     for (const path of FILE_PATHS) assertFilesServed(await httpRequest(exporting.url, { method: 'GET', path }), path, path);
-    for (const path of PEER_PATHS) assertPlaneRefusal(await httpRequest(exporting.url, { method: 'GET', path }), DECLARED_PEER, path);
+    for (const path of PEER_PATHS) assertHandleRefusal(await httpRequest(exporting.url, { method: 'GET', path }), path);
   });
 
   test('the card lists the declared planes, in order', async () => {
@@ -82,16 +87,16 @@ describe('a declared plane', () => {
 });
 
 describe('on an authenticated door', () => {
-  test('the peer plane is reached without a door token: refused as a plane, never 401', async () => {
+  test('the peer plane is reached without a door token: the plane answers, never 401', async () => {
     for (const path of PEER_PATHS) {
-      assertPlaneRefusal(await httpRequest(secure.url, { method: 'GET', path }), DECLARED_PEER, `no token ${path}`);
-      assertPlaneRefusal(await httpRequest(secure.url, { method: 'GET', path, headers: { authorization: 'Bearer wrong' } }), DECLARED_PEER, `a wrong token ${path}`);
+      assertHandleRefusal(await httpRequest(secure.url, { method: 'GET', path }), `no token ${path}`);
+      assertHandleRefusal(await httpRequest(secure.url, { method: 'GET', path, headers: { authorization: 'Bearer wrong' } }), `a wrong token ${path}`);
     }
   });
 
   test('the peer plane is not behind peer consent either (step 1 comes before step 3)', async () => {
     const answer = await httpRequest(secure.url, { method: 'GET', path: '/resources/peer/hdl_1', headers: { 'x-murmur-task-origin': 'peer' } });
-    assertPlaneRefusal(answer, DECLARED_PEER, 'a peer-origin redeem');
+    assertHandleRefusal(answer, 'a peer-origin redeem');
   });
 
   test('the operator plane: the token, then the scope, then the plane', async () => {

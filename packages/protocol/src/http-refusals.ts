@@ -23,6 +23,8 @@ export const HTTP_REFUSALS = {
   plane_not_served: { code: 'plane_not_served', status: 404, from: 'door' },
   /** The operator plane: every path that names no file or folder inside the root, escapes included (docs/planes.md). */
   file_not_found: { code: 'file_not_found', status: 404, from: 'door' },
+  /** The peer plane: every handle that does not serve a file to this audience (docs/planes.md, "One refusal"). */
+  handle_not_found: { code: 'handle_not_found', status: 404, from: 'door' },
   /** A plane's path with a method other than GET or HEAD (docs/planes.md); answered with `Allow: GET, HEAD`. */
   method_not_allowed: { code: 'method_not_allowed', status: 405, from: 'door' },
   /** The operator plane: a Range that starts at or past the file's end (RFC 9110 §15.5.17). */
@@ -139,6 +141,11 @@ export function fileNotFoundRefusal(): HttpRefusalBody<'file_not_found'> {
 }
 
 /** 405 method_not_allowed: a plane answers GET and HEAD only. */
+/** 404 handle_not_found: byte-identical for every handle the peer plane refuses, whatever the reason (docs/planes.md). */
+export function handleNotFoundRefusal(): HttpRefusalBody<'handle_not_found'> {
+  return { error: 'handle_not_found', message: 'no file is shared under this handle for this audience' };
+}
+
 export function methodNotAllowedRefusal(method: string): HttpRefusalBody<'method_not_allowed'> {
   return { error: 'method_not_allowed', message: `the planes answer GET and HEAD, not ${method}` };
 }

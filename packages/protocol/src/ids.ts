@@ -7,6 +7,7 @@ export const ID_PREFIX = {
   work: 'wrk_',
   delegation: 'dlg_',
   memberCall: 'mcl_',
+  handle: 'hdl_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

@@ -14,6 +14,8 @@ export const TASK_ORIGIN_HEADER = 'x-murmur-task-origin';
 export const TASK_TRUST_HEADER = 'x-murmur-task-trust';
 export const DELEGATION_ID_HEADER = 'x-murmur-delegation-id';
 export const COMPLETION_SESSION_HEADER = 'x-murmur-completion-session';
+export const AUDIENCE_HEADER = 'x-murmur-audience';
+export const HANDLE_ID_HEADER = 'x-murmur-handle-id';
 
 export const ERROR_INFO_TYPE = 'type.googleapis.com/google.rpc.ErrorInfo';
 export const A2A_ERROR_DOMAIN = 'a2a-protocol.org';

@@ -29,6 +29,7 @@ test('every row is keyed by its own code, with the status seed 000 and mur conso
     not_found: 404,
     plane_not_served: 404,
     file_not_found: 404,
+    handle_not_found: 404,
     method_not_allowed: 405,
     range_not_satisfiable: 416,
     bad_address: 400,

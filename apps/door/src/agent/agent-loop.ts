@@ -13,6 +13,7 @@ import type { DriverResponse, TaskDriver, ToolSpec } from './driver.js';
 import type { TaskContinuations } from './task-continuations.js';
 import { ResultFile } from './result-file.js';
 import { systemPrompt } from './system-prompt.js';
+import { redactHandles } from '../session/peer-handles.js';
 
 export type DriverFactory = (task: RunningTask) => TaskDriver;
 
@@ -200,8 +201,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         duration_ms: done.artifact.durationMs,
         exit_code: done.artifact.exitCode,
         // The console's task record shows each call's input and output (docs/console.md).
-        input: call.input,
-        output: done.artifact.content,
+        // A peer handle's secret is the credential: the trace keeps its handle id, never the secret (docs/planes.md).
+        input: redactHandles(call.input),
+        output: redactHandles(done.artifact.content),
         ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}),
       });
       events.emit('artifact', { taskId: task.id, artifact: done.artifact });

@@ -1,17 +1,6 @@
-/**
- * "Lists localhost" (docs/formations.md, "Egress"): member doors listen on 127.0.0.1, and a call is the caller's own
- * outbound traffic, so it is checked against the caller's capabilities.network.allow. An entry admits a member's
- * door when it is localhost or 127.0.0.1, bare, with :* or with that door's port.
- */
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1'];
+import { allowsMemberDoor } from '../session/member-egress.js';
 
-export function allowsMemberDoor(allow: readonly string[], port: number | null): boolean {
-  return allow.some((entry) => {
-    const [host, entryPort, ...rest] = entry.trim().toLowerCase().split(':');
-    if (rest.length > 0 || !LOOPBACK_NAMES.includes(host)) return false;
-    return entryPort === undefined || entryPort === '*' || (port !== null && entryPort === String(port));
-  });
-}
+export { allowsMemberDoor };
 
 export const W_RUN_008 = 'W-RUN-008';
 

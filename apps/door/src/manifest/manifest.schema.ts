@@ -111,6 +111,8 @@ export const manifestSchema = z.strictObject({
     .strictObject({
       shell: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),
       network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),
+      /** Grants fetch-peer-file (seed 004): redeem a peer handle into the workdir (docs/planes.md). */
+      peer_fetch: z.boolean().default(false),
     })
     .prefault({}),
   exports: z

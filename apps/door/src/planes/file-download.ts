@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { encodeRefusalBody, rangeNotSatisfiableRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConfinedEntry } from './confined-open.js';
+import type { ConfinedEntry } from '../session/confined-open.js';
 import { contentDispositionFor, contentTypeFor } from './content-type.js';
 import { etagOf, lastModifiedOf, notModified, requestedRange } from './http-conditions.js';
 

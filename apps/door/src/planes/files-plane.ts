@@ -1,9 +1,9 @@
 import { encodeRefusalBody, fileNotFoundRefusal, methodNotAllowedRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { openConfined } from './confined-open.js';
+import { openConfined } from '../session/confined-open.js';
 import { sendFile } from './file-download.js';
 import { listFolder } from './folder-listing.js';
-import { parsePlanePath } from './plane-path.js';
+import { parsePlanePath } from '../session/plane-path.js';
 
 /** Where the operator plane is reached (seed 000, "Planes"). */
 export const FILES_PLANE_PREFIX = '/resources/files';

@@ -84,7 +84,11 @@ export function registerDoorRoutes(
     // to refuse, with the plane's own answer (docs/planes.md, "Path confinement").
     const plane = planeOf(request.originalUrl.split('?')[0]);
     // Step 1: the peer plane is reached without a door token (a peer redeems a handle, which is its credential).
-    if (plane === 'peer_files') return sendPlaneRefusal(reply, plane, deps.manifest);
+    if (plane === 'peer_files') {
+      const served = deps.planes?.peer_files;
+      if (served !== undefined && deps.manifest.exports.peer_files !== undefined) return served.answer(request, reply, request.originalUrl);
+      return sendPlaneRefusal(reply, plane, deps.manifest);
+    }
     const verdict = deps.gate.check(request.raw.rawHeaders);
     if (!verdict.ok) return reply.code(verdict.status).headers(verdict.headers).send(Buffer.from(verdict.body));
     // Step 4: the operator plane takes the resources/files scope on an authenticated door, then the plane.

@@ -11,6 +11,7 @@ import type { TaskEvents, TaskStatusEvent } from './task-events.js';
 import { STATUS_TEXT, TaskCanceledError, type TaskLifecycle } from './task-lifecycle.js';
 import type { TaskStore } from './task-store.js';
 import { agentText } from './task-text.js';
+import { redactHandles } from '../session/peer-handles.js';
 
 /** Tasks waiting in TASK_STATE_SUBMITTED under task_acceptance: queue, beyond which new ones are rejected busy. */
 export const QUEUE_LIMIT = 1000;
@@ -136,8 +137,9 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
       origin: row.owner,
       trust: input.trust.trust,
       text_chars: text.length,
-      // The operator's input as sent (before fencing): the console's task record shows it (docs/console.md).
-      text: input.text,
+      // The operator's input as sent (before fencing): the console's task record shows it (docs/console.md); a peer
+      // handle's secret in it is kept out of the trace (docs/planes.md).
+      text: redactHandles(input.text),
       references: input.referenceTaskIds,
       attachments: input.images.map((i) => ({ part_index: i.partIndex, media_type: i.mediaType, bytes: i.bytes.length })),
     });

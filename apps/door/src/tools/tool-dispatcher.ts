@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { PeerHandles } from '../session/peer-handles.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
 import type { UsageLedger } from '../session/usage-ledger.js';
@@ -19,6 +20,7 @@ export interface ToolDispatcherDeps {
   drivers: DriverSelection;
   /** A formation member's calls (formations/), or null outside a formation. */
   memberCalls?: MemberCallPort | null;
+  handles: PeerHandles;
 }
 
 export interface Dispatched {

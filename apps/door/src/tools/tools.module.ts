@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Module } from '@nestjs/common';
+import { PeerHandles } from '../session/peer-handles.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../session/trace-writer.js';
@@ -26,14 +27,15 @@ import { ToolDispatcher } from './tool-dispatcher.js';
         trace: TraceWriter,
         usage: UsageLedger,
         drivers: DriverSelection,
+        handles: PeerHandles,
         memberCalls?: MemberCallPort,
       ) => {
-        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage, drivers, memberCalls: memberCalls ?? null });
+        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage, drivers, handles, memberCalls: memberCalls ?? null });
         dispatcher.inventory.stage(session.runtimeDir);
         return dispatcher;
       },
       // The member calls come from formations/ (provided by app.module.ts under this layer's token), absent outside a formation.
-      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection, { token: MEMBER_CALL_PORT, optional: true }],
+      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection, PeerHandles, { token: MEMBER_CALL_PORT, optional: true }],
     },
   ],
   exports: [BackgroundCommands, ProcessRegistry, ToolDispatcher, DriverSelection],

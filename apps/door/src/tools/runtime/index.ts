@@ -2,12 +2,15 @@ import type { JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../session/trace-writer.js';
+import type { PeerHandles } from '../../session/peer-handles.js';
 import type { UsageLedger } from '../../session/usage-ledger.js';
 import type { BackgroundCommands } from '../background-commands.js';
 import type { DriverSelection } from './driver-selection.js';
 import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';
 import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { ToolCallContext } from '../tool-call.js';
+import { FETCH_PEER_FILE_DESCRIPTION, FETCH_PEER_FILE_SCHEMA, fetchPeerFileGranted, MAX_PEER_FETCH_BYTES, runFetchPeerFile } from './fetch-peer-file.js';
+import { runShareFile, SHARE_FILE_DESCRIPTION, SHARE_FILE_SCHEMA, shareFileGranted } from './share-file.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
 import { runSessionStatus, SESSION_STATUS_DESCRIPTION, SESSION_STATUS_SCHEMA, sessionStatusGranted } from './session-status.js';
 import { refuseSwitch, runSwitchDriver, switchDriverDescription, switchDriverGranted, switchDriverSchema } from './switch-driver.js';
@@ -30,11 +33,20 @@ export interface RuntimeToolDeps {
   drivers: DriverSelection;
   /** A formation member's calls, when roster.yaml lets it call another member; else null. */
   memberCalls: MemberCallPort | null;
+  /** The peer handles share-file mints and the peer plane redeems. */
+  handles: PeerHandles;
 }
 
 /** The runtime tools implemented so far, by name: the dispatcher looks a call up here instead of branching on names. */
 export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolName, RuntimeTool>> {
   return {
+    'share-file': { description: SHARE_FILE_DESCRIPTION, inputSchema: SHARE_FILE_SCHEMA, granted: shareFileGranted, run: (input, ctx) => runShareFile(input, deps, ctx) },
+    'fetch-peer-file': {
+      description: FETCH_PEER_FILE_DESCRIPTION,
+      inputSchema: FETCH_PEER_FILE_SCHEMA,
+      granted: fetchPeerFileGranted,
+      run: (input, ctx) => runFetchPeerFile(input, { ...deps, maxBytes: peerFetchLimit() }, ctx),
+    },
     'session-status': { description: SESSION_STATUS_DESCRIPTION, inputSchema: SESSION_STATUS_SCHEMA, granted: sessionStatusGranted, run: (_input, ctx) => runSessionStatus(deps, ctx) },
     'switch-driver': {
       description: switchDriverDescription(deps.drivers),
@@ -62,6 +74,12 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
           },
         }),
   };
+}
+
+/** fetch-peer-file's size limit: MURMUR_PEER_FETCH_MAX_BYTES (for tests) when a positive whole number, else 256 MiB. */
+function peerFetchLimit(): number {
+  const set = Number(process.env.MURMUR_PEER_FETCH_MAX_BYTES);
+  return Number.isSafeInteger(set) && set > 0 ? set : MAX_PEER_FETCH_BYTES;
 }
 
 /** call-member exists exactly where a rule lets this member call another (seed 004, "The grant is the tool's existence"). */
