@@ -16,7 +16,7 @@ const DOOR_LAYERS = [
   ['start-door.ts'],
   ['app.module.ts'],
   ['methods', 'formations'],
-  ['agent', 'streaming', 'rpc', 'planes'],
+  ['agent', 'streaming', 'rpc', 'planes', 'telemetry'],
   ['tasks', 'card'],
   ['tools', 'auth', 'console-server'],
   ['session'],

@@ -14,6 +14,7 @@ import { MetaRow } from './tasks/meta.entity.js';
 import { quietSqlite3 } from './tasks/sqlite-driver.js';
 import { TaskRow } from './tasks/task.entity.js';
 import { TasksModule } from './tasks/tasks.module.js';
+import { TelemetryModule } from './telemetry/telemetry.module.js';
 import { ToolsModule } from './tools/tools.module.js';
 
 /** The door for one session: its context is staged before Nest starts, and every module reads it. */
@@ -38,6 +39,7 @@ export class AppModule {
         ToolsModule,
         AuthModule,
         TasksModule,
+        TelemetryModule,
         CardModule,
         StreamingModule,
         RpcModule,

@@ -3,6 +3,7 @@ import { TASK_CONTINUATIONS } from '../agent/task-continuations.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../session/trace-writer.js';
+import { Telemetry } from '../telemetry/telemetry.js';
 import { MEMBER_CALL_PORT } from '../tools/runtime/index.js';
 import { SYSTEM_CLOCK } from './clock.js';
 import { MemberCalls } from './member-calls.js';
@@ -18,9 +19,11 @@ import { MemberCalls } from './member-calls.js';
   providers: [
     {
       provide: MemberCalls,
-      useFactory: (session: SessionContext, trace: TraceWriter) =>
-        session.formation && session.formation.callees.length > 0 ? new MemberCalls({ session, seat: session.formation, trace, clock: SYSTEM_CLOCK }) : null,
-      inject: [SESSION_CONTEXT, TraceWriter],
+      useFactory: (session: SessionContext, trace: TraceWriter, telemetry: Telemetry) =>
+        session.formation && session.formation.callees.length > 0
+          ? new MemberCalls({ session, seat: session.formation, trace, clock: SYSTEM_CLOCK, traceContext: telemetry })
+          : null,
+      inject: [SESSION_CONTEXT, TraceWriter, Telemetry],
     },
     { provide: MEMBER_CALL_PORT, useExisting: MemberCalls },
     { provide: TASK_CONTINUATIONS, useExisting: MemberCalls },

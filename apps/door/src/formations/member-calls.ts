@@ -2,6 +2,7 @@ import type { TaskContinuations } from '../agent/task-continuations.js';
 import type { FormationSeat } from '../session/formation-seat.js';
 import { newId } from '../session/ids.js';
 import type { SessionContext } from '../session/session-context.js';
+import type { TraceContextSource } from '../telemetry/trace-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
 import type { MemberCallPort } from '../tools/runtime/index.js';
 import { type RuntimeToolAnswer, type ToolCallContext, ToolInputError } from '../tools/tool-call.js';
@@ -46,6 +47,8 @@ export interface MemberCallsDeps {
   seat: FormationSeat;
   trace: TraceWriter;
   clock: Clock;
+  /** The calling task's trace context for the outbound call (telemetry/); absent or null-answering when telemetry is off. */
+  traceContext?: TraceContextSource;
 }
 
 /**
@@ -91,7 +94,7 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
     if (!allowsMemberDoor(session.manifest.capabilities.network.allow, Number(new URL(link.url).port))) {
       return endAtOnce('failed', `${member}'s door is on localhost, which capabilities.network.allow does not list (${W_RUN_008}); nothing was sent`);
     }
-    const door = new MemberDoor(link, ctx.trust ?? 'trusted');
+    const door = new MemberDoor(link, ctx.trust ?? 'trusted', this.deps.traceContext?.traceparentFor(ctx.taskId) ?? null);
     const answer = await door.offer(text, new AbortController().signal);
     const drive = (phase: 'offering' | 'running') => {
       void runCall(call.state, phase, { door, clock, trace, callingTaskId: ctx.taskId, rosterMembers: seat.members }).then(

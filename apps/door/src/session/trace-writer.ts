@@ -2,6 +2,9 @@ import { openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
+/** A listener to every trace record, called synchronously after the record is written. */
+export type TraceTap = (type: string, fields: Readonly<Record<string, unknown>>) => void;
+
 /**
  * trace.jsonl: one JSON object a line, `ts` and `type` first. Appended synchronously so that a record is in the file
  * before the change it describes is reported, and no two records interleave. The file stays open in append mode for
@@ -11,6 +14,7 @@ import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 export class TraceWriter {
   readonly file: string;
   private fd: number | null = null;
+  private readonly taps: TraceTap[] = [];
 
   constructor(recordsDir: string) {
     makePrivateDir(recordsDir);
@@ -20,5 +24,11 @@ export class TraceWriter {
   write(type: string, fields: Record<string, unknown>): void {
     this.fd ??= openSync(this.file, 'a', PRIVATE_FILE_MODE);
     writeSync(this.fd, `${JSON.stringify({ ts: new Date().toISOString(), type, ...fields })}\n`);
+    for (const tap of this.taps) tap(type, fields);
+  }
+
+  /** Every record, after it is in the file; telemetry/ builds its spans from them. A tap must not throw. */
+  tap(listener: TraceTap): void {
+    this.taps.push(listener);
   }
 }

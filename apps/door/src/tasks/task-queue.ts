@@ -36,6 +36,8 @@ export interface NewTask {
   referenceTaskIds: string[];
   /** The message's trust class and origin: an untrusted task's whole text is fenced. */
   trust: MessageTrust;
+  /** The request's W3C `traceparent`, already checked (telemetry/): the task's trace continues the caller's. */
+  traceparent?: string | null;
 }
 
 /** A task the agent loop runs: its input and its cancel signal. */
@@ -142,6 +144,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
       text: redactHandles(input.text),
       references: input.referenceTaskIds,
       attachments: input.images.map((i) => ({ part_index: i.partIndex, media_type: i.mediaType, bytes: i.bytes.length })),
+      ...(input.traceparent ? { traceparent: input.traceparent } : {}),
     });
     events.emit('status', { row, progress: null });
     this.pending.set(row.id, { ...input, text });

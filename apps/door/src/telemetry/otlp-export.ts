@@ -1,0 +1,40 @@
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { BATCH_DEFAULTS } from './telemetry-config.js';
+import { TaskSpans } from './task-spans.js';
+
+/** What the SDK side hands the door: the span builder and a flush-and-stop. */
+export interface OtlpExport {
+  spans: TaskSpans;
+  shutdown(): Promise<void>;
+}
+
+export interface OtlpExportOptions {
+  /** The capsule's name: the agent's name and, unless OTEL_SERVICE_NAME says otherwise, the service's. */
+  agentName: string;
+  sessionId: string;
+  serviceVersion: string;
+}
+
+/**
+ * The OpenTelemetry SDK with the OTLP/HTTP protobuf exporter, loaded only when telemetry is on (telemetry.ts imports
+ * this file dynamically), so an idle door without a collector never holds the SDK. The exporter reads the standard
+ * OTEL_EXPORTER_OTLP_* variables (endpoint, headers, timeout, compression) itself; the provider is never registered
+ * globally, so nothing else in the process starts exporting through it.
+ */
+export function startOtlpExport(options: OtlpExportOptions): OtlpExport {
+  const resource = resourceFromAttributes({
+    'service.name': options.agentName,
+    'service.namespace': 'murmur',
+    'service.version': options.serviceVersion,
+    'murmur.session.id': options.sessionId,
+  }).merge(detectResources({ detectors: [envDetector] }));
+  const exporter = new OTLPTraceExporter({ ...(process.env.OTEL_EXPORTER_OTLP_TIMEOUT ? {} : { timeoutMillis: BATCH_DEFAULTS.exportTimeoutMillis }) });
+  // The batch processor keeps the task's path free of I/O: spans wait in a bounded queue (the overflow is dropped)
+  // and go out in the background; an export that fails is dropped, never retried by the task.
+  const processor = new BatchSpanProcessor({ exporter, ...BATCH_DEFAULTS });
+  const provider = new TracerProvider({ resource, spanProcessors: [processor] });
+  const tracer = provider.getTracer('@murmur/door', options.serviceVersion);
+  return { spans: new TaskSpans(tracer, options.agentName), shutdown: () => provider.shutdown() };
+}

@@ -1,0 +1,24 @@
+import { Global, Module } from '@nestjs/common';
+import { DoorLog } from '../session/door-log.js';
+import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
+import { SessionModule } from '../session/session.module.js';
+import { TraceWriter } from '../session/trace-writer.js';
+import { TaskEvents } from '../tasks/task-events.js';
+import { TasksModule } from '../tasks/tasks.module.js';
+import { Telemetry } from './telemetry.js';
+
+/** OpenTelemetry export (docs/telemetry.md); the SDK is loaded here only when an OTLP endpoint is set. */
+@Global()
+@Module({
+  imports: [SessionModule, TasksModule],
+  providers: [
+    {
+      provide: Telemetry,
+      useFactory: (session: SessionContext, trace: TraceWriter, events: TaskEvents, log: DoorLog) =>
+        Telemetry.start({ trace, events, log, agentName: session.manifest.name, sessionId: session.sessionId, serviceVersion: session.manifest.version }),
+      inject: [SESSION_CONTEXT, TraceWriter, TaskEvents, DoorLog],
+    },
+  ],
+  exports: [Telemetry],
+})
+export class TelemetryModule {}

@@ -1,0 +1,62 @@
+import type { OnModuleDestroy } from '@nestjs/common';
+import type { DoorLog } from '../session/door-log.js';
+import type { TraceWriter } from '../session/trace-writer.js';
+import type { TaskEvents } from '../tasks/task-events.js';
+import type { OtlpExport, OtlpExportOptions } from './otlp-export.js';
+import { SHUTDOWN_BUDGET_MS, telemetryEnabled } from './telemetry-config.js';
+import type { TraceContextSource } from './trace-context.js';
+
+export interface TelemetryDeps extends OtlpExportOptions {
+  trace: TraceWriter;
+  events: TaskEvents;
+  log: DoorLog;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The door's OpenTelemetry export (docs/telemetry.md): off, and costing nothing, unless an OTLP endpoint is set; on,
+ * it follows the trace records and task events (no hook in the loop's path beyond what it already reports) and hands
+ * outbound member calls their traceparent.
+ */
+export class Telemetry implements TraceContextSource, OnModuleDestroy {
+  private constructor(private readonly otlp: OtlpExport | null) {}
+
+  static async start(deps: TelemetryDeps): Promise<Telemetry> {
+    if (!telemetryEnabled(deps.env)) return new Telemetry(null);
+    const { startOtlpExport } = await import('./otlp-export.js');
+    const otlp = startOtlpExport(deps);
+    const { spans } = otlp;
+    // A span is bookkeeping: whatever goes wrong in it must never reach the task that wrote the record.
+    const guard = (what: string, run: () => void) => {
+      try {
+        run();
+      } catch (error) {
+        deps.log.error('telemetry: a span could not be recorded', { what, error: (error as Error).message });
+      }
+    };
+    deps.trace.tap((type, fields) => guard(type, () => spans.record(type, fields)));
+    deps.events.on('inference', ({ taskId, phase }) => phase === 'start' && guard('inference', () => spans.inferenceStarted(taskId)));
+    deps.events.on('tool-call-started', ({ taskId, toolCallId, toolName }) => guard('tool_call', () => spans.toolStarted(taskId, toolCallId, toolName)));
+    return new Telemetry(otlp);
+  }
+
+  get enabled(): boolean {
+    return this.otlp !== null;
+  }
+
+  traceparentFor(taskId: string): string | null {
+    return this.otlp?.spans.traceparentFor(taskId) ?? null;
+  }
+
+  /** Flushes what is queued, for at most SHUTDOWN_BUDGET_MS: a collector that is down never holds the door open. */
+  async onModuleDestroy(): Promise<void> {
+    if (!this.otlp) return;
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SHUTDOWN_BUDGET_MS);
+      timer.unref();
+    });
+    await Promise.race([this.otlp.shutdown().catch(() => undefined), budget]);
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * OpenTelemetry export (docs/telemetry.md): spans received on a local OTLP/HTTP endpoint and decoded from protobuf —
+ * the task span, its inference and tool-call children with token counts, timing order, a caller's traceparent
+ * continued, a formation member's task joined to its caller's trace, and a collector that never answers neither
+ * blocking a task nor holding the door open.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { MurmurClient } from '@murmur/client';
+import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
+import { makeFormation, memberManifest, runFormation } from './support/formation.js';
+import { type Collector, type OtlpSpan, startCollector } from './support/otlp.js';
+import { rpc, userMessage, waitFor } from './support/rpc.js';
+
+const SCRIPT = `
+rules:
+  - match: '^work$'
+    turns:
+      - usage: { input: 120, output: 7, cached: 100 }
+        tools:
+          - tool: bash
+            input: { command: "echo hi" }
+      - usage: { input: 300, output: 11 }
+        tools:
+          - tool: bash
+            input: { command: "exit 3" }
+          - tool: nosuchtool
+            input: {}
+      - usage: { input: 310, output: 4 }
+        answer: "done"
+default:
+  turns:
+    - answer: "plain"
+`;
+
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT_ID = '00f067aa0ba902b7';
+
+const doors: DoorProcess[] = [];
+const collectors: Collector[] = [];
+after(async () => {
+  await Promise.all(doors.map((d) => d.stop('SIGKILL')));
+  await Promise.all(collectors.map((c) => c.close()));
+});
+
+async function collector(opts: { hang?: boolean } = {}): Promise<Collector> {
+  const c = await startCollector(opts);
+  collectors.push(c);
+  return c;
+}
+
+async function door(endpoint: string): Promise<DoorProcess> {
+  const d = await runDoor(makeCapsule(manifestYaml({ name: 'otel-capsule' }), SCRIPT), [], tempDir('home'), { env: { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint } });
+  doors.push(d);
+  return d;
+}
+
+const ms = (ns: bigint) => Number(ns / 1_000_000n);
+
+describe('spans of one task on a live collector', () => {
+  let c: Collector;
+  let taskId: string;
+  let spans: OtlpSpan[];
+  before(async () => {
+    c = await collector();
+    const d = await door(c.url);
+    const answer = await rpc(d.url, 'SendMessage', { message: userMessage('work') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
+    taskId = answer.json.result.task.id;
+    assert.equal(answer.json.result.task.status.state, 'TASK_STATE_COMPLETED');
+    spans = await waitFor(async () => {
+      const task = c.spans.find((s) => s.attributes['murmur.task.id'] === taskId && s.name.startsWith('invoke_agent'));
+      return task ? c.spans.filter((s) => s.traceId === task.traceId) : undefined;
+    }, 'the task span at the collector');
+  });
+
+  test('OTLP/HTTP protobuf to /v1/traces', () => {
+    assert.ok(c.requests.length > 0);
+    for (const r of c.requests) {
+      assert.equal(r.path, '/v1/traces');
+      assert.equal(r.contentType, 'application/x-protobuf');
+    }
+  });
+
+  test('the task span continues the caller’s traceparent and says what the task was', () => {
+    const task = spans.find((s) => s.name === 'invoke_agent otel-capsule')!;
+    assert.ok(task, spans.map((s) => s.name).join(', '));
+    assert.equal(task.traceId, TRACE_ID);
+    assert.equal(task.parentSpanId, PARENT_ID);
+    assert.equal(task.kind, 2, 'SERVER: the task is the server side of the caller’s call');
+    assert.equal(task.attributes['gen_ai.operation.name'], 'invoke_agent');
+    assert.equal(task.attributes['murmur.task.state'], 'TASK_STATE_COMPLETED');
+    assert.equal(task.attributes['murmur.task.turns'], 3);
+    assert.match(String(task.attributes['gen_ai.conversation.id']), /^ctx_/);
+    assert.equal(task.status.code, 0);
+    assert.equal(task.resource['service.name'], 'otel-capsule');
+    assert.match(String(task.resource['murmur.session.id']), /^ses_/);
+  });
+
+  test('three inference children with their token counts, three tool-call children with status and exit code', () => {
+    const task = spans.find((s) => s.name.startsWith('invoke_agent'))!;
+    const chats = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'chat').sort((a, b) => Number(a.startNs - b.startNs));
+    const tools = spans.filter((s) => s.attributes['gen_ai.operation.name'] === 'execute_tool').sort((a, b) => Number(a.startNs - b.startNs));
+    assert.equal(chats.length, 3);
+    assert.equal(tools.length, 3);
+    for (const child of [...chats, ...tools]) assert.equal(child.parentSpanId, task.spanId, child.name);
+    assert.deepEqual(
+      chats.map((s) => [s.attributes['murmur.turn'], s.attributes['gen_ai.usage.input_tokens'], s.attributes['gen_ai.usage.output_tokens']]),
+      [[1, 120, 7], [2, 300, 11], [3, 310, 4]],
+    );
+    assert.equal(chats[0].attributes['gen_ai.usage.cache_read.input_tokens'], 100);
+    assert.deepEqual(chats[0].attributes['gen_ai.response.finish_reasons'], ['tool_use']);
+    assert.equal(chats[0].kind, 3, 'CLIENT');
+    assert.deepEqual(tools.map((s) => [s.name, s.attributes['murmur.tool.status'], s.attributes['murmur.tool.exit_code'], s.status.code]), [
+      ['execute_tool bash', 'passed', 0, 0],
+      ['execute_tool bash', 'passed', 3, 0],
+      ['execute_tool nosuchtool', 'error', undefined, 2],
+    ]);
+    assert.match(String(tools[0].attributes['gen_ai.tool.call.id']), /.+/);
+  });
+
+  test('timing: each child inside the task, in the order the loop ran them', () => {
+    const task = spans.find((s) => s.name.startsWith('invoke_agent'))!;
+    const children = spans.filter((s) => s !== task).sort((a, b) => Number(a.startNs - b.startNs));
+    assert.deepEqual(
+      children.map((s) => s.attributes['gen_ai.operation.name']),
+      ['chat', 'execute_tool', 'chat', 'execute_tool', 'execute_tool', 'chat'],
+    );
+    let at = task.startNs;
+    for (const s of children) {
+      assert.ok(s.startNs >= at, `${s.name} starts after what came before it`);
+      assert.ok(s.endNs >= s.startNs, `${s.name} ends after it starts`);
+      at = s.endNs;
+    }
+    assert.ok(task.endNs >= at, 'the task ends after its last child');
+    assert.ok(ms(task.endNs - task.startNs) < 30_000);
+  });
+});
+
+describe('a collector that never answers', () => {
+  test('the task is not held, and the door closes within its budget', async () => {
+    const c = await collector({ hang: true });
+    const d = await door(c.url);
+    const started = Date.now();
+    for (let i = 0; i < 3; i++) {
+      const answer = await rpc(d.url, 'SendMessage', { message: userMessage('work') });
+      assert.equal(answer.json.result.task.status.state, 'TASK_STATE_COMPLETED');
+    }
+    assert.ok(Date.now() - started < 5_000, `three tasks took ${Date.now() - started} ms`);
+    await waitFor(async () => (c.requests.length > 0 ? true : undefined), 'an export attempt', 5_000);
+    const stopping = Date.now();
+    const exit = await d.stop();
+    assert.equal(exit.code, 0);
+    assert.ok(Date.now() - stopping < 6_000, `the door took ${Date.now() - stopping} ms to close`);
+  });
+
+  test('nothing listening: tasks complete', async () => {
+    const c = await collector();
+    const url = c.url;
+    await c.close();
+    const d = await door(url);
+    const answer = await rpc(d.url, 'SendMessage', { message: userMessage('work') });
+    assert.equal(answer.json.result.task.status.state, 'TASK_STATE_COMPLETED');
+  });
+});
+
+describe('a formation member’s task joins its caller’s trace', () => {
+  test('the member’s task span is a child of the caller’s call-member span', async () => {
+    const c = await collector();
+    const roster = makeFormation('name: traced\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n', {
+      planner: {
+        manifest: memberManifest('planner'),
+        script: 'rules:\n  - match: ^go\n    turns:\n      - tools:\n          - tool: call-member\n            input: { member: worker, task: "hello" }\n        answer: waiting\n      - answer: "{{continuation}}"\ndefault:\n  turns:\n    - answer: x\n',
+      },
+      worker: { manifest: memberManifest('worker', { callee: true }), script: 'default:\n  turns:\n    - answer: "worker: {{task.text}}"\n' },
+    });
+    const formation = await runFormation(roster, tempDir('home'), [], { OTEL_EXPORTER_OTLP_ENDPOINT: c.url });
+    try {
+      const planner = new MurmurClient(formation.member('planner').url);
+      const task = await planner.sendText('go');
+      assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
+      const [call, member] = await waitFor(async () => {
+        const callSpan = c.spans.find((s) => s.name === 'execute_tool call-member');
+        const memberTask = c.spans.find((s) => s.name === 'invoke_agent worker');
+        return callSpan && memberTask ? [callSpan, memberTask] : undefined;
+      }, 'the call-member span and the worker’s task span', 15_000);
+      assert.equal(member.traceId, call.traceId);
+      assert.equal(member.parentSpanId, call.spanId);
+      assert.equal(member.kind, 2);
+      assert.equal(member.resource['service.name'], 'worker');
+    } finally {
+      formation.mur.kill();
+    }
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * Accessibility (issue 14, "axe still reports no violation"): axe-core in Debian's Chromium on the console's main
+ * pages — the capsules page, a session's timeline with its tasks table, and an ended task's page with its record —
+ * against WCAG 2.x A and AA rules.
+ */
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { type Capsule, clientOf, makeCapsule } from '../support/capsules.js';
+import { openDoor, timelineOf } from '../support/console.js';
+import { expect, test } from '../support/fixtures.js';
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** Every violation as one readable line per node, so a failure names the rule and the element. */
+async function violations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.split('\n').join(' ')}`));
+}
+
+let capsule: Capsule;
+test.beforeAll(() => {
+  capsule = makeCapsule({
+    name: 'accessible',
+    rules: [{ match: '^build', turns: [{ thinking: ['planning'], tools: [{ tool: 'bash', input: { command: 'echo built' } }], answer: '{{tool.stdout}}' }] }],
+  });
+});
+test.afterAll(() => capsule?.remove());
+
+test('axe finds no violation on the capsules page, the timeline and tasks table, and a task’s record', async ({ page, murmur }) => {
+  const door = await murmur.startDoor(capsule.dir);
+  const built = await clientOf(door).sendText('build the kite');
+  expect(built.status.state).toBe('TASK_STATE_COMPLETED');
+
+  await page.goto(murmur.consoleUrl);
+  await expect(page.getByText('accessible').first()).toBeVisible();
+  expect(await violations(page), 'capsules page').toEqual([]);
+
+  await openDoor(page, murmur.consoleUrl, door.address);
+  await expect(timelineOf(page, door).getByText('“build the kite”')).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Tasks' }).getByRole('link', { name: built.id })).toBeVisible();
+  expect(await violations(page), 'session timeline and tasks table').toEqual([]);
+
+  await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${built.id}`);
+  await expect(page.getByRole('table', { name: 'Task record' }).getByRole('row').filter({ hasText: 'Answer' })).toContainText('built');
+  expect(await violations(page), 'task page with its record').toEqual([]);
+
+  // The check can fail: the same builder in the same browser finds an image without a text alternative.
+  await page.setContent('<!doctype html><html lang="en"><title>control</title><main><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></html>');
+  expect((await violations(page)).some((line) => line.startsWith('image-alt'))).toBe(true);
+});
