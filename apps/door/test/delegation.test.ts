@@ -202,3 +202,22 @@ describe('delegate-task on an authenticated parent door', () => {
     assert.equal(other.body.error?.code, -31002);
   });
 });
+
+describe('a delegation bounded by MURMUR_DELEGATION_TIMEOUT_SECS', () => {
+  const home = tempDir('home');
+  let parent: DoorProcess;
+  before(async () => {
+    parent = await runDoor(capsules(), [], home, { env: { MURMUR_DELEGATION_TIMEOUT_SECS: '1' } });
+  });
+  after(() => parent?.stop());
+
+  test('a child that has not completed in time ends timed_out, is stopped, and the task continues with no outcome', async () => {
+    const client = new MurmurClient(parent.url);
+    const started = Date.now();
+    const task = await client.sendText('hold');
+    assert.ok(Date.now() - started < 10_000, 'the 60 s child did not hold the task');
+    assert.match(responseText(task as never), /ended timed_out, with no outcome from worker:\n<untrusted-content source=delegation:worker>\nworker did not finish within 1s; it was stopped\n/);
+    const start = traceOf(parent.recordsDir).find((r) => r.type === 'delegation_start') as Record<string, string>;
+    await waitFor(() => traceOf(start.child_workdir!).some((r) => r.type === 'session_end'), 'the child session_end');
+  });
+});
