@@ -17,7 +17,9 @@ import { PeerHandles } from './session/peer-handles.js';
 import type { SessionContext } from './session/session-context.js';
 import { TraceWriter } from './session/trace-writer.js';
 import { StreamHub } from './streaming/stream-hub.js';
+import { TaskLifecycle } from './tasks/task-lifecycle.js';
 import { TaskQueue } from './tasks/task-queue.js';
+import type { TaskRow } from './tasks/task.entity.js';
 import { ProcessRegistry } from './tools/process-registry.js';
 import { ToolDispatcher } from './tools/tool-dispatcher.js';
 
@@ -32,6 +34,8 @@ export interface RunningDoor {
   readonly trace: TraceWriter;
   /** Tokens minted after launch that this door accepts from now on: a formation's member tokens. */
   acceptTokens(tokens: readonly MintedToken[]): void;
+  /** Resolves with a task's row once it settles (ends, or pauses for input), or when the door closes. */
+  settled(taskId: string): Promise<TaskRow>;
   /**
    * Ends live tasks (canceled; or failed with `failure` when the session ends on its own), answers held requests,
    * stops listening, kills every command's process group, closes the store.
@@ -83,6 +87,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     tasks,
     trace,
     acceptTokens: (tokens) => app.get(RequestGate).acceptTokens(tokens),
+    settled: (taskId) => app.get(TaskLifecycle).waitSettled(taskId),
     close: (failure?: string) => {
       closing ??= (async () => {
         await tasks.close(failure);

@@ -52,6 +52,7 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'run': {
       const warn = (line: string) => process.stderr.write(`mur: ${line}\n`);
+      if (rest.includes('--delegation')) return (await import('./delegation-child.js')).runDelegationChild(rest);
       if (rest.includes('--member')) return (await import('./formation-member.js')).runMember(rest, warn);
       if (rest.some((a) => a === '--roster' || a.startsWith('--roster='))) {
         return (await import('./formation-supervisor.js')).superviseFormation(rest, (line) => process.stdout.write(`${line}\n`), warn);

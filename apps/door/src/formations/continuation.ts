@@ -36,9 +36,11 @@ export interface ContinuationInput {
   latest: EndedCall[];
   /** The formation member that sent this task, or null (the entry member's task). */
   sentBy: string | null;
+  /** This round's delegation outcomes, already rendered: they follow every answer (seed 004, "answers first"). */
+  outcomes?: string[];
 }
 
-export function continuationText({ answers, latest, sentBy }: ContinuationInput): string {
+export function continuationText({ answers, latest, sentBy, outcomes = [] }: ContinuationInput): string {
   const blocks = answers.map((a) => {
     const header =
       a.status === 'completed' ? `[call-member] call ${a.callId} to ${a.member} ended completed:` : `[call-member] call ${a.callId} to ${a.member} ended ${a.status}, with no answer from ${a.member}:`;
@@ -55,10 +57,15 @@ export function continuationText({ answers, latest, sentBy }: ContinuationInput)
     lines.push(`[call-member] ${c.member} (call ${c.callId}) answered without an answer from ${list(c.below)}: any part of its answer that stands in for theirs is ${c.member}'s own, not theirs.`);
   }
   const tail = sentBy === null ? '' : ` If you have no answer to give, call end-without-answer with the reason instead: the runtime then tells ${sentBy} plainly that you gave none.`;
+  if (latest.length === 0) {
+    // No member was ever called from this task: only delegations, whose own line ends the message.
+    lines.push('[delegate-task] Every delegation this task made has ended, and the outcomes are above. Answer the task with them now.');
+    return [...blocks, ...outcomes, ...lines].join('\n\n');
+  }
   lines.push(
     missing.length + gaps.length === 0
       ? '[call-member] Every call this task made has ended, and the answers are above. Answer the task with them now; call a member again only to give it new work.'
       : `[call-member] Every call this task made has ended. Answer the task with the answers you have and say plainly which part has no answer, or call a member again if another attempt could succeed.${tail}`,
   );
-  return `${[...blocks, ...lines].join('\n\n')}`;
+  return [...blocks, ...outcomes, ...lines].join('\n\n');
 }

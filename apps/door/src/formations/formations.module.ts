@@ -1,21 +1,32 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { TASK_CONTINUATIONS } from '../agent/task-continuations.js';
+import { RequestGate } from '../auth/request-gate.js';
+import { AuthModule } from '../auth/auth.module.js';
+import { RpcModule } from '../rpc/rpc.module.js';
+import { RpcPipeline } from '../rpc/rpc-pipeline.js';
+import { DoorLog } from '../session/door-log.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../session/trace-writer.js';
+import { RESIDUE_SOURCES, type ResidueSource } from '../tasks/residue-source.js';
+import { TasksModule } from '../tasks/tasks.module.js';
+import { TaskStore } from '../tasks/task-store.js';
 import { Telemetry } from '../telemetry/telemetry.js';
-import { MEMBER_CALL_PORT } from '../tools/runtime/index.js';
+import { DELEGATE_PORT, MEMBER_CALL_PORT } from '../tools/runtime/index.js';
 import { SYSTEM_CLOCK } from './clock.js';
-import { MemberCalls } from './member-calls.js';
+import { Continuations } from './continuations.js';
+import { Delegations } from './delegations.js';
+import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
 
 /**
- * A formation member's calls (docs/formations.md): provided under the tool layer's and the agent layer's own tokens,
- * so neither imports this layer. Outside a formation, or for a member that may call nobody, both are null and
- * call-member does not exist.
+ * A formation member's calls and a session's delegations (docs/formations.md): provided under the tool layer's and
+ * the agent layer's own tokens, so neither imports this layer. Outside a formation, or for a member that may call
+ * nobody, the member calls are null and call-member does not exist; without capabilities.spawn.allow the
+ * delegations are null and delegate-task does not exist.
  */
 @Global()
 @Module({
-  imports: [SessionModule],
+  imports: [SessionModule, TasksModule, AuthModule, RpcModule],
   providers: [
     {
       provide: MemberCalls,
@@ -25,9 +36,43 @@ import { MemberCalls } from './member-calls.js';
           : null,
       inject: [SESSION_CONTEXT, TraceWriter, Telemetry],
     },
+    {
+      provide: Delegations,
+      useFactory: (session: SessionContext, trace: TraceWriter, store: TaskStore, gate: RequestGate, log: DoorLog) =>
+        session.manifest.capabilities.spawn.allow.length === 0
+          ? null
+          : new Delegations({
+              session,
+              trace,
+              contextOf: (taskId) => store.row(taskId)?.contextId,
+              acceptToken: (token) => gate.acceptTokens([token]),
+              deadlineSecs: () => delegationDeadlineSecs(session),
+              log: (line) => log.info('delegation', { line }),
+            }),
+      inject: [SESSION_CONTEXT, TraceWriter, TaskStore, RequestGate, DoorLog],
+    },
+    {
+      provide: TASK_CONTINUATIONS,
+      useFactory: (calls: MemberCalls | null, delegations: Delegations | null, trace: TraceWriter) =>
+        calls === null && delegations === null ? null : new Continuations(calls, delegations, trace),
+      inject: [MemberCalls, Delegations, TraceWriter],
+    },
     { provide: MEMBER_CALL_PORT, useExisting: MemberCalls },
-    { provide: TASK_CONTINUATIONS, useExisting: MemberCalls },
+    { provide: DELEGATE_PORT, useExisting: Delegations },
   ],
-  exports: [MEMBER_CALL_PORT, TASK_CONTINUATIONS],
+  exports: [MEMBER_CALL_PORT, DELEGATE_PORT, TASK_CONTINUATIONS],
 })
-export class FormationsModule {}
+export class FormationsModule implements OnModuleInit {
+  constructor(
+    @Inject(Delegations) private readonly delegations: Delegations | null,
+    @Inject(RpcPipeline) private readonly pipeline: RpcPipeline,
+    @Inject(RESIDUE_SOURCES) private readonly residue: ResidueSource[],
+  ) {}
+
+  /** Completions reach the delegations, and a task's ending reports the delegations still running. */
+  onModuleInit(): void {
+    if (this.delegations === null) return;
+    this.pipeline.setCompletions(this.delegations);
+    this.residue.push(this.delegations);
+  }
+}

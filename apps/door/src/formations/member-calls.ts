@@ -8,7 +8,7 @@ import type { MemberCallPort } from '../tools/runtime/index.js';
 import { type RuntimeToolAnswer, type ToolCallContext, ToolInputError } from '../tools/tool-call.js';
 import { alreadyAnsweredRefusal, busyNote, endedNote, notYetAnsweredRefusal, rejectedOutput, startedNote } from './call-notes.js';
 import type { Clock } from './clock.js';
-import { continuationText, type EndedCall } from './continuation.js';
+import { type ContinuationInput, continuationText, type EndedCall } from './continuation.js';
 import { allowsMemberDoor, W_RUN_008 } from './egress.js';
 import { type CallState, runCall } from './member-call-run.js';
 import { MemberDoor } from './member-client.js';
@@ -154,10 +154,19 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
     return [...named].slice(0, 8).map(([member, status]) => ({ member, status }));
   }
 
-  async continuation(taskId: string, signal: AbortSignal, onStatus: (text: string) => void): Promise<string | null> {
+  /** Whether the task has calls whose answers are not yet delivered. */
+  pending(taskId: string): number {
+    return this.tasks.get(taskId)?.calls.filter((c) => !c.delivered).length ?? 0;
+  }
+
+  /**
+   * Waits until every undelivered call of the task has ended, then marks them delivered: this round's answers, each
+   * member's latest call across rounds, and who sent the task — what the continuation is built from.
+   */
+  async awaitRound(taskId: string, signal: AbortSignal, onStatus: (text: string) => void): Promise<ContinuationInput> {
     const task = this.tasks.get(taskId);
     const round = task?.calls.filter((c) => !c.delivered) ?? [];
-    if (!task || round.length === 0) return null;
+    if (!task || round.length === 0) return { answers: [], latest: [], sentBy: task?.sentBy ?? null };
     let outstanding = round.filter((c) => c.ended === null).length;
     if (outstanding > 0) onStatus(`waiting on call-member: ${outstanding} call(s) outstanding`);
     while (outstanding > 0) {
@@ -166,13 +175,19 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
       if (now > 0 && now !== outstanding) onStatus(`waiting on call-member: ${now} call(s) outstanding`);
       outstanding = now;
     }
-    onStatus(`continuing with ${round.length} member answer(s)`);
     for (const call of round) {
       call.delivered = true;
       this.record(taskId, call, true);
     }
-    this.deps.trace.write('task_continued', { task_id: taskId, answers: round.length, delegations: 0 });
-    return continuationText({ answers: round.map((c) => c.ended!), latest: [...task.latest.values()], sentBy: task.sentBy });
+    return { answers: round.map((c) => c.ended!), latest: [...task.latest.values()], sentBy: task.sentBy };
+  }
+
+  async continuation(taskId: string, signal: AbortSignal, onStatus: (text: string) => void): Promise<string | null> {
+    if (this.pending(taskId) === 0) return null;
+    const input = await this.awaitRound(taskId, signal, onStatus);
+    onStatus(`continuing with ${input.answers.length} member answer(s)`);
+    this.deps.trace.write('task_continued', { task_id: taskId, answers: input.answers.length, delegations: 0 });
+    return continuationText(input);
   }
 
   settle(taskId: string): void {

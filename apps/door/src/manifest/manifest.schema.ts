@@ -58,6 +58,11 @@ const inferenceChoice = z.discriminatedUnion('driver', [
 
 export type InferenceChoice = z.output<typeof inferenceChoice>;
 
+/** A capabilities.spawn.allow entry's bare name: its folder's last segment (`../workers/critic` → `critic`). */
+export function spawnName(entry: string): string {
+  return entry.replace(/[\\/]+$/, '').split(/[\\/]/).at(-1) ?? entry;
+}
+
 const exportRoot = z.strictObject({ root: z.string().min(1).default('.') });
 
 export const manifestSchema = z.strictObject({
@@ -113,6 +118,14 @@ export const manifestSchema = z.strictObject({
       network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),
       /** Grants fetch-peer-file (seed 004): redeem a peer handle into the workdir (docs/planes.md). */
       peer_fetch: z.boolean().default(false),
+      /**
+       * Grants delegate-task (seed 004): the sub-capsules this capsule may delegate to, each a capsule folder relative
+       * to this one; the tool names each by its folder's last segment (docs/formations.md, "Delegation").
+       */
+      spawn: z
+        .strictObject({ allow: z.array(z.string().min(1)).default([]) })
+        .prefault({})
+        .refine((s) => new Set(s.allow.map(spawnName)).size === s.allow.length, { message: 'two entries have the same bare name (the folder\'s last segment)' }),
     })
     .prefault({}),
   exports: z

@@ -27,6 +27,7 @@ import { servedMethods } from '../card/served-methods.js';
 import { CodedFault } from '../session/coded-fault.js';
 import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
+import type { CompletionSink } from './completion-sink.js';
 import type { RpcCall, RpcMethod, StreamStart } from './rpc-context.js';
 
 export interface RpcRequest {
@@ -69,6 +70,7 @@ function scopeOf(method: string): string | null {
 export class RpcPipeline {
   private readonly served: ReadonlySet<string>;
   private readonly methods = new Map<MethodName, RpcMethod>();
+  private completions: CompletionSink | null = null;
 
   constructor(
     private readonly session: SessionContext,
@@ -81,6 +83,11 @@ export class RpcPipeline {
   register(method: RpcMethod): void {
     if (this.methods.has(method.method)) throw new Error(`${method.method} is registered twice`);
     this.methods.set(method.method, method);
+  }
+
+  /** The session's delegations, which completions answer; without them every completion is not awaited (-31002). */
+  setCompletions(sink: CompletionSink): void {
+    this.completions = sink;
   }
 
   async handle(request: RpcRequest): Promise<RpcReply> {
@@ -120,15 +127,7 @@ export class RpcPipeline {
     // 10. The method.
     const methodRefusal = this.methodRefusal(method, isCompletion);
     if (methodRefusal) return refuse(id, methodRefusal);
-    if (isCompletion) {
-      const delegation = headerLines(request.rawHeaders, DELEGATION_ID_HEADER)[0]?.trim() ?? '';
-      return refuse(
-        id,
-        delegation === ''
-          ? rpcError('CompletionNotAwaited', 'no task in this session is waiting for a delegation: the completion names none')
-          : rpcError('CompletionNotAwaited', `no task in this session is waiting for delegation ${delegation}`, { delegationId: delegation }),
-      );
-    }
+    if (isCompletion) return this.completion(id, envelope.request, request);
     // 11. The method's scope, on a door declaring network.authentication.
     const scope = this.gate.scopeRefusal(request.caller, scopeOf(method));
     if (scope && !scope.ok) return { status: scope.status, headers: scope.headers, body: scope.body };
@@ -157,6 +156,29 @@ export class RpcPipeline {
       this.log.error('method failed', { method, error: (error as Error).stack ?? String(error) });
       return refuse(id, internalError('the door could not hand this request to the session'));
     }
+  }
+
+  /**
+   * A correctly addressed completion: one no task here awaits is refused -31002 before its params is read (seed 000,
+   * "Runtime headers"); an awaited one is delivered and acknowledged. A completion needs no method scope: the
+   * delegation token holds none, and a public door's completion carries no token (docs/formations.md).
+   */
+  private completion(id: JsonRpcId, rpc: Parameters<typeof readParams>[0], request: RpcRequest): RpcReply {
+    const delegation = headerLines(request.rawHeaders, DELEGATION_ID_HEADER)[0]?.trim() ?? '';
+    const notAwaited = () =>
+      refuse(
+        id,
+        delegation === ''
+          ? rpcError('CompletionNotAwaited', 'no task in this session is waiting for a delegation: the completion names none')
+          : rpcError('CompletionNotAwaited', `no task in this session is waiting for delegation ${delegation}`, { delegationId: delegation }),
+      );
+    if (delegation === '' || this.completions === null || !this.completions.awaits(delegation, request.caller)) return notAwaited();
+    const params = readParams(rpc);
+    if (!params.ok) return refuse(id, params.error);
+    const tenant = checkTenant(params.params);
+    if (tenant) return refuse(id, tenant);
+    const message = this.completions.deliver(delegation, params.params);
+    return message === null ? notAwaited() : json(success(id, { message }));
   }
 
   private methodRefusal(method: string, isCompletion: boolean): JsonRpcErrorObject | null {

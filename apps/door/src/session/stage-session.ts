@@ -32,6 +32,8 @@ export interface StageOptions {
   deadlineMs?: number;
   /** The member this session is in a formation (mur run --roster). */
   formation?: FormationSeat;
+  /** A delegated sub-capsule's folder under its parent's records (docs/formations.md, "Delegation"), instead of $MURMUR_HOME/records/…. */
+  recordsDir?: string;
 }
 
 /** Loads the manifest and lays out the session's records folder; the door is started from the result. */
@@ -44,7 +46,7 @@ export function stageSession(options: StageOptions): SessionContext {
     const records = recordsDirFor(loaded.dir, sessionId);
     if (!existsSync(path.join(records, 'store.db'))) throw new StagingError(`no records of session ${sessionId} for ${loaded.dir} at ${records}`);
   }
-  const recordsDir = recordsDirFor(loaded.dir, sessionId);
+  const recordsDir = options.recordsDir ?? recordsDirFor(loaded.dir, sessionId);
   for (const sub of ['', 'out', 'logs', 'work', 'runtime']) makePrivateDir(path.join(recordsDir, sub));
   // SQLite creates store.db-wal and -shm with the database file's own mode, so the database is made 0600 first.
   touchPrivateFile(path.join(recordsDir, 'store.db'));

@@ -30,7 +30,7 @@ import { TaskStore } from './task-store.js';
     },
     { provide: PageTokens, useFactory: (store: TaskStore) => PageTokens.open(store), inject: [TaskStore] },
     { provide: TaskEvents, useFactory: () => new TaskEvents() },
-    // What a task's ending reports the session leaves running: background commands today, delegations later.
+    // What a task's ending reports the session leaves running: background commands; formations/ adds its delegations on init.
     { provide: RESIDUE_SOURCES, useFactory: (background: BackgroundCommands): ResidueSource[] => [background], inject: [BackgroundCommands] },
     {
       provide: TaskLifecycle,
@@ -38,6 +38,6 @@ import { TaskStore } from './task-store.js';
       inject: [TaskStore, TaskEvents, TraceWriter, RESIDUE_SOURCES],
     },
   ],
-  exports: [TaskStore, TaskEvents, TaskLifecycle, PageTokens],
+  exports: [TaskStore, TaskEvents, TaskLifecycle, PageTokens, RESIDUE_SOURCES],
 })
 export class TasksModule {}

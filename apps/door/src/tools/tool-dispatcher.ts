@@ -5,7 +5,7 @@ import type { TraceWriter } from '../session/trace-writer.js';
 import type { UsageLedger } from '../session/usage-ledger.js';
 import type { BackgroundCommands } from './background-commands.js';
 import type { ProcessRegistry } from './process-registry.js';
-import { type DriverSelection, isRuntimeToolName, type MemberCallPort, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
+import { type DriverSelection, isRuntimeToolName, type MemberCallPort, type DelegatePort, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
 import { runShell } from './shell-tool.js';
 import { type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { shellEntry, type ToolEntry, ToolInventory } from './tool-inventory.js';
@@ -20,6 +20,8 @@ export interface ToolDispatcherDeps {
   drivers: DriverSelection;
   /** A formation member's calls (formations/), or null outside a formation. */
   memberCalls?: MemberCallPort | null;
+  /** The session's delegations (formations/), or null when capabilities.spawn.allow is empty. */
+  delegations?: DelegatePort | null;
   handles: PeerHandles;
 }
 
@@ -41,7 +43,7 @@ export class ToolDispatcher {
 
   constructor(private readonly deps: ToolDispatcherDeps) {
     const manifest = deps.session.manifest;
-    const implemented = runtimeTools({ ...deps, memberCalls: deps.memberCalls ?? null });
+    const implemented = runtimeTools({ ...deps, memberCalls: deps.memberCalls ?? null, delegations: deps.delegations ?? null });
     // Seed 004's table order, shell binaries first.
     const granted = (Object.keys(RUNTIME_TOOL_GRANTS) as RuntimeToolName[]).flatMap((name) => {
       const tool = implemented[name];

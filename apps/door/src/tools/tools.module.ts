@@ -7,7 +7,7 @@ import { TraceWriter } from '../session/trace-writer.js';
 import { UsageLedger } from '../session/usage-ledger.js';
 import { BackgroundCommands } from './background-commands.js';
 import { ProcessRegistry } from './process-registry.js';
-import { DriverSelection, MEMBER_CALL_PORT, type MemberCallPort } from './runtime/index.js';
+import { DELEGATE_PORT, type DelegatePort, DriverSelection, MEMBER_CALL_PORT, type MemberCallPort } from './runtime/index.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
 
 @Module({
@@ -29,13 +29,14 @@ import { ToolDispatcher } from './tool-dispatcher.js';
         drivers: DriverSelection,
         handles: PeerHandles,
         memberCalls?: MemberCallPort,
+        delegations?: DelegatePort,
       ) => {
-        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage, drivers, handles, memberCalls: memberCalls ?? null });
+        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null });
         dispatcher.inventory.stage(session.runtimeDir);
         return dispatcher;
       },
-      // The member calls come from formations/ (provided by app.module.ts under this layer's token), absent outside a formation.
-      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection, PeerHandles, { token: MEMBER_CALL_PORT, optional: true }],
+      // The member calls and delegations come from formations/ (provided by app.module.ts under this layer's token), absent outside a formation.
+      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection, PeerHandles, { token: MEMBER_CALL_PORT, optional: true }, { token: DELEGATE_PORT, optional: true }],
     },
   ],
   exports: [BackgroundCommands, ProcessRegistry, ToolDispatcher, DriverSelection],

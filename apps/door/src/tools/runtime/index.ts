@@ -9,6 +9,7 @@ import type { DriverSelection } from './driver-selection.js';
 import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';
 import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { ToolCallContext } from '../tool-call.js';
+import { type DelegatePort, delegateTaskDescription, delegateTaskSchema } from './delegate-task.js';
 import { FETCH_PEER_FILE_DESCRIPTION, FETCH_PEER_FILE_SCHEMA, fetchPeerFileGranted, MAX_PEER_FETCH_BYTES, runFetchPeerFile } from './fetch-peer-file.js';
 import { runShareFile, SHARE_FILE_DESCRIPTION, SHARE_FILE_SCHEMA, shareFileGranted } from './share-file.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
@@ -33,6 +34,8 @@ export interface RuntimeToolDeps {
   drivers: DriverSelection;
   /** A formation member's calls, when roster.yaml lets it call another member; else null. */
   memberCalls: MemberCallPort | null;
+  /** The session's delegations, when capabilities.spawn.allow names a sub-capsule; else null. */
+  delegations: DelegatePort | null;
   /** The peer handles share-file mints and the peer plane redeems. */
   handles: PeerHandles;
 }
@@ -61,6 +64,16 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
       granted: backgroundCommandGranted,
       run: (input, ctx) => runBackgroundCommand(input, { commands: deps.background, trace: deps.trace }, ctx),
     },
+    ...(deps.delegations === null || deps.delegations.capsules.length === 0
+      ? {}
+      : {
+          'delegate-task': {
+            description: delegateTaskDescription(deps.delegations.capsules),
+            inputSchema: delegateTaskSchema(deps.delegations.capsules),
+            granted: (manifest: Manifest) => manifest.capabilities.spawn.allow.length > 0,
+            run: (input, ctx) => deps.delegations!.delegate(String(input.capsule), String(input.task), ctx),
+          },
+        }),
     ...(deps.memberCalls === null || deps.memberCalls.callees.length === 0
       ? {}
       : {
@@ -93,6 +106,7 @@ function callMemberTool(port: MemberCallPort): RuntimeTool {
 }
 
 export { MEMBER_CALL_PORT, type MemberCallPort } from './call-member.js';
+export { DELEGATE_PORT, type DelegatePort } from './delegate-task.js';
 
 export { DriverSelection } from './driver-selection.js';
 export { isRuntimeToolName, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeToolName } from './runtime-tools.js';

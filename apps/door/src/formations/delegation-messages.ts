@@ -1,0 +1,39 @@
+/**
+ * The IPC messages between a delegating session and its sub-capsule's process (docs/formations.md, "Delegation").
+ * The delegation token travels only here: never on disk, in argv or in the environment.
+ */
+
+/** How a delegation ended, as the child reports it in its completion. */
+export type DelegationStatus = 'completed' | 'failed' | 'canceled' | 'rejected' | 'timed_out' | 'lost';
+
+export type ChildToParent =
+  | { kind: 'announced'; sessionId: string; url: string; pid: number; version: string }
+  | { kind: 'launched'; taskId: string }
+  | { kind: 'posted'; delivered: boolean; error: string | null }
+  | { kind: 'failed'; message: string };
+
+export interface DelegateOrder {
+  kind: 'delegate';
+  delegationId: string;
+  task: string;
+  parentUrl: string;
+  parentSession: string;
+  /** The token the completion presents; null for a public parent door. */
+  token: string | null;
+}
+
+/** The completion's one data part: what the child's task ended with. */
+export interface CompletionData {
+  delegation_id: string;
+  task_id: string;
+  status: DelegationStatus;
+  output: string;
+}
+
+export function isChildMessage(value: unknown): value is ChildToParent {
+  return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string';
+}
+
+export function isDelegateOrder(value: unknown): value is DelegateOrder {
+  return (value as { kind?: unknown } | null)?.kind === 'delegate';
+}

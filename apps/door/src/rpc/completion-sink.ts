@@ -1,0 +1,13 @@
+import type { JsonObject, Message } from '@murmur/protocol';
+import type { Caller } from '../auth/caller.js';
+
+/**
+ * Where a completion goes once the pipeline has checked its address (seed 000, "Completion errors"): the session's
+ * delegations, implemented in formations/ and handed to the pipeline, so this layer knows nothing of them.
+ */
+export interface CompletionSink {
+  /** Whether a task here waits for this delegation, and this caller may answer it (docs/formations.md, "Delegation"). */
+  awaits(delegationId: string, caller: Caller): boolean;
+  /** Takes the completion's params: the acknowledgement seed 000 shows ("Answers"), or null once it is no longer awaited. */
+  deliver(delegationId: string, params: JsonObject): Message | null;
+}
