@@ -10,6 +10,8 @@ describe('parseRoute / href', () => {
     expect(parseRoute('#/door/127.0.0.1:41873/')).toEqual({ name: 'door', door: '127.0.0.1:41873' });
     expect(parseRoute('#/door/127.0.0.1:41873/tasks/tsk_01')).toEqual({ name: 'task', door: '127.0.0.1:41873', taskId: 'tsk_01' });
     expect(parseRoute('#/door/[::1]:41873')).toEqual({ name: 'door', door: '[::1]:41873' });
+    expect(parseRoute('#/door/127.0.0.1:41873/files')).toEqual({ name: 'files', door: '127.0.0.1:41873', folder: [] });
+    expect(parseRoute('#/door/127.0.0.1:41873/files/docs/img/')).toEqual({ name: 'files', door: '127.0.0.1:41873', folder: ['docs', 'img'] });
   });
 
   it('answers not-found for anything else', () => {
@@ -26,6 +28,8 @@ describe('parseRoute / href', () => {
       { name: 'door', door: '[::1]:41873' },
       { name: 'task', door: '127.0.0.1:41873', taskId: 'tsk_0199c4e2f1b7712a9d3e4f5061728394' },
       { name: 'task', door: '127.0.0.1:1', taskId: 'odd/id with space' },
+      { name: 'files', door: '127.0.0.1:1', folder: [] },
+      { name: 'files', door: '127.0.0.1:1', folder: ['a b', 'c/d', 'é'] },
     ] as const;
     for (const route of routes) expect(parseRoute(href(route))).toEqual(route);
     expect(href({ name: 'door', door: '127.0.0.1:41873' })).toBe('#/door/127.0.0.1:41873');

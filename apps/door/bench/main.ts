@@ -18,6 +18,7 @@ import { type DriverMeasurement, measureDriver, renderDrivers } from './measure-
 import { type FanOutMeasurement, measureFanOut } from './measure-fan-out.js';
 import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
+import { type PlanesMeasurement, measurePlanes, renderPlanes } from './measure-planes.js';
 import { measureProcessLifetime } from './measure-process-lifetime.js';
 import { type ColdStart, type Footprint, fill, measureColdStart } from './measure-footprint.js';
 import { measureStreamMemory, type StreamMemoryMeasurement } from './measure-stream-memory.js';
@@ -111,6 +112,13 @@ async function run(root: string): Promise<void> {
     return;
   }
   const config = readConfig();
+  // The planes: a 1 GiB download beside raw createReadStream, and peer handle mint + redeem (docs/benchmarks.md).
+  const planes = (): Promise<PlanesMeasurement> => measurePlanes(root, { handleSamples: config.quick ? 30 : 200 }, log);
+  const printPlanes = (m: PlanesMeasurement) => {
+    process.stdout.write(renderPlanes(m));
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-planes', at: new Date().toISOString(), planes: m })}\n`);
+  };
+  if (process.argv.includes('--planes')) return printPlanes(await planes());
   const home = path.join(root, 'home');
   const capsuleDir = writeCapsule(path.join(root, 'capsule'));
 
@@ -134,6 +142,7 @@ async function run(root: string): Promise<void> {
   const processes = await measureProcessLifetime(root, config.killTrials, config.holderCalls, log);
   if (config.cpuProfDir) log(`the doors' CPU profiles (GetTask/SendMessage/streams, then fan-out) are in ${config.cpuProfDir}`);
   const drivers = await measureDrivers(root);
+  const planesMeasurement = await planes();
   const consolePerf = readConsolePerf();
 
   const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, consolePerf };
@@ -141,6 +150,7 @@ async function run(root: string): Promise<void> {
   process.stdout.write(renderDrivers(drivers));
   process.stdout.write(`${renderJson(results)}\n`);
   process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-drivers', at: new Date().toISOString(), drivers })}\n`);
+  printPlanes(planesMeasurement);
 }
 
 async function main(): Promise<number> {

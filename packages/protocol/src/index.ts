@@ -45,6 +45,16 @@ export {
 } from './console-records.js';
 export { renderDataPart, renderFence } from './data-fence.js';
 export {
+  CONSOLE_PEER_HANDLES_SUFFIX,
+  type ConsolePeerHandle,
+  type ConsolePeerHandlesResponse,
+  FILES_PLANE_PATH,
+  type FilesListing,
+  type FilesListingEntry,
+  type PeerHandleRefusal,
+  type PeerHandleState,
+} from './files-plane.js';
+export {
   contentTypeNotSupported,
   ERRORS,
   type ErrorName,

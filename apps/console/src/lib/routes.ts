@@ -3,6 +3,7 @@
  *   #/                              the capsules on this host
  *   #/door/<host:port>[?<query>]    one door: live timeline, tasks (the query holds the table's filters and page)
  *   #/door/<host:port>/tasks/<id>[?entry=N]   one task (N: the record entry to scroll to and highlight)
+ *   #/door/<host:port>/files[/<folder>/…]   the door's exported files in that folder, and its peer handles
  * The hash keeps the app a static bundle: `mur console` serves index.html for `/` only.
  */
 
@@ -10,6 +11,7 @@ export type Route =
   | { name: 'capsules' }
   | { name: 'door'; door: string; /** The tasks table's filters and page (task-query.ts), without `?`. */ query?: string }
   | { name: 'task'; door: string; taskId: string; /** The record entry linked to (its index). */ entry?: number }
+  | { name: 'files'; door: string; /** The folder under the export root, as segments (none: the root). */ folder: readonly string[] }
   | { name: 'not-found'; path: string };
 
 /** Reads `location.hash` (with or without `#`) into a route. */
@@ -23,6 +25,7 @@ export function parseRoute(hash: string): Route {
   const [first, door, third, taskId, ...more] = parts as string[];
   if (first !== 'door' || door === undefined) return { name: 'not-found', path };
   if (third === undefined) return query === '' ? { name: 'door', door } : { name: 'door', door, query };
+  if (third === 'files') return { name: 'files', door, folder: parts.slice(3) as string[] };
   if (third === 'tasks' && taskId !== undefined && more.length === 0) {
     const entry = Number.parseInt(new URLSearchParams(query).get('entry') ?? '', 10);
     return Number.isInteger(entry) && entry >= 0 ? { name: 'task', door, taskId, entry } : { name: 'task', door, taskId };
@@ -39,6 +42,8 @@ export function href(route: Route): string {
       return `#/door/${encodeSegment(route.door)}${route.query ? `?${route.query}` : ''}`;
     case 'task':
       return `#/door/${encodeSegment(route.door)}/tasks/${encodeSegment(route.taskId)}${route.entry === undefined ? '' : `?entry=${route.entry}`}`;
+    case 'files':
+      return `#/door/${encodeSegment(route.door)}/files${route.folder.map((segment) => `/${encodeSegment(segment)}`).join('')}`;
     case 'not-found':
       return `#${route.path}`;
     default: {

@@ -18,7 +18,7 @@ import type { AddedDoor } from './added-doors.js';
 export const DOOR_PROXY_PREFIX = CONSOLE_DOOR_PROXY_PREFIX;
 
 /** Request headers a door reads; nothing else (cookies, the console's own headers) is passed on. */
-const FORWARDED = ['authorization', 'a2a-version', 'a2a-extensions', 'last-event-id', 'content-type', 'accept'];
+const FORWARDED = ['authorization', 'a2a-version', 'a2a-extensions', 'last-event-id', 'content-type', 'accept', 'range', 'if-none-match', 'if-modified-since'];
 
 function refuse(reply: FastifyReply, body: HttpRefusalBody): FastifyReply {
   return reply.code(refusalStatus(body.error)).header('content-type', 'application/json').send(encodeRefusalBody(body));
@@ -59,7 +59,14 @@ export function registerDoorProxy(fastify: FastifyInstance, added: readonly Adde
         }
         res.writeHead(answer.statusCode ?? 502, out);
         res.flushHeaders();
-        answer.on('data', (chunk: Buffer) => res.write(chunk));
+        // With backpressure: a download from the files plane is as large as the file, and a slow browser must not
+        // make this process hold it (docs/planes.md, "In the console").
+        answer.on('data', (chunk: Buffer) => {
+          if (!res.write(chunk)) {
+            answer.pause();
+            res.once('drain', () => answer.resume());
+          }
+        });
         answer.on('end', () => res.end());
         answer.on('error', () => res.destroy());
       },

@@ -4,7 +4,9 @@ import {
   CONSOLE_RECORD_SESSION_PREFIX,
   CONSOLE_RECORD_SESSIONS_PATH,
   CONSOLE_RECORD_TASK_PREFIX,
+  CONSOLE_PEER_HANDLES_SUFFIX,
   CONSOLE_RECORD_TASKS_PATH,
+  type ConsolePeerHandlesResponse,
   type ConsoleRecordSession,
   type ConsoleRecordSessionsResponse,
   type ConsoleTaskRecordPage,
@@ -20,6 +22,7 @@ import {
   RECORD_PAGE_MAX,
   refusalStatus,
 } from '@murmur/protocol';
+import { peerHandlesOf } from './peer-handle-records.js';
 import { recordSessions } from './record-sessions.js';
 import { readStoredTasks } from './store-reader.js';
 import { matches, recordEntries, recordSummary } from './task-records.js';
@@ -109,6 +112,15 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
       .header('content-type', 'application/x-ndjson; charset=utf-8')
       .header('content-disposition', `attachment; filename="${sessionId}.ndjson"`)
       .send(`${lines.join('\n')}\n`);
+  });
+
+  // The peer handles the session minted, from its trace (docs/planes.md, "In the console"): never a secret.
+  fastify.get<{ Params: { sessionId: string } }>(`${CONSOLE_RECORD_SESSION_PREFIX}:sessionId${CONSOLE_PEER_HANDLES_SUFFIX}`, async (request, reply) => {
+    const { sessionId } = request.params;
+    const session = isId('session', sessionId) ? recordSessions().find((s) => s.sessionId === sessionId) : undefined;
+    if (!session) return notFound(reply, request.url);
+    const handles = peerHandlesOf(traceOf(session).handles, { nowMs: Date.now(), sessionEnded: session.state !== 'live' });
+    return reply.header('cache-control', 'no-store').send({ sessionId, handles } satisfies ConsolePeerHandlesResponse);
   });
 
   fastify.get<{ Querystring: { ids?: string } }>(CONSOLE_RECORD_TASKS_PATH, async (request, reply) => {

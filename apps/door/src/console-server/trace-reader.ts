@@ -12,6 +12,8 @@ export interface ParsedTrace {
   session: { name: string | null; url: string | null; startedAt: string | null; endedAt: string | null };
   /** Each task's records in the order written. */
   tasks: Map<string, TraceRecord[]>;
+  /** The peer handles' records (`peer_handle_mint`, `_redeem`, `_refused`) in the order written. */
+  handles: TraceRecord[];
 }
 
 /** Parsed traces, re-read only when the file's size or mtime changed; bounded to the most recently read. */
@@ -19,7 +21,7 @@ const cache = new Map<string, { size: number; mtimeMs: number; trace: ParsedTrac
 const CACHE_FILES = 64;
 
 function parse(text: string): ParsedTrace {
-  const trace: ParsedTrace = { session: { name: null, url: null, startedAt: null, endedAt: null }, tasks: new Map() };
+  const trace: ParsedTrace = { session: { name: null, url: null, startedAt: null, endedAt: null }, tasks: new Map(), handles: [] };
   for (const line of text.split('\n')) {
     if (line === '') continue;
     let record: TraceRecord;
@@ -35,6 +37,7 @@ function parse(text: string): ParsedTrace {
       trace.session.startedAt ??= record.ts;
       trace.session.endedAt = null;
     } else if (record.type === 'session_end') trace.session.endedAt = record.ts;
+    if (record.type.startsWith('peer_handle_')) trace.handles.push(record);
     if (typeof record.task_id !== 'string') continue;
     const list = trace.tasks.get(record.task_id);
     if (list) list.push(record);

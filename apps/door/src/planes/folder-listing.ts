@@ -1,3 +1,4 @@
+import type { FilesListing, FilesListingEntry } from '@murmur/protocol';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { type ConfinedEntry, isInside } from '../session/confined-open.js';
@@ -6,22 +7,9 @@ import { acceptableName } from '../session/plane-path.js';
 /** Most entries one listing names (the first by name); `truncated` says more were there. */
 export const MAX_LISTING_ENTRIES = 10_000;
 
-/** One entry of a listing (docs/planes.md, "The listing"). */
-export interface ListingEntry {
-  name: string;
-  type: 'file' | 'folder';
-  /** Bytes for a file, 0 for a folder. */
-  size: number;
-  /** The mtime, RFC 3339 UTC with milliseconds. */
-  modified: string;
-}
-
-export interface Listing {
-  /** The folder under the root: '' for the root, else ending in '/'. */
-  path: string;
-  entries: ListingEntry[];
-  truncated: boolean;
-}
+/** One entry of a listing (docs/planes.md, "The listing"); the wire shapes are @murmur/protocol's. */
+export type ListingEntry = FilesListingEntry;
+export type Listing = FilesListing;
 
 /**
  * Lists an opened folder through its descriptor (so the folder listed is the one checked). A link is listed as what it

@@ -1,0 +1,75 @@
+/**
+ * The planes bench's subjects: a two-member formation (`mur run --roster`) whose `owner` exports a folder on the
+ * operator plane and shares files with `reader` (share-file needs a roster callee whose card it reads), and a raw
+ * baseline: a child process that pipes `fs.createReadStream` of one file to every socket that connects.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { stopChild, track } from './children.js';
+
+const MUR_CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+
+export const SHARED_FILE = 'handoff.txt';
+
+const OWNER = ['name: owner', 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml',
+  'capabilities:', '  network:', '    allow: [localhost]', 'exports:', '  files:', '    root: files', '  peer_files:', '    root: shared', ''].join('\n');
+const OWNER_SCRIPT = JSON.stringify({
+  rules: [{ match: '^share (\\S+)$', turns: [{ tools: [{ tool: 'share-file', input: { path: '{{match.1}}', audience: 'reader' } }], answer: '{{tool.content}}' }] }],
+  default: { turns: [{ answer: 'owner: {{task.text}}' }] },
+});
+const READER = ['name: reader', 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml', 'exports:', '  peer_tasks:', '    accept: true', ''].join('\n');
+const ROSTER = 'name: planes-bench\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n';
+
+export interface PlanesFormation {
+  /** The owner's door. */
+  url: string;
+  pid: number;
+  /** The owner's operator export root: put the files to download here. */
+  filesRoot: string;
+  stop(): Promise<void>;
+}
+
+/** Writes the roster and both capsules under `dir`, starts the formation, resolves once it is announced. */
+export async function startPlanesFormation(dir: string, home: string): Promise<PlanesFormation> {
+  for (const [name, manifest, script] of [['owner', OWNER, OWNER_SCRIPT], ['reader', READER, JSON.stringify({ rules: [], default: { turns: [{ answer: 'ok' }] } })]]) {
+    mkdirSync(path.join(dir, name), { recursive: true });
+    writeFileSync(path.join(dir, name, 'murmur.yaml'), manifest);
+    writeFileSync(path.join(dir, name, 'script.yaml'), script);
+  }
+  const filesRoot = path.join(dir, 'owner', 'files');
+  mkdirSync(filesRoot);
+  mkdirSync(path.join(dir, 'owner', 'shared'));
+  writeFileSync(path.join(dir, 'owner', 'shared', SHARED_FILE), 'a file for the reader\n');
+  writeFileSync(path.join(dir, 'roster.yaml'), ROSTER);
+  const child = track(spawn(process.execPath, [MUR_CLI, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const owner = await new Promise<{ url: string; pid: number }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`mur run --roster exited ${code} before announcing: ${stderr.trim()}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const members = (JSON.parse(line) as { members?: { member: string; url: string; pid: number }[] }).members;
+      const found = members?.find((m) => m.member === 'owner');
+      if (found) resolve(found);
+    });
+  });
+  return { url: owner.url, pid: owner.pid, filesRoot, stop: () => stopChild(child) };
+}
+
+/** The raw baseline: `fs.createReadStream(file).pipe(socket)` for each connection, in its own process like the door. */
+export async function startRawFileServer(file: string): Promise<{ port: number; stop(): Promise<void> }> {
+  const script = `const fs=require('node:fs');const net=require('node:net');
+const s=net.createServer((c)=>{c.on('error',()=>{});fs.createReadStream(process.argv[1]).pipe(c);});
+s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
+  const child: ChildProcess = track(spawn(process.execPath, ['-e', script, file], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the raw file server exited ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => resolve(Number(line)));
+  });
+  return { port, stop: () => stopChild(child) };
+}
