@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { encodeRefusalBody, rangeNotSatisfiableRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -6,6 +7,9 @@ import type { ConfinedEntry } from '../session/confined-open.js';
 import { contentDispositionFor, contentTypeFor } from './content-type.js';
 import { etagOf, lastModifiedOf, notModified, requestedRange } from './http-conditions.js';
 
+
+/** Bytes a download reads from the file at a time: one chunk in memory per download. @unit bytes */
+const DOWNLOAD_CHUNK_BYTES = 64 * 1024;
 /**
  * Answers a GET or HEAD of an opened regular file (docs/planes.md, "Downloads"): 200, 206, 304 or 416, with the
  * validators, content type and disposition. The bytes are streamed from the descriptor with backpressure, never held
@@ -45,10 +49,15 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, fil
     await handle.close();
     return sendHeadersOnly(reply, status);
   }
-  reply.code(status);
-  // The stream owns the descriptor from here: it closes it on end, on error and when Fastify destroys it because the
-  // client went away. `end` bounds the read to the announced length even if the file grows meanwhile.
-  return reply.send(createReadStream('', { fd: handle, start, end, autoClose: true, highWaterMark: 256 * 1024 }));
+  // The bytes go straight from the file to the socket: piped to the raw response, so only the stream's own buffer
+  // (one chunk) is in memory and nothing of Fastify's reply path sits between them. The stream owns the descriptor
+  // from here: it closes it on end, on error and when the client goes away. `end` bounds the read to the announced
+  // length even if the file grows meanwhile.
+  reply.hijack();
+  reply.raw.writeHead(status, reply.getHeaders() as OutgoingHttpHeaders);
+  const bytes = createReadStream('', { fd: handle, start, end, autoClose: true, highWaterMark: DOWNLOAD_CHUNK_BYTES });
+  pipeline(bytes, reply.raw).catch(() => undefined);
+  return reply;
 }
 
 /**
