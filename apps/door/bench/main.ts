@@ -136,6 +136,11 @@ async function run(root: string): Promise<void> {
     await door.stop();
   }
   const footprint: Footprint = await measureFootprint(root, capsuleDir, config);
+  if (process.argv.includes('--versus')) {
+    // An A/B pass: SendMessage and streams beside the SDK, and RSS; one JSON line.
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-versus', at: new Date().toISOString(), versusSdk, footprint })}\n`);
+    return;
+  }
   const coldStart: ColdStart = await measureColdStart(root, capsuleDir, config, log);
   const listTasks = await measureListTasks(home, capsuleDir, config, log);
   const { fanOut, streamMemory } = await measureStreams(root, config);

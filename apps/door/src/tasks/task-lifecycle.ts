@@ -107,6 +107,15 @@ export class TaskLifecycle {
     return result;
   }
 
+  /**
+   * Reports the TASK_STATE_WORKING of a task that started as it was admitted (written in the same commit as its
+   * TASK_STATE_SUBMITTED, TaskStore.saveStarting), right after its SUBMITTED was reported and before anything else
+   * can reach the task: nothing knew its id before that commit.
+   */
+  reportStarted(row: TaskRow): void {
+    this.deps.events.emit('status', { row, progress: null });
+  }
+
   /** Writes a transition of a task that is not yet terminal; a task already ended (canceled meanwhile) is left alone. */
   transition(id: string, state: TaskState, fields: EndingFields, flags: { canceledQueued?: true } = {}): Promise<TaskRow | null> {
     return this.serially(id, async () => {

@@ -144,3 +144,32 @@ test('closing cancels what is live and rejects what arrives after, as closing', 
   assert.equal(late.state, 'TASK_STATE_REJECTED');
   assert.equal(late.statusText, STATUS_TEXT.rejectedClosing);
 });
+
+test('a task arriving at an idle slot is written SUBMITTED and WORKING in one commit, reported in that order', async () => {
+  const queue = await queueFor('queue');
+  const a = await queue.submit(input('a'), PUBLIC_CALLER);
+  // Both versions were committed together: when submit answers, the mirror already holds WORKING, and both events went out.
+  assert.equal(a.state, 'TASK_STATE_SUBMITTED');
+  assert.equal(store.row(a.id)?.state, 'TASK_STATE_WORKING');
+  assert.deepEqual(statuses.map((e) => e.row.state), ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
+  assert.equal(statuses[1].row.change, statuses[0].row.change + 1);
+  const [stored] = (await db.query('SELECT state FROM tasks WHERE id = ?', [a.id])) as { state: string }[];
+  assert.equal(stored.state, 'TASK_STATE_WORKING');
+  await until(() => runner.started.length === 1, 'a runs');
+  // A task arriving while a runs waits SUBMITTED.
+  const b = await queue.submit(input('b'), PUBLIC_CALLER);
+  assert.equal(store.row(b.id)?.state, 'TASK_STATE_SUBMITTED');
+  await queue.close();
+});
+
+test('a task whose start is being written when the door begins closing is canceled, never run', async () => {
+  const queue = await queueFor('queue');
+  const submitted = queue.submit(input('a'), PUBLIC_CALLER);
+  const closed = queue.close();
+  const a = await submitted;
+  await closed;
+  assert.equal(a.state, 'TASK_STATE_CANCELED');
+  assert.equal(store.row(a.id)?.statusText, STATUS_TEXT.canceled);
+  await settle();
+  assert.equal(runner.started.length, 0);
+});

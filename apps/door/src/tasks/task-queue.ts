@@ -123,11 +123,18 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     // Admitted: counted until its row is in the store, so that a message arriving meanwhile sees it (single: busy).
     this.admitting++;
     this.pendingBytes += bytes;
+    // The run slot is idle and nobody waits: the task takes the slot now, and its TASK_STATE_WORKING is written in the
+    // same commit as its TASK_STATE_SUBMITTED (one SQLite round trip less on the serial path; docs/decisions.md).
+    const startsNow = this.slot === null && this.queue.length === 0 && !this.closing;
+    if (startsNow) this.slot = base.id;
     let row: TaskRow;
+    let working: TaskRow | null = null;
     try {
-      row = await store.save({ ...base, state: 'TASK_STATE_SUBMITTED' }, Date.now());
+      if (startsNow) [row, working] = await store.saveStarting({ ...base, state: 'TASK_STATE_SUBMITTED' }, Date.now());
+      else row = await store.save({ ...base, state: 'TASK_STATE_SUBMITTED' }, Date.now());
     } catch (error) {
       this.pendingBytes -= bytes;
+      if (startsNow) this.releaseSlot(base.id);
       throw error;
     } finally {
       this.admitting--;
@@ -147,6 +154,17 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
       ...(input.traceparent ? { traceparent: input.traceparent } : {}),
     });
     events.emit('status', { row, progress: null });
+    if (working) {
+      this.pendingBytes -= bytes;
+      this.deps.lifecycle.reportStarted(working);
+      // The door began closing while these rows were written: close() did not see the task, so it is canceled here.
+      if (this.closing) {
+        this.releaseSlot(row.id);
+        return (await this.cancel(row.id)) ?? (await store.read(row.id)) ?? row;
+      }
+      void this.run(working, { ...input, text });
+      return row;
+    }
     this.pending.set(row.id, { ...input, text });
     this.queue.push(row.id);
     // The door began closing while this row was written: close() did not see it, so it is canceled here, never left live.
@@ -196,12 +214,17 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     }
   }
 
-  private async start(row: TaskRow, input: NewTask): Promise<void> {
+  private start(row: TaskRow, input: NewTask): Promise<void> {
+    // Canceled before it could start: it never runs.
+    return this.run(row, input, () => this.deps.lifecycle.transition(row.id, 'TASK_STATE_WORKING', {}));
+  }
+
+  /** Runs a task holding the slot; `working` writes its TASK_STATE_WORKING first, unless that is already written. */
+  private async run(row: TaskRow, input: NewTask, working?: () => Promise<TaskRow | null>): Promise<void> {
     const { lifecycle, runner } = this.deps;
     const signal = lifecycle.started(row.id);
     try {
-      // Canceled before it could start: it never runs.
-      if (!(await lifecycle.transition(row.id, 'TASK_STATE_WORKING', {}))) return;
+      if (working && !(await working())) return;
       await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal, startedAtMs: row.createdAtMs, trust: input.trust.trust, owner: row.owner });
     } catch (error) {
       if (!(error instanceof TaskCanceledError) && !signal.aborted) {

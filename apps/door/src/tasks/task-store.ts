@@ -13,6 +13,9 @@ import { TaskWriter } from './task-writer.js';
 /** The settle message a task left live by a crash gets when its records are reopened. */
 export const SETTLED_ON_REOPEN = 'the session ended before this task did; settled when its records were reopened';
 
+const storeError = (id: string, error: unknown): StoreError =>
+  new StoreError(`the task store could not record task ${id}: ${(error as Error).message}`, { cause: error });
+
 /**
  * The session's durable task store: SQLite through TypeORM, written through before any change is reported. Live
  * tasks and recently used ended ones are mirrored in memory within a byte budget (TaskCache); `read` finds an older
@@ -54,14 +57,37 @@ export class TaskStore {
 
   /** Writes a new version of a task, taking the next change value, then publishes it to readers. */
   async save(next: Omit<TaskRow, 'change' | 'statusTimestampMs'>, nowMs: number): Promise<TaskRow> {
-    const row = Object.assign(new TaskRow(), next, { change: this.lastChange + 1, statusTimestampMs: nowMs });
-    this.lastChange = row.change;
+    const row = this.version(next, nowMs);
     try {
       await this.writer.write(row);
     } catch (error) {
-      throw new StoreError(`the task store could not record task ${row.id}: ${(error as Error).message}`, { cause: error });
+      throw storeError(row.id, error);
     }
     this.cache.put(row);
+    return row;
+  }
+
+  /**
+   * A new task that starts at once: its TASK_STATE_SUBMITTED row and its TASK_STATE_WORKING row, written in the same
+   * group commit (both are queued in this turn, so the writer cannot split them). Resolves with both versions once
+   * that commit is durable, published to readers in order; nothing reports either before.
+   */
+  async saveStarting(next: Omit<TaskRow, 'change' | 'statusTimestampMs'>, nowMs: number): Promise<[submitted: TaskRow, working: TaskRow]> {
+    const submitted = this.version({ ...next, state: 'TASK_STATE_SUBMITTED' }, nowMs);
+    const working = this.version({ ...next, state: 'TASK_STATE_WORKING' }, nowMs);
+    try {
+      await Promise.all([this.writer.write(submitted), this.writer.write(working)]);
+    } catch (error) {
+      throw storeError(submitted.id, error);
+    }
+    this.cache.put(submitted);
+    this.cache.put(working);
+    return [submitted, working];
+  }
+
+  private version(next: Omit<TaskRow, 'change' | 'statusTimestampMs'>, nowMs: number): TaskRow {
+    const row = Object.assign(new TaskRow(), next, { change: this.lastChange + 1, statusTimestampMs: nowMs });
+    this.lastChange = row.change;
     return row;
   }
 
