@@ -51,6 +51,8 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case 'run': {
+      // Before the door's code loads: its start would grow the young generation for good (young-generation.ts).
+      (await import('./young-generation.js')).keepYoungGenerationSmall();
       const warn = (line: string) => process.stderr.write(`mur: ${line}\n`);
       if (rest.includes('--delegation')) return (await import('./delegation-child.js')).runDelegationChild(rest);
       if (rest.includes('--member')) return (await import('./formation-member.js')).runMember(rest, warn);
