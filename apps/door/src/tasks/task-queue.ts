@@ -38,6 +38,11 @@ export interface NewTask {
   trust: MessageTrust;
   /** The request's W3C `traceparent`, already checked (telemetry/): the task's trace continues the caller's. */
   traceparent?: string | null;
+  /**
+   * The request is answered with the task as it stands once admitted (SendMessage returnImmediately): the task is
+   * then written SUBMITTED on its own, so that the answer reads SUBMITTED, before it runs, even at an idle slot.
+   */
+  answeredAtOnce?: boolean;
 }
 
 /** A task the agent loop runs: its input and its cancel signal. */
@@ -124,8 +129,9 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     this.admitting++;
     this.pendingBytes += bytes;
     // The run slot is idle and nobody waits: the task takes the slot now, and its TASK_STATE_WORKING is written in the
-    // same commit as its TASK_STATE_SUBMITTED (one SQLite round trip less on the serial path; docs/decisions.md).
-    const startsNow = this.slot === null && this.queue.length === 0 && !this.closing;
+    // same commit as its TASK_STATE_SUBMITTED (one SQLite round trip less on the serial path; docs/decisions.md),
+    // unless the request answers at once, with the task SUBMITTED.
+    const startsNow = !input.answeredAtOnce && this.slot === null && this.queue.length === 0 && !this.closing;
     if (startsNow) this.slot = base.id;
     let row: TaskRow;
     let working: TaskRow | null = null;
