@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { type FetchLike, MurmurClient } from '@murmur/client';
 import { A2A_VERSION, A2A_VERSION_HEADER, COMPLETION_SESSION_HEADER, DELEGATION_ID_HEADER, type TaskState, TASK_ORIGIN_HEADER } from '@murmur/protocol';
 import { type ChildToParent, type CompletionData, type DelegateOrder, type DelegationStatus, isDelegateOrder } from '../formations/delegation-messages.js';
-import { register, unregister } from '../session/session-registry.js';
+import { entryOf, register, unregister } from '../session/session-registry.js';
 import { stageSession } from '../session/stage-session.js';
 import { type RunningDoor, startDoor } from '../start-door.js';
 import type { TaskRow } from '../tasks/task.entity.js';
@@ -67,16 +67,7 @@ export async function runDelegationChild(argv: string[]): Promise<number> {
   const session = stageSession({ dir: positionals[0]!, host: '127.0.0.1', port: 0, deadlineMs, recordsDir: values.records });
   const door: RunningDoor = await startDoor(session);
   allowYoungGenerationGrowth();
-  register({
-    sessionId: session.sessionId,
-    name: session.manifest.name,
-    version: session.manifest.version,
-    url: door.url,
-    pid: process.pid,
-    capsuleDir: session.capsuleDir,
-    recordsDir: session.recordsDir,
-    startedAt: new Date(session.startedAtMs).toISOString(),
-  });
+  register(entryOf(session, door.url));
   let stopping: Promise<void> | null = null;
   const stop = () => {
     stopping ??= door.close().finally(() => unregister(session.sessionId));

@@ -3,7 +3,7 @@ import { egressWarning } from '../formations/egress.js';
 import { loadRoster } from '../formations/roster-loader.js';
 import { isSupervisorMessage, type MemberToSupervisor } from '../formations/seat-messages.js';
 import { FormationSeat, type MemberLink } from '../session/formation-seat.js';
-import { register, unregister } from '../session/session-registry.js';
+import { entryOf, register, unregister } from '../session/session-registry.js';
 import { stageSession } from '../session/stage-session.js';
 import { startDoor } from '../start-door.js';
 import { atTime } from './run-command.js';
@@ -32,17 +32,7 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
   const session = stageSession({ dir: me.loaded.dir, host: '127.0.0.1', port: 0, deadlineMs, formation: seat });
   const door = await startDoor(session);
   allowYoungGenerationGrowth();
-  register({
-    sessionId: session.sessionId,
-    name: session.manifest.name,
-    version: session.manifest.version,
-    url: door.url,
-    pid: process.pid,
-    capsuleDir: session.capsuleDir,
-    recordsDir: session.recordsDir,
-    startedAt: new Date(session.startedAtMs).toISOString(),
-    formation: { name: roster.name, member: me.name, entry: roster.entry === me.name, supervisorPid: Number(values.supervisor ?? process.ppid) },
-  });
+  register(entryOf(session, door.url, { name: roster.name, member: me.name, entry: roster.entry === me.name, supervisorPid: Number(values.supervisor ?? process.ppid) }));
   const tell = (message: MemberToSupervisor) => send(message);
   let stopping: Promise<void> | null = null;
   let stopped = () => {};

@@ -3,7 +3,7 @@ import { ConsoleNotBuiltError } from '../console-server/console-not-built-error.
 import { startDoor, type RunningDoor } from '../start-door.js';
 import { ManifestError } from '../manifest/manifest.loader.js';
 import { RosterError } from '../formations/roster-loader.js';
-import { register, unregister } from '../session/session-registry.js';
+import { entryOf, register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
 import { allowYoungGenerationGrowth } from './young-generation.js';
@@ -47,16 +47,7 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
   allowYoungGenerationGrowth();
   const launchText = session.resumed ? null : launchTaskText(session.capsuleDir, values.task);
   const launchTask = launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none' ? await door.tasks.submitSessionTask(launchText) : null;
-  register({
-    sessionId: session.sessionId,
-    name: session.manifest.name,
-    version: session.manifest.version,
-    url: door.url,
-    pid: process.pid,
-    capsuleDir: session.capsuleDir,
-    recordsDir: session.recordsDir,
-    startedAt: new Date(session.startedAtMs).toISOString(),
-  });
+  register(entryOf(session, door.url));
   const announced = {
     sessionId: session.sessionId,
     url: door.url,

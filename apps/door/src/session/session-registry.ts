@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { makePrivateDir, writePrivateFile } from './private-files.js';
+import type { SessionContext } from './session-context.js';
 import { murmurHome } from './stage-session.js';
 
 /** What a running session registers so `mur ps` and the console can find it. */
@@ -60,6 +61,21 @@ export function listFormations(): (FormationEntry & { stale: boolean })[] {
 
 function registryDir(): string {
   return path.join(murmurHome(), 'sessions');
+}
+
+/** The entry a running session registers: what its context and its door's address say, plus a formation place. */
+export function entryOf(session: SessionContext, url: string, formation?: SessionEntry['formation']): SessionEntry {
+  return {
+    sessionId: session.sessionId,
+    name: session.manifest.name,
+    version: session.manifest.version,
+    url,
+    pid: process.pid,
+    capsuleDir: session.capsuleDir,
+    recordsDir: session.recordsDir,
+    startedAt: new Date(session.startedAtMs).toISOString(),
+    ...(formation ? { formation } : {}),
+  };
 }
 
 export function register(entry: SessionEntry): void {
