@@ -25,8 +25,8 @@ export interface ConsoleDoorsResponse {
   doors: ConsoleAddedDoor[];
 }
 
-/** One entry of GET /api/sessions. */
-export interface ConsoleSession {
+/** What a running session registers on its host, and what `mur ps` and `mur console` read back. */
+export interface RegisteredSession {
   sessionId: string;
   name: string;
   version: string;
@@ -36,6 +36,10 @@ export interface ConsoleSession {
   capsuleDir: string;
   recordsDir: string;
   startedAt: string;
+}
+
+/** One entry of GET /api/sessions. */
+export interface ConsoleSession extends RegisteredSession {
   /** Its process is gone: the registry entry is reported, not trusted. */
   stale: boolean;
   /** Its door answered a card naming a JSONRPC interface. */

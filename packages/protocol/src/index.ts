@@ -22,6 +22,7 @@ export {
   type ConsoleDoorsResponse,
   type ConsoleSession,
   type ConsoleSessionsResponse,
+  type RegisteredSession,
 } from './console-api.js';
 export {
   CONSOLE_RECORD_SESSION_PREFIX,

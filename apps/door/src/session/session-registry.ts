@@ -1,19 +1,12 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { RegisteredSession } from '@murmur/protocol';
 import { makePrivateDir, writePrivateFile } from './private-files.js';
 import type { SessionContext } from './session-context.js';
 import { murmurHome } from './stage-session.js';
 
 /** What a running session registers so `mur ps` and the console can find it. */
-export interface SessionEntry {
-  sessionId: string;
-  name: string;
-  version: string;
-  url: string;
-  pid: number;
-  capsuleDir: string;
-  recordsDir: string;
-  startedAt: string;
+export interface SessionEntry extends RegisteredSession {
   /** A formation member's place (mur run --roster); absent for a capsule run on its own. */
   formation?: { name: string; member: string; entry: boolean; supervisorPid: number };
 }
