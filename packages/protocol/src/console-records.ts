@@ -64,6 +64,24 @@ export interface TaskRecordAttachment {
   bytes: number;
 }
 
+/** A call in flight (`offering`: turned away busy and re-offered; `running`: the member holds the task), or how it ended. */
+export type MemberCallStatus = 'offering' | 'running' | 'completed' | 'rejected' | 'failed' | 'no_answer' | 'timed_out' | 'unreachable' | 'abandoned';
+
+/** What a task record's `call-member` tool-call entry says of the call it made. */
+export interface TaskRecordMemberCall {
+  callId: string;
+  member: string;
+  memberTaskId: string | null;
+  /** The session holding the member's task, found on this host; null when none does. */
+  memberSessionId: string | null;
+  /** http://host:port of that session's door. */
+  memberUrl: string | null;
+  status: MemberCallStatus;
+  /** null while the call is in flight. @unit ms */
+  elapsedMs: number | null;
+  offers: number;
+}
+
 interface EntryBase {
   /** When it started (RFC 3339 UTC, milliseconds). */
   at: string;
@@ -96,6 +114,8 @@ export type TaskRecordEntry =
       exitCode: number | null;
       status: 'passed' | 'error';
       durationMs: number | null;
+      /** A `call-member` call: the member call it made (null when it made none, e.g. refused). Absent on other tools. */
+      memberCall?: TaskRecordMemberCall | null;
     })
   | (EntryBase & { kind: 'input-required'; prompt: string })
   | (EntryBase & { kind: 'reply'; text: string | null })

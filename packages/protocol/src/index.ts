@@ -25,6 +25,13 @@ export {
   type RegisteredSession,
 } from './console-api.js';
 export {
+  CONSOLE_FORMATIONS_PATH,
+  type ConsoleFormation,
+  type ConsoleFormationMember,
+  type ConsoleFormationsResponse,
+  type ConsoleMemberCall,
+} from './console-formations.js';
+export {
   CONSOLE_RECORD_SESSION_PREFIX,
   CONSOLE_RECORD_SESSIONS_PATH,
   CONSOLE_RECORD_TASK_PREFIX,
@@ -35,6 +42,7 @@ export {
   type ConsoleTaskSummariesPage,
   type ConsoleTaskSummariesResponse,
   firstLine,
+  type MemberCallStatus,
   RECORD_IDS_MAX,
   RECORD_PAGE_DEFAULT,
   RECORD_PAGE_MAX,
@@ -42,6 +50,7 @@ export {
   type TaskRecordAttachment,
   type TaskRecordEntry,
   type TaskRecordEntryKind,
+  type TaskRecordMemberCall,
   type TaskRecordSummary,
 } from './console-records.js';
 export { renderDataPart, renderFence } from './data-fence.js';

@@ -7,6 +7,7 @@ import { CONSOLE_DOORS_PATH, type ConsoleDoorsResponse, consoleNotFoundRefusal, 
 import type { AddedDoor } from './added-doors.js';
 import { ConsoleNotBuiltError } from './console-not-built-error.js';
 import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
+import { registerFormationsApi } from './formations-api.js';
 import { registerRecordsApi } from './records-api.js';
 import { registerSessionsApi } from './sessions-api.js';
 
@@ -29,6 +30,7 @@ export async function startConsoleServer(options: { host: string; port: number; 
   server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
   registerSessionsApi(server);
   registerRecordsApi(server);
+  registerFormationsApi(server);
   const doors = options.doors ?? [];
   server.get(CONSOLE_DOORS_PATH, async (_request, reply) => {
     const body: ConsoleDoorsResponse = { doors: doors.map(({ key, url, hasToken }) => ({ key, url, hasToken })) };

@@ -13,6 +13,7 @@ import {
   type ConsoleTaskSummariesPage,
   type ConsoleTaskSummariesResponse,
   consoleNotFoundRefusal,
+  type TaskRecordMemberCall,
   encodeRefusalBody,
   isId,
   isLoopbackHost,
@@ -22,11 +23,12 @@ import {
   RECORD_PAGE_MAX,
   refusalStatus,
 } from '@murmur/protocol';
+import { memberCallsOf } from './member-call-records.js';
 import { peerHandlesOf } from './peer-handle-records.js';
 import { recordSessions } from './record-sessions.js';
 import { readStoredTasks } from './store-reader.js';
 import { matches, recordEntries, recordSummary } from './task-records.js';
-import { type ParsedTrace, readTrace } from './trace-reader.js';
+import { type ParsedTrace, readTrace, type TraceRecord } from './trace-reader.js';
 
 type Query = { q?: string; state?: string; contextId?: string; since?: string; limit?: string; cursor?: string };
 
@@ -57,17 +59,41 @@ function notFound(reply: FastifyReply, url: string) {
 const traceOf = (session: ConsoleRecordSession): ParsedTrace => readTrace(path.join(session.recordsDir, 'trace.jsonl'));
 
 /** The session holding a task: task ids are unique across sessions (UUIDv7), so the first trace naming it. */
-function sessionOfTask(taskId: string): ConsoleRecordSession | null {
-  return recordSessions().find((s) => traceOf(s).tasks.has(taskId)) ?? null;
+function sessionOfTask(taskId: string, sessions: readonly ConsoleRecordSession[] = recordSessions()): ConsoleRecordSession | null {
+  return sessions.find((s) => traceOf(s).tasks.has(taskId)) ?? null;
 }
 
+/** The member calls a task's call-member tool calls made, by tool call id, each with the member task's session. */
+export function memberCallsOfTask(taskId: string, records: readonly TraceRecord[], sessions: readonly ConsoleRecordSession[]): Map<string, TaskRecordMemberCall> {
+  const byToolCall = new Map<string, TaskRecordMemberCall>();
+  for (const call of memberCallsOf(taskId, records)) {
+    if (call.toolCallId === null) continue;
+    const memberSession = call.memberTaskId === null ? null : sessionOfTask(call.memberTaskId, sessions);
+    byToolCall.set(call.toolCallId, {
+      callId: call.callId,
+      member: call.member,
+      memberTaskId: call.memberTaskId,
+      memberSessionId: memberSession?.sessionId ?? null,
+      memberUrl: memberSession?.url ?? null,
+      status: call.status,
+      elapsedMs: call.elapsedMs,
+      offers: call.offers,
+    });
+  }
+  return byToolCall;
+}
+
+const callsMember = (records: readonly TraceRecord[]) => records.some((r) => r.type === 'tool_call' && r.tool === 'call-member');
+
 async function taskRecord(taskId: string) {
-  const session = sessionOfTask(taskId);
+  const sessions = recordSessions();
+  const session = sessionOfTask(taskId, sessions);
   if (!session) return null;
   const [row] = await readStoredTasks(session.recordsDir, taskId);
   if (!row) return null;
   const records = traceOf(session).tasks.get(taskId) ?? [];
-  return { summary: recordSummary(session.sessionId, row, records), entries: recordEntries(row, records) };
+  const memberCalls = callsMember(records) ? memberCallsOfTask(taskId, records, sessions) : undefined;
+  return { summary: recordSummary(session.sessionId, row, records), entries: recordEntries(row, records, memberCalls) };
 }
 
 /**
@@ -103,9 +129,11 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
     const session = isId('session', sessionId) ? recordSessions().find((s) => s.sessionId === sessionId) : undefined;
     if (!session) return notFound(reply, request.url);
     const lines = [JSON.stringify({ kind: 'session', ...session })];
+    const sessions = recordSessions();
     for (const { summary, row, records } of await sessionSummaries(session, {})) {
       lines.push(JSON.stringify({ kind: 'task', ...summary }));
-      for (const entry of recordEntries(row, records)) lines.push(JSON.stringify({ taskId: summary.taskId, ...entry }));
+      const memberCalls = callsMember(records) ? memberCallsOfTask(summary.taskId, records, sessions) : undefined;
+      for (const entry of recordEntries(row, records, memberCalls)) lines.push(JSON.stringify({ taskId: summary.taskId, ...entry }));
     }
     return reply
       .header('cache-control', 'no-store')

@@ -68,3 +68,30 @@ export function countStoredTasks(recordsDir: string, state: TaskState): Promise<
     });
   });
 }
+
+/** A session's stored tasks counted per state (one GROUP BY on the state index); empty when unreadable. */
+export function countTasksByState(recordsDir: string): Promise<Partial<Record<TaskState, number>>> {
+  return new Promise((resolve) => {
+    const db = new sqlite3.Database(path.join(recordsDir, 'store.db'), sqlite3.OPEN_READONLY, (openError) => {
+      if (openError) return resolve({});
+      db.all<{ state: TaskState; n: number }>('SELECT state, count(*) AS n FROM tasks GROUP BY state', [], (error, rows) => {
+        db.close();
+        resolve(error ? {} : Object.fromEntries(rows.map((r) => [r.state, r.n])));
+      });
+    });
+  });
+}
+
+/** The stored state of each of `ids` that the session's store holds (none when unreadable). */
+export function storedStates(recordsDir: string, ids: readonly string[]): Promise<Map<string, TaskState>> {
+  return new Promise((resolve) => {
+    if (ids.length === 0) return resolve(new Map());
+    const db = new sqlite3.Database(path.join(recordsDir, 'store.db'), sqlite3.OPEN_READONLY, (openError) => {
+      if (openError) return resolve(new Map());
+      db.all<{ id: string; state: TaskState }>(`SELECT id, state FROM tasks WHERE id IN (${ids.map(() => '?').join(',')})`, [...ids], (error, rows) => {
+        db.close();
+        resolve(error ? new Map() : new Map(rows.map((r) => [r.id, r.state])));
+      });
+    });
+  });
+}

@@ -1,4 +1,4 @@
-import { isTerminalState, type JsonValue, type TaskRecordAttachment, type TaskRecordEntry, type TaskRecordSummary, type TaskState } from '@murmur/protocol';
+import { isTerminalState, type JsonValue, type TaskRecordAttachment, type TaskRecordMemberCall, type TaskRecordEntry, type TaskRecordSummary, type TaskState } from '@murmur/protocol';
 import type { StoredTask } from './store-reader.js';
 import type { TraceRecord } from './trace-reader.js';
 
@@ -16,8 +16,11 @@ function attachmentsOf(value: unknown): TaskRecordAttachment[] {
   });
 }
 
-/** The task's record entries, in time order, from its trace records and its stored row. */
-export function recordEntries(row: StoredTask, records: TraceRecord[]): TaskRecordEntry[] {
+/**
+ * The task's record entries, in time order, from its trace records and its stored row; `memberCalls` (by tool call
+ * id) are the member calls its `call-member` tool calls made (docs/console.md, "Formations").
+ */
+export function recordEntries(row: StoredTask, records: TraceRecord[], memberCalls: ReadonlyMap<string, TaskRecordMemberCall> = new Map()): TaskRecordEntry[] {
   const origin = row.createdAtMs;
   const at = (ms: number) => ({ at: iso(ms), offsetMs: Math.max(0, ms - origin) });
   const entries: { ms: number; entry: TaskRecordEntry }[] = [];
@@ -53,16 +56,18 @@ export function recordEntries(row: StoredTask, records: TraceRecord[]): TaskReco
         // Written when the call returns: it started duration_ms earlier.
         const durationMs = num(record.duration_ms);
         const start = durationMs === null ? ms : ms - durationMs;
+        const toolCallId = str(record.tool_call_id) ?? '';
         push(start, {
           kind: 'tool-call',
           ...at(start),
-          toolCallId: str(record.tool_call_id) ?? '',
+          toolCallId,
           tool: str(record.tool) ?? '',
           input: (record.input as JsonValue | undefined) ?? null,
           output: str(record.output),
           exitCode: num(record.exit_code),
           status: record.status === 'error' ? 'error' : 'passed',
           durationMs,
+          ...(record.tool === 'call-member' ? { memberCall: memberCalls.get(toolCallId) ?? null } : {}),
         });
         break;
       }

@@ -1,0 +1,108 @@
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CONSOLE_FORMATIONS_PATH,
+  type ConsoleFormation,
+  type ConsoleFormationMember,
+  type ConsoleFormationsResponse,
+  type ConsoleMemberCall,
+  encodeRefusalBody,
+  isLoopbackHost,
+  notLoopbackRefusal,
+  refusalStatus,
+} from '@murmur/protocol';
+import { type FormationEntry, listFormations, listSessions } from '../session/session-registry.js';
+import { memberCallsOf } from './member-call-records.js';
+import { recordSessions } from './record-sessions.js';
+import { countTasksByState, storedStates } from './store-reader.js';
+import { readTrace } from './trace-reader.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** One registered formation: its members' sessions and stores, and the calls their traces record. */
+async function describeFormation(entry: FormationEntry & { stale: boolean }, registered: ReturnType<typeof listSessions>, recordsDirOf: (sessionId: string) => string | null): Promise<ConsoleFormation> {
+  const members: ConsoleFormationMember[] = [];
+  const calls: ConsoleMemberCall[] = [];
+  const sessionOfMember = new Map(entry.members.map((m) => [m.member, m.sessionId]));
+  for (const m of entry.members) {
+    const reg = registered.find((s) => s.sessionId === m.sessionId);
+    const recordsDir = reg?.recordsDir ?? recordsDirOf(m.sessionId);
+    members.push({
+      member: m.member,
+      sessionId: m.sessionId,
+      url: m.url,
+      pid: m.pid,
+      entry: m.member === entry.entry,
+      session: reg ? (reg.stale ? 'stale' : 'live') : 'ended',
+      tasks: recordsDir ? await countTasksByState(recordsDir) : {},
+    });
+    if (!recordsDir) continue;
+    for (const [taskId, records] of readTrace(path.join(recordsDir, 'trace.jsonl')).tasks) {
+      for (const call of memberCallsOf(taskId, records)) {
+        calls.push({
+          callId: call.callId,
+          caller: m.member,
+          callerSessionId: m.sessionId,
+          callerTaskId: taskId,
+          callee: call.member,
+          calleeSessionId: sessionOfMember.get(call.member) ?? null,
+          memberTaskId: call.memberTaskId,
+          memberTaskState: null,
+          toolCallId: call.toolCallId,
+          status: call.status,
+          ended: call.ended,
+          offers: call.offers,
+          startedAt: iso(call.startedMs),
+          endedAt: call.endedMs === null ? null : iso(call.endedMs),
+          elapsedMs: call.elapsedMs,
+        });
+      }
+    }
+  }
+  // Each member task's state, from its member's store (one query per callee).
+  const dirOfSession = new Map(members.map((m) => [m.sessionId, registered.find((s) => s.sessionId === m.sessionId)?.recordsDir ?? recordsDirOf(m.sessionId)]));
+  for (const callee of members) {
+    const dir = dirOfSession.get(callee.sessionId);
+    const mine = calls.filter((c) => c.calleeSessionId === callee.sessionId && c.memberTaskId !== null);
+    if (!dir || mine.length === 0) continue;
+    const states = await storedStates(dir, [...new Set(mine.map((c) => c.memberTaskId as string))]);
+    for (const call of mine) call.memberTaskState = states.get(call.memberTaskId as string) ?? null;
+  }
+  calls.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.callId.localeCompare(b.callId));
+  return {
+    key: `${entry.name}-${entry.pid}`,
+    name: entry.name,
+    pid: entry.pid,
+    state: entry.stale ? 'stale' : 'live',
+    entry: entry.entry,
+    rosterFile: entry.rosterFile,
+    startedAt: entry.startedAt,
+    members,
+    calls,
+  };
+}
+
+/**
+ * GET /api/formations (docs/console.md, "Formations"): the formations registered on this host, read from the
+ * registry, each member's store and trace; no door is asked. Local files, so a loopback peer only.
+ */
+export function registerFormationsApi(fastify: FastifyInstance): void {
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.url !== CONSOLE_FORMATIONS_PATH && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}?`) && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}/`)) return;
+    const peer = request.socket.remoteAddress ?? '';
+    if (!isLoopbackHost(peer)) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackRefusal(peer)));
+  });
+
+  fastify.get(CONSOLE_FORMATIONS_PATH, async (_request, reply) => {
+    const registered = listSessions();
+    // An unregistered (ended) member's records folder is found by walking the records, once per request.
+    let walked: Map<string, string> | null = null;
+    const recordsDirOf = (sessionId: string) => {
+      walked ??= new Map(recordSessions().map((s) => [s.sessionId, s.recordsDir]));
+      return walked.get(sessionId) ?? null;
+    };
+    const formations = await Promise.all(listFormations().map((f) => describeFormation(f, registered, recordsDirOf)));
+    formations.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+    return reply.header('cache-control', 'no-store').send({ formations } satisfies ConsoleFormationsResponse);
+  });
+}
