@@ -51,4 +51,24 @@ describe('TaskRecordView', () => {
     expect(view.missing).toBe(true);
     expect(view.problem).toBeNull();
   });
+
+  it('reads the member tasks its call-member tool calls started, and theirs, and spans them', async () => {
+    const created = '2026-12-01T10:00:00.000Z';
+    const call = (memberTaskId: string, member: string) => ({ callId: `mcl_${member}`, member, memberTaskId, memberSessionId: 'ses_m', memberUrl: 'http://127.0.0.1:4100', status: 'completed', elapsedMs: 900, offers: 1 });
+    const records: Record<string, unknown> = {
+      tsk_a: { task: { taskId: 'tsk_a', createdAt: created, durationMs: 500 }, entries: [{ kind: 'tool-call', at: created, offsetMs: 0, durationMs: 10, memberCall: call('tsk_w', 'worker') }], nextCursor: null },
+      tsk_w: { task: { taskId: 'tsk_w', createdAt: '2026-12-01T10:00:00.020Z', durationMs: 1200 }, entries: [{ kind: 'tool-call', at: '2026-12-01T10:00:00.030Z', offsetMs: 10, durationMs: 5, memberCall: call('tsk_c', 'critic') }], nextCursor: null },
+      tsk_c: { task: { taskId: 'tsk_c', createdAt: '2026-12-01T10:00:00.040Z', durationMs: 100 }, entries: [], nextCursor: null },
+    };
+    const fetch = vi.fn(async (url: string | URL | Request) => {
+      const id = /tasks\/(tsk_\w+)/.exec(String(url))?.[1] ?? '';
+      return records[id] ? json(records[id]) : json({ error: 'not_found' }, 404);
+    });
+    const view = new TaskRecordView('tsk_a', { fetch });
+    await view.load();
+    expect([...view.members.keys()]).toEqual(['tsk_w', 'tsk_c']);
+    expect(view.rows.map((r) => r.kind)).toEqual(['entry', 'member-task', 'member-entry', 'member-task']);
+    // The worker's task runs from +20 ms for 1,200 ms: past the caller's own 500 ms.
+    expect(view.spanMs).toBe(1220);
+  });
 });
