@@ -42,11 +42,25 @@ function stopper(child: ChildProcess) {
     });
 }
 
+/** `mur run --roster … --json` as announced (docs/formations.md). */
+export interface Formation {
+  formation: string;
+  pid: number;
+  /** `<name>-<pid>`: the console's key for it. */
+  key: string;
+  entry: string;
+  members: { member: string; sessionId: string; url: string; pid: number; recordsDir: string; address: string }[];
+  member(name: string): Formation['members'][number];
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
 export interface Murmur {
   home: string;
   consoleUrl: string;
   /** Starts `mur run <capsule>`; the capsule is a folder under examples/ or an absolute path. */
   startDoor(capsule: string, env?: Record<string, string>): Promise<Door>;
+  /** Starts `mur run --roster <roster.yaml>` (no launch task) and resolves once every member is announced. */
+  startFormation(roster: string): Promise<Formation>;
 }
 
 export const test = base.extend<object, { murmur: Murmur }>({
@@ -66,7 +80,15 @@ export const test = base.extend<object, { murmur: Murmur }>({
         running.push(stop);
         return { ...announced, address: new URL(announced.url).host, stop };
       };
-      await use({ home, consoleUrl, startDoor });
+      const startFormation = async (roster: string): Promise<Formation> => {
+        const proc = spawnMur(['run', '--roster', roster, '--json'], home);
+        const announced = JSON.parse(await proc.first) as Omit<Formation, 'key' | 'member' | 'stop' | 'members'> & { members: Omit<Formation['members'][number], 'address'>[] };
+        const stop = stopper(proc.child);
+        running.push(stop);
+        const members = announced.members.map((m) => ({ ...m, address: new URL(m.url).host }));
+        return { ...announced, key: `${announced.formation}-${announced.pid}`, members, member: (name) => members.find((m) => m.member === name)!, stop };
+      };
+      await use({ home, consoleUrl, startDoor, startFormation });
       await Promise.all(running.map((stop) => stop()));
       rmSync(home, { recursive: true, force: true });
     },

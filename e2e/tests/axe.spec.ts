@@ -1,13 +1,15 @@
 /**
  * Accessibility (issue 14, "axe still reports no violation"): axe-core in Debian's Chromium on the console's main
- * pages — the capsules page, a session's timeline with its tasks table, and an ended task's page with its record —
- * against WCAG 2.x A and AA rules.
+ * pages — the capsules page, a session's timeline with its tasks table, an ended task's page with its record, and a
+ * formation's view with a caller's record nesting its members' tasks — against WCAG 2.x A and AA rules.
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { type Capsule, clientOf, makeCapsule } from '../support/capsules.js';
 import { openDoor, timelineOf } from '../support/console.js';
 import { expect, test } from '../support/fixtures.js';
+import { reviewFormation } from '../support/formation.js';
+import { MurmurClient } from '@murmur/client';
 
 const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
@@ -47,4 +49,23 @@ test('axe finds no violation on the capsules page, the timeline and tasks table,
   // The check can fail: the same builder in the same browser finds an image without a text alternative.
   await page.setContent('<!doctype html><html lang="en"><title>control</title><main><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></html>');
   expect((await violations(page)).some((line) => line.startsWith('image-alt'))).toBe(true);
+});
+
+test('axe finds no violation on a formation view and a record nesting member tasks', async ({ page, murmur }) => {
+  const folder = reviewFormation('axe', 200);
+  const formation = await murmur.startFormation(folder.roster);
+  try {
+    const task = await new MurmurClient(formation.member('planner').url).sendText('check me', { returnImmediately: false });
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    await page.goto(`${murmur.consoleUrl}/#/formation/${formation.key}`);
+    await expect(page.getByRole('table', { name: 'Calls' }).getByRole('row').filter({ hasText: 'planner → worker' })).toContainText('completed');
+    expect(await violations(page), 'formation view').toEqual([]);
+
+    await page.goto(`${murmur.consoleUrl}/#/door/${formation.member('planner').address}/tasks/${task.id}`);
+    await expect(page.getByRole('table', { name: 'Task record' }).getByText("worker's task")).toBeVisible();
+    expect(await violations(page), 'record with nested member tasks').toEqual([]);
+  } finally {
+    await formation.stop();
+    folder.remove();
+  }
 });
