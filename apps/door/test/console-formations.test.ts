@@ -182,6 +182,22 @@ describe('the formation view API', () => {
     assert.ok(bash && !('memberCall' in bash));
   });
 
+  test('a call to a busy member reads offering with its offers, then running once taken, then completed', async () => {
+    await new MurmurClient(formation.member('worker').url).sendText('keep busy', { returnImmediately: true });
+    const task = await new MurmurClient(formation.member('planner').url).sendText('review again', { returnImmediately: true });
+    const mine = async () => (await formations())[0].calls.find((c) => c.callerTaskId === task.id && c.callee === 'worker');
+    const offering = await until(async () => ((await mine())?.status === 'offering' ? mine() : undefined), 'the call offering');
+    assert.equal(offering?.memberTaskId, null);
+    assert.equal(offering?.memberTaskState, null);
+    assert.equal(offering?.toolCallId, 'call_1');
+    const taken = await until(async () => ((await mine())?.status === 'running' ? mine() : undefined), 'the call taken', 20_000);
+    assert.ok((taken?.offers ?? 0) >= 2, `offers ${taken?.offers}`);
+    assert.match(taken?.memberTaskId ?? '', /^tsk_/);
+    const ended = await until(async () => ((await mine())?.ended ? mine() : undefined), 'the call ended', 20_000);
+    assert.equal(ended?.status, 'completed');
+    assert.equal(ended?.offers, taken?.offers);
+  });
+
   test('a stopped member reads ended; the supervisor gone reads the formation stale', async () => {
     formation.mur.kill('SIGKILL');
     await formation.mur.exited;
@@ -195,7 +211,7 @@ describe('the formation view API', () => {
       return list[0]?.members.find((m) => m.member === 'critic')?.session === 'ended' ? list : undefined;
     }, 'critic ended', 20_000);
     assert.equal(viewed.state, 'stale');
-    assert.equal(viewed.calls.length, 2, 'the calls stay readable from the traces');
+    assert.equal(viewed.calls.length, 4, 'the calls stay readable from the traces');
     for (const m of formation.members) {
       try {
         process.kill(m.pid, 'SIGTERM');
