@@ -8,7 +8,7 @@ import { MurmurClient } from '@murmur/client';
 import { type Formation, expect, test } from '../support/fixtures.js';
 import { type FormationFolder, reviewFormation } from '../support/formation.js';
 
-const WORKER_SLEEP_MS = 5000;
+const WORKER_SLEEP_MS = 6000;
 
 test.describe('formation view', () => {
   let folder: FormationFolder;
