@@ -13,7 +13,6 @@ import {
   type ConsoleTaskSummariesPage,
   type ConsoleTaskSummariesResponse,
   consoleNotFoundRefusal,
-  type TaskRecordMemberCall,
   encodeRefusalBody,
   isId,
   isLoopbackHost,
@@ -22,6 +21,7 @@ import {
   RECORD_PAGE_DEFAULT,
   RECORD_PAGE_MAX,
   refusalStatus,
+  type TaskRecordMemberCall,
 } from '@murmur/protocol';
 import { memberCallsOf } from './member-call-records.js';
 import { peerHandlesOf } from './peer-handle-records.js';
@@ -64,7 +64,7 @@ function sessionOfTask(taskId: string, sessions: readonly ConsoleRecordSession[]
 }
 
 /** The member calls a task's call-member tool calls made, by tool call id, each with the member task's session. */
-export function memberCallsOfTask(taskId: string, records: readonly TraceRecord[], sessions: readonly ConsoleRecordSession[]): Map<string, TaskRecordMemberCall> {
+function memberCallsOfTask(taskId: string, records: readonly TraceRecord[], sessions: readonly ConsoleRecordSession[]): Map<string, TaskRecordMemberCall> {
   const byToolCall = new Map<string, TaskRecordMemberCall>();
   for (const call of memberCallsOf(taskId, records)) {
     if (call.toolCallId === null) continue;
