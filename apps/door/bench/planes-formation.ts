@@ -62,7 +62,7 @@ export async function startPlanesFormation(dir: string, home: string): Promise<P
 }
 
 /** The raw baseline: `fs.createReadStream(file).pipe(socket)` for each connection, in its own process like the door. */
-export async function startRawFileServer(file: string): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startRawFileServer(file: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const script = `const fs=require('node:fs');const net=require('node:net');
 const s=net.createServer((c)=>{c.on('error',()=>{});fs.createReadStream(process.argv[1]).pipe(c);});
 s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
@@ -71,5 +71,5 @@ s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
     child.once('exit', (code) => reject(new Error(`the raw file server exited ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(Number(line)));
   });
-  return { port, stop: () => stopChild(child) };
+  return { port, pid: child.pid!, stop: () => stopChild(child) };
 }
