@@ -4,7 +4,8 @@
  * none answered with a file's bytes; the method check; the token and the scope before the path.
  */
 import assert from 'node:assert/strict';
-import { truncateSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readlinkSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -277,6 +278,57 @@ describe('downloads at the edges', () => {
     assert.equal(read.contentLength, 64 * 1024 * 1024);
     assert.equal(read.bodyBytes, read.contentLength);
     assert.equal(read.closed, false);
+  });
+
+  test('concurrent downloads of different files, whole and ranged, each arrives exact (the reused buffers never mix them)', async () => {
+    const files = ['mix-a.bin', 'mix-b.bin'].map((name) => {
+      const bytes = randomBytes(3 * 1024 * 1024 + 5);
+      writeFileSync(path.join(root, name), bytes);
+      return { name, bytes };
+    });
+    const asks = Array.from({ length: 10 }, (_, i) => ({ file: files[i % 2], range: i >= 8 ? ([12_345, 2_345_678] as const) : null }));
+    const answers = await Promise.all(
+      asks.map(({ file, range }) => fetchBytes(door.url, `/resources/files/${file.name}`, range === null ? {} : { headers: { range: `bytes=${range[0]}-${range[1]}` } })),
+    );
+    for (const [i, answer] of answers.entries()) {
+      const { file, range } = asks[i];
+      const expected = range === null ? file.bytes : file.bytes.subarray(range[0], range[1] + 1);
+      assert.equal(answer.status, range === null ? 200 : 206, `${i}`);
+      assert.ok(answer.body.equals(expected), `download ${i} of ${file.name} differs`);
+    }
+  });
+
+  test('a client that goes away mid-download: the door closes the file', async () => {
+    const file = path.join(root, 'abandoned.bin');
+    writeFileSync(file, '');
+    truncateSync(file, 64 * 1024 * 1024);
+    const real = realpathSync(file);
+    const openOnIt = () =>
+      readdirSync(`/proc/${door.pid}/fd`).filter((fd) => {
+        try {
+          return readlinkSync(`/proc/${door.pid}/fd/${fd}`) === real;
+        } catch {
+          return false;
+        }
+      }).length;
+    const at = new URL(door.url);
+    const sockets = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(Number(at.port), at.hostname, () => socket.write(`GET /resources/files/abandoned.bin HTTP/1.1\r\nhost: ${at.host}\r\n\r\n`));
+          socket.once('data', () => {
+            socket.pause();
+            resolve(socket);
+          });
+          socket.on('error', reject);
+        }),
+      ),
+    );
+    assert.equal(openOnIt(), 4, 'four downloads under way hold the file open');
+    for (const socket of sockets) socket.destroy();
+    const deadline = Date.now() + 5_000;
+    while (openOnIt() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(openOnIt(), 0, 'the door still holds the file open');
   });
 });
 
