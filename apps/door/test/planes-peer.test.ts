@@ -259,6 +259,33 @@ describe('the peer plane between two formation members', () => {
     assert.doesNotMatch(traceText(formation.member('reader').recordsDir), /phk_[A-Za-z0-9_-]{43}/);
   });
 
+  test('fetch-peer-file from a peer whose body breaks off stores nothing; one slower than the headers timeout is stored', async () => {
+    // A stand-in for a peer plane: `short` announces 600 bytes and cuts the connection after 100 (as the plane does
+    // when the file shrinks); `slow` sends its headers at once and the second half of its body after 10.5 s, past the
+    // 10 s the tool waits for headers.
+    const peer = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '600', 'x-murmur-handle-id': 'hdl_0123456789abcdef0123456789abcdef' });
+      res.write(Buffer.alloc(300, 1));
+      if (req.url?.endsWith('A')) setTimeout(() => res.socket?.destroy(), 100);
+      else setTimeout(() => res.end(Buffer.alloc(300, 2)), 10_500);
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = peer.address();
+      const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/resources/peer/phk_`;
+      const workDir = path.join(formation.member('reader').recordsDir, 'work');
+      assert.match(await say(reader, `get ${base}${'A'.repeat(43)} cut/short.bin`), /fetch-peer-file: the download broke off after 300 of 600 bytes \(.+\); nothing was stored/);
+      assert.equal(existsSync(path.join(workDir, 'cut', 'short.bin')), false);
+      assert.deepEqual(readdirSync(path.join(workDir, 'cut')), []);
+      const slow = await say(reader, `get ${base}${'B'.repeat(43)} slow.bin`);
+      assert.match(slow, /"path":"slow\.bin","size":600/);
+      assert.equal(readFileSync(path.join(workDir, 'slow.bin')).length, 600);
+    } finally {
+      peer.closeAllConnections();
+      peer.close();
+    }
+  });
+
   test('end to end: owner shares, hands the URL to reader with call-member, reader fetches it', async () => {
     const text = await say(owner, 'handoff report.txt');
     assert.match(text, /"path":"inbox\/report\.txt","size":22/);
