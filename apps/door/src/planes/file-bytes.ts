@@ -8,8 +8,12 @@ import type { ServerResponse } from 'node:http';
  * spends its CPU on beside the kernel's copies (docs/benchmarks.md, "1 GiB download"). @unit bytes
  */
 export const FILE_CHUNK_BYTES = 512 * 1024;
-/** Buffers one download holds: one being read while the other is written. @unit buffers */
-const BUFFERS_PER_DOWNLOAD = 2;
+/**
+ * Buffers one download holds. One: a read waits for the socket to take the previous chunk, which costs no throughput
+ * (the kernel's socket buffer, megabytes on loopback, keeps sending meanwhile; a second buffer measured the same CPU per
+ * GiB) and halves what a client that stops reading pins in the door. @unit buffers
+ */
+const BUFFERS_PER_DOWNLOAD = 1;
 /** Idle buffers kept for the next downloads, so none is allocated per download once the plane has served. */
 const SPARE_BUFFERS = 8;
 
@@ -27,9 +31,9 @@ function returnBuffer(buffer: Buffer): void {
 
 /**
  * Sends `length` bytes of `file` from `start` as the body of `response`, whose head (with that content-length) is
- * already written (docs/planes.md, "Downloads"). Two buffers alternate: a buffer is read into only after the socket
- * has taken its previous bytes (its write's callback), so memory is bounded by those two buffers whatever the
- * client's speed, no buffer is allocated per chunk, and the next read overlaps the current write.
+ * already written (docs/planes.md, "Downloads"). A buffer is read into only after the socket has taken its previous
+ * bytes (its write's callback), so memory is bounded by BUFFERS_PER_DOWNLOAD buffers whatever the client's speed, and
+ * no buffer is allocated per chunk.
  *
  * The body is never other than announced, silently:
  * - bytes are read up to `start + length` only, so a file that grows meanwhile sends the length announced;

@@ -8,7 +8,7 @@ import { etagOf, lastModifiedOf, notModified, requestedRange } from './http-cond
 
 /**
  * Answers a GET or HEAD of an opened regular file (docs/planes.md, "Downloads"): 200, 206, 304 or 416, with the
- * validators, content type and disposition. The bytes are sent from the descriptor in two alternating buffers
+ * validators, content type and disposition. The bytes are sent from the descriptor through one reused buffer
  * (file-bytes.ts), never held whole; the descriptor is closed when they are sent or the client goes away, or at once
  * when no body is sent.
  */
