@@ -4,6 +4,7 @@
  * redeems them; and a member seated (by this test, as its supervisor) with a callee whose card is v0.4.0's.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { readFileSync, renameSync, writeFileSync, mkdirSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -138,6 +139,16 @@ describe('the peer plane between two formation members', () => {
     assert.ok(trace.some((r) => r.type === 'peer_handle_redeem' && r.handle_id === minted.handle_id && r.uses_left === 0));
     assert.ok(trace.some((r) => r.type === 'peer_handle_refused' && r.handle_id === minted.handle_id && r.reason === 'used_up'));
     assert.doesNotMatch(traceText(formation.member('owner').recordsDir), /phk_[A-Za-z0-9_-]{43}/);
+  });
+
+  test('a file of several chunks arrives whole and exact, with its length', async () => {
+    const bytes = randomBytes(3 * 512 * 1024 + 77);
+    writeFileSync(path.join(shared, 'large.bin'), bytes);
+    const minted = await share('share', 'large.bin');
+    const answer = await redeem(minted.url);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('content-length'), String(bytes.length));
+    assert.ok(Buffer.from(await answer.arrayBuffer()).equals(bytes));
   });
 
   test('a wrong or missing x-murmur-audience is refused and takes no use; HEAD takes none either', async () => {
