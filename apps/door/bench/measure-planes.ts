@@ -91,7 +91,9 @@ const p = (values: number[]) => {
 
 export async function measurePlanes(root: string, options: { handleSamples: number }, log: (line: string) => void): Promise<PlanesMeasurement> {
   const dir = path.join(root, 'planes');
-  const formation = await startPlanesFormation(dir, path.join(root, 'planes-home'));
+  // BENCH_CPU_PROF_DIR: the supervisor and both members write CPU profiles there when the formation stops.
+  const profileDir = process.env.BENCH_CPU_PROF_DIR?.trim();
+  const formation = await startPlanesFormation(dir, path.join(root, 'planes-home'), profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
   const file = path.join(formation.filesRoot, 'one-gib.bin');
   const rounds = downloadRounds();
   try {

@@ -32,8 +32,11 @@ export interface PlanesFormation {
   stop(): Promise<void>;
 }
 
-/** Writes the roster and both capsules under `dir`, starts the formation, resolves once it is announced. */
-export async function startPlanesFormation(dir: string, home: string): Promise<PlanesFormation> {
+/**
+ * Writes the roster and both capsules under `dir`, starts the formation, resolves once it is announced. `nodeFlags`
+ * go to `mur run --roster`, and through fork's inherited execArgv to every member (`--cpu-prof`, say).
+ */
+export async function startPlanesFormation(dir: string, home: string, nodeFlags: readonly string[] = []): Promise<PlanesFormation> {
   for (const [name, manifest, script] of [['owner', OWNER, OWNER_SCRIPT], ['reader', READER, JSON.stringify({ rules: [], default: { turns: [{ answer: 'ok' }] } })]]) {
     mkdirSync(path.join(dir, name), { recursive: true });
     writeFileSync(path.join(dir, name, 'murmur.yaml'), manifest);
@@ -44,7 +47,7 @@ export async function startPlanesFormation(dir: string, home: string): Promise<P
   mkdirSync(path.join(dir, 'owner', 'shared'));
   writeFileSync(path.join(dir, 'owner', 'shared', SHARED_FILE), 'a file for the reader\n');
   writeFileSync(path.join(dir, 'roster.yaml'), ROSTER);
-  const child = track(spawn(process.execPath, [MUR_CLI, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(spawn(process.execPath, [...nodeFlags, MUR_CLI, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
