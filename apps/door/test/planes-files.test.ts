@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readlinkSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -295,6 +295,35 @@ describe('downloads at the edges', () => {
       const expected = range === null ? file.bytes : file.bytes.subarray(range[0], range[1] + 1);
       assert.equal(answer.status, range === null ? 200 : 206, `${i}`);
       assert.ok(answer.body.equals(expected), `download ${i} of ${file.name} differs`);
+    }
+  });
+
+  test('clients that stop reading hold the door to one buffer each, not the file', async () => {
+    const file = path.join(root, 'stalled.bin');
+    writeFileSync(file, '');
+    truncateSync(file, 64 * 1024 * 1024);
+    const rssMiB = () => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${door.pid}/status`, 'utf8'))?.[1]) / 1024;
+    const before = rssMiB();
+    const at = new URL(door.url);
+    const sockets = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(Number(at.port), at.hostname, () => socket.write(`GET /resources/files/stalled.bin HTTP/1.1\r\nhost: ${at.host}\r\n\r\n`));
+          socket.once('data', () => {
+            socket.pause();
+            resolve(socket);
+          });
+          socket.on('error', reject);
+        }),
+      ),
+    );
+    try {
+      // Time for a door that read on regardless to have read the files whole (8 × 64 MiB).
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const growth = rssMiB() - before;
+      assert.ok(growth < 32, `the door's RSS grew ${growth.toFixed(1)} MiB with 8 stalled downloads`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
     }
   });
 
