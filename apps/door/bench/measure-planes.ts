@@ -11,18 +11,28 @@ import { METHOD } from '@murmur/protocol';
 import { SHARED_FILE, startPlanesFormation, startRawFileServer } from './planes-formation.js';
 import { rssKiB, settledRssKiB } from './proc-memory.js';
 import { rpc, sendParams } from './rpc-client.js';
-import { quantile, round, sortedCopy } from './stats.js';
+import { cpuSecondsOf } from './proc-cpu.js';
+import { median, quantile, round, sortedCopy } from './stats.js';
 
 export const PLANES_TARGETS = { downloadVsRaw: 0.8, rssGrowthMiB: 32 } as const;
 
 export interface PlanesMeasurement {
   download: {
     bytes: number;
+    /** Rounds of one raw and one door download each, their order alternating. */
+    rounds: number;
+    /** Medians over the rounds. */
     doorMiBps: number;
     rawMiBps: number;
-    /** door / raw. */
+    /** The median of the rounds' door / raw ratios. */
     ratio: number;
+    /** Every round's door / raw, in order. */
+    ratios: number[];
+    /** CPU seconds (user + system, all threads, /proc) each server spent per GiB sent, medians over the rounds. */
+    doorCpuSecondsPerGiB: number | null;
+    rawCpuSecondsPerGiB: number | null;
     rssBeforeKiB: number;
+    /** The largest RSS sampled over all the door's downloads. */
     rssPeakKiB: number;
     rssGrowthMiB: number;
   };
@@ -52,6 +62,28 @@ function drainSocket(port: number, send?: string): Promise<{ bytes: number; seco
   });
 }
 
+interface Run {
+  bytes: number;
+  seconds: number;
+  /** The server's CPU seconds over the download; null without /proc. */
+  cpuSeconds: number | null;
+}
+
+/** One download, with the CPU time the serving process spent on it. */
+async function timed(pid: number, download: () => Promise<{ bytes: number; seconds: number }>): Promise<Run> {
+  const cpuBefore = cpuSecondsOf(pid);
+  const run = await download();
+  const cpuAfter = cpuSecondsOf(pid);
+  return { ...run, cpuSeconds: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
+}
+
+/** Download rounds (BENCH_PLANES_ROUNDS), each one raw and one door download of the GiB. */
+function downloadRounds(): number {
+  const value = Number(process.env.BENCH_PLANES_ROUNDS ?? 5);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`BENCH_PLANES_ROUNDS must be a positive integer, not ${process.env.BENCH_PLANES_ROUNDS}`);
+  return value;
+}
+
 const p = (values: number[]) => {
   const sorted = sortedCopy(values);
   return { p50: round(quantile(sorted, 0.5)), p99: round(quantile(sorted, 0.99)) };
@@ -59,34 +91,44 @@ const p = (values: number[]) => {
 
 export async function measurePlanes(root: string, options: { handleSamples: number }, log: (line: string) => void): Promise<PlanesMeasurement> {
   const dir = path.join(root, 'planes');
-  const formation = await startPlanesFormation(dir, path.join(root, 'planes-home'));
+  // BENCH_CPU_PROF_DIR: the supervisor and both members write CPU profiles there when the formation stops.
+  const profileDir = process.env.BENCH_CPU_PROF_DIR?.trim();
+  const formation = await startPlanesFormation(dir, path.join(root, 'planes-home'), profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
   const file = path.join(formation.filesRoot, 'one-gib.bin');
+  const rounds = downloadRounds();
   try {
     // Sparse: no disk is written, and both readers get the same page-cache zeros, so the figures compare the paths.
     writeFileSync(file, '');
     truncateSync(file, GiB);
-    log('planes: a 1 GiB download, raw socket then the operator plane');
+    log(`planes: a 1 GiB download, ${rounds} rounds of raw socket and operator plane, alternating`);
     const raw = await startRawFileServer(file);
-    let rawRun: { bytes: number; seconds: number };
+    const port = Number(new URL(formation.url).port);
+    const fromDoor = () => drainSocket(port, 'GET /resources/files/one-gib.bin HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
+    const runs: { raw: Run[]; door: Run[] } = { raw: [], door: [] };
+    let before = 0;
+    let peak = 0;
     try {
       await drainSocket(raw.port); // warm the page cache
-      rawRun = await drainSocket(raw.port);
+      before = await settledRssKiB(formation.pid);
+      peak = before;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssKiB(formation.pid) ?? peak);
+      }, 25);
+      try {
+        for (let i = 0; i < rounds; i++) {
+          // Alternating which goes first, so neither always follows the other's page-cache and scheduler state.
+          const order = i % 2 === 0 ? (['raw', 'door'] as const) : (['door', 'raw'] as const);
+          for (const which of order) runs[which].push(await timed(which === 'raw' ? raw.pid : formation.pid, which === 'raw' ? () => drainSocket(raw.port) : fromDoor));
+        }
+      } finally {
+        clearInterval(sampler);
+      }
     } finally {
       await raw.stop();
     }
-    const before = await settledRssKiB(formation.pid);
-    let peak = before;
-    const sampler = setInterval(() => {
-      peak = Math.max(peak, rssKiB(formation.pid) ?? peak);
-    }, 25);
-    let doorRun: { bytes: number; seconds: number };
-    try {
-      const port = Number(new URL(formation.url).port);
-      doorRun = await drainSocket(port, 'GET /resources/files/one-gib.bin HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
-    } finally {
-      clearInterval(sampler);
+    for (const run of [...runs.door, ...runs.raw]) {
+      if (run.bytes < GiB || run.bytes > GiB + 4096) throw new Error(`a download read ${run.bytes} bytes, not ${GiB}`);
     }
-    if (doorRun.bytes < GiB || doorRun.bytes > GiB + 4096 || rawRun.bytes !== GiB) throw new Error(`read ${doorRun.bytes} bytes from the door and ${rawRun.bytes} raw, not ${GiB}`);
     rmSync(file);
 
     log(`planes: ${options.handleSamples} peer handles minted and redeemed`);
@@ -103,14 +145,19 @@ export async function measurePlanes(root: string, options: { handleSamples: numb
       if (redeemed.status !== 200) throw new Error(`the redeem answered HTTP ${redeemed.status}`);
       redeems.push(performance.now() - started);
     }
-    const doorMiBps = doorRun.bytes / MiB / doorRun.seconds;
-    const rawMiBps = rawRun.bytes / MiB / rawRun.seconds;
+    const rate = (run: Run) => GiB / MiB / run.seconds;
+    const ratios = runs.door.map((door, i) => rate(door) / rate(runs.raw[i]));
+    const cpuPerGiB = (list: Run[]) => (list.every((r) => r.cpuSeconds !== null) ? round(median(list.map((r) => r.cpuSeconds as number)), 3) : null);
     return {
       download: {
         bytes: GiB,
-        doorMiBps: round(doorMiBps, 1),
-        rawMiBps: round(rawMiBps, 1),
-        ratio: round(doorMiBps / rawMiBps, 3),
+        rounds,
+        doorMiBps: round(median(runs.door.map(rate)), 1),
+        rawMiBps: round(median(runs.raw.map(rate)), 1),
+        ratio: round(median(ratios), 3),
+        ratios: ratios.map((r) => round(r, 3)),
+        doorCpuSecondsPerGiB: cpuPerGiB(runs.door),
+        rawCpuSecondsPerGiB: cpuPerGiB(runs.raw),
         rssBeforeKiB: before,
         rssPeakKiB: peak,
         rssGrowthMiB: round((peak - before) / 1024, 1),
@@ -129,8 +176,9 @@ export function renderPlanes(m: PlanesMeasurement): string {
   return [
     '',
     'Planes (reported, not asserted)',
-    `1 GiB download, operator plane   ${d.doorMiBps} MiB/s vs raw createReadStream→socket ${d.rawMiBps} MiB/s = ${Math.round(d.ratio * 100)} % (target ≥ ${PLANES_TARGETS.downloadVsRaw * 100} %: ${mark(d.ratio >= PLANES_TARGETS.downloadVsRaw)})`,
-    `door RSS during it               ${Math.round(d.rssBeforeKiB / 1024)} → ${Math.round(d.rssPeakKiB / 1024)} MiB, growth ${d.rssGrowthMiB} MiB (target < ${PLANES_TARGETS.rssGrowthMiB} MiB: ${mark(d.rssGrowthMiB < PLANES_TARGETS.rssGrowthMiB)})`,
+    `1 GiB download, operator plane   ${d.doorMiBps} MiB/s vs raw createReadStream→socket ${d.rawMiBps} MiB/s (medians of ${d.rounds} alternating rounds); median door/raw ${Math.round(d.ratio * 100)} % (target ≥ ${PLANES_TARGETS.downloadVsRaw * 100} %: ${mark(d.ratio >= PLANES_TARGETS.downloadVsRaw)}); rounds ${d.ratios.map((r) => `${Math.round(r * 100)}%`).join(' ')}`,
+    `CPU per GiB sent (/proc)         door ${d.doorCpuSecondsPerGiB ?? '—'} s vs raw ${d.rawCpuSecondsPerGiB ?? '—'} s`,
+    `door RSS over its downloads      ${Math.round(d.rssBeforeKiB / 1024)} → ${Math.round(d.rssPeakKiB / 1024)} MiB, growth ${d.rssGrowthMiB} MiB (target < ${PLANES_TARGETS.rssGrowthMiB} MiB: ${mark(d.rssGrowthMiB < PLANES_TARGETS.rssGrowthMiB)})`,
     `peer handle mint p50/p99 ms      ${h.mintMs.p50} / ${h.mintMs.p99}  (share-file in a SendMessage task, script driver; ${h.samples} samples)`,
     `peer handle redeem p50/p99 ms    ${h.redeemMs.p50} / ${h.redeemMs.p99}  (GET /resources/peer/<handle>, 22-byte file)`,
     '',

@@ -32,8 +32,11 @@ export interface PlanesFormation {
   stop(): Promise<void>;
 }
 
-/** Writes the roster and both capsules under `dir`, starts the formation, resolves once it is announced. */
-export async function startPlanesFormation(dir: string, home: string): Promise<PlanesFormation> {
+/**
+ * Writes the roster and both capsules under `dir`, starts the formation, resolves once it is announced. `nodeFlags`
+ * go to `mur run --roster`, and through fork's inherited execArgv to every member (`--cpu-prof`, say).
+ */
+export async function startPlanesFormation(dir: string, home: string, nodeFlags: readonly string[] = []): Promise<PlanesFormation> {
   for (const [name, manifest, script] of [['owner', OWNER, OWNER_SCRIPT], ['reader', READER, JSON.stringify({ rules: [], default: { turns: [{ answer: 'ok' }] } })]]) {
     mkdirSync(path.join(dir, name), { recursive: true });
     writeFileSync(path.join(dir, name, 'murmur.yaml'), manifest);
@@ -44,7 +47,7 @@ export async function startPlanesFormation(dir: string, home: string): Promise<P
   mkdirSync(path.join(dir, 'owner', 'shared'));
   writeFileSync(path.join(dir, 'owner', 'shared', SHARED_FILE), 'a file for the reader\n');
   writeFileSync(path.join(dir, 'roster.yaml'), ROSTER);
-  const child = track(spawn(process.execPath, [MUR_CLI, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(spawn(process.execPath, [...nodeFlags, MUR_CLI, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -62,7 +65,7 @@ export async function startPlanesFormation(dir: string, home: string): Promise<P
 }
 
 /** The raw baseline: `fs.createReadStream(file).pipe(socket)` for each connection, in its own process like the door. */
-export async function startRawFileServer(file: string): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startRawFileServer(file: string): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const script = `const fs=require('node:fs');const net=require('node:net');
 const s=net.createServer((c)=>{c.on('error',()=>{});fs.createReadStream(process.argv[1]).pipe(c);});
 s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
@@ -71,5 +74,5 @@ s.listen(0,'127.0.0.1',()=>console.log(s.address().port));`;
     child.once('exit', (code) => reject(new Error(`the raw file server exited ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (line) => resolve(Number(line)));
   });
-  return { port, stop: () => stopChild(child) };
+  return { port, pid: child.pid!, stop: () => stopChild(child) };
 }

@@ -4,6 +4,10 @@
  * none answered with a file's bytes; the method check; the token and the scope before the path.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, readlinkSync, realpathSync, truncateSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { authBlock, bearer, tokensOf } from './support/auth.js';
 import { type DoorProcess, runDoor } from './support/door-process.js';
@@ -15,10 +19,12 @@ const REFUSAL = '{"error":"file_not_found","message":"nothing is served at this 
 let door: DoorProcess;
 let secure: DoorProcess;
 let big: Buffer;
+let root: string;
 
 before(async () => {
   const open = filesCapsule('files-plane');
   big = open.big;
+  root = open.root;
   [door, secure] = await Promise.all([
     runDoor(open.dir),
     runDoor(filesCapsule('files-secure', authBlock({ files: ['resources/files'], watcher: ['murmur.WatchSession'] })).dir),
@@ -204,6 +210,223 @@ describe('downloads', () => {
     assert.equal((await fetchBytes(door.url, '/resources/files/hello.txt', { headers: { 'if-modified-since': 'Thu, 01 Jan 1970 00:00:00 GMT' } })).status, 200);
   });
 });
+
+describe('downloads at the edges', () => {
+  test('HEAD with a Range: the 206 or 416 a GET would get, its headers and no body', async () => {
+    const head = await fetchBytes(door.url, '/resources/files/big.bin', { method: 'HEAD', headers: { range: 'bytes=-10' } });
+    assert.equal(head.status, 206);
+    assert.equal(head.headers['content-range'], `bytes ${big.length - 10}-${big.length - 1}/${big.length}`);
+    assert.equal(head.headers['content-length'], '10');
+    assert.equal(head.body.length, 0);
+    const past = await fetchBytes(door.url, '/resources/files/big.bin', { method: 'HEAD', headers: { range: `bytes=${big.length}-` } });
+    assert.equal(past.status, 416);
+    assert.equal(past.headers['content-range'], `bytes */${big.length}`);
+    assert.equal(past.body.length, 0);
+  });
+
+  test('a suffix range longer than the file, and one byte at each end', async () => {
+    for (const [range, start, end] of [['bytes=-1', big.length - 1, big.length - 1], [`bytes=${big.length - 1}-`, big.length - 1, big.length - 1], ['bytes=0-0', 0, 0]] as const) {
+      const answer = await fetchBytes(door.url, '/resources/files/big.bin', { headers: { range } });
+      assert.equal(answer.status, 206, range);
+      assert.equal(answer.headers['content-range'], `bytes ${start}-${end}/${big.length}`, range);
+      assert.ok(answer.body.equals(big.subarray(start, end + 1)), range);
+    }
+    const suffix = await fetchBytes(door.url, '/resources/files/hello.txt', { headers: { range: 'bytes=-1000' } });
+    assert.equal(suffix.status, 206);
+    assert.equal(suffix.headers['content-range'], `bytes 0-${Buffer.byteLength(HELLO) - 1}/${Buffer.byteLength(HELLO)}`);
+    assert.equal(suffix.body.toString(), HELLO);
+    // The empty file: any range, a suffix included, is unsatisfiable.
+    const empty = await fetchBytes(door.url, '/resources/files/empty.bin', { headers: { range: 'bytes=-5' } });
+    assert.equal(empty.status, 416);
+    assert.equal(empty.headers['content-range'], 'bytes */0');
+  });
+
+  test('conditionals before the range: a matching If-None-Match answers 304 even with a Range; If-None-Match outranks If-Modified-Since', async () => {
+    const { etag, 'last-modified': lastModified } = (await fetchBytes(door.url, '/resources/files/big.bin', { method: 'HEAD' })).headers;
+    const withRange = await fetchBytes(door.url, '/resources/files/big.bin', { headers: { 'if-none-match': String(etag), range: 'bytes=0-9' } });
+    assert.equal(withRange.status, 304);
+    assert.equal(withRange.body.length, 0);
+    assert.equal(withRange.headers['content-range'], undefined);
+    // If-None-Match present and not matching: If-Modified-Since is not looked at (RFC 9110 §13.1.3).
+    const both = await fetchBytes(door.url, '/resources/files/big.bin', { headers: { 'if-none-match': '"other"', 'if-modified-since': String(lastModified) } });
+    assert.equal(both.status, 200);
+    assert.equal(both.body.length, big.length);
+    // A date that does not parse is no condition.
+    assert.equal((await fetchBytes(door.url, '/resources/files/big.bin', { headers: { 'if-modified-since': 'yesterday' } })).status, 200);
+    // HEAD is conditional too.
+    assert.equal((await fetchBytes(door.url, '/resources/files/big.bin', { method: 'HEAD', headers: { 'if-none-match': String(etag) } })).status, 304);
+  });
+
+  test('a file that shrinks while it is sent: the connection is closed short of the content-length, never ended as if whole', async () => {
+    const file = path.join(root, 'shrinking.bin');
+    writeFileSync(file, '');
+    truncateSync(file, 64 * 1024 * 1024);
+    // Keep-alive: a body ended early but cleanly would leave this connection open, waiting for bytes that never come.
+    const read = await pausedDownload(door.url, '/resources/files/shrinking.bin', () => truncateSync(file, 1024 * 1024));
+    assert.equal(read.status, 200);
+    assert.equal(read.contentLength, 64 * 1024 * 1024);
+    assert.ok(read.closed, 'the connection stayed open');
+    assert.ok(read.bodyBytes < read.contentLength, `${read.bodyBytes} bytes of ${read.contentLength}`);
+  });
+
+  test('a file that grows while it is sent: exactly the length announced, and the connection stays usable', async () => {
+    const file = path.join(root, 'growing.bin');
+    writeFileSync(file, '');
+    truncateSync(file, 64 * 1024 * 1024);
+    const read = await pausedDownload(door.url, '/resources/files/growing.bin', () => truncateSync(file, 96 * 1024 * 1024));
+    assert.equal(read.status, 200);
+    assert.equal(read.contentLength, 64 * 1024 * 1024);
+    assert.equal(read.bodyBytes, read.contentLength);
+    assert.equal(read.closed, false);
+  });
+
+  test('concurrent downloads of different files, whole and ranged, each arrives exact (the reused buffers never mix them)', async () => {
+    const files = ['mix-a.bin', 'mix-b.bin'].map((name) => {
+      const bytes = randomBytes(3 * 1024 * 1024 + 5);
+      writeFileSync(path.join(root, name), bytes);
+      return { name, bytes };
+    });
+    const asks = Array.from({ length: 10 }, (_, i) => ({ file: files[i % 2], range: i >= 8 ? ([12_345, 2_345_678] as const) : null }));
+    const answers = await Promise.all(
+      asks.map(({ file, range }) => fetchBytes(door.url, `/resources/files/${file.name}`, range === null ? {} : { headers: { range: `bytes=${range[0]}-${range[1]}` } })),
+    );
+    for (const [i, answer] of answers.entries()) {
+      const { file, range } = asks[i];
+      const expected = range === null ? file.bytes : file.bytes.subarray(range[0], range[1] + 1);
+      assert.equal(answer.status, range === null ? 200 : 206, `${i}`);
+      assert.ok(answer.body.equals(expected), `download ${i} of ${file.name} differs`);
+    }
+  });
+
+  test('clients that stop reading hold the door to one buffer each, not the file', async () => {
+    const file = path.join(root, 'stalled.bin');
+    writeFileSync(file, '');
+    truncateSync(file, 64 * 1024 * 1024);
+    const rssMiB = () => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${door.pid}/status`, 'utf8'))?.[1]) / 1024;
+    const before = rssMiB();
+    const at = new URL(door.url);
+    const sockets = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(Number(at.port), at.hostname, () => socket.write(`GET /resources/files/stalled.bin HTTP/1.1\r\nhost: ${at.host}\r\n\r\n`));
+          socket.once('data', () => {
+            socket.pause();
+            resolve(socket);
+          });
+          socket.on('error', reject);
+        }),
+      ),
+    );
+    try {
+      // Time for a door that read on regardless to have read the files whole (8 × 64 MiB).
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const growth = rssMiB() - before;
+      assert.ok(growth < 32, `the door's RSS grew ${growth.toFixed(1)} MiB with 8 stalled downloads`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+  });
+
+  test('a client that goes away mid-download: the door closes the file', async () => {
+    const file = path.join(root, 'abandoned.bin');
+    writeFileSync(file, '');
+    truncateSync(file, 64 * 1024 * 1024);
+    const real = realpathSync(file);
+    const openOnIt = () =>
+      readdirSync(`/proc/${door.pid}/fd`).filter((fd) => {
+        try {
+          return readlinkSync(`/proc/${door.pid}/fd/${fd}`) === real;
+        } catch {
+          return false;
+        }
+      }).length;
+    const at = new URL(door.url);
+    const sockets = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(Number(at.port), at.hostname, () => socket.write(`GET /resources/files/abandoned.bin HTTP/1.1\r\nhost: ${at.host}\r\n\r\n`));
+          socket.once('data', () => {
+            socket.pause();
+            resolve(socket);
+          });
+          socket.on('error', reject);
+        }),
+      ),
+    );
+    assert.equal(openOnIt(), 4, 'four downloads under way hold the file open');
+    for (const socket of sockets) socket.destroy();
+    const deadline = Date.now() + 5_000;
+    while (openOnIt() > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(openOnIt(), 0, 'the door still holds the file open');
+  });
+});
+
+interface PausedDownload {
+  status: number;
+  contentLength: number;
+  bodyBytes: number;
+  /** Whether the door closed the (keep-alive) connection. */
+  closed: boolean;
+}
+
+/**
+ * A keep-alive GET on a bare socket that stops reading once the head has come (so the door is held by backpressure
+ * partway through the body), calls `meanwhile`, then reads on until the body is complete or the door closes the
+ * connection; gives up waiting 10 s after the last byte.
+ */
+function pausedDownload(url: string, target: string, meanwhile: () => void): Promise<PausedDownload> {
+  const at = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(at.port), at.hostname);
+    let head = '';
+    let status = 0;
+    let contentLength = -1;
+    let bodyBytes = 0;
+    let paused = false;
+    let idle: NodeJS.Timeout | undefined;
+    const settle = (closed: boolean) => {
+      clearTimeout(idle);
+      socket.destroy();
+      resolve({ status, contentLength, bodyBytes, closed });
+    };
+    const wait = () => {
+      clearTimeout(idle);
+      idle = setTimeout(() => settle(false), 10_000);
+    };
+    socket.on('connect', () => socket.write(`GET ${target} HTTP/1.1\r\nhost: ${at.host}\r\n\r\n`));
+    socket.on('data', (chunk: Buffer) => {
+      if (contentLength < 0) {
+        head += chunk.toString('latin1');
+        const end = head.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+        contentLength = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1]);
+        bodyBytes = Buffer.byteLength(head, 'latin1') - end - 4;
+      } else {
+        bodyBytes += chunk.length;
+      }
+      if (!paused) {
+        paused = true;
+        socket.pause();
+        setTimeout(() => {
+          meanwhile();
+          socket.resume();
+          wait();
+        }, 300);
+        return;
+      }
+      if (bodyBytes >= contentLength) {
+        // The whole body: the door would now close a connection it means to close; give it a moment to show it.
+        setTimeout(() => settle(socket.destroyed || socket.readableEnded), 300);
+        return;
+      }
+      wait();
+    });
+    socket.on('end', () => settle(true));
+    socket.on('close', () => settle(true));
+    socket.on('error', reject);
+  });
+}
 
 describe('methods', () => {
   test('anything but GET and HEAD: 405 with Allow, whatever the path', async () => {

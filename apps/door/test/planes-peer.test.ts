@@ -4,11 +4,13 @@
  * redeems them; and a member seated (by this test, as its supervisor) with a callee whose card is v0.4.0's.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { readFileSync, renameSync, writeFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync, mkdirSync, existsSync, readdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
+import { authBlock, bearer, tokensOf } from './support/auth.js';
 import { tempDir } from './support/door-process.js';
 import { type FormationProcess, forkMember, makeFormation, nextMessage, runFormation } from './support/formation.js';
 
@@ -139,6 +141,16 @@ describe('the peer plane between two formation members', () => {
     assert.doesNotMatch(traceText(formation.member('owner').recordsDir), /phk_[A-Za-z0-9_-]{43}/);
   });
 
+  test('a file of several chunks arrives whole and exact, with its length', async () => {
+    const bytes = randomBytes(3 * 512 * 1024 + 77);
+    writeFileSync(path.join(shared, 'large.bin'), bytes);
+    const minted = await share('share', 'large.bin');
+    const answer = await redeem(minted.url);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get('content-length'), String(bytes.length));
+    assert.ok(Buffer.from(await answer.arrayBuffer()).equals(bytes));
+  });
+
   test('a wrong or missing x-murmur-audience is refused and takes no use; HEAD takes none either', async () => {
     const minted = await share('share', 'report.txt');
     await refused(await redeem(minted.url, 'owner'));
@@ -182,6 +194,49 @@ describe('the peer plane between two formation members', () => {
     await refused(await redeem(minted.url));
   });
 
+  test('a link swapped in after minting: out of the root, to another file, a folder on the way; the same file through a link is still it', async () => {
+    const swap = async (name: string, change: () => void) => {
+      const minted = await share('share', name);
+      change();
+      const answer = await redeem(minted.url);
+      return { minted, status: answer.status, text: await answer.text() };
+    };
+    const outside = path.join(path.dirname(shared), 'secret.txt');
+    writeFileSync(path.join(shared, 'swap-out.txt'), 'shared');
+    const out = await swap('swap-out.txt', () => {
+      renameSync(path.join(shared, 'swap-out.txt'), path.join(shared, 'swap-out.old'));
+      symlinkSync(outside, path.join(shared, 'swap-out.txt'));
+    });
+    writeFileSync(path.join(shared, 'swap-in.txt'), 'shared');
+    const inside = await swap('swap-in.txt', () => {
+      renameSync(path.join(shared, 'swap-in.txt'), path.join(shared, 'swap-in.old'));
+      symlinkSync('report.txt', path.join(shared, 'swap-in.txt'));
+    });
+    mkdirSync(path.join(shared, 'box'));
+    writeFileSync(path.join(shared, 'box', 'f.txt'), 'shared');
+    mkdirSync(path.join(path.dirname(shared), 'elsewhere'));
+    writeFileSync(path.join(path.dirname(shared), 'elsewhere', 'f.txt'), 'outside the export root too');
+    const folder = await swap('box/f.txt', () => {
+      renameSync(path.join(shared, 'box'), path.join(shared, 'box.old'));
+      symlinkSync('../elsewhere', path.join(shared, 'box'));
+    });
+    for (const [what, answer] of Object.entries({ out, inside, folder })) {
+      assert.equal(answer.status, 404, what);
+      assert.equal(answer.text, REFUSAL, what);
+    }
+    const reasons = traceOf(formation.member('owner').recordsDir).filter((r) => r.type === 'peer_handle_refused').map((r) => [r.handle_id, r.reason]);
+    for (const { minted } of [out, inside, folder]) assert.ok(reasons.some(([id, reason]) => id === minted.handle_id && reason === 'file_gone'), minted.handle_id);
+    // Moved within the root and its old name made a link to it: the path still resolves inside the root to the very
+    // file minted (device and inode), so it is served.
+    writeFileSync(path.join(shared, 'same.txt'), 'the same file');
+    const same = await swap('same.txt', () => {
+      renameSync(path.join(shared, 'same.txt'), path.join(shared, 'same.moved'));
+      symlinkSync('same.moved', path.join(shared, 'same.txt'));
+    });
+    assert.equal(same.status, 200);
+    assert.equal(same.text, 'the same file');
+  });
+
   test("share-file's refusals are tool errors naming the rule", async () => {
     assert.match(await say(owner, 'share ../secret.txt reader'), /share-file: '\.\.\/secret\.txt' is not a path under exports\.peer_files\.root/);
     assert.match(await say(owner, 'share /etc/passwd reader'), /is not a path under exports\.peer_files\.root/);
@@ -213,6 +268,33 @@ describe('the peer plane between two formation members', () => {
     // The fresh handle was never redeemed by the refused calls: it still serves.
     assert.equal((await redeem(fresh.url)).status, 200);
     assert.doesNotMatch(traceText(formation.member('reader').recordsDir), /phk_[A-Za-z0-9_-]{43}/);
+  });
+
+  test('fetch-peer-file from a peer whose body breaks off stores nothing; one slower than the headers timeout is stored', async () => {
+    // A stand-in for a peer plane: `short` announces 600 bytes and cuts the connection after 100 (as the plane does
+    // when the file shrinks); `slow` sends its headers at once and the second half of its body after 10.5 s, past the
+    // 10 s the tool waits for headers.
+    const peer = createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '600', 'x-murmur-handle-id': 'hdl_0123456789abcdef0123456789abcdef' });
+      res.write(Buffer.alloc(300, 1));
+      if (req.url?.endsWith('A')) setTimeout(() => res.socket?.destroy(), 100);
+      else setTimeout(() => res.end(Buffer.alloc(300, 2)), 10_500);
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = peer.address();
+      const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/resources/peer/phk_`;
+      const workDir = path.join(formation.member('reader').recordsDir, 'work');
+      assert.match(await say(reader, `get ${base}${'A'.repeat(43)} cut/short.bin`), /fetch-peer-file: the download broke off after 300 of 600 bytes \(.+\); nothing was stored/);
+      assert.equal(existsSync(path.join(workDir, 'cut', 'short.bin')), false);
+      assert.deepEqual(readdirSync(path.join(workDir, 'cut')), []);
+      const slow = await say(reader, `get ${base}${'B'.repeat(43)} slow.bin`);
+      assert.match(slow, /"path":"slow\.bin","size":600/);
+      assert.equal(readFileSync(path.join(workDir, 'slow.bin')).length, 600);
+    } finally {
+      peer.closeAllConnections();
+      peer.close();
+    }
   });
 
   test('end to end: owner shares, hands the URL to reader with call-member, reader fetches it', async () => {
@@ -254,6 +336,72 @@ describe('share-file to a member whose card is v0.4.0 (no supportedInterfaces)',
       const text = task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0].text ?? '';
       assert.match(text, /peer_unreachable: its card has no JSONRPC interface/);
       assert.doesNotMatch(text, /handle_id/);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
+
+describe('the peer plane on an authenticated door (seed 000 step 1: the handle is the credential)', () => {
+  const home = tempDir('home');
+  let server: Server;
+  let cardUrl: string;
+  before(async () => {
+    // The audience's card, as a v1.0 member's: a JSONRPC interface, so share-file mints.
+    server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ name: 'reader', version: '0.1.0', supportedInterfaces: [{ url: cardUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    cardUrl = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`;
+  });
+  after(() => server?.close());
+
+  test('a handle is redeemed without a door token (a wrong one is ignored); every other path still takes one', async () => {
+    const secured = manifest('owner', [
+      'capabilities:', '  network:', '    allow: [localhost]',
+      'exports:', '  files:', '    root: shared', '  peer_files:', '    root: shared',
+      ...authBlock({ files: ['resources/files'] }).split('\n'),
+    ]);
+    const roster = makeFormation(ROSTER, { owner: { manifest: secured, script: OWNER_SCRIPT }, reader: { manifest: READER, script: READER_SCRIPT } });
+    mkdirSync(path.join(path.dirname(roster), 'owner', 'shared'));
+    writeFileSync(path.join(path.dirname(roster), 'owner', 'shared', 'a.txt'), 'for the reader');
+    const child = forkMember(roster, 'owner', home);
+    try {
+      const announced = await nextMessage<{ kind: string; url: string; recordsDir: string }>(child, 'announced');
+      child.send({ kind: 'seat', accept: [], links: [{ member: 'reader', url: cardUrl, token: 'mur_unused' }] });
+      await nextMessage(child, 'seated');
+      const tokens = tokensOf(announced);
+      // Sending the task takes the operator's token like any method.
+      await assert.rejects(new MurmurClient(announced.url).sendText('twice a.txt reader'));
+      const task = await new MurmurClient(announced.url, { token: tokens.operator }).sendText('twice a.txt reader');
+      const text = task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0].text ?? '';
+      const url = HANDLE_URL.exec(text)?.[0];
+      assert.ok(url, text);
+      const first = await fetch(url, { headers: { 'x-murmur-audience': 'reader' } });
+      assert.equal(first.status, 200);
+      assert.equal(await first.text(), 'for the reader');
+      const second = await fetch(url, { headers: { 'x-murmur-audience': 'reader', ...bearer('mur_not_a_token_of_this_door') } });
+      assert.equal(second.status, 200);
+      assert.equal(await second.text(), 'for the reader');
+      // Used up: the plane's refusal, not the gate's 401; so are a made-up handle and another method.
+      const third = await fetch(url, { headers: { 'x-murmur-audience': 'reader' } });
+      assert.equal(third.status, 404);
+      assert.equal(await third.text(), REFUSAL);
+      const madeUp = await fetch(`${announced.url}/resources/peer/phk_${'B'.repeat(43)}`);
+      assert.equal(madeUp.status, 404);
+      assert.equal(await madeUp.text(), REFUSAL);
+      assert.equal((await fetch(url, { method: 'DELETE' })).status, 405);
+      // The operator plane of the same door, on the same file: the token, then the scope.
+      const direct = `${announced.url}/resources/files/a.txt`;
+      assert.equal((await fetch(direct)).status, 401);
+      assert.equal((await fetch(direct, { headers: bearer('mur_not_a_token_of_this_door') })).status, 401);
+      const served = await fetch(direct, { headers: bearer(tokens.files) });
+      assert.equal(served.status, 200);
+      assert.equal(await served.text(), 'for the reader');
+      // A path that only looks like the peer plane is not it: the gate answers.
+      assert.equal((await fetch(`${announced.url}/resources/peerx/phk_${'B'.repeat(43)}`)).status, 401);
     } finally {
       child.kill('SIGKILL');
     }

@@ -1,6 +1,8 @@
 /**
  * The peer handles a door's session minted (docs/planes.md, "In the console"), read from mur console's record API:
- * built from the session's trace, so they show for an ended session too, and never carry a handle's secret.
+ * built from the session's trace, so they show for an ended session too, and never carry a handle's secret. Only the
+ * records on this host are read: a door whose records are elsewhere (one added with `mur console --door`, on another
+ * host) has no record session here, and its handles are not available — no door route lists them.
  */
 import { CONSOLE_PEER_HANDLES_SUFFIX, CONSOLE_RECORD_SESSION_PREFIX, type ConsolePeerHandle, type ConsolePeerHandlesResponse } from '@murmur/protocol';
 import { ConsoleApiError, describeError, isAbort, type Problem } from './errors.js';

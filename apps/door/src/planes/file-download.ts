@@ -1,19 +1,16 @@
-import { createReadStream } from 'node:fs';
-import { pipeline } from 'node:stream/promises';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { encodeRefusalBody, rangeNotSatisfiableRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConfinedEntry } from '../session/confined-open.js';
+import { sendFileBytes } from './file-bytes.js';
 import { contentDispositionFor, contentTypeFor } from './content-type.js';
 import { etagOf, lastModifiedOf, notModified, requestedRange } from './http-conditions.js';
 
-
-/** Bytes a download reads from the file at a time: one chunk in memory per download. @unit bytes */
-const DOWNLOAD_CHUNK_BYTES = 64 * 1024;
 /**
  * Answers a GET or HEAD of an opened regular file (docs/planes.md, "Downloads"): 200, 206, 304 or 416, with the
- * validators, content type and disposition. The bytes are streamed from the descriptor with backpressure, never held
- * whole; the descriptor is closed when the stream ends or is destroyed, or at once when no body is sent.
+ * validators, content type and disposition. The bytes are sent from the descriptor through one reused buffer
+ * (file-bytes.ts), never held whole; the descriptor is closed when they are sent or the client goes away, or at once
+ * when no body is sent.
  */
 export async function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConfinedEntry, name: string): Promise<FastifyReply> {
   const { stats, handle } = file;
@@ -49,14 +46,11 @@ export async function sendFile(request: FastifyRequest, reply: FastifyReply, fil
     await handle.close();
     return sendHeadersOnly(reply, status);
   }
-  // The bytes go straight from the file to the socket: piped to the raw response, so only the stream's own buffer
-  // (one chunk) is in memory and nothing of Fastify's reply path sits between them. The stream owns the descriptor
-  // from here: it closes it on end, on error and when the client goes away. `end` bounds the read to the announced
-  // length even if the file grows meanwhile.
+  // The bytes go straight from the file to the raw response, nothing of Fastify's reply path between them;
+  // sendFileBytes owns the descriptor from here and never sends other than `length` bytes silently.
   reply.hijack();
   reply.raw.writeHead(status, reply.getHeaders() as OutgoingHttpHeaders);
-  const bytes = createReadStream('', { fd: handle, start, end, autoClose: true, highWaterMark: DOWNLOAD_CHUNK_BYTES });
-  pipeline(bytes, reply.raw).catch(() => undefined);
+  sendFileBytes(handle, reply.raw, start, length);
   return reply;
 }
 

@@ -1,10 +1,10 @@
-import { createReadStream } from 'node:fs';
 import type { OutgoingHttpHeaders } from 'node:http';
 import { AUDIENCE_HEADER, encodeRefusalBody, HANDLE_ID_HEADER, handleNotFoundRefusal, methodNotAllowedRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { openConfined } from '../session/confined-open.js';
 import type { PeerHandle, PeerHandles, RedeemRefusal } from '../session/peer-handles.js';
 import type { TraceWriter } from '../session/trace-writer.js';
+import { sendFileBytes } from './file-bytes.js';
 import { contentDispositionFor, contentTypeFor } from './content-type.js';
 
 /** Where the peer plane is reached (seed 000, "Planes"). */
@@ -57,17 +57,15 @@ export class PeerPlane {
     };
     // A GET takes its use as the headers go out: an aborted transfer has used it (docs/planes.md, "Use count").
     if (request.method === 'GET') this.redeemed(handle, audience ?? '', size);
+    reply.hijack();
+    reply.raw.writeHead(200, headers);
     if (request.method === 'HEAD' || size === 0) {
       await file.handle.close();
-      reply.hijack();
-      reply.raw.writeHead(200, headers);
       reply.raw.end();
       return reply;
     }
-    return reply
-      .code(200)
-      .headers(headers)
-      .send(createReadStream('', { fd: file.handle, start: 0, end: size - 1, autoClose: true, highWaterMark: 256 * 1024 }));
+    sendFileBytes(file.handle, reply.raw, 0, size);
+    return reply;
   }
 
   private redeemed(handle: PeerHandle, audience: string, size: number): void {

@@ -50,15 +50,22 @@ export async function runFetchPeerFile(input: Record<string, unknown>, deps: Fet
   const target = await destination(deps.session.workDir, segments, saveAs);
   const audience = deps.session.formation?.member ?? deps.session.manifest.name;
   let answer: Response;
+  // The timeout bounds the wait for the headers only: fetch's signal also governs the body, and a large file may take
+  // longer than that to arrive (the task's own signal still cancels it).
+  const headersWait = new AbortController();
+  const headersTimer = setTimeout(() => headersWait.abort(new Error(`no answer within ${REDEEM_HEADERS_TIMEOUT_MS / 1000} s`)), REDEEM_HEADERS_TIMEOUT_MS);
   try {
     answer = await fetch(url, {
       headers: { [AUDIENCE_HEADER]: audience },
       redirect: 'error',
-      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(REDEEM_HEADERS_TIMEOUT_MS)]),
+      signal: AbortSignal.any([ctx.signal, headersWait.signal]),
     });
   } catch (error) {
     if (ctx.signal.aborted) throw ctx.signal.reason;
-    throw new ToolInputError(`fetch-peer-file: the handle's door did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    const why = headersWait.signal.aborted ? (headersWait.signal.reason as Error).message : error instanceof Error ? error.message : String(error);
+    throw new ToolInputError(`fetch-peer-file: the handle's door did not answer: ${why}`);
+  } finally {
+    clearTimeout(headersTimer);
   }
   if (answer.status !== 200) throw new ToolInputError(`fetch-peer-file: the peer refused the handle: ${await refusalOf(answer)}`);
   const handleId = answer.headers.get(HANDLE_ID_HEADER);
@@ -67,7 +74,7 @@ export async function runFetchPeerFile(input: Record<string, unknown>, deps: Fet
     await answer.body?.cancel();
     throw new ToolInputError(`fetch-peer-file: the file is ${declared} bytes, past the ${deps.maxBytes}-byte limit; nothing was stored`);
   }
-  const size = await store(answer, target, deps.maxBytes);
+  const size = await store(answer, target, deps.maxBytes, Number.isSafeInteger(declared) ? declared : null);
   deps.trace.write('peer_file_fetched', { task_id: ctx.taskId, handle_id: handleId, path: segments.join('/'), size });
   return JSON.stringify({ handle_id: handleId, path: segments.join('/'), size });
 }
@@ -105,8 +112,12 @@ async function destination(workDir: string, segments: readonly string[], saveAs:
   return target;
 }
 
-/** Writes the body to a temporary file beside the target and links it into place; returns the size. */
-async function store(answer: Response, target: string, maxBytes: number): Promise<number> {
+/**
+ * Writes the body to a temporary file beside the target and links it into place; returns the size. A body that ends
+ * short of its content-length (the connection broke, or the peer's file shrank while it was sent and the plane cut
+ * the connection) stores nothing.
+ */
+async function store(answer: Response, target: string, maxBytes: number, declared: number | null): Promise<number> {
   const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.part`);
   let file: FileHandle | null = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   let size = 0;
@@ -121,6 +132,7 @@ async function store(answer: Response, target: string, maxBytes: number): Promis
         await file.write(chunk);
       }
     }
+    if (declared !== null && size !== declared) throw new Error(`the body ended after ${size} of its ${declared} bytes`);
     await file.close();
     file = null;
     try {
@@ -132,7 +144,9 @@ async function store(answer: Response, target: string, maxBytes: number): Promis
     return size;
   } catch (error) {
     if (error instanceof ToolInputError) throw error;
-    throw new ToolInputError(`fetch-peer-file: the download failed: ${error instanceof Error ? error.message : String(error)}`);
+    const why = error instanceof Error ? error.message : String(error);
+    const where = declared === null ? `after ${size} bytes` : `after ${size} of ${declared} bytes`;
+    throw new ToolInputError(`fetch-peer-file: the download broke off ${where} (${why}); nothing was stored`);
   } finally {
     await file?.close().catch(() => undefined);
     await unlink(temporary).catch(() => undefined);
