@@ -66,4 +66,11 @@ test.describe('added doors', () => {
     await expect(page.getByRole('heading', { name: 'This door needs a token' })).toHaveCount(0);
     await expect(page.getByRole('navigation', { name: 'Task pages' })).toContainText('in total');
   });
+
+  test("its files page says peer handles are not available: the door's records are on another host", async ({ page }) => {
+    await page.goto(`${consoleUrl}/#/door/${door.address}/files`);
+    const handles = page.getByRole('region', { name: 'Peer handles' });
+    await expect(handles).toContainText('Peer handles are not available for this door');
+    await expect(handles.getByRole('table')).toHaveCount(0);
+  });
 });
