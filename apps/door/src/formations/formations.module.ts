@@ -38,7 +38,7 @@ import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
     },
     {
       provide: Delegations,
-      useFactory: (session: SessionContext, trace: TraceWriter, store: TaskStore, gate: RequestGate, log: DoorLog) =>
+      useFactory: (session: SessionContext, trace: TraceWriter, store: TaskStore, gate: RequestGate, log: DoorLog, telemetry: Telemetry) =>
         session.manifest.capabilities.spawn.allow.length === 0
           ? null
           : new Delegations({
@@ -48,8 +48,9 @@ import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
               acceptToken: (token) => gate.acceptTokens([token]),
               deadlineSecs: () => delegationDeadlineSecs(session),
               log: (line) => log.info('delegation', { line }),
+              traceContext: telemetry,
             }),
-      inject: [SESSION_CONTEXT, TraceWriter, TaskStore, RequestGate, DoorLog],
+      inject: [SESSION_CONTEXT, TraceWriter, TaskStore, RequestGate, DoorLog, Telemetry],
     },
     {
       provide: TASK_CONTINUATIONS,

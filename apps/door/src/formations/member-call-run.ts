@@ -83,6 +83,8 @@ async function reoffer(call: CallState, { door, clock, trace, callingTaskId }: C
         void door.cancel(answer.task.id);
         return ended(call, 'abandoned', `the calling task ended just after ${call.member} took the task; a cancel was sent to ${call.member}`);
       }
+      // The offer's own timeout (5 s from its sending) bounds the wait, within the seed's 6 s after the task ended.
+      if (answer.kind === 'no-answer') return ended(call, 'abandoned', `the calling task ended while an offer to ${call.member} was in flight; ${call.member} may hold the task`);
       throw call.signal.reason;
     }
     switch (answer.kind) {

@@ -1,8 +1,8 @@
 import type { TaskContinuations } from '../agent/task-continuations.js';
-import type { FormationSeat } from '../session/formation-seat.js';
+import type { FormationSeat, MemberLink } from '../session/formation-seat.js';
 import { newId } from '../session/ids.js';
 import type { SessionContext } from '../session/session-context.js';
-import type { TraceContextSource } from '../telemetry/trace-context.js';
+import type { TraceContext, TraceContextSource } from '../telemetry/trace-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
 import type { MemberCallPort } from '../tools/runtime/index.js';
 import { type RuntimeToolAnswer, type ToolCallContext, ToolInputError } from '../tools/tool-call.js';
@@ -10,7 +10,7 @@ import { alreadyAnsweredRefusal, busyNote, endedNote, notYetAnsweredRefusal, rej
 import type { Clock } from './clock.js';
 import { type ContinuationInput, continuationText, type EndedCall } from './continuation.js';
 import { allowsMemberDoor, W_RUN_008 } from './egress.js';
-import { type CallState, runCall } from './member-call-run.js';
+import { type CallState, type MemberDoorLike, runCall } from './member-call-run.js';
 import { MemberDoor } from './member-client.js';
 
 /** lifecycle.delegation_deadline_secs' default (seed 004, "Bound"). */
@@ -49,6 +49,8 @@ export interface MemberCallsDeps {
   clock: Clock;
   /** The calling task's trace context for the outbound call (telemetry/); absent or null-answering when telemetry is off. */
   traceContext?: TraceContextSource;
+  /** Opens the outbound caller to one member's door: a `MemberDoor` unless a test hands its own. */
+  openDoor?: (link: MemberLink, trust: 'trusted' | 'untrusted', traceContext: TraceContext | null) => MemberDoorLike;
 }
 
 /**
@@ -94,7 +96,8 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
     if (!allowsMemberDoor(session.manifest.capabilities.network.allow, Number(new URL(link.url).port))) {
       return endAtOnce('failed', `${member}'s door is on localhost, which capabilities.network.allow does not list (${W_RUN_008}); nothing was sent`);
     }
-    const door = new MemberDoor(link, ctx.trust ?? 'trusted', this.deps.traceContext?.traceparentFor(ctx.taskId) ?? null);
+    const openDoor = this.deps.openDoor ?? ((l, trust, traceContext) => new MemberDoor(l, trust, traceContext));
+    const door = openDoor(link, ctx.trust ?? 'trusted', this.deps.traceContext?.traceContextFor(ctx.taskId) ?? null);
     const answer = await door.offer(text, new AbortController().signal);
     const drive = (phase: 'offering' | 'running') => {
       void runCall(call.state, phase, { door, clock, trace, callingTaskId: ctx.taskId, rosterMembers: seat.members }).then(
@@ -249,11 +252,14 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
 
   private record(taskId: string, call: Call, delivered: boolean): void {
     const ended = call.ended;
+    const status = ended?.status ?? 'abandoned';
     this.deps.trace.write('member_call', {
       task_id: taskId,
       call_id: call.state.callId,
       member: call.state.member,
-      status: ended?.status ?? 'abandoned',
+      status,
+      // An abandoned call's output is delivered nowhere: its sentence (seed 004, "A busy member") is kept here.
+      ...(status === 'abandoned' && ended ? { output: ended.output } : {}),
       member_task_id: call.state.memberTaskId,
       offers: call.state.offers,
       elapsed_ms: this.deps.clock.now() - call.startedMs,

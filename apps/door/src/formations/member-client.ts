@@ -1,7 +1,7 @@
 import { errorKind, type FetchLike, MurmurClient } from '@murmur/client';
 import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, type Task, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
 import type { MemberLink } from '../session/formation-seat.js';
-import { TRACEPARENT_HEADER } from '../telemetry/trace-context.js';
+import { TRACEPARENT_HEADER, TRACESTATE_HEADER, type TraceContext } from '../telemetry/trace-context.js';
 
 /** How long one poll of a member's task may take before it counts as a read that got no answer. */
 export const READ_TIMEOUT_MS = 2_000;
@@ -35,11 +35,12 @@ export function statusText(task: Task): string | null {
 export class MemberDoor {
   private readonly client: MurmurClient;
 
-  /** `traceparent`: the calling task's trace context (telemetry/), sent on every request so the member's task continues it. */
-  constructor(link: MemberLink, trust: 'trusted' | 'untrusted', traceparent: string | null = null) {
+  /** `traceContext`: the calling task's (telemetry/), sent on every request so the member's task continues its trace. */
+  constructor(link: MemberLink, trust: 'trusted' | 'untrusted', traceContext: TraceContext | null = null) {
     const stamped: FetchLike = (input, init) => {
       const headers = new Headers(init?.headers);
-      if (traceparent !== null) headers.set(TRACEPARENT_HEADER, traceparent);
+      if (traceContext !== null) headers.set(TRACEPARENT_HEADER, traceContext.traceparent);
+      if (traceContext?.tracestate) headers.set(TRACESTATE_HEADER, traceContext.tracestate);
       headers.set(A2A_VERSION_HEADER, A2A_VERSION);
       headers.set(TASK_ORIGIN_HEADER, 'peer');
       headers.set(TASK_TRUST_HEADER, trust);
