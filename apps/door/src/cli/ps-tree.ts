@@ -62,7 +62,7 @@ export function psTree<R extends TreeRow>(rows: readonly R[], formations: readon
       return at < 0 ? Number.MAX_SAFE_INTEGER : at;
     };
     const members = rows.filter((r) => !isChild(r) && r.formation?.name === name).sort((a, b) => rank(a) - rank(b) || a.formation!.member.localeCompare(b.formation!.member));
-    const entry = members.find((m) => m.formation!.entry)?.formation!.member ?? order?.entry ?? null;
+    const entry = members.find((m) => m.formation?.entry)?.formation?.member ?? order?.entry ?? null;
     lines.push({ kind: 'formation', name, members: members.length, entry, supervisorPid: order?.pid ?? null });
     members.forEach((member, i) => {
       const last = i === members.length - 1;
