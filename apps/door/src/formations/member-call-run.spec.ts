@@ -23,7 +23,7 @@ function fakeClock(jitter: number): Clock & { sleeps: number[] } {
 }
 
 function call(deadlineSecs: number, signal = new AbortController().signal): CallState {
-  return { callId: 'mcl_x', member: 'worker', text: 'do it', deadlineSecs, deadlineMs: deadlineSecs * 1000, signal, memberTaskId: null, offers: 1 };
+  return { callId: 'mcl_x', member: 'worker', text: 'do it', deadlineSecs, deadlineMs: deadlineSecs * 1000, signal, memberTaskId: null, offers: 1, offerOnItsWay: null };
 }
 
 const records: { type: string; fields: Record<string, unknown> }[] = [];
