@@ -16,6 +16,7 @@ import { readConsolePerf } from './console-perf.js';
 import { type DoorProcess, startDoor } from './door-process.js';
 import { type DriverMeasurement, measureDriver, renderDrivers } from './measure-drivers.js';
 import { type FanOutMeasurement, measureFanOut } from './measure-fan-out.js';
+import { type FormationMeasurement, measureFormation, renderFormation } from './measure-formation.js';
 import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
 import { type PlanesMeasurement, measurePlanes, renderPlanes } from './measure-planes.js';
@@ -119,6 +120,13 @@ async function run(root: string): Promise<void> {
     process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-planes', at: new Date().toISOString(), planes: m })}\n`);
   };
   if (process.argv.includes('--planes')) return printPlanes(await planes());
+  // Formations: three members started and stopped, call → continuation round trips (docs/benchmarks.md).
+  const formation = (): Promise<FormationMeasurement> => measureFormation(root, config.quick ? { trials: 1, samples: 5 } : { trials: 2, samples: 12 }, log);
+  const printFormation = (m: FormationMeasurement) => {
+    process.stdout.write(renderFormation(m));
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-formation', at: new Date().toISOString(), formation: m })}\n`);
+  };
+  if (process.argv.includes('--formation')) return printFormation(await formation());
   const home = path.join(root, 'home');
   const capsuleDir = writeCapsule(path.join(root, 'capsule'));
 
@@ -148,6 +156,7 @@ async function run(root: string): Promise<void> {
   if (config.cpuProfDir) log(`the doors' CPU profiles (GetTask/SendMessage/streams, then fan-out) are in ${config.cpuProfDir}`);
   const drivers = await measureDrivers(root);
   const planesMeasurement = await planes();
+  const formationMeasurement = await formation();
   const consolePerf = readConsolePerf();
 
   const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, consolePerf };
@@ -156,6 +165,7 @@ async function run(root: string): Promise<void> {
   process.stdout.write(`${renderJson(results)}\n`);
   process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-drivers', at: new Date().toISOString(), drivers })}\n`);
   printPlanes(planesMeasurement);
+  printFormation(formationMeasurement);
 }
 
 async function main(): Promise<number> {

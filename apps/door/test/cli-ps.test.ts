@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { deadPid, manifest, registerFake, runMur, sleeper, type TinyServer, tinyServer } from './support/client-cli.js';
 import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
@@ -160,5 +162,67 @@ describe('mur ps', () => {
     assert.equal(none.code, 0);
     assert.equal(none.stdout, 'no session is registered on this host (mur run starts one)\n');
     assert.equal((await runMur(['ps', '--json'], empty)).stdout, '[]\n');
+  });
+});
+
+describe('mur ps as a tree: a formation’s members under it, a delegation’s children under their parent', () => {
+  const home = tempDir('home');
+  const id = (c: string) => `ses_0190${c.repeat(28)}`;
+  const at = (s: number) => new Date(Date.UTC(2026, 11, 1, 12, 0, s)).toISOString();
+  let pid: number;
+  let supervisor: ChildProcess;
+  after(() => supervisor?.kill('SIGKILL'));
+
+  before(async () => {
+    pid = await deadPid();
+    const formation = (member: string, entry = false) => ({ name: 'trio', member, entry, supervisorPid: pid });
+    // Registered out of order: the tree, not the start times, decides where each row goes.
+    registerFake(home, { sessionId: id('1'), name: 'solo', url: 'http://127.0.0.1:9', pid, startedAt: at(1) });
+    registerFake(home, { sessionId: id('2'), name: 'critic-capsule', url: 'http://127.0.0.1:9', pid, startedAt: at(2), formation: formation('critic') });
+    registerFake(home, { sessionId: id('3'), name: 'worker', url: 'http://127.0.0.1:9', pid, startedAt: at(3), formation: formation('worker') });
+    registerFake(home, { sessionId: id('4'), name: 'planner', url: 'http://127.0.0.1:9', pid, startedAt: at(4), formation: formation('planner', true) });
+    registerFake(home, { sessionId: id('5'), name: 'helper', url: 'http://127.0.0.1:9', pid, startedAt: at(5), delegation: { parentSessionId: id('3'), delegationId: 'dlg_aa' } });
+    registerFake(home, { sessionId: id('6'), name: 'deeper', url: 'http://127.0.0.1:9', pid, startedAt: at(6), delegation: { parentSessionId: id('5'), delegationId: 'dlg_bb' } });
+    registerFake(home, { sessionId: id('7'), name: 'second', url: 'http://127.0.0.1:9', pid, startedAt: at(7), delegation: { parentSessionId: id('1'), delegationId: 'dlg_cc' } });
+    registerFake(home, { sessionId: id('8'), name: 'orphan', url: 'http://127.0.0.1:9', pid, startedAt: at(8), delegation: { parentSessionId: id('9'), delegationId: 'dlg_dd' } });
+    // The supervisor's record gives the roster order (planner, worker, critic). Its pid must be alive to be read.
+    supervisor = sleeper();
+    mkdirSync(path.join(home, 'formations'), { recursive: true });
+    const members = ['planner', 'worker', 'critic'].map((member, i) => ({ member, sessionId: id(String(4 - i)), url: 'http://127.0.0.1:9', pid }));
+    writeFileSync(path.join(home, 'formations', `trio-${supervisor.pid}.json`), JSON.stringify({ name: 'trio', pid: supervisor.pid, rosterFile: '/x/roster.yaml', entry: 'planner', members, startedAt: at(0) }));
+  });
+
+  test('--json lists the rows in tree order, each child carrying its parent', async () => {
+    const rows = JSON.parse((await runMur(['ps', '--json'], home)).stdout) as (PsRow & { formation?: { member: string }; parent?: { sessionId: string; delegationId: string } })[];
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      ['solo', 'second', 'planner', 'worker', 'helper', 'deeper', 'critic-capsule', 'orphan'],
+    );
+    const byName = new Map(rows.map((r) => [r.name, r]));
+    assert.deepEqual(byName.get('helper')?.parent, { sessionId: id('3'), delegationId: 'dlg_aa' });
+    assert.deepEqual(byName.get('deeper')?.parent, { sessionId: id('5'), delegationId: 'dlg_bb' });
+    // A child whose parent is not listed stays a root, still naming its parent.
+    assert.deepEqual(byName.get('orphan')?.parent, { sessionId: id('9'), delegationId: 'dlg_dd' });
+    assert.equal(byName.get('solo')?.parent, undefined);
+    assert.equal(byName.get('planner')?.formation?.member, 'planner');
+  });
+
+  test('the table draws the tree: one formation line, its members in roster order, children indented under parents', async () => {
+    const out = (await runMur(['ps'], home)).stdout.split('\n').filter((l) => l !== '');
+    const versionAt = out[0].indexOf('VERSION');
+    const names = out.slice(1).map((l) => (l.startsWith('formation ') ? l : l.slice(0, versionAt).trimEnd()));
+    assert.deepEqual(names, [
+      'solo',
+      '└─ second (delegation dlg_cc)',
+      `formation trio: 3 members, entry planner, supervisor pid ${supervisor.pid}`,
+      '├─ planner (entry)',
+      '├─ worker',
+      '│  └─ helper (delegation dlg_aa)',
+      '│     └─ deeper (delegation dlg_bb)',
+      '└─ critic: critic-capsule',
+      'orphan (delegation dlg_dd)',
+    ]);
+    assert.match(out[0], /^NAME\s+VERSION\s+ADDRESS\s+SESSION\s+PID\s+STATE$/);
+    assert.match(out.find((l) => l.startsWith('│     └─ deeper'))!, new RegExp(`${id('6')}\\s+${pid}\\s+unreachable: its process ${pid} is gone`));
   });
 });

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
-import { until } from './support/client-cli.js';
+import { runMur, until } from './support/client-cli.js';
 import { type DoorProcess, runDoor, tempDir } from './support/door-process.js';
 
 const PARENT = `
@@ -162,6 +162,12 @@ describe('delegate-task on a public parent door', () => {
       start = traceOf(parent.recordsDir).find((r) => r.type === 'delegation_start' && r.task_id === held.id) as Record<string, string> | undefined;
       return start !== undefined;
     }, 'delegation_start');
+    // mur ps lists the child under its parent, naming the delegation.
+    const ps = JSON.parse((await runMur(['ps', '--json'], home)).stdout) as { sessionId: string; parent?: { sessionId: string; delegationId: string } }[];
+    const childAt = ps.findIndex((r) => r.sessionId === start!.child_session_id);
+    assert.ok(childAt > ps.findIndex((r) => r.sessionId === parent.sessionId), JSON.stringify(ps));
+    assert.deepEqual(ps[childAt].parent, { sessionId: parent.sessionId, delegationId: start!.delegation_id });
+    assert.match((await runMur(['ps'], home)).stdout, new RegExp(`\\n└─ worker \\(delegation ${start!.delegation_id}\\)\\s+0\\.2\\.0 .*${start!.child_session_id}`));
     const canceled = await client.cancelTask(held.id);
     assert.equal(canceled.status.state, 'TASK_STATE_CANCELED');
     const residue = canceled.artifacts?.find((a) => a.artifactId === 'residue')?.parts.map((p) => (p as { data?: unknown }).data);

@@ -91,9 +91,10 @@ describe('a formation launched, listed and stopped as a whole', () => {
         { name: 'trio', member: 'worker', entry: false },
       ],
     );
-    const table = (await runMur(['ps'], home)).stdout;
-    assert.match(table, /FORMATION/);
-    assert.match(table, /trio\/planner \(entry\)/);
+    const table = (await runMur(['ps'], home)).stdout.split('\n');
+    const at = table.findIndex((l) => l.startsWith('formation trio: 3 members, entry planner, supervisor pid '));
+    assert.ok(at > 0, table.join('\n'));
+    assert.deepEqual(table.slice(at + 1, at + 4).map((l) => l.split(/\s{2,}/)[0]), ['├─ planner (entry)', '├─ worker', '└─ critic']);
 
     const stopped = await runMur(['stop', 'trio', '--json'], home, { timeoutMs: 60_000 });
     assert.equal(stopped.code, 0, stopped.stderr);

@@ -5,8 +5,9 @@
  * blocking a task nor holding the door open.
  */
 import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { MurmurClient } from '@murmur/client';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
 import { makeFormation, memberManifest, runFormation } from './support/formation.js';
 import { type Collector, type OtlpSpan, startCollector } from './support/otlp.js';
@@ -35,6 +36,7 @@ default:
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
+const TRACESTATE = 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7';
 
 const doors: DoorProcess[] = [];
 const collectors: Collector[] = [];
@@ -56,6 +58,11 @@ async function door(endpoint: string): Promise<DoorProcess> {
 }
 
 const ms = (ns: bigint) => Number(ns / 1_000_000n);
+const traceRecords = (dir: string) =>
+  readFileSync(path.join(dir, 'trace.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('spans of one task on a live collector', () => {
   let c: Collector;
@@ -164,7 +171,7 @@ describe('a collector that never answers', () => {
 });
 
 describe('a formation member’s task joins its caller’s trace', () => {
-  test('the member’s task span is a child of the caller’s call-member span', async () => {
+  test('the member’s task span is a child of the caller’s call-member span, with the caller’s tracestate forwarded', async () => {
     const c = await collector();
     const roster = makeFormation('name: traced\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n', {
       planner: {
@@ -175,20 +182,74 @@ describe('a formation member’s task joins its caller’s trace', () => {
     });
     const formation = await runFormation(roster, tempDir('home'), [], { OTEL_EXPORTER_OTLP_ENDPOINT: c.url });
     try {
-      const planner = new MurmurClient(formation.member('planner').url);
-      const task = await planner.sendText('go');
-      assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
-      const [call, member] = await waitFor(async () => {
+      const answer = await rpc(formation.member('planner').url, 'SendMessage', { message: userMessage('go') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE });
+      assert.equal(answer.json.result.task.status.state, 'TASK_STATE_COMPLETED');
+      const [planner, call, member] = await waitFor(async () => {
+        const plannerTask = c.spans.find((s) => s.name === 'invoke_agent planner');
         const callSpan = c.spans.find((s) => s.name === 'execute_tool call-member');
         const memberTask = c.spans.find((s) => s.name === 'invoke_agent worker');
-        return callSpan && memberTask ? [callSpan, memberTask] : undefined;
+        return plannerTask && callSpan && memberTask ? [plannerTask, callSpan, memberTask] : undefined;
       }, 'the call-member span and the worker’s task span', 15_000);
-      assert.equal(member.traceId, call.traceId);
+      assert.deepEqual([planner.traceId, planner.parentSpanId, planner.traceState], [TRACE_ID, PARENT_ID, TRACESTATE]);
+      assert.equal(call.parentSpanId, planner.spanId);
+      assert.equal(member.traceId, TRACE_ID);
       assert.equal(member.parentSpanId, call.spanId);
+      assert.equal(member.traceState, TRACESTATE, 'the caller’s tracestate travelled with the call');
       assert.equal(member.kind, 2);
       assert.equal(member.resource['service.name'], 'worker');
+      // The worker's door kept both headers as received on the member call.
+      const start = traceRecords(formation.member('worker').recordsDir).find((r) => r.type === 'task_start')!;
+      assert.deepEqual([start.traceparent, start.tracestate], [`00-${TRACE_ID}-${call.spanId}-01`, TRACESTATE]);
     } finally {
       formation.mur.kill();
     }
+  });
+
+  test('a request without a tracestate sends none on; one that is not printable ASCII is dropped', async () => {
+    const c = await collector();
+    const d = await door(c.url);
+    await rpc(d.url, 'SendMessage', { message: userMessage('plain') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: 'bad=\u00e9t\u00e9' });
+    await rpc(d.url, 'SendMessage', { message: userMessage('plain') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
+    const starts = await waitFor(async () => {
+      const found = traceRecords(d.recordsDir).filter((r) => r.type === 'task_start');
+      return found.length === 2 ? found : undefined;
+    }, 'two task starts');
+    for (const start of starts) {
+      assert.equal(start.traceparent, `00-${TRACE_ID}-${PARENT_ID}-01`);
+      assert.equal(start.tracestate, undefined);
+    }
+  });
+});
+
+describe('a delegation’s child continues the delegate-task call’s trace', () => {
+  test('the child’s task span is a child of the parent’s delegate-task span, with the tracestate', async () => {
+    const c = await collector();
+    const root = tempDir('delegation');
+    for (const [name, script, extra] of [
+      ['parent', 'default:\n  turns:\n    - tools:\n        - tool: delegate-task\n          input: { capsule: helper, task: "sub" }\n      answer: waiting\n    - answer: "{{continuation}}"\n', '  spawn:\n    allow: [../helper]\n'],
+      ['helper', 'default:\n  turns:\n    - answer: HELPED\n', ''],
+    ] as const) {
+      mkdirSync(path.join(root, name));
+      writeFileSync(path.join(root, name, 'murmur.yaml'), manifestYaml({ name, extra }));
+      writeFileSync(path.join(root, name, 'script.yaml'), script);
+    }
+    const d = await runDoor(path.join(root, 'parent'), [], tempDir('home'), { env: { OTEL_EXPORTER_OTLP_ENDPOINT: c.url } });
+    doors.push(d);
+    const answer = await rpc(d.url, 'SendMessage', { message: userMessage('go') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE });
+    assert.equal(answer.json.result.task.status.state, 'TASK_STATE_COMPLETED');
+    assert.match(answer.json.result.task.artifacts[0].parts[0].text, /HELPED/);
+    const [parent, call, child] = await waitFor(async () => {
+      const parentTask = c.spans.find((s) => s.name === 'invoke_agent parent');
+      const callSpan = c.spans.find((s) => s.name === 'execute_tool delegate-task');
+      const childTask = c.spans.find((s) => s.name === 'invoke_agent helper');
+      return parentTask && callSpan && childTask ? [parentTask, callSpan, childTask] : undefined;
+    }, 'the delegate-task span and the child’s task span', 15_000);
+    assert.equal(call.parentSpanId, parent.spanId);
+    assert.equal(child.traceId, TRACE_ID);
+    assert.equal(child.parentSpanId, call.spanId);
+    assert.equal(child.traceState, TRACESTATE);
+    assert.equal(child.kind, 2, 'SERVER: the child’s task is the far side of the delegate-task call');
+    assert.equal(child.resource['service.name'], 'helper');
+    assert.notEqual(child.resource['murmur.session.id'], parent.resource['murmur.session.id']);
   });
 });

@@ -147,7 +147,12 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         }
       }
     } catch (error) {
-      if (task.signal.aborted) throw new TaskCanceledError(task.id);
+      if (task.signal.aborted) {
+        // An ending held for an offer on its way (seed 004) stopped the task before it is written: the task keeps its
+        // run slot until then.
+        await lifecycle.ending(task.id);
+        throw new TaskCanceledError(task.id);
+      }
       throw error;
     } finally {
       // Every other ending accounts for the task's calls at once: outstanding ones abandoned.

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { listSessions, type SessionEntry } from '../session/session-registry.js';
+import { listFormations, listSessions, type SessionEntry } from '../session/session-registry.js';
 import { checkCard, clientFor, type CommandIo, fetchCard, inPlainWords, withUsage } from './client-command-support.js';
+import { type FormationOrder, psTree } from './ps-tree.js';
 import { UsageError } from './usage-error.js';
 
 export const PS_USAGE = 'usage: mur ps [--json]   list the sessions registered on this host, each reachable or not';
@@ -16,6 +17,8 @@ export interface PsRow {
   reason: string | null;
   /** Present only for a formation member (mur run --roster): its formation, its member name, whether it is the entry. */
   formation?: { name: string; member: string; entry: boolean };
+  /** Present only for a delegated sub-capsule: the session that delegated to it, and the delegation. */
+  parent?: { sessionId: string; delegationId: string };
 }
 
 /** Whether one registered session's door answers as that session: its card, fetched with a short timeout. */
@@ -27,6 +30,7 @@ async function probe(session: SessionEntry & { stale: boolean }): Promise<PsRow>
     sessionId: session.sessionId,
     pid: session.pid,
     ...(session.formation ? { formation: { name: session.formation.name, member: session.formation.member, entry: session.formation.entry } } : {}),
+    ...(session.delegation ? { parent: { sessionId: session.delegation.parentSessionId, delegationId: session.delegation.delegationId } } : {}),
   };
   if (session.stale) return { ...row, reachable: false, reason: `its process ${session.pid} is gone (a stale record)` };
   try {
@@ -38,15 +42,33 @@ async function probe(session: SessionEntry & { stale: boolean }): Promise<PsRow>
   }
 }
 
-function table(rows: PsRow[]): string[] {
-  // A FORMATION column only when a formation runs: `<formation>/<member>`, `(entry)` after the entry member.
-  const formations = rows.some((r) => r.formation);
-  const header = ['NAME', 'VERSION', 'ADDRESS', 'SESSION', 'PID', ...(formations ? ['FORMATION'] : []), 'STATE'];
-  const formationCell = (r: PsRow) => (r.formation ? `${r.formation.name}/${r.formation.member}${r.formation.entry ? ' (entry)' : ''}` : '-');
-  const cells = rows.map((r) => [r.name, r.version, r.url, r.sessionId, String(r.pid), ...(formations ? [formationCell(r)] : []), r.reachable ? 'reachable' : `unreachable: ${r.reason}`]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+/** A session's NAME cell: its tree prefix, a member's roster name (and capsule name when they differ), a child's delegation. */
+function nameCell(r: PsRow, prefix: string): string {
+  const name = r.formation ? `${r.formation.member}${r.formation.member === r.name ? '' : `: ${r.name}`}${r.formation.entry ? ' (entry)' : ''}` : r.name;
+  return `${prefix}${name}${r.parent ? ` (delegation ${r.parent.delegationId})` : ''}`;
+}
+
+function table(rows: PsRow[], formations: readonly FormationOrder[]): string[] {
+  const lines = psTree(rows, formations);
+  const header = ['NAME', 'VERSION', 'ADDRESS', 'SESSION', 'PID', 'STATE'];
+  const cells = lines.map((l) =>
+    l.kind === 'formation'
+      ? null
+      : [nameCell(l.row, l.prefix), l.row.version, l.row.url, l.row.sessionId, String(l.row.pid), l.row.reachable ? 'reachable' : `unreachable: ${l.row.reason}`],
+  );
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c === null ? 0 : c[i].length))));
   const line = (c: string[]) => c.map((cell, i) => (i === c.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ');
-  return [line(header), ...cells.map(line)];
+  // A formation's own line, above its members: its name, size, entry and supervisor.
+  const formationLine = (l: Extract<(typeof lines)[number], { kind: 'formation' }>) =>
+    `formation ${l.name}: ${l.members} member${l.members === 1 ? '' : 's'}${l.entry === null ? '' : `, entry ${l.entry}`}${l.supervisorPid === null ? '' : `, supervisor pid ${l.supervisorPid}`}`;
+  return [line(header), ...lines.map((l, i) => (l.kind === 'formation' ? formationLine(l) : line(cells[i]!)))];
+}
+
+/** The running formations' member order, from the supervisors' records. */
+function formationOrders(): FormationOrder[] {
+  return listFormations()
+    .filter((f) => !f.stale)
+    .map((f) => ({ name: f.name, pid: f.pid, entry: f.entry, members: f.members.map((m) => m.member) }));
 }
 
 /**
@@ -57,7 +79,10 @@ function table(rows: PsRow[]): string[] {
 export async function ps(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = withUsage(PS_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } }));
   if (positionals.length > 0) throw new UsageError(`mur ps takes no arguments\n${PS_USAGE}`);
-  const rows = await Promise.all(listSessions().map(probe));
+  const probed = await Promise.all(listSessions().map(probe));
+  const formations = formationOrders();
+  // Tree order: a formation's members together in roster order, each delegated sub-capsule after its parent.
+  const rows = psTree(probed, formations).flatMap((l) => (l.kind === 'session' ? [l.row] : []));
   if (values.json) {
     io.out(JSON.stringify(rows));
     return 0;
@@ -66,6 +91,6 @@ export async function ps(argv: string[], io: CommandIo): Promise<number> {
     io.out('no session is registered on this host (mur run starts one)');
     return 0;
   }
-  for (const line of table(rows)) io.out(line);
+  for (const line of table(rows, formations)) io.out(line);
   return 0;
 }

@@ -20,6 +20,11 @@ export interface DelegateOrder {
   parentSession: string;
   /** The token the completion presents; null for a public parent door. */
   token: string | null;
+  /**
+   * The delegate-task tool call's W3C trace context (docs/telemetry.md), null when the parent exports no trace: the
+   * child's task continues it, as a member's task continues a call's traceparent header.
+   */
+  traceContext: { traceparent: string; tracestate?: string } | null;
 }
 
 /** The completion's one data part: what the child's task ended with. */

@@ -11,6 +11,7 @@ import { makePrivateDir } from '../session/private-files.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
 import type { ResidueSource } from '../tasks/residue-source.js';
+import type { TraceContextSource } from '../telemetry/trace-context.js';
 import type { DelegatePort } from '../tools/runtime/index.js';
 import { type RuntimeToolAnswer, type ToolCallContext, ToolInputError } from '../tools/tool-call.js';
 import { fenceUntrusted } from '../tools/untrusted-fence.js';
@@ -50,6 +51,8 @@ export interface DelegationsDeps {
   acceptToken: (token: MintedToken) => void;
   deadlineSecs: () => number;
   log: (line: string) => void;
+  /** The delegating task's trace context (telemetry/), handed to the child so its task continues the trace. */
+  traceContext?: TraceContextSource;
 }
 
 /**
@@ -82,7 +85,7 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
       capsuleDir: path.resolve(session.capsuleDir, entry),
       recordsDir: childWorkdir,
       deadline: session.deadline === null ? null : new Date(session.deadline.atMs).toISOString(),
-      order: { delegationId: id, task: text, parentUrl: session.url, parentSession: session.sessionId, token },
+      order: { delegationId: id, task: text, parentUrl: session.url, parentSession: session.sessionId, token, traceContext: this.deps.traceContext?.traceContextFor(ctx.taskId) ?? null },
       stderr: (line) => this.deps.log(`delegation ${id} (${capsule}): ${line}`),
     }).catch((error: unknown) => {
       throw new ToolInputError(`${capsule} could not be started, so nothing was delegated: ${(error as Error).message}`);

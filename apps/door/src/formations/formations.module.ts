@@ -9,6 +9,7 @@ import { SESSION_CONTEXT, type SessionContext } from '../session/session-context
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../session/trace-writer.js';
 import { RESIDUE_SOURCES, type ResidueSource } from '../tasks/residue-source.js';
+import { TASK_ENDING_HOLDS, type TaskEndingHold } from '../tasks/task-ending-hold.js';
 import { TasksModule } from '../tasks/tasks.module.js';
 import { TaskStore } from '../tasks/task-store.js';
 import { Telemetry } from '../telemetry/telemetry.js';
@@ -38,7 +39,7 @@ import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
     },
     {
       provide: Delegations,
-      useFactory: (session: SessionContext, trace: TraceWriter, store: TaskStore, gate: RequestGate, log: DoorLog) =>
+      useFactory: (session: SessionContext, trace: TraceWriter, store: TaskStore, gate: RequestGate, log: DoorLog, telemetry: Telemetry) =>
         session.manifest.capabilities.spawn.allow.length === 0
           ? null
           : new Delegations({
@@ -48,8 +49,9 @@ import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
               acceptToken: (token) => gate.acceptTokens([token]),
               deadlineSecs: () => delegationDeadlineSecs(session),
               log: (line) => log.info('delegation', { line }),
+              traceContext: telemetry,
             }),
-      inject: [SESSION_CONTEXT, TraceWriter, TaskStore, RequestGate, DoorLog],
+      inject: [SESSION_CONTEXT, TraceWriter, TaskStore, RequestGate, DoorLog, Telemetry],
     },
     {
       provide: TASK_CONTINUATIONS,
@@ -64,13 +66,19 @@ import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
 })
 export class FormationsModule implements OnModuleInit {
   constructor(
+    @Inject(MemberCalls) private readonly calls: MemberCalls | null,
     @Inject(Delegations) private readonly delegations: Delegations | null,
     @Inject(RpcPipeline) private readonly pipeline: RpcPipeline,
     @Inject(RESIDUE_SOURCES) private readonly residue: ResidueSource[],
+    @Inject(TASK_ENDING_HOLDS) private readonly endingHolds: TaskEndingHold[],
   ) {}
 
-  /** Completions reach the delegations, and a task's ending reports the delegations still running. */
+  /**
+   * A task's ending waits for its member calls' offers on their way; completions reach the delegations, and a task's
+   * ending reports the delegations still running.
+   */
   onModuleInit(): void {
+    if (this.calls !== null) this.endingHolds.push(this.calls);
     if (this.delegations === null) return;
     this.pipeline.setCompletions(this.delegations);
     this.residue.push(this.delegations);

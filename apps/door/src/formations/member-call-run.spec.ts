@@ -23,7 +23,7 @@ function fakeClock(jitter: number): Clock & { sleeps: number[] } {
 }
 
 function call(deadlineSecs: number, signal = new AbortController().signal): CallState {
-  return { callId: 'mcl_x', member: 'worker', text: 'do it', deadlineSecs, deadlineMs: deadlineSecs * 1000, signal, memberTaskId: null, offers: 1 };
+  return { callId: 'mcl_x', member: 'worker', text: 'do it', deadlineSecs, deadlineMs: deadlineSecs * 1000, signal, memberTaskId: null, offers: 1, offerOnItsWay: null };
 }
 
 const records: { type: string; fields: Record<string, unknown> }[] = [];
@@ -99,4 +99,42 @@ test('the calling task ends while the member is busy: abandoned, never handed it
   const ended = await runCall(call(600, abort.signal), 'offering', { door: door([], []), clock, trace, callingTaskId: 'tsk_c', rosterMembers: ['worker'] });
   assert.equal(ended.status, 'abandoned');
   assert.equal(ended.output, 'the calling task ended before worker took the task; worker was busy and was never handed it');
+});
+
+/** A door whose second offer is answered only after the calling task has ended (the abort). */
+function endsDuringOffer(second: OfferAnswer, abort: AbortController): MemberDoorLike & { canceled: string[] } {
+  const canceled: string[] = [];
+  let offers = 0;
+  return {
+    canceled,
+    offer: async () => {
+      offers += 1;
+      if (offers === 1) return { kind: 'busy' };
+      abort.abort(new Error('ended'));
+      return second;
+    },
+    read: async () => ({ kind: 'no-answer', why: 'gone' }),
+    cancel: async (id: string) => {
+      canceled.push(id);
+    },
+  };
+}
+
+test('the calling task ends while an offer is on its way: each answer to that offer decides how the call ends', async () => {
+  const run = async (second: OfferAnswer) => {
+    records.length = 0;
+    const abort = new AbortController();
+    const fake = endsDuringOffer(second, abort);
+    const state = call(600, abort.signal);
+    state.offers = 0;
+    // The first offer (the tool call's own) is made before runCall; here the fake's first answer is one re-offer.
+    const ended = await runCall(state, 'offering', { door: fake, clock: fakeClock(0), trace, callingTaskId: 'tsk_c', rosterMembers: ['worker'] });
+    return { ended, canceled: fake.canceled, busy: records.filter((r) => r.type === 'member_call_busy').map((r) => r.fields.offer), state };
+  };
+  const busy = await run({ kind: 'busy' });
+  assert.deepEqual([busy.ended.status, busy.ended.output, busy.busy], ['abandoned', 'the calling task ended before worker took the task; worker was busy and was never handed it', [1, 2]]);
+  const taken = await run({ kind: 'taken', task: task('TASK_STATE_SUBMITTED') });
+  assert.deepEqual([taken.ended.status, taken.ended.output, taken.canceled, taken.state.memberTaskId], ['abandoned', 'the calling task ended just after worker took the task; a cancel was sent to worker', ['tsk_m'], 'tsk_m']);
+  const silent = await run({ kind: 'no-answer', why: 'timed out' });
+  assert.deepEqual([silent.ended.status, silent.ended.output, silent.state.memberTaskId], ['abandoned', 'the calling task ended while an offer to worker was in flight; worker may hold the task', null]);
 });

@@ -3,13 +3,19 @@ import type { TraceWriter } from '../session/trace-writer.js';
 import { rejectedOutput, stayedBusyOutput } from './call-notes.js';
 import type { Clock } from './clock.js';
 import type { CallStatus, EndedCall } from './continuation.js';
-import { type MemberDoor, statusText } from './member-client.js';
+import { type MemberDoor, OFFER_TIMEOUT_MS, type OfferAnswer, offerTimedOut, statusText } from './member-client.js';
 
 /** How often the member's task is read (seed 004, "Bound"). */
 export const POLL_MS = 500;
 /** A busy member's re-offers: 1 s, doubling, at most 8 s, each plus up to 250 ms of jitter. */
 export const FIRST_REOFFER_MS = 1_000;
 export const MAX_REOFFER_MS = 8_000;
+/**
+ * How long a calling task that ends while an offer is on its way waits for that offer's answer before it ends (seed
+ * 004, "A busy member"), on the formations' clock. From the ending on, this wait, not the offer's own timeout, bounds
+ * the offer.
+ */
+export const ENDING_WAIT_MS = 6_000;
 /** Two reads, or two offers, in a row with no answer: unreachable. */
 const MISSES_FOR_UNREACHABLE = 2;
 /** At most this many names of noAnswerBelow are kept (seed 000, "Task metadata"). */
@@ -25,6 +31,8 @@ export interface CallState {
   readonly signal: AbortSignal;
   memberTaskId: string | null;
   offers: number;
+  /** The offer on its way, while one is: aborting it gives that offer up as unanswered. */
+  offerOnItsWay: AbortController | null;
 }
 
 /** The member door as a call reads it: a fake in tests. */
@@ -41,6 +49,51 @@ export interface CallRunDeps {
 
 const ended = (call: CallState, status: CallStatus, output: string, below: EndedCall['below'] = []): EndedCall => ({ callId: call.callId, member: call.member, status, output, below });
 
+/** The calling task ended while an offer was on its way and no answer came within ENDING_WAIT_MS (seed 004). */
+export const inFlightOutput = (member: string): string => `the calling task ended while an offer to ${member} was in flight; ${member} may hold the task`;
+const neverHandedOutput = (member: string): string => `the calling task ended before ${member} took the task; ${member} was busy and was never handed it`;
+
+/**
+ * Sends one offer of the call's task. It counts as unanswered after OFFER_TIMEOUT_MS while the calling task runs;
+ * once the task ends (the call's signal), that timeout stops and the ending's wait (ENDING_WAIT_MS, MemberCalls)
+ * bounds the offer through `offerOnItsWay`. No offer is sent once the calling task has ended.
+ */
+export async function sendOffer(call: CallState, door: MemberDoorLike): Promise<OfferAnswer> {
+  call.signal.throwIfAborted();
+  const giveUp = new AbortController();
+  const timer = setTimeout(() => giveUp.abort(offerTimedOut()), OFFER_TIMEOUT_MS);
+  const ending = () => clearTimeout(timer);
+  call.signal.addEventListener('abort', ending, { once: true });
+  call.offerOnItsWay = giveUp;
+  try {
+    return await door.offer(call.text, giveUp.signal);
+  } finally {
+    clearTimeout(timer);
+    call.signal.removeEventListener('abort', ending);
+    call.offerOnItsWay = null;
+  }
+}
+
+/**
+ * How a call ends whose offer was on its way when the calling task ended (seed 004, "A busy member"): a busy
+ * refusal writes that offer's member_call_busy; a member that took the task is sent CancelTask before the call ends.
+ */
+export async function endedDuringOffer(call: CallState, answer: OfferAnswer, { door, trace, callingTaskId }: Pick<CallRunDeps, 'door' | 'trace' | 'callingTaskId'>): Promise<EndedCall> {
+  switch (answer.kind) {
+    case 'busy':
+      trace.write('member_call_busy', { task_id: callingTaskId, call_id: call.callId, member: call.member, offer: call.offers });
+      return ended(call, 'abandoned', neverHandedOutput(call.member));
+    case 'taken':
+      call.memberTaskId = answer.task.id;
+      await door.cancel(answer.task.id);
+      return ended(call, 'abandoned', `the calling task ended just after ${call.member} took the task; a cancel was sent to ${call.member}`);
+    case 'no-answer':
+      return ended(call, 'abandoned', inFlightOutput(call.member));
+    default:
+      return ended(call, 'abandoned', neverHandedOutput(call.member));
+  }
+}
+
 /**
  * Drives one outstanding call to its end (seed 004, "A busy member", "How the answer arrives"): re-offers a busy
  * member until it takes the task or the deadline passes, then reads its task every 500 ms until it ends. The
@@ -56,13 +109,14 @@ export async function runCall(call: CallState, phase: 'offering' | 'running', de
   } catch (error) {
     if (!call.signal.aborted) throw error;
     return call.memberTaskId === null
-      ? ended(call, 'abandoned', `the calling task ended before ${call.member} took the task; ${call.member} was busy and was never handed it`)
+      ? ended(call, 'abandoned', neverHandedOutput(call.member))
       : ended(call, 'abandoned', `the calling task ended while ${call.member} was working on call ${call.callId}; its task was left running`);
   }
 }
 
 /** Re-offers until taken (returns null, memberTaskId set) or the call ends (returns how). */
-async function reoffer(call: CallState, { door, clock, trace, callingTaskId }: CallRunDeps): Promise<EndedCall | null> {
+async function reoffer(call: CallState, deps: CallRunDeps): Promise<EndedCall | null> {
+  const { door, clock, trace, callingTaskId } = deps;
   let wait = FIRST_REOFFER_MS;
   let misses = 0;
   for (;;) {
@@ -73,18 +127,11 @@ async function reoffer(call: CallState, { door, clock, trace, callingTaskId }: C
       return ended(call, 'rejected', stayedBusyOutput(call.member, call.deadlineSecs, call.offers));
     }
     await clock.sleep(delay, call.signal);
+    call.signal.throwIfAborted();
     call.offers += 1;
     // An offer on its way is not cut short by the calling task ending: its answer decides what is left behind.
-    const answer = await door.offer(call.text, new AbortController().signal);
-    if (call.signal.aborted) {
-      if (answer.kind === 'busy') trace.write('member_call_busy', { task_id: callingTaskId, call_id: call.callId, member: call.member, offer: call.offers });
-      if (answer.kind === 'taken') {
-        call.memberTaskId = answer.task.id;
-        void door.cancel(answer.task.id);
-        return ended(call, 'abandoned', `the calling task ended just after ${call.member} took the task; a cancel was sent to ${call.member}`);
-      }
-      throw call.signal.reason;
-    }
+    const answer = await sendOffer(call, door);
+    if (call.signal.aborted) return endedDuringOffer(call, answer, deps);
     switch (answer.kind) {
       case 'busy':
         misses = 0;

@@ -1,8 +1,9 @@
 import type { TaskContinuations } from '../agent/task-continuations.js';
-import type { FormationSeat } from '../session/formation-seat.js';
+import type { TaskEndingHold } from '../tasks/task-ending-hold.js';
+import type { FormationSeat, MemberLink } from '../session/formation-seat.js';
 import { newId } from '../session/ids.js';
 import type { SessionContext } from '../session/session-context.js';
-import type { TraceContextSource } from '../telemetry/trace-context.js';
+import type { TraceContext, TraceContextSource } from '../telemetry/trace-context.js';
 import type { TraceWriter } from '../session/trace-writer.js';
 import type { MemberCallPort } from '../tools/runtime/index.js';
 import { type RuntimeToolAnswer, type ToolCallContext, ToolInputError } from '../tools/tool-call.js';
@@ -10,8 +11,8 @@ import { alreadyAnsweredRefusal, busyNote, endedNote, notYetAnsweredRefusal, rej
 import type { Clock } from './clock.js';
 import { type ContinuationInput, continuationText, type EndedCall } from './continuation.js';
 import { allowsMemberDoor, W_RUN_008 } from './egress.js';
-import { type CallState, runCall } from './member-call-run.js';
-import { MemberDoor } from './member-client.js';
+import { type CallState, ENDING_WAIT_MS, endedDuringOffer, inFlightOutput, type MemberDoorLike, runCall, sendOffer } from './member-call-run.js';
+import { MemberDoor, offerTimedOut } from './member-client.js';
 
 /** lifecycle.delegation_deadline_secs' default (seed 004, "Bound"). */
 export const DEFAULT_DELEGATION_DEADLINE_SECS = 600;
@@ -28,6 +29,9 @@ interface Call {
   state: CallState;
   startedMs: number;
   ended: EndedCall | null;
+  /** Resolves once `ended` is set. */
+  whenEnded: Promise<void>;
+  markEnded: () => void;
   delivered: boolean;
   abort: AbortController;
 }
@@ -40,6 +44,10 @@ interface TaskCalls {
   /** Each member's latest ended call in this task, across rounds. */
   latest: Map<string, EndedCall>;
   wake: Set<() => void>;
+  /** The task's ending has begun (beforeEnd): no call is made, and each outstanding one is recorded as it ends. */
+  ended: boolean;
+  /** What the ending waits for: the outstanding calls winding down. */
+  windingDown: Promise<void> | null;
 }
 
 export interface MemberCallsDeps {
@@ -49,13 +57,15 @@ export interface MemberCallsDeps {
   clock: Clock;
   /** The calling task's trace context for the outbound call (telemetry/); absent or null-answering when telemetry is off. */
   traceContext?: TraceContextSource;
+  /** Opens the outbound caller to one member's door: a `MemberDoor` unless a test hands its own. */
+  openDoor?: (link: MemberLink, trust: 'trusted' | 'untrusted', traceContext: TraceContext | null) => MemberDoorLike;
 }
 
 /**
  * A formation member's calls to other members (seed 004, "call-member"): answers the tool, drives each call in the
  * background, and gives the agent loop the continuation once every call of a task has ended.
  */
-export class MemberCalls implements MemberCallPort, TaskContinuations {
+export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndingHold {
   private readonly tasks = new Map<string, TaskCalls>();
   readonly callees: readonly string[];
 
@@ -66,17 +76,26 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
   async call(member: string, text: string, ctx: ToolCallContext): Promise<RuntimeToolAnswer> {
     const { seat, trace, clock, session } = this.deps;
     if (!this.callees.includes(member)) throw new ToolInputError(`'${member}' is not a member this capsule may call; it may call ${this.callees.join(', ')}`);
+    // No offer is sent once the calling task's ending has begun (seed 004, "A busy member").
+    if (ctx.signal.aborted) throw ctx.signal.reason;
     const task = this.tasksOf(ctx.taskId, ctx.sentBy ?? null);
+    if (task.ended) throw new ToolInputError("'call-member' is answered only while a task runs, and this task is ending; nothing was sent.");
     if (task.ending !== null) throw new ToolInputError("'call-member' makes no call from a task that is ending without an answer.");
     const earlier = task.calls.find((c) => c.state.member === member && !c.delivered);
     if (earlier) throw new ToolInputError(earlier.ended ? alreadyAnsweredRefusal(member, earlier.state.callId) : notYetAnsweredRefusal(member, earlier.state.callId));
 
     const deadlineSecs = delegationDeadlineSecs(session);
     const abort = new AbortController();
+    let markEnded = () => {};
+    const whenEnded = new Promise<void>((resolve) => {
+      markEnded = resolve;
+    });
     const call: Call = {
-      state: { callId: newId('memberCall'), member, text, deadlineSecs, deadlineMs: clock.now() + deadlineSecs * 1000, signal: abort.signal, memberTaskId: null, offers: 1 },
+      state: { callId: newId('memberCall'), member, text, deadlineSecs, deadlineMs: clock.now() + deadlineSecs * 1000, signal: abort.signal, memberTaskId: null, offers: 1, offerOnItsWay: null },
       startedMs: clock.now(),
       ended: null,
+      whenEnded,
+      markEnded,
       delivered: false,
       abort,
     };
@@ -94,10 +113,18 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
     if (!allowsMemberDoor(session.manifest.capabilities.network.allow, Number(new URL(link.url).port))) {
       return endAtOnce('failed', `${member}'s door is on localhost, which capabilities.network.allow does not list (${W_RUN_008}); nothing was sent`);
     }
-    const door = new MemberDoor(link, ctx.trust ?? 'trusted', this.deps.traceContext?.traceparentFor(ctx.taskId) ?? null);
-    const answer = await door.offer(text, new AbortController().signal);
+    const openDoor = this.deps.openDoor ?? ((l, trust, traceContext) => new MemberDoor(l, trust, traceContext));
+    const door = openDoor(link, ctx.trust ?? 'trusted', this.deps.traceContext?.traceContextFor(ctx.taskId) ?? null);
+    const runDeps = { door, clock, trace, callingTaskId: ctx.taskId, rosterMembers: seat.members };
+    const answer = await sendOffer(call.state, door);
+    if (call.state.signal.aborted) {
+      // The calling task began ending while this first offer was on its way: as for any offer on its way (seed 004).
+      const outcome = await endedDuringOffer(call.state, answer, runDeps);
+      this.end(ctx.taskId, call, outcome);
+      return { data: JSON.stringify({ call_id: callId, member, status: outcome.status, output: outcome.output }), failed: true };
+    }
     const drive = (phase: 'offering' | 'running') => {
-      void runCall(call.state, phase, { door, clock, trace, callingTaskId: ctx.taskId, rosterMembers: seat.members }).then(
+      void runCall(call.state, phase, runDeps).then(
         (outcome) => this.end(ctx.taskId, call, outcome),
         (error: unknown) => this.end(ctx.taskId, call, { callId, member, status: 'failed', output: (error as Error).message, below: [] }),
       );
@@ -190,10 +217,55 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
     return continuationText(input);
   }
 
+  /**
+   * The calling task is ending (the lifecycle asks before it writes the ending): its undelivered answers are recorded
+   * now, and each outstanding call is abandoned — re-offers and reads stop at once; an offer on its way is waited for,
+   * up to ENDING_WAIT_MS on the clock (seed 004, "A busy member"). Resolves once every such call is recorded; null
+   * when nothing was outstanding.
+   */
+  beforeEnd(taskId: string): Promise<void> | null {
+    const task = this.tasks.get(taskId);
+    if (!task) return null;
+    if (task.ended) return task.windingDown;
+    task.ended = true;
+    const outstanding: Call[] = [];
+    for (const call of task.calls) {
+      if (call.delivered) continue;
+      call.delivered = true;
+      if (call.ended) this.record(taskId, call, false);
+      else outstanding.push(call);
+    }
+    if (outstanding.length === 0) return null;
+    for (const call of outstanding) call.abort.abort(new Error('the calling task ended'));
+    task.windingDown = this.windDown(taskId, outstanding);
+    return task.windingDown;
+  }
+
+  /** Waits for the abandoned calls to end, at most ENDING_WAIT_MS; an offer still unanswered then is given up. */
+  private async windDown(taskId: string, calls: Call[]): Promise<void> {
+    const stop = new AbortController();
+    const waited = this.deps.clock.sleep(ENDING_WAIT_MS, stop.signal).then(
+      () => true,
+      () => false,
+    );
+    const timedOut = await Promise.race([Promise.all(calls.map((c) => c.whenEnded)).then(() => false), waited]);
+    stop.abort();
+    if (!timedOut) return;
+    for (const call of calls) {
+      const offer = call.state.offerOnItsWay;
+      // A call whose offer was answered is still winding down (a CancelTask on its way): recorded when it ends.
+      if (call.ended || !offer) continue;
+      this.end(taskId, call, { callId: call.state.callId, member: call.state.member, status: 'abandoned', output: inFlightOutput(call.state.member), below: [] });
+      offer.abort(offerTimedOut());
+    }
+  }
+
   settle(taskId: string): void {
     const task = this.tasks.get(taskId);
     if (!task) return;
     this.tasks.delete(taskId);
+    // Its ending (beforeEnd) has accounted for every call.
+    if (task.ended) return;
     for (const call of task.calls) {
       if (call.delivered) continue;
       if (call.ended) this.record(taskId, call, false);
@@ -208,7 +280,7 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
   private tasksOf(taskId: string, sentBy: string | null): TaskCalls {
     let task = this.tasks.get(taskId);
     if (!task) {
-      task = { calls: [], sentBy, ending: null, latest: new Map(), wake: new Set() };
+      task = { calls: [], sentBy, ending: null, latest: new Map(), wake: new Set(), ended: false, windingDown: null };
       this.tasks.set(taskId, task);
     }
     return task;
@@ -217,9 +289,10 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
   private end(taskId: string, call: Call, outcome: EndedCall): void {
     if (call.ended) return;
     call.ended = outcome;
+    call.markEnded();
     const task = this.tasks.get(taskId);
-    if (!task) {
-      // The calling task has already ended: the call is accounted for now, abandoned.
+    if (!task || task.ended) {
+      // The calling task has ended, or is ending: the call is accounted for now, abandoned.
       this.record(taskId, call, false);
       return;
     }
@@ -249,11 +322,14 @@ export class MemberCalls implements MemberCallPort, TaskContinuations {
 
   private record(taskId: string, call: Call, delivered: boolean): void {
     const ended = call.ended;
+    const status = ended?.status ?? 'abandoned';
     this.deps.trace.write('member_call', {
       task_id: taskId,
       call_id: call.state.callId,
       member: call.state.member,
-      status: ended?.status ?? 'abandoned',
+      status,
+      // An abandoned call's output is delivered nowhere: its sentence (seed 004, "A busy member") is kept here.
+      ...(status === 'abandoned' && ended ? { output: ended.output } : {}),
       member_task_id: call.state.memberTaskId,
       offers: call.state.offers,
       elapsed_ms: this.deps.clock.now() - call.startedMs,

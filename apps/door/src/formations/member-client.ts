@@ -1,11 +1,14 @@
 import { errorKind, type FetchLike, MurmurClient } from '@murmur/client';
 import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, type Task, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
 import type { MemberLink } from '../session/formation-seat.js';
-import { TRACEPARENT_HEADER } from '../telemetry/trace-context.js';
+import { TRACEPARENT_HEADER, TRACESTATE_HEADER, type TraceContext } from '../telemetry/trace-context.js';
 
 /** How long one poll of a member's task may take before it counts as a read that got no answer. */
 export const READ_TIMEOUT_MS = 2_000;
-/** How long one offer may take before it counts as an offer that got no answer. */
+/**
+ * How long one offer may take before it counts as an offer that got no answer, while the calling task runs; once it
+ * has ended, the ending's own wait (ENDING_WAIT_MS, member-call-run.ts) bounds an offer on its way instead.
+ */
 export const OFFER_TIMEOUT_MS = 5_000;
 
 /** The exact status message of a door with no room (seed 000, "A SendMessage the door has no room for"). */
@@ -35,11 +38,12 @@ export function statusText(task: Task): string | null {
 export class MemberDoor {
   private readonly client: MurmurClient;
 
-  /** `traceparent`: the calling task's trace context (telemetry/), sent on every request so the member's task continues it. */
-  constructor(link: MemberLink, trust: 'trusted' | 'untrusted', traceparent: string | null = null) {
+  /** `traceContext`: the calling task's (telemetry/), sent on every request so the member's task continues its trace. */
+  constructor(link: MemberLink, trust: 'trusted' | 'untrusted', traceContext: TraceContext | null = null) {
     const stamped: FetchLike = (input, init) => {
       const headers = new Headers(init?.headers);
-      if (traceparent !== null) headers.set(TRACEPARENT_HEADER, traceparent);
+      if (traceContext !== null) headers.set(TRACEPARENT_HEADER, traceContext.traceparent);
+      if (traceContext?.tracestate) headers.set(TRACESTATE_HEADER, traceContext.tracestate);
       headers.set(A2A_VERSION_HEADER, A2A_VERSION);
       headers.set(TASK_ORIGIN_HEADER, 'peer');
       headers.set(TASK_TRUST_HEADER, trust);
@@ -49,17 +53,17 @@ export class MemberDoor {
     this.client = new MurmurClient(link.url, { token: link.token, fetch: stamped, retry: { maxRetries: 0 } });
   }
 
-  async offer(text: string, signal: AbortSignal): Promise<OfferAnswer> {
+  /** One offer; once `giveUp` aborts (its caller's timeout, member-call-run.ts), it is an offer that got no answer. */
+  async offer(text: string, giveUp: AbortSignal): Promise<OfferAnswer> {
     try {
-      const task = await this.client.sendText(text, { returnImmediately: true, signal: AbortSignal.any([signal, AbortSignal.timeout(OFFER_TIMEOUT_MS)]) });
+      const task = await this.client.sendText(text, { returnImmediately: true, signal: giveUp });
       if (task.status.state === 'TASK_STATE_REJECTED') {
         const message = statusText(task);
         return message === BUSY_MESSAGE ? { kind: 'busy' } : { kind: 'rejected', message };
       }
       return { kind: 'taken', task };
     } catch (error) {
-      if (signal.aborted) throw signal.reason;
-      return unanswered(error);
+      return giveUp.aborted ? { kind: 'no-answer', why: offerTimedOut().message } : unanswered(error);
     }
   }
 
@@ -76,6 +80,11 @@ export class MemberDoor {
   async cancel(taskId: string): Promise<void> {
     await this.client.cancelTask(taskId, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) }).catch(() => undefined);
   }
+}
+
+/** The reason an offer given up on reads as: a timeout, as `AbortSignal.timeout()` words it. */
+export function offerTimedOut(): DOMException {
+  return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
 }
 
 function unanswered(error: unknown): { kind: 'failed' | 'no-answer'; why: string } {

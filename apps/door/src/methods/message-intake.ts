@@ -16,7 +16,7 @@ import type { TaskRow } from '../tasks/task.entity.js';
 import { TaskLifecycle, TaskNotWaitingError } from '../tasks/task-lifecycle.js';
 import { TaskQueue } from '../tasks/task-queue.js';
 import { TaskStore } from '../tasks/task-store.js';
-import { traceparentOf } from '../telemetry/trace-context.js';
+import { traceContextOf } from '../telemetry/trace-context.js';
 
 export type Intake = { error: JsonRpcErrorObject } | { row: TaskRow; read: ReadMessage; continued: boolean; extensions: string[] };
 
@@ -63,7 +63,7 @@ export class MessageIntake {
       }
     }
     const row = await this.queue.submit(
-      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceparent: traceparentOf(call.rawHeaders), answeredAtOnce: read.returnImmediately },
+      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: traceContextOf(call.rawHeaders), answeredAtOnce: read.returnImmediately },
       call.caller,
     );
     return { row, read, continued: false, extensions };

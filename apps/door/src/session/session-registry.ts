@@ -9,6 +9,8 @@ import { murmurHome } from './stage-session.js';
 export interface SessionEntry extends RegisteredSession {
   /** A formation member's place (mur run --roster); absent for a capsule run on its own. */
   formation?: { name: string; member: string; entry: boolean; supervisorPid: number };
+  /** A delegated sub-capsule's parent (delegate-task): the delegating session and the delegation; absent otherwise. */
+  delegation?: { parentSessionId: string; delegationId: string };
 }
 
 /** What `mur run --roster` registers: the formation as a whole, so `mur stop <name>` can stop it. */

@@ -2,6 +2,7 @@ import { isSettledState, type MurmurTaskMetadata, type ResidueItem, type TaskSta
 import type { MessageTrust } from '../auth/message-trust.js';
 import type { TraceWriter } from '../session/trace-writer.js';
 import type { ResidueSource } from './residue-source.js';
+import type { TaskEndingHold } from './task-ending-hold.js';
 import type { TaskRow } from './task.entity.js';
 import type { TaskEvents } from './task-events.js';
 import type { TaskStore } from './task-store.js';
@@ -46,6 +47,8 @@ export interface TaskLifecycleDeps {
   events: TaskEvents;
   trace: TraceWriter;
   residue: readonly ResidueSource[];
+  /** What a task's ending waits for before it is written (formations/ adds its member calls); none by default. */
+  endingHolds?: readonly TaskEndingHold[];
 }
 
 /**
@@ -59,6 +62,8 @@ export class TaskLifecycle {
   private readonly writes = new Map<string, Promise<unknown>>();
   private closing = false;
   private readonly settlingListeners: ((id: string) => void)[] = [];
+  /** Per task, its ending's hold while one is waited for: a second ending meanwhile (a cancel) waits for the same. */
+  private readonly holds = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: TaskLifecycleDeps) {}
 
@@ -157,6 +162,29 @@ export class TaskLifecycle {
     return Object.keys(metadata).length > 0 ? metadata : null;
   }
 
+  /**
+   * What a task's ending waits for before it is written (TaskEndingHold), or null: then it is written at once. A held
+   * task is stopped first, its signal aborted as an ending aborts it, so that nothing more is done in it meanwhile.
+   */
+  private endingHold(id: string): Promise<void> | null {
+    const held = this.holds.get(id);
+    if (held) return held;
+    const waits = (this.deps.endingHolds ?? []).map((hold) => hold.beforeEnd(id)).filter((wait) => wait !== null);
+    if (waits.length === 0) return null;
+    const hold = Promise.all(waits).then(() => {
+      this.holds.delete(id);
+    });
+    // Set before the abort, whose listeners may already ask `ending`.
+    this.holds.set(id, hold);
+    this.live.get(id)?.abort.abort(TASK_ENDED);
+    return hold;
+  }
+
+  /** Resolves once the task's ending is no longer held (at once when it is not): its runner keeps the run slot until then. */
+  ending(id: string): Promise<void> {
+    return this.holds.get(id) ?? Promise.resolve();
+  }
+
   /** A progress status the stream shows (e.g. "inference turn 2"); the stored state does not change. */
   progress(id: string, text: string): void {
     const row = this.deps.store.row(id);
@@ -165,11 +193,15 @@ export class TaskLifecycle {
 
   /** `answers`: what a formation member's task says of the answers it lacks (seed 000, "Task metadata"). */
   async complete(id: string, response: string, answers: Pick<MurmurTaskMetadata, 'noAnswerBelow'> = {}): Promise<void> {
+    const hold = this.endingHold(id);
+    if (hold) await hold;
     const row = await this.transition(id, 'TASK_STATE_COMPLETED', { statusText: STATUS_TEXT.completed, response, murmur: this.endMetadata(id, Date.now(), answers) });
     if (row) this.deps.trace.write('task_result', { task_id: id, chars: response.length });
   }
 
   async fail(id: string, message: string, answers: Pick<MurmurTaskMetadata, 'noAnswer' | 'noAnswerBelow'> = {}): Promise<void> {
+    const hold = this.endingHold(id);
+    if (hold) await hold;
     await this.transition(id, 'TASK_STATE_FAILED', { statusText: message, murmur: this.endMetadata(id, Date.now(), answers) });
   }
 
@@ -212,9 +244,12 @@ export class TaskLifecycle {
 
   /**
    * Cancels a live task: written CANCELED, with a residue artifact naming what the session still runs. Resolves null
-   * when the task had ended (another cancel, its own ending) before this cancel's write: it is left unchanged.
+   * when the task had ended (another cancel, its own ending) before this cancel's write: it is left unchanged. An
+   * ending hold (an offer on its way) is waited for first, as for any ending.
    */
-  cancel(id: string, queued: boolean): Promise<TaskRow | null> {
+  async cancel(id: string, queued: boolean): Promise<TaskRow | null> {
+    const hold = this.endingHold(id);
+    if (hold) await hold;
     const residue = this.residue();
     return this.transition(
       id,

@@ -36,8 +36,8 @@ export interface NewTask {
   referenceTaskIds: string[];
   /** The message's trust class and origin: an untrusted task's whole text is fenced. */
   trust: MessageTrust;
-  /** The request's W3C `traceparent`, already checked (telemetry/): the task's trace continues the caller's. */
-  traceparent?: string | null;
+  /** The request's W3C trace context, already checked (telemetry/): the task's trace continues the caller's. */
+  traceContext?: { traceparent: string; tracestate?: string } | null;
   /**
    * The request is answered with the task as it stands once admitted (SendMessage returnImmediately): the task is
    * then written SUBMITTED on its own, so that the answer reads SUBMITTED, before it runs, even at an idle slot.
@@ -157,7 +157,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
       text: redactHandles(input.text),
       references: input.referenceTaskIds,
       attachments: input.images.map((i) => ({ part_index: i.partIndex, media_type: i.mediaType, bytes: i.bytes.length })),
-      ...(input.traceparent ? { traceparent: input.traceparent } : {}),
+      ...(input.traceContext ?? {}),
     });
     events.emit('status', { row, progress: null });
     if (working) {
@@ -183,9 +183,9 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
    * A task the runtime starts itself, owned by the session (seed 000, "Who sees a task"): the launch's own task
    * (mur run --task, task.md, input.txt), a detached command's result, a resumed launch's report of lost commands.
    */
-  submitSessionTask(text: string): Promise<TaskRow> {
+  submitSessionTask(text: string, traceContext: NewTask['traceContext'] = null): Promise<TaskRow> {
     return this.submit(
-      { messageId: newId('message'), contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'session' } },
+      { messageId: newId('message'), contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'session' }, traceContext },
       SESSION_CALLER,
     );
   }

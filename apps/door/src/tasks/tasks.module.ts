@@ -6,6 +6,7 @@ import { BackgroundCommands } from '../tools/background-commands.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { PageTokens } from './page-tokens.js';
 import { RESIDUE_SOURCES, type ResidueSource } from './residue-source.js';
+import { TASK_ENDING_HOLDS, type TaskEndingHold } from './task-ending-hold.js';
 import { TaskEvents } from './task-events.js';
 import { TaskLifecycle } from './task-lifecycle.js';
 import { TaskStore } from './task-store.js';
@@ -32,12 +33,15 @@ import { TaskStore } from './task-store.js';
     { provide: TaskEvents, useFactory: () => new TaskEvents() },
     // What a task's ending reports the session leaves running: background commands; formations/ adds its delegations on init.
     { provide: RESIDUE_SOURCES, useFactory: (background: BackgroundCommands): ResidueSource[] => [background], inject: [BackgroundCommands] },
+    // What a task's ending waits for: nothing, until formations/ adds its member calls on init.
+    { provide: TASK_ENDING_HOLDS, useFactory: (): TaskEndingHold[] => [] },
     {
       provide: TaskLifecycle,
-      useFactory: (store: TaskStore, events: TaskEvents, trace: TraceWriter, residue: ResidueSource[]) => new TaskLifecycle({ store, events, trace, residue }),
-      inject: [TaskStore, TaskEvents, TraceWriter, RESIDUE_SOURCES],
+      useFactory: (store: TaskStore, events: TaskEvents, trace: TraceWriter, residue: ResidueSource[], endingHolds: TaskEndingHold[]) =>
+        new TaskLifecycle({ store, events, trace, residue, endingHolds }),
+      inject: [TaskStore, TaskEvents, TraceWriter, RESIDUE_SOURCES, TASK_ENDING_HOLDS],
     },
   ],
-  exports: [TaskStore, TaskEvents, TaskLifecycle, PageTokens, RESIDUE_SOURCES],
+  exports: [TaskStore, TaskEvents, TaskLifecycle, PageTokens, RESIDUE_SOURCES, TASK_ENDING_HOLDS],
 })
 export class TasksModule {}

@@ -1,5 +1,6 @@
 import { type Attributes, type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import type { TraceContext } from './trace-context.js';
 
 /** One live task's spans: the task's own, the inference call in flight, and its tool calls by id. */
 interface LiveTask {
@@ -92,8 +93,11 @@ export class TaskSpans {
     task.tools.set(toolCallId, this.tracer.startSpan(`execute_tool ${toolName}`, { kind: SpanKind.INTERNAL, startTime: now(), attributes }, task.context));
   }
 
-  /** The traceparent an outbound call of this task carries: its tool call in flight, else the task itself. */
-  traceparentFor(taskId: string): string | null {
+  /**
+   * The trace context an outbound call of this task carries: its tool call in flight, else the task itself; with the
+   * tracestate the task's caller sent, which every span of the task inherits (Trace Context §3.3: forwarded as received).
+   */
+  traceContextFor(taskId: string): TraceContext | null {
     const task = this.live.get(taskId);
     if (!task) return null;
     const open = [...task.tools.values()].at(-1) ?? task.span;
@@ -103,12 +107,15 @@ export class TaskSpans {
         c[k] = v;
       },
     });
-    return carrier.traceparent ?? null;
+    if (carrier.traceparent === undefined) return null;
+    return carrier.tracestate ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate } : { traceparent: carrier.traceparent };
   }
 
   private start(taskId: string, fields: Fields): void {
     const traceparent = str(fields.traceparent);
-    const parent = traceparent ? propagator.extract(ROOT_CONTEXT, { traceparent }, { get: (c, k) => c[k as 'traceparent'], keys: (c) => Object.keys(c) }) : ROOT_CONTEXT;
+    const tracestate = str(fields.tracestate);
+    const carrier: Record<string, string> = traceparent ? { traceparent, ...(tracestate ? { tracestate } : {}) } : {};
+    const parent = traceparent ? propagator.extract(ROOT_CONTEXT, carrier, { get: (c, k) => c[k], keys: (c) => Object.keys(c) }) : ROOT_CONTEXT;
     const span = this.tracer.startSpan(
       `invoke_agent ${this.agentName}`,
       {

@@ -4,7 +4,7 @@ import type { TraceWriter } from '../session/trace-writer.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import type { OtlpExport, OtlpExportOptions } from './otlp-export.js';
 import { SHUTDOWN_BUDGET_MS, telemetryEnabled } from './telemetry-config.js';
-import type { TraceContextSource } from './trace-context.js';
+import type { TraceContext, TraceContextSource } from './trace-context.js';
 
 export interface TelemetryDeps extends OtlpExportOptions {
   trace: TraceWriter;
@@ -44,8 +44,8 @@ export class Telemetry implements TraceContextSource, OnModuleDestroy {
     return this.otlp !== null;
   }
 
-  traceparentFor(taskId: string): string | null {
-    return this.otlp?.spans.traceparentFor(taskId) ?? null;
+  traceContextFor(taskId: string): TraceContext | null {
+    return this.otlp?.spans.traceContextFor(taskId) ?? null;
   }
 
   /** Flushes what is queued, for at most SHUTDOWN_BUDGET_MS: a collector that is down never holds the door open. */

@@ -1,13 +1,22 @@
 import { headerLines } from '@murmur/protocol';
 
-/** The W3C Trace Context header (https://www.w3.org/TR/trace-context/#traceparent-header). */
+/** The W3C Trace Context headers (https://www.w3.org/TR/trace-context/#traceparent-header, #tracestate-header). */
 export const TRACEPARENT_HEADER = 'traceparent';
+export const TRACESTATE_HEADER = 'tracestate';
 
 /**
  * Version 00: a 32-hex trace id and a 16-hex parent id, neither all zeros, and 2-hex flags (Trace Context §3.2.2).
  * Lower-case only, as the spec requires; anything else is ignored, never repaired.
  */
 const TRACEPARENT = /^00-(?!0{32}-)[0-9a-f]{32}-(?!0{16}-)[0-9a-f]{16}-[0-9a-f]{2}$/;
+/** What is kept of a tracestate: printable ASCII, at most 512 characters (the length §3.3.1.5 says a participant must propagate). */
+const TRACESTATE = /^[\x20-\x7e]{1,512}$/;
+
+/** A task's W3C trace context: the traceparent, and the tracestate that came with it. */
+export interface TraceContext {
+  traceparent: string;
+  tracestate?: string;
+}
 
 /** The request's traceparent when it is one valid line, else null: the task then starts a trace of its own. */
 export function traceparentOf(rawHeaders: readonly string[]): string | null {
@@ -18,7 +27,21 @@ export function traceparentOf(rawHeaders: readonly string[]): string | null {
   return TRACEPARENT.test(value) ? value : null;
 }
 
-/** Where an outbound call finds the traceparent of the task it is made for; null when telemetry is off. */
+/**
+ * The request's trace context: its valid traceparent, with its tracestate (several lines joined by commas, §3.3.1.1)
+ * when there is one of printable ASCII within 512 characters. A tracestate without a valid traceparent is ignored (§3.3).
+ */
+export function traceContextOf(rawHeaders: readonly string[]): TraceContext | null {
+  const traceparent = traceparentOf(rawHeaders);
+  if (traceparent === null) return null;
+  const tracestate = headerLines(rawHeaders, TRACESTATE_HEADER)
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .join(',');
+  return TRACESTATE.test(tracestate) ? { traceparent, tracestate } : { traceparent };
+}
+
+/** Where an outbound call finds the trace context of the task it is made for; null when telemetry is off. */
 export interface TraceContextSource {
-  traceparentFor(taskId: string): string | null;
+  traceContextFor(taskId: string): TraceContext | null;
 }

@@ -13,6 +13,8 @@ export interface OtlpSpan {
   traceId: string;
   spanId: string;
   parentSpanId: string;
+  /** The W3C tracestate the span carries (trace.proto field 3); '' when none. */
+  traceState: string;
   name: string;
   /** SpanKind: 1 internal, 2 server, 3 client. */
   kind: number;
@@ -78,11 +80,12 @@ function keyValue(buf: Uint8Array, into: Record<string, AttrValue>): void {
 }
 
 function span(buf: Uint8Array, resource: Record<string, AttrValue>): OtlpSpan {
-  const s: OtlpSpan = { traceId: '', spanId: '', parentSpanId: '', name: '', kind: 0, startNs: 0n, endNs: 0n, attributes: {}, events: [], status: { code: 0, message: '' }, resource };
+  const s: OtlpSpan = { traceId: '', spanId: '', parentSpanId: '', traceState: '', name: '', kind: 0, startNs: 0n, endNs: 0n, attributes: {}, events: [], status: { code: 0, message: '' }, resource };
   fields(buf, (f, w, r, at) => {
     switch (f) {
       case 1: s.traceId = hex(r.readBytes()); return true;
       case 2: s.spanId = hex(r.readBytes()); return true;
+      case 3: s.traceState = r.readString(); return true;
       case 4: s.parentSpanId = hex(r.readBytes()); return true;
       case 5: s.name = r.readString(); return true;
       case 6: s.kind = r.readVarint(); return true;
