@@ -35,7 +35,7 @@ class HeldRunner {
 const input = (text: string): NewTask => ({ messageId: `m-${text}`, contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'a2a' } });
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Waits until `condition` holds: a start writes TASK_STATE_WORKING to SQLite before the runner is called. */
+/** Waits until `condition` holds: a queued task's start and its report are a commit or two away. */
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5000;
   while (!condition()) {
@@ -96,7 +96,11 @@ test('queue: a task paused for input gives up the slot', async () => {
   await until(() => runner.started.length === 1, 'a starts');
   void lifecycle.awaitReply(a.id, 'which?').catch(() => undefined);
   await until(() => runner.started.length === 2, 'b starts');
+  // b runs as soon as a's pause is issued; its start is reported only once that pause is durable and reported.
+  const reported = (id: string, state: string) => statuses.findIndex((e) => e.row.id === id && e.row.state === state && e.progress === null);
+  await until(() => reported(b.id, 'TASK_STATE_WORKING') >= 0, "b's start is reported");
   assert.equal(store.row(a.id)?.state, 'TASK_STATE_INPUT_REQUIRED');
+  assert.ok(reported(a.id, 'TASK_STATE_INPUT_REQUIRED') >= 0 && reported(a.id, 'TASK_STATE_INPUT_REQUIRED') < reported(b.id, 'TASK_STATE_WORKING'));
   assert.deepEqual(runner.started.map((t) => t.id), [a.id, b.id]);
   await queue.close();
 });

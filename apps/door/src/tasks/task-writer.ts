@@ -38,10 +38,12 @@ function upsertSql(rows: number): string {
   return `INSERT INTO tasks (${COLUMNS.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${set}`;
 }
 
+/** Called once the version's transaction has committed (null) or failed (SQLite's error). */
+export type WriteDone = (error: Error | null) => void;
+
 interface Pending {
   row: TaskRow;
-  resolve: () => void;
-  reject: (error: Error) => void;
+  done: WriteDone;
 }
 
 /**
@@ -54,7 +56,8 @@ interface Pending {
  * one implicit transaction: a single trip to libuv's thread pool, and no moment where another statement on this
  * connection (a ListTasks read through TypeORM) could see part of the group. A larger group is written between
  * BEGIN and COMMIT. Rows of one task within a group keep their order (SQLite applies a multi-row INSERT row by row).
- * One group is in flight at a time, so groups commit in the order of their change values.
+ * One group is in flight at a time, so groups commit in the order of their change values. When a group fails, the
+ * versions of its tasks queued meanwhile fail with it: they were made on top of a version that never landed.
  */
 export class TaskWriter {
   private queue: Pending[] = [];
@@ -68,13 +71,17 @@ export class TaskWriter {
 
   constructor(private readonly db: Database) {}
 
-  /** Resolves once the transaction holding this version has committed; rejects with SQLite's error when it failed. */
-  write(row: TaskRow): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('the task writer is closed'));
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ row, resolve, reject });
-      this.schedule();
-    });
+  /**
+   * Queues a version for the next group; `done` is called once the transaction holding it has committed, or with
+   * SQLite's error when it failed. Callbacks of one group run in the group's order, synchronously, one after another.
+   */
+  write(row: TaskRow, done: WriteDone): void {
+    if (this.closed) {
+      done(new Error('the task writer is closed'));
+      return;
+    }
+    this.queue.push({ row, done });
+    this.schedule();
   }
 
   /** Writes what is queued, then finalizes the prepared statements (the connection cannot close with them open). */
@@ -106,11 +113,15 @@ export class TaskWriter {
     this.queue = [];
     this.inFlight = this.writeGroup(group.map((p) => p.row)).then(
       () => {
-        for (const p of group) p.resolve();
+        for (const p of group) p.done(null);
       },
       (error: unknown) => {
         const failure = error instanceof Error ? error : new Error(String(error));
-        for (const p of group) p.reject(failure);
+        const failedTasks = new Set(group.map((p) => p.row.id));
+        const dependents = this.queue.filter((p) => failedTasks.has(p.row.id));
+        if (dependents.length > 0) this.queue = this.queue.filter((p) => !failedTasks.has(p.row.id));
+        for (const p of group) p.done(failure);
+        for (const p of dependents) p.done(failure);
       },
     );
     void this.inFlight.then(() => {
