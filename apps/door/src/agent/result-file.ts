@@ -3,7 +3,7 @@ import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../session/private-files.js';
 
 /** After a write lands, the next one waits at least this long: under load, many answers make one write. @unit ms */
-const MIN_INTERVAL_MS = 50;
+const MIN_INTERVAL_MS = 10;
 
 /**
  * out/result.txt: the latest completed task's answer (docs/decisions.md, "out/result.txt"). Off the hot path:
