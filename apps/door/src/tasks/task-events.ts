@@ -35,7 +35,7 @@ type EventName = keyof TaskEventMap;
 
 /** What waits in a task's report queue: an event emitted meanwhile, or a version being committed and its report. */
 type Held =
-  | { kind: 'event'; name: EventName; args: unknown[] }
+  | { kind: 'event'; name: EventName; payload: unknown }
   | { kind: 'version'; outcome: 'waiting' | 'committed' | Error; report: () => void; resolve: () => void; reject: (error: Error) => void };
 
 /** A task's events held behind versions being committed, reported in the order they happened. */
@@ -68,14 +68,15 @@ export class TaskEvents extends EventEmitter<TaskEventMap> {
   }
 
   override emit<K extends EventName>(name: K, ...args: TaskEventMap[K]): boolean;
-  override emit(name: EventName, ...args: unknown[]): boolean {
-    const id = taskIdOf(name, args[0]);
+  // Every event carries one payload: taken as one argument, not a rest array, on the chunk path.
+  override emit(name: EventName, payload: unknown): boolean {
+    const id = taskIdOf(name, payload);
     const queue = id === this.reporting ? undefined : this.held.get(id);
     if (queue) {
-      queue.items.push({ kind: 'event', name, args });
+      queue.items.push({ kind: 'event', name, payload });
       return true;
     }
-    return (super.emit as (name: EventName, ...args: unknown[]) => boolean)(name, ...args);
+    return (super.emit as (name: EventName, payload: unknown) => boolean)(name, payload);
   }
 
   /**
@@ -130,7 +131,7 @@ export class TaskEvents extends EventEmitter<TaskEventMap> {
         if (item.kind === 'version' && item.outcome === 'waiting') return;
         queue.at++;
         if (item.kind === 'event') {
-          if (!queue.dropping) this.deliver(item.name, item.args);
+          if (!queue.dropping) this.deliver(item.name, item.payload);
         } else if (item.outcome === 'committed') {
           queue.dropping = false;
           try {
@@ -157,9 +158,9 @@ export class TaskEvents extends EventEmitter<TaskEventMap> {
   }
 
   /** An event released from the queue; a listener's exception stays with the listener, as the event was already due. */
-  private deliver(name: EventName, args: unknown[]): void {
+  private deliver(name: EventName, payload: unknown): void {
     try {
-      (super.emit as (name: EventName, ...args: unknown[]) => boolean)(name, ...args);
+      (super.emit as (name: EventName, payload: unknown) => boolean)(name, payload);
     } catch {
       // Nobody is left to throw to: the code that emitted the event has moved on.
     }
