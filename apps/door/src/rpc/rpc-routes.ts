@@ -131,8 +131,7 @@ export function registerDoorRoutes(
         // The stream is written to the raw response: Fastify hands it over, and sends nothing of its own.
         reply.hijack();
         reply.raw.writeHead(answer.status, answer.headers);
-        // No flushHeaders(): every stream writes its opening event at once (the task, the connection-ack), and the
-        // head goes out with it in one write instead of a syscall of its own.
+        reply.raw.flushHeaders();
         answer.stream(reply.raw);
         return reply;
       }
