@@ -120,7 +120,14 @@ export class TaskLifecycle {
         if (isSettledState(state)) this.notifySettled(row);
         if (TERMINAL_STATES.has(state)) this.afterEnd(row);
       })
-      .then(() => row);
+      .then(
+        () => row,
+        (error: unknown) => {
+          // A task that is not running emits nothing more: its report queue, left dropping by the failure, goes.
+          if (!this.live.has(id)) events.forget(id);
+          throw error;
+        },
+      );
   }
 
   /** Stops a running task's driver (its TASK_STATE_WORKING could not be written): its signal aborts. */
