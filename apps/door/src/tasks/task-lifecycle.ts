@@ -58,8 +58,6 @@ export interface TaskLifecycleDeps {
 export class TaskLifecycle {
   private readonly live = new Map<string, LiveTask>();
   private readonly settleWaiters = new Map<string, Set<(row: TaskRow) => void>>();
-  /** Per task, the tail of its state writes: each change of one task is decided on the state the previous one wrote. */
-  private readonly writes = new Map<string, Promise<unknown>>();
   private closing = false;
   private readonly settlingListeners: ((id: string) => void)[] = [];
   /** Per task, its ending's hold while one is waited for: a second ending meanwhile (a cancel) waits for the same. */
@@ -70,8 +68,8 @@ export class TaskLifecycle {
   /**
    * Called when a task's write that ends it or pauses it for input is issued, before it commits. The run queue
    * hands the slot on here, so the next task's TASK_STATE_WORKING joins the same commit as this ending (group commit,
-   * tasks/task-writer.ts) instead of waiting a round trip for it; the next task still runs only once that commit
-   * — and so this ending — is durable.
+   * tasks/task-writer.ts) instead of waiting a round trip for it. The next task's driver runs at once; what it
+   * reports is held until its TASK_STATE_WORKING — and so, in the same or an earlier group, this ending — is durable.
    */
   onSettling(listener: (id: string) => void): void {
     this.settlingListeners.push(listener);
@@ -86,6 +84,7 @@ export class TaskLifecycle {
 
   finished(id: string): void {
     this.live.delete(id);
+    this.deps.events.forget(id);
   }
 
   isRunning(id: string): boolean {
@@ -98,21 +97,6 @@ export class TaskLifecycle {
   }
 
   /**
-   * Runs one state write of a task after the ones before it have been written. The in-memory row changes only once
-   * the store has the write, so without this two concurrent writers (a cancel and a reply, two cancels) would both
-   * decide on the same old state, and the later write would overwrite an ending.
-   */
-  private serially<T>(id: string, write: () => Promise<T>): Promise<T> {
-    const result = (this.writes.get(id) ?? Promise.resolve()).then(write);
-    const tail = result.catch(() => undefined);
-    this.writes.set(id, tail);
-    void tail.then(() => {
-      if (this.writes.get(id) === tail) this.writes.delete(id);
-    });
-    return result;
-  }
-
-  /**
    * Reports the TASK_STATE_WORKING of a task that started as it was admitted (written in the same commit as its
    * TASK_STATE_SUBMITTED, TaskStore.saveStarting), right after its SUBMITTED was reported and before anything else
    * can reach the task: nothing knew its id before that commit.
@@ -121,19 +105,39 @@ export class TaskLifecycle {
     this.deps.events.emit('status', { row, progress: null });
   }
 
-  /** Writes a transition of a task that is not yet terminal; a task already ended (canceled meanwhile) is left alone. */
+  /**
+   * Writes a transition of a task that is not yet terminal; a task already ended (canceled meanwhile) is left alone
+   * and resolves null once that ending is reported. The change is decided on the task's newest version, issued or
+   * committed, and issued at once: the task may go on while it commits (its driver runs while its TASK_STATE_WORKING
+   * commits), but the change is reported — status event, held answers, the mirror readers see — only once it is
+   * durable and after every earlier change of the task (TaskEvents.afterCommit). Resolves with the row then.
+   */
   transition(id: string, state: TaskState, fields: EndingFields, flags: { canceledQueued?: true } = {}): Promise<TaskRow | null> {
-    return this.serially(id, async () => {
-      const current = this.deps.store.row(id);
-      if (!current || TERMINAL_STATES.has(current.state)) return null;
-      const saved = this.deps.store.save({ ...current, statusText: null, prompt: null, ...fields, state }, Date.now());
-      if (isSettledState(state)) for (const listener of this.settlingListeners) listener(id);
-      const row = await saved;
-      this.deps.events.emit('status', { row, progress: null, ...flags });
-      if (isSettledState(state)) this.notifySettled(row);
-      if (TERMINAL_STATES.has(state)) this.afterEnd(row);
-      return row;
-    });
+    const { store, events } = this.deps;
+    const current = store.latest(id);
+    if (!current || TERMINAL_STATES.has(current.state)) return events.drained(id).then(() => null);
+    const { row, durable } = store.issue({ ...current, statusText: null, prompt: null, ...fields, state }, Date.now());
+    if (isSettledState(state)) for (const listener of this.settlingListeners) listener(id);
+    return events
+      .afterCommit(id, durable, () => {
+        store.publish(row);
+        events.emit('status', { row, progress: null, ...flags });
+        if (isSettledState(state)) this.notifySettled(row);
+        if (TERMINAL_STATES.has(state)) this.afterEnd(row);
+      })
+      .then(
+        () => row,
+        (error: unknown) => {
+          // A task that is not running emits nothing more: its report queue, left dropping by the failure, goes.
+          if (!this.live.has(id)) events.forget(id);
+          throw error;
+        },
+      );
+  }
+
+  /** Stops a running task's driver (its TASK_STATE_WORKING could not be written): its signal aborts. */
+  stop(id: string): void {
+    this.live.get(id)?.abort.abort(TASK_ENDED);
   }
 
   private afterEnd(row: TaskRow): void {
@@ -187,7 +191,7 @@ export class TaskLifecycle {
 
   /** A progress status the stream shows (e.g. "inference turn 2"); the stored state does not change. */
   progress(id: string, text: string): void {
-    const row = this.deps.store.row(id);
+    const row = this.deps.store.latest(id);
     if (row && row.state === 'TASK_STATE_WORKING') this.deps.events.emit('status', { row, progress: text });
   }
 
@@ -227,19 +231,23 @@ export class TaskLifecycle {
    * TaskNotWaitingError when the task stopped waiting (another reply, a cancel) after the caller looked at it.
    */
   reply(row: TaskRow, text: string, trust: MessageTrust): Promise<TaskRow> {
-    return this.serially(row.id, async () => {
-      const current = this.deps.store.row(row.id) ?? row;
-      const task = this.live.get(row.id);
-      const deliver = task?.deliverReply;
-      if (current.state !== 'TASK_STATE_INPUT_REQUIRED') throw new TaskNotWaitingError(current);
-      if (!task || !deliver) throw new Error(`task ${row.id} is not waiting for input`);
-      task.deliverReply = null;
-      const resumed = await this.deps.store.save({ ...current, state: 'TASK_STATE_WORKING', prompt: null }, Date.now());
-      this.deps.events.emit('status', { row: resumed, progress: null, resumed: true });
-      this.deps.trace.write('task_resumed', { task_id: row.id, reply_chars: text.length, reply: text });
-      deliver(agentText(text, trust));
-      return resumed;
-    });
+    const { store, events, trace } = this.deps;
+    const current = store.latest(row.id) ?? row;
+    const task = this.live.get(row.id);
+    const deliver = task?.deliverReply;
+    // Answered with the task as it was reported, once whatever it issued meanwhile is.
+    if (current.state !== 'TASK_STATE_INPUT_REQUIRED') return events.drained(row.id).then(() => Promise.reject(new TaskNotWaitingError(store.row(row.id) ?? current)));
+    if (!task || !deliver) return Promise.reject(new Error(`task ${row.id} is not waiting for input`));
+    task.deliverReply = null;
+    const { row: resumed, durable } = store.issue({ ...current, state: 'TASK_STATE_WORKING', prompt: null }, Date.now());
+    return events
+      .afterCommit(row.id, durable, () => {
+        store.publish(resumed);
+        events.emit('status', { row: resumed, progress: null, resumed: true });
+        trace.write('task_resumed', { task_id: row.id, reply_chars: text.length, reply: text });
+        deliver(agentText(text, trust));
+      })
+      .then(() => resumed);
   }
 
   /**

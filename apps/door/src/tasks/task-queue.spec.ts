@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, test } from 'node:test';
 import 'reflect-metadata';
+import sqlite3 from 'sqlite3';
 import { DataSource } from 'typeorm';
 import { PUBLIC_CALLER } from '../auth/caller.js';
 import { manifestSchema } from '../manifest/manifest.schema.js';
@@ -35,7 +36,7 @@ class HeldRunner {
 const input = (text: string): NewTask => ({ messageId: `m-${text}`, contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'a2a' } });
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Waits until `condition` holds: a start writes TASK_STATE_WORKING to SQLite before the runner is called. */
+/** Waits until `condition` holds: a queued task's start and its report are a commit or two away. */
 async function until(condition: () => boolean, what: string): Promise<void> {
   const deadline = Date.now() + 5000;
   while (!condition()) {
@@ -51,7 +52,7 @@ let lifecycle: TaskLifecycle;
 let runner: HeldRunner;
 let statuses: TaskStatusEvent[];
 
-async function queueFor(acceptance: 'single' | 'queue'): Promise<TaskQueue> {
+async function queueFor(acceptance: 'single' | 'queue', run?: (task: RunningTask) => Promise<void>): Promise<TaskQueue> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'murmur-queue-'));
   db = new DataSource({ type: 'sqlite', database: path.join(dir, 'store.db'), entities: [TaskRow, MetaRow], synchronize: true, logging: false });
   await db.initialize();
@@ -65,7 +66,7 @@ async function queueFor(acceptance: 'single' | 'queue'): Promise<TaskQueue> {
   runner = new HeldRunner();
   const manifest = manifestSchema.parse({ name: 'q', version: '0.1.0', lifecycle: { task_acceptance: acceptance } });
   const session = { manifest, recordsDir: dir } as SessionContext;
-  return new TaskQueue({ session, store, events, trace, lifecycle, runner });
+  return new TaskQueue({ session, store, events, trace, lifecycle, runner: run ? { run } : runner });
 }
 
 beforeEach(() => {
@@ -96,7 +97,11 @@ test('queue: a task paused for input gives up the slot', async () => {
   await until(() => runner.started.length === 1, 'a starts');
   void lifecycle.awaitReply(a.id, 'which?').catch(() => undefined);
   await until(() => runner.started.length === 2, 'b starts');
+  // b runs as soon as a's pause is issued; its start is reported only once that pause is durable and reported.
+  const reported = (id: string, state: string) => statuses.findIndex((e) => e.row.id === id && e.row.state === state && e.progress === null);
+  await until(() => reported(b.id, 'TASK_STATE_WORKING') >= 0, "b's start is reported");
   assert.equal(store.row(a.id)?.state, 'TASK_STATE_INPUT_REQUIRED');
+  assert.ok(reported(a.id, 'TASK_STATE_INPUT_REQUIRED') >= 0 && reported(a.id, 'TASK_STATE_INPUT_REQUIRED') < reported(b.id, 'TASK_STATE_WORKING'));
   assert.deepEqual(runner.started.map((t) => t.id), [a.id, b.id]);
   await queue.close();
 });
@@ -172,4 +177,52 @@ test('a task whose start is being written when the door begins closing is cancel
   assert.equal(store.row(a.id)?.statusText, STATUS_TEXT.canceled);
   await settle();
   assert.equal(runner.started.length, 0);
+});
+
+test('queued tasks run while their starts commit: every task reports SUBMITTED, WORKING, COMPLETED in order', async () => {
+  const queue = await queueFor('queue', (task) => lifecycle.complete(task.id, `done ${task.text}`));
+  const rows = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((t) => queue.submit(input(t), PUBLIC_CALLER)));
+  await until(() => rows.every((r) => store.row(r.id)?.state === 'TASK_STATE_COMPLETED'), 'every task completes');
+  for (const r of rows) {
+    const reported = statuses.filter((e) => e.row.id === r.id && e.progress === null);
+    assert.deepEqual(reported.map((e) => e.row.state), ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+    assert.ok(reported[0].row.change < reported[1].row.change && reported[1].row.change < reported[2].row.change);
+  }
+  // The queue ran them one at a time, in arrival order: each started after the previous one's ending was issued.
+  const completions = statuses.filter((e) => e.row.state === 'TASK_STATE_COMPLETED').map((e) => e.row.id);
+  assert.deepEqual(completions, rows.map((r) => r.id));
+  const stored = (await db.query('SELECT id, state, response FROM tasks ORDER BY change')) as { id: string; state: string; response: string }[];
+  assert.deepEqual(stored.map((r) => [r.state, r.response]), ['a', 'b', 'c', 'd', 'e'].map((t) => ['TASK_STATE_COMPLETED', `done ${t}`]));
+  await queue.close();
+});
+
+test('a group that fails reports none of its versions: the ending is lost, the next task (run while it committed) is stopped and failed', async () => {
+  const queue = await queueFor('queue');
+  const a = await queue.submit(input('a'), PUBLIC_CALLER);
+  const b = await queue.submit(input('b'), PUBLIC_CALLER);
+  await until(() => runner.started.length === 1, 'a starts');
+  const other = new sqlite3.Database(db.options.database as string);
+  const exec = (sql: string) => new Promise<void>((resolve, reject) => other.exec(sql, (error) => (error ? reject(error) : resolve())));
+  await exec('BEGIN IMMEDIATE');
+  statuses.length = 0;
+  try {
+    // a's ending is issued; b takes the slot and runs while its WORKING is written in the same group, which fails busy.
+    await assert.rejects(lifecycle.complete(a.id, 'done'), /the task store could not record task .*SQLITE_BUSY/);
+    await until(() => runner.started.length === 2 && runner.started[1].signal.aborted, 'b is stopped');
+    assert.equal(runner.started[1].id, b.id);
+    await settle();
+    assert.equal(statuses.length, 0, 'nothing of the failed group was reported');
+    assert.equal(store.row(a.id)?.state, 'TASK_STATE_WORKING');
+    assert.equal(store.row(b.id)?.state, 'TASK_STATE_SUBMITTED');
+  } finally {
+    await exec('ROLLBACK');
+    await new Promise((resolve) => other.close(resolve));
+  }
+  // b, stopped, is failed once the store writes again; a's ending was lost with the group (its driver was told).
+  await until(() => store.row(b.id)?.state === 'TASK_STATE_FAILED', 'b is failed');
+  assert.match(store.row(b.id)?.statusText ?? '', /^driver invocation failed: the task store could not record task .*SQLITE_BUSY/);
+  assert.deepEqual(statuses.map((e) => [e.row.id, e.row.state]), [[b.id, 'TASK_STATE_FAILED']]);
+  const stored = (await db.query('SELECT id, state FROM tasks ORDER BY change')) as { id: string; state: string }[];
+  assert.deepEqual(stored.map((r) => r.state), ['TASK_STATE_WORKING', 'TASK_STATE_FAILED']);
+  await queue.close();
 });

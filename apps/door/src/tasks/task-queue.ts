@@ -16,6 +16,8 @@ import { redactHandles } from '../session/peer-handles.js';
 /** Tasks waiting in TASK_STATE_SUBMITTED under task_acceptance: queue, beyond which new ones are rejected busy. */
 export const QUEUE_LIMIT = 1000;
 
+const noop = (): void => undefined;
+
 /**
  * Bytes of task input (text and images) the waiting tasks may hold until they start; past it a new task is
  * rejected busy, as past QUEUE_LIMIT. A task alone in the queue is always admitted.
@@ -213,7 +215,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     while (this.slot === null && this.queue.length > 0 && !this.closing) {
       const id = this.queue.shift()!;
       const input = this.takePending(id);
-      const row = this.deps.store.row(id);
+      const row = this.deps.store.latest(id);
       if (!input || !row || row.state !== 'TASK_STATE_SUBMITTED') continue;
       this.slot = id;
       void this.start(row, input);
@@ -221,21 +223,36 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
   }
 
   private start(row: TaskRow, input: NewTask): Promise<void> {
-    // Canceled before it could start: it never runs.
-    return this.run(row, input, () => this.deps.lifecycle.transition(row.id, 'TASK_STATE_WORKING', {}));
+    return this.run(row, input, true);
   }
 
-  /** Runs a task holding the slot; `working` writes its TASK_STATE_WORKING first, unless that is already written. */
-  private async run(row: TaskRow, input: NewTask, working?: () => Promise<TaskRow | null>): Promise<void> {
+  /**
+   * Runs a task holding the slot. With `working`, its TASK_STATE_WORKING is issued first and the driver runs while it
+   * commits (its SUBMITTED is already durable): whatever the task reports is held until that version is (TaskEvents),
+   * so a task that ends within a turn or two commits its start and its ending in one group. If the WORKING write
+   * fails, the driver is stopped and the task failed, and nothing it did was reported.
+   */
+  private async run(row: TaskRow, input: NewTask, working = false): Promise<void> {
     const { lifecycle, runner } = this.deps;
     const signal = lifecycle.started(row.id);
+    let workingFailure: Error | null = null;
+    const written = working ? lifecycle.transition(row.id, 'TASK_STATE_WORKING', {}) : null;
+    written?.then(
+      (w) => {
+        if (!w) lifecycle.stop(row.id);
+      },
+      (error: Error) => {
+        workingFailure = error;
+        lifecycle.stop(row.id);
+      },
+    );
     try {
-      if (working && !(await working())) return;
       await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal, startedAtMs: row.createdAtMs, trust: input.trust.trust, owner: row.owner });
+      if (written) await written;
     } catch (error) {
-      if (!(error instanceof TaskCanceledError) && !signal.aborted) {
-        await lifecycle.fail(row.id, `driver invocation failed: ${(error as Error).message}`).catch(() => undefined);
-      }
+      if (written) await written.then(noop, noop);
+      const failure = workingFailure ?? (error instanceof TaskCanceledError || signal.aborted ? null : (error as Error));
+      if (failure) await lifecycle.fail(row.id, `driver invocation failed: ${failure.message}`).catch(noop);
     } finally {
       lifecycle.finished(row.id);
       this.releaseSlot(row.id);
@@ -266,7 +283,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
   /** Cancels a live task; one still waiting in the queue leaves it and never starts. Null when it had already ended. */
   async cancel(id: string): Promise<TaskRow | null> {
     // Live tasks are always in the mirror: one missing from it has ended, and there is nothing to cancel.
-    const current = this.deps.store.row(id);
+    const current = this.deps.store.latest(id);
     if (!current) return null;
     const queued = current.state === 'TASK_STATE_SUBMITTED' && !this.deps.lifecycle.isRunning(id);
     if (queued) {

@@ -26,6 +26,8 @@ export class TaskStore {
   private lastChange = 0;
   /** Hot writes: prepared statements on TypeORM's own connection, group commit (task-writer.ts). */
   private readonly writer: TaskWriter;
+  /** Versions issued to the writer and not yet published to readers, by task id (the newest of each task). */
+  private readonly issued = new Map<string, TaskRow>();
 
   constructor(
     private readonly db: DataSource,
@@ -57,14 +59,43 @@ export class TaskStore {
 
   /** Writes a new version of a task, taking the next change value, then publishes it to readers. */
   async save(next: Omit<TaskRow, 'change' | 'statusTimestampMs'>, nowMs: number): Promise<TaskRow> {
-    const row = this.version(next, nowMs);
-    try {
-      await this.writer.write(row);
-    } catch (error) {
-      throw storeError(row.id, error);
-    }
-    this.cache.put(row);
+    const { row, durable } = this.issue(next, nowMs);
+    await durable;
+    this.publish(row);
     return row;
+  }
+
+  /**
+   * Issues a new version of a task to the next group commit without waiting for it: `durable` settles once its
+   * transaction has committed (or rejects with a StoreError). Until the caller publishes it, readers see the version
+   * before; `latest` sees it at once, so the task's next change is decided on it. A version queued on top of one that
+   * fails fails too (TaskWriter), and `latest` falls back to what readers see.
+   */
+  issue(next: Omit<TaskRow, 'change' | 'statusTimestampMs'>, nowMs: number): { row: TaskRow; durable: Promise<void> } {
+    const row = this.version(next, nowMs);
+    this.issued.set(row.id, row);
+    const durable = new Promise<void>((resolve, reject) => {
+      this.writer.write(row, (error) => {
+        if (error === null) return resolve();
+        if (this.issued.get(row.id) === row) this.issued.delete(row.id);
+        reject(storeError(row.id, error));
+      });
+    });
+    return { row, durable };
+  }
+
+  /** A committed version becomes what readers see (the mirror); call in the order the versions were issued. */
+  publish(row: TaskRow): void {
+    if (this.issued.get(row.id) === row) this.issued.delete(row.id);
+    this.cache.put(row);
+  }
+
+  /**
+   * The task's newest version, issued or published: what its next change is decided on. For the session's own
+   * bookkeeping; a caller is answered with what was published (`row`, `read`).
+   */
+  latest(id: string): TaskRow | undefined {
+    return this.issued.get(id) ?? this.cache.get(id);
   }
 
   /**
@@ -73,16 +104,12 @@ export class TaskStore {
    * that commit is durable, published to readers in order; nothing reports either before.
    */
   async saveStarting(next: Omit<TaskRow, 'change' | 'statusTimestampMs'>, nowMs: number): Promise<[submitted: TaskRow, working: TaskRow]> {
-    const submitted = this.version({ ...next, state: 'TASK_STATE_SUBMITTED' }, nowMs);
-    const working = this.version({ ...next, state: 'TASK_STATE_WORKING' }, nowMs);
-    try {
-      await Promise.all([this.writer.write(submitted), this.writer.write(working)]);
-    } catch (error) {
-      throw storeError(submitted.id, error);
-    }
-    this.cache.put(submitted);
-    this.cache.put(working);
-    return [submitted, working];
+    const submitted = this.issue({ ...next, state: 'TASK_STATE_SUBMITTED' }, nowMs);
+    const working = this.issue({ ...next, state: 'TASK_STATE_WORKING' }, nowMs);
+    await Promise.all([submitted.durable, working.durable]);
+    this.publish(submitted.row);
+    this.publish(working.row);
+    return [submitted.row, working.row];
   }
 
   private version(next: Omit<TaskRow, 'change' | 'statusTimestampMs'>, nowMs: number): TaskRow {

@@ -38,10 +38,28 @@ function upsertSql(rows: number): string {
   return `INSERT INTO tasks (${COLUMNS.join(', ')}) VALUES ${values} ON CONFLICT (id) DO UPDATE SET ${set}`;
 }
 
+/** Called once the version's transaction has committed (null) or failed (SQLite's error). */
+export type WriteDone = (error: Error | null) => void;
+
+/**
+ * The rows a group writes: each task's newest version in the group, in group order. A group commits or fails whole,
+ * so the versions before it within the group (a task's SUBMITTED and WORKING written together, a WORKING and the
+ * ending that followed it within a turn) could never be read from the store, and the newest holds every column they
+ * did (an upsert replaces every column but the ones that never change): writing only it leaves the same rows for
+ * fewer b-tree updates (each row touches the table and four indexes).
+ */
+function newestVersions(group: readonly Pending[]): TaskRow[] {
+  const last = new Map<string, number>();
+  for (let i = 0; i < group.length; i++) last.set(group[i].row.id, i);
+  if (last.size === group.length) return group.map((p) => p.row);
+  const rows: TaskRow[] = [];
+  for (let i = 0; i < group.length; i++) if (last.get(group[i].row.id) === i) rows.push(group[i].row);
+  return rows;
+}
+
 interface Pending {
   row: TaskRow;
-  resolve: () => void;
-  reject: (error: Error) => void;
+  done: WriteDone;
 }
 
 /**
@@ -53,8 +71,9 @@ interface Pending {
  * A group of up to ROWS_PER_STATEMENT rows is one multi-row INSERT … ON CONFLICT DO UPDATE, which SQLite runs as
  * one implicit transaction: a single trip to libuv's thread pool, and no moment where another statement on this
  * connection (a ListTasks read through TypeORM) could see part of the group. A larger group is written between
- * BEGIN and COMMIT. Rows of one task within a group keep their order (SQLite applies a multi-row INSERT row by row).
- * One group is in flight at a time, so groups commit in the order of their change values.
+ * BEGIN and COMMIT. Of one task's versions within a group only the newest is written (newestVersions).
+ * One group is in flight at a time, so groups commit in the order of their change values. When a group fails, the
+ * versions of its tasks queued meanwhile fail with it: they were made on top of a version that never landed.
  */
 export class TaskWriter {
   private queue: Pending[] = [];
@@ -68,13 +87,17 @@ export class TaskWriter {
 
   constructor(private readonly db: Database) {}
 
-  /** Resolves once the transaction holding this version has committed; rejects with SQLite's error when it failed. */
-  write(row: TaskRow): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('the task writer is closed'));
-    return new Promise<void>((resolve, reject) => {
-      this.queue.push({ row, resolve, reject });
-      this.schedule();
-    });
+  /**
+   * Queues a version for the next group; `done` is called once the transaction holding it has committed, or with
+   * SQLite's error when it failed. Callbacks of one group run in the group's order, synchronously, one after another.
+   */
+  write(row: TaskRow, done: WriteDone): void {
+    if (this.closed) {
+      done(new Error('the task writer is closed'));
+      return;
+    }
+    this.queue.push({ row, done });
+    this.schedule();
   }
 
   /** Writes what is queued, then finalizes the prepared statements (the connection cannot close with them open). */
@@ -104,13 +127,17 @@ export class TaskWriter {
     if (this.inFlight || this.queue.length === 0) return;
     const group = this.queue;
     this.queue = [];
-    this.inFlight = this.writeGroup(group.map((p) => p.row)).then(
+    this.inFlight = this.writeGroup(newestVersions(group)).then(
       () => {
-        for (const p of group) p.resolve();
+        for (const p of group) p.done(null);
       },
       (error: unknown) => {
         const failure = error instanceof Error ? error : new Error(String(error));
-        for (const p of group) p.reject(failure);
+        const failedTasks = new Set(group.map((p) => p.row.id));
+        const dependents = this.queue.filter((p) => failedTasks.has(p.row.id));
+        if (dependents.length > 0) this.queue = this.queue.filter((p) => !failedTasks.has(p.row.id));
+        for (const p of group) p.done(failure);
+        for (const p of dependents) p.done(failure);
       },
     );
     void this.inFlight.then(() => {
