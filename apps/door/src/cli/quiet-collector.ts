@@ -46,12 +46,13 @@ const heapBytes = () => v8.getHeapStatistics().used_heap_size;
 
 /**
  * Once a door serves: when it goes quiet after work that grew its heap, one full collection, so that the memory is
- * given back. Under load V8 lets the young generation grow to 2 × 16 MiB and fills the old one with garbage up to its
- * next limit; on a door that then sits idle nothing collects again (RSS 222 MiB after 100,000 tasks, unchanged 30 s
- * later). After this collection V8's memory reducer, which a full collection starts, shrinks the young generation and
- * releases the freed pages some seconds later: 172 MiB 1 s after the 100,000th task, 106 MiB 30 s after
- * (docs/benchmarks.md, issue 17, third pass). The collection costs tens of milliseconds and runs only on a quiet
- * event loop, so the load itself pays nothing. Returns the stop function; the timer never keeps the process alive.
+ * given back. Under load V8 fills the old generation with garbage up to its next limit, and on a door that then sits
+ * idle nothing collects again (RSS 222 MiB after 100,000 tasks, unchanged 30 s later). This collection frees that
+ * garbage and its pages at once (1 s after 40,000 tasks: V8's heap pages 134 → 81 MiB). The young generation, grown
+ * to 2 × 16 MiB under load, is shrunk only by a memory-reducing collection, which V8's memory reducer may run some
+ * seconds after a full one (docs/benchmarks.md, issue 17, third pass). The collection costs tens of milliseconds and
+ * runs only on a quiet event loop, so the load itself pays nothing. Returns the stop function; the timer never keeps
+ * the process alive.
  */
 export function collectWhenQuiet(): () => void {
   const gc = fullCollection();
