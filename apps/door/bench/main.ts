@@ -21,7 +21,7 @@ import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
 import { type PlanesMeasurement, measurePlanes, renderPlanes } from './measure-planes.js';
 import { measureProcessLifetime } from './measure-process-lifetime.js';
-import { type ColdStart, type Footprint, fill, measureColdStart } from './measure-footprint.js';
+import { type ColdStart, FOOTPRINT_REST_MS, FOOTPRINT_SETTLE_MS, type Footprint, fill, measureColdStart } from './measure-footprint.js';
 import { measureStreamMemory, type StreamMemoryMeasurement } from './measure-stream-memory.js';
 import { measureStreamVersusSdk, type StreamVersusSdk } from './measure-stream-rate.js';
 import { measureSendVersusSdk, type SendVersusSdk } from './measure-versus-sdk.js';
@@ -81,14 +81,14 @@ async function measureFootprint(root: string, capsuleDir: string, config: BenchC
   const raw = await startRawEndpoint({});
   let rawIdleKiB: number;
   try {
-    rawIdleKiB = await settledRssKiB(raw.pid);
+    rawIdleKiB = await settledRssKiB(raw.pid, FOOTPRINT_SETTLE_MS);
   } finally {
     await raw.stop();
   }
   const door = await startDoor({ home: path.join(root, 'home-footprint'), capsuleDir });
   let doorPoints: Footprint['door'];
   try {
-    doorPoints = await fill(door, config.fillTasks, 'door', log);
+    doorPoints = await fill(door, config.fillTasks, 'door', log, FOOTPRINT_REST_MS);
   } finally {
     await door.stop();
   }

@@ -2,7 +2,9 @@
  * The processes' footprint: RSS idle (started, one task answered, settled), then after 10,000 and 100,000 blocking
  * SendMessage tasks (BENCH_FILL_TASKS), for the door (durable, rows mirrored in memory) and the SDK's server (its
  * in-memory store keeps every task); the raw Fastify endpoint's idle RSS as the floor. And cold start: `mur run` to
- * the public card answered, median of BENCH_COLD_STARTS fresh sessions.
+ * the public card answered, median of BENCH_COLD_STARTS fresh sessions. Each reading is taken once the server was
+ * quiet for FOOTPRINT_SETTLE_MS (a door collects its garbage when it goes quiet: src/cli/quiet-collector.ts), and the
+ * largest RSS seen while the tasks were sent is kept beside it.
  */
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -10,14 +12,25 @@ import { METHOD } from '@murmur/protocol';
 import { BENCH_TASK_TEXT } from './capsule.js';
 import type { BenchConfig } from './config.js';
 import { startDoor } from './door-process.js';
-import { settledRssKiB } from './proc-memory.js';
+import { sampleRss, settledRssKiB } from './proc-memory.js';
 import { RPC_HEADERS, rpcBody, sendParams } from './rpc-client.js';
 import { median } from './stats.js';
 
 export interface FootprintPoint {
   tasks: number;
+  /** Settled: FOOTPRINT_SETTLE_MS after the last task was answered. */
   rssKiB: number;
+  /** The largest RSS read while these tasks were sent (every 50 ms); absent for the idle point. */
+  peakKiB?: number;
+  /** The last mark only, when asked: RSS after FOOTPRINT_REST_MS at rest (V8 gives pages back seconds after a collection). */
+  restKiB?: number;
 }
+
+/** How long a server is left quiet before its RSS is read: longer than a door takes to collect once quiet. */
+export const FOOTPRINT_SETTLE_MS = 1000;
+
+/** How long the door is left at rest after the last mark before its resting RSS is read. */
+export const FOOTPRINT_REST_MS = 30_000;
 
 export interface Footprint {
   door: FootprintPoint[];
@@ -48,15 +61,21 @@ function sendTasks(url: string, amount: number): Promise<void> {
 }
 
 /** RSS of a server at idle (after one task) and after each count of tasks in `marks`. */
-export async function fill(server: { url: string; pid: number }, marks: number[], label: string, log: (line: string) => void): Promise<FootprintPoint[]> {
+export async function fill(server: { url: string; pid: number }, marks: number[], label: string, log: (line: string) => void, restMs = 0): Promise<FootprintPoint[]> {
   await sendTasks(server.url, 1);
-  const points: FootprintPoint[] = [{ tasks: 1, rssKiB: await settledRssKiB(server.pid) }];
+  const points: FootprintPoint[] = [{ tasks: 1, rssKiB: await settledRssKiB(server.pid, FOOTPRINT_SETTLE_MS) }];
   let sent = 1;
   for (const mark of marks) {
     log(`footprint: ${label}: sending tasks up to ${mark.toLocaleString('en-US')}`);
+    const sampler = sampleRss(server.pid, 50);
     await sendTasks(server.url, mark - sent);
+    const { maxKiB } = sampler.stop();
     sent = mark;
-    points.push({ tasks: mark, rssKiB: await settledRssKiB(server.pid) });
+    points.push({ tasks: mark, rssKiB: await settledRssKiB(server.pid, FOOTPRINT_SETTLE_MS), peakKiB: maxKiB });
+  }
+  if (restMs > 0 && points.length > 1) {
+    log(`footprint: ${label}: at rest for ${restMs / 1000} s`);
+    points[points.length - 1]!.restKiB = await settledRssKiB(server.pid, restMs);
   }
   return points;
 }

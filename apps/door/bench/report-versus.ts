@@ -1,7 +1,7 @@
 /** The report's section for the door beside the official SDK's server: SendMessage, streams, RSS, cold start. */
 import { TARGETS } from './config.js';
 import type { LoadResult } from './load.js';
-import type { ColdStart, Footprint, FootprintPoint } from './measure-footprint.js';
+import { type ColdStart, FOOTPRINT_REST_MS, FOOTPRINT_SETTLE_MS, type Footprint, type FootprintPoint } from './measure-footprint.js';
 import type { StreamVersusSdk } from './measure-stream-rate.js';
 import type { SendRate, SendVersusSdk } from './measure-versus-sdk.js';
 import { round } from './stats.js';
@@ -53,7 +53,7 @@ export function versusLines(v: VersusResults): string[] {
       `door ${int(streams.door.medianEventsPerSecond)} events/s (${micros(streams.door.medianCpuMicrosPerEvent)} CPU/event), SDK ${int(streams.sdk.medianEventsPerSecond)} events/s (${micros(streams.sdk.medianCpuMicrosPerEvent)} CPU/event)`,
     `Streams: door / SDK = ${streams.ratio.toFixed(1)}×   (target ≥ ${TARGETS.streamVersusSdk}×)   ${verdict(ok.stream)}   rounds: ${streams.door.rounds.map((r, i) => (r.eventsPerSecond / streams.sdk.rounds[i].eventsPerSecond).toFixed(1)).join(', ')}`,
     '',
-    `RSS, MiB (each server fresh; idle = after its first task; raw Fastify idle ${mib(v.footprint.rawIdleKiB)} MiB):`,
+    `RSS, MiB (each server fresh, read once quiet for ${FOOTPRINT_SETTLE_MS / 1000} s; idle = after its first task; raw Fastify idle ${mib(v.footprint.rawIdleKiB)} MiB):`,
     ...table([
       ['  server', 'idle', ...marks.slice(1).map((m) => `${int(m)} tasks`), 'per task'],
       ...[
@@ -65,6 +65,11 @@ export function versusLines(v: VersusResults): string[] {
         return [label as string, mib(p[0].rssKiB), ...p.slice(1).map((x) => mib(x.rssKiB)), p.length > 1 ? `${((last.rssKiB - p[0].rssKiB) / (last.tasks - p[0].tasks)).toFixed(2)} KiB` : 'n/a'];
       }),
     ]),
+    `RSS while the tasks were sent (peak, MiB): door ${v.footprint.door.slice(1).map((x) => mib(x.peakKiB ?? x.rssKiB)).join(' / ')}, SDK server ${v.footprint.sdk.slice(1).map((x) => mib(x.peakKiB ?? x.rssKiB)).join(' / ')}`,
+    ...(() => {
+      const last = v.footprint.door[v.footprint.door.length - 1]!;
+      return last.restKiB === undefined ? [] : [`RSS of the door at rest ${FOOTPRINT_REST_MS / 1000} s after ${int(last.tasks)} tasks: ${mib(last.restKiB)} MiB (it collects once quiet, and V8 gives the pages back seconds later: src/cli/quiet-collector.ts)`];
+    })(),
     `RSS: door idle ${mib(v.footprint.door[0].rssKiB)} MiB (target ≤ ${TARGETS.idleRssMiB})   ${verdict(ok.idle)}` +
       (ok.at100k === null ? '' : `;  after 100,000 tasks ${mib(at(v.footprint.door, 100_000)!.rssKiB)} MiB (target ≤ ${TARGETS.rss100kMiB})   ${verdict(ok.at100k)}`),
     `Cold start, mur run → card served: median ${int(v.coldStart.medianMs)} ms of ${v.coldStart.samples.length} (announced listening at ${int(v.coldStart.medianAnnounceMs)} ms); samples ${v.coldStart.samples.map((s) => int(s)).join(', ')} ms`,

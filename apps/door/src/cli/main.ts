@@ -53,13 +53,15 @@ async function main(argv: string[]): Promise<number> {
     case 'run': {
       // Before the door's code loads: its start would grow the young generation for good (young-generation.ts).
       (await import('./young-generation.js')).keepYoungGenerationSmall();
+      // The door's modules load with Intl.DateTimeFormat lazy: NestJS builds formatters it never uses (that file).
+      const { withLazyDateTimeFormat } = await import('./lazy-date-time-format.js');
       const warn = (line: string) => process.stderr.write(`mur: ${line}\n`);
-      if (rest.includes('--delegation')) return (await import('./delegation-child.js')).runDelegationChild(rest);
-      if (rest.includes('--member')) return (await import('./formation-member.js')).runMember(rest, warn);
+      if (rest.includes('--delegation')) return (await withLazyDateTimeFormat(() => import('./delegation-child.js'))).runDelegationChild(rest);
+      if (rest.includes('--member')) return (await withLazyDateTimeFormat(() => import('./formation-member.js'))).runMember(rest, warn);
       if (rest.some((a) => a === '--roster' || a.startsWith('--roster='))) {
-        return (await import('./formation-supervisor.js')).superviseFormation(rest, (line) => process.stdout.write(`${line}\n`), warn);
+        return (await withLazyDateTimeFormat(() => import('./formation-supervisor.js'))).superviseFormation(rest, (line) => process.stdout.write(`${line}\n`), warn);
       }
-      const { launch } = await import('./run-command.js');
+      const { launch } = await withLazyDateTimeFormat(() => import('./run-command.js'));
       const session = await launch(rest, (line) => process.stdout.write(`${line}\n`));
       await new Promise<void>((resolve) => {
         const onSignal = () => void session.stop().then(resolve);

@@ -7,6 +7,7 @@ import { entryOf, register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
 import { allowYoungGenerationGrowth } from './young-generation.js';
+import { collectWhenQuiet } from './quiet-collector.js';
 import { UsageError } from './usage-error.js';
 
 export const RUN_USAGE = `usage: mur run [DIR] [--port N] [--host H] [--task TEXT] [--resume SESSION] [--deadline WHEN] [--json]
@@ -45,6 +46,7 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
   const session = stageSession({ dir: positionals[0] ?? '.', host: values.host!, port, resume: values.resume, deadlineMs });
   const door = await startDoor(session);
   allowYoungGenerationGrowth();
+  collectWhenQuiet();
   const launchText = session.resumed ? null : launchTaskText(session.capsuleDir, values.task);
   const launchTask = launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none' ? await door.tasks.submitSessionTask(launchText) : null;
   register(entryOf(session, door.url));
