@@ -30,6 +30,7 @@ export class ResultFile {
   constructor(
     recordsDir: string,
     private readonly onError: (error: Error) => void,
+    private readonly minIntervalMs = MIN_INTERVAL_MS,
   ) {
     this.dir = path.join(recordsDir, 'out');
     this.file = path.join(this.dir, 'result.txt');
@@ -73,7 +74,7 @@ export class ResultFile {
       this.timer = setTimeout(() => {
         this.timer = null;
         this.start();
-      }, MIN_INTERVAL_MS);
+      }, this.minIntervalMs);
       this.timer.unref();
     });
   }
