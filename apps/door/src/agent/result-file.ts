@@ -2,7 +2,7 @@ import { mkdir, rename, writeFile } from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../session/private-files.js';
 
-/** After a write lands, the next one waits at least this long: under load, many answers make one write. @unit ms */
+/** After a write lands, the next one starts no sooner than this: under load, many answers make one write. @unit ms */
 const MIN_INTERVAL_MS = 10;
 
 /**
@@ -30,6 +30,7 @@ export class ResultFile {
   constructor(
     recordsDir: string,
     private readonly onError: (error: Error) => void,
+    private readonly minIntervalMs = MIN_INTERVAL_MS,
   ) {
     this.dir = path.join(recordsDir, 'out');
     this.file = path.join(this.dir, 'result.txt');
@@ -64,14 +65,17 @@ export class ResultFile {
     this.replace(text, (error) => {
       this.busy = false;
       if (error) this.onError(error);
-      if (this.pending === null || this.idle.length > 0) this.start();
-      else {
-        this.timer = setTimeout(() => {
-          this.timer = null;
-          this.start();
-        }, MIN_INTERVAL_MS);
-        this.timer.unref();
+      if (this.idle.length > 0) {
+        this.start();
+        return;
       }
+      // The next write waits out the interval whether or not an answer is waiting yet: with one task after another,
+      // each answer arrives after the last write landed, and without this every task would make a write.
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.start();
+      }, this.minIntervalMs);
+      this.timer.unref();
     });
   }
 

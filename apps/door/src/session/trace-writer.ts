@@ -2,6 +2,9 @@ import { openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
+/** One record: its type and its fields. */
+export type TraceRecord = readonly [type: string, fields: Record<string, unknown>];
+
 /** A listener to every trace record, called synchronously after the record is written. */
 export type TraceTap = (type: string, fields: Readonly<Record<string, unknown>>) => void;
 
@@ -25,6 +28,16 @@ export class TraceWriter {
     this.fd ??= openSync(this.file, 'a', PRIVATE_FILE_MODE);
     writeSync(this.fd, `${JSON.stringify({ ts: new Date().toISOString(), type, ...fields })}\n`);
     for (const tap of this.taps) tap(type, fields);
+  }
+
+  /** Records made at the same moment (a task's end and its result), in order, with one `ts` and in one write(2). */
+  writeAll(records: readonly TraceRecord[]): void {
+    const ts = new Date().toISOString();
+    let text = '';
+    for (const [type, fields] of records) text += `${JSON.stringify({ ts, type, ...fields })}\n`;
+    this.fd ??= openSync(this.file, 'a', PRIVATE_FILE_MODE);
+    writeSync(this.fd, text);
+    for (const [type, fields] of records) for (const tap of this.taps) tap(type, fields);
   }
 
   /** Every record, after it is in the file; telemetry/ builds its spans from them. A tap must not throw. */

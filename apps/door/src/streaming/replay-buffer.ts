@@ -118,6 +118,10 @@ export class ReplayBuffer {
   }
 
   private noteEviction(event: StreamEvent): void {
-    if (event.taskId !== null && this.tracked.has(event.taskId)) this.evicted.set(event.taskId, { lastId: event.id! });
+    if (event.taskId === null || !this.tracked.has(event.taskId)) return;
+    // Every push past the capacity evicts one event: the task's record is updated in place, not replaced.
+    const record = this.evicted.get(event.taskId);
+    if (record) record.lastId = event.id!;
+    else this.evicted.set(event.taskId, { lastId: event.id! });
   }
 }

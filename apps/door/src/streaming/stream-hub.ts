@@ -44,7 +44,7 @@ export class StreamHub {
   ) {
     events.on('status', (e) => this.onStatus(e));
     events.on('inference', ({ taskId, phase }) => (phase === 'start' ? this.ids.inferenceStarts(taskId) : this.ids.inferenceEnds(taskId)));
-    events.on('text', ({ taskId, text, final }) => this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'text', text, final }));
+    events.on('text', ({ taskId, text, final }) => this.textFrame(taskId, this.ids.nextChunk(taskId), text, final));
     events.on('thinking', ({ taskId, text }) => this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'thinking', text, final: false }));
     events.on('tool-call-started', ({ taskId, toolCallId, toolName, input }) =>
       this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'tool-call-started', toolCallId, toolName, input: input as never }),
@@ -106,15 +106,22 @@ export class StreamHub {
 
   private frame(taskId: string, id: bigint, frame: MurmurFrame): void {
     const row = this.store.row(taskId);
+    if (row) this.publish({ id, taskId, murmur: true, result: this.carrierJson(row, JSON.stringify(frame)), change: null, state: null });
+  }
+
+  /** A text chunk, the most frequent frame: JSON.stringify({ frame: 'text', text, final }) without building the frame. */
+  private textFrame(taskId: string, id: bigint, text: string, final: boolean): void {
+    const row = this.store.row(taskId);
+    const frame = `{"frame":"text","text":${JSON.stringify(text)},"final":${final ? 'true' : 'false'}}`;
     if (row) this.publish({ id, taskId, murmur: true, result: this.carrierJson(row, frame), change: null, state: null });
   }
 
   /**
    * JSON.stringify(this.carrier(…)) for the chunk path, byte for byte, without building the carrier: the part
    * before the timestamp is rendered once per task version (a row object is never changed, only replaced), the
-   * timestamp once per millisecond, and only the frame is stringified per event.
+   * timestamp once per millisecond, and only the frame is stringified per event (`frameJson`).
    */
-  private carrierJson(row: TaskRow, frame: MurmurFrame): string {
+  private carrierJson(row: TaskRow, frameJson: string): string {
     if (row !== this.carrierRow) {
       this.carrierRow = row;
       this.carrierHead = `{"statusUpdate":{"taskId":${JSON.stringify(row.id)},"contextId":${JSON.stringify(row.contextId)},"status":{"state":${JSON.stringify(row.state)},"timestamp":"`;
@@ -124,7 +131,7 @@ export class StreamHub {
       this.stampMs = now;
       this.stamp = formatTimestamp(now);
     }
-    return `${this.carrierHead}${this.stamp}"},"metadata":{${CARRIER_METADATA_KEY}:${JSON.stringify(frame)}}}}`;
+    return `${this.carrierHead}${this.stamp}"},"metadata":{${CARRIER_METADATA_KEY}:${frameJson}}}}`;
   }
 
   private status(row: TaskRow, id: bigint | null, state: TaskState, text: string | null, timestampMs: number, change: number | null): void {

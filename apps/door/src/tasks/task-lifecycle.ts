@@ -141,14 +141,21 @@ export class TaskLifecycle {
   }
 
   private afterEnd(row: TaskRow): void {
-    this.deps.trace.write('task_end', {
+    const end = {
       task_id: row.id,
       state: row.state,
       status: row.statusText,
       running_commands: row.murmur?.runningCommands ?? [],
       // A task a formation member ended with end-without-answer (seed 004): never a failure of the session.
       ...(row.murmur?.noAnswer ? { exit_status: 'no_answer' } : {}),
-    });
+    };
+    // A completed task's answer is recorded with its end, in the same write (only `complete` completes a task).
+    if (row.state === 'TASK_STATE_COMPLETED')
+      this.deps.trace.writeAll([
+        ['task_end', end],
+        ['task_result', { task_id: row.id, chars: (row.response ?? '').length }],
+      ]);
+    else this.deps.trace.write('task_end', end);
     this.live.get(row.id)?.abort.abort(TASK_ENDED);
   }
 
@@ -199,8 +206,8 @@ export class TaskLifecycle {
   async complete(id: string, response: string, answers: Pick<MurmurTaskMetadata, 'noAnswerBelow'> = {}): Promise<void> {
     const hold = this.endingHold(id);
     if (hold) await hold;
-    const row = await this.transition(id, 'TASK_STATE_COMPLETED', { statusText: STATUS_TEXT.completed, response, murmur: this.endMetadata(id, Date.now(), answers) });
-    if (row) this.deps.trace.write('task_result', { task_id: id, chars: response.length });
+    // Its task_end and task_result trace records are written once the ending is durable (afterEnd).
+    await this.transition(id, 'TASK_STATE_COMPLETED', { statusText: STATUS_TEXT.completed, response, murmur: this.endMetadata(id, Date.now(), answers) });
   }
 
   async fail(id: string, message: string, answers: Pick<MurmurTaskMetadata, 'noAnswer' | 'noAnswerBelow'> = {}): Promise<void> {
