@@ -95,7 +95,7 @@ export function readConfig(argv: readonly string[] = process.argv.slice(2)): Ben
   const quick = argv.includes('--quick');
   const config: BenchConfig = {
     seconds: number('BENCH_SECONDS', quick ? 3 : 6, positive, 'a positive number of seconds'),
-    warmupSeconds: number('BENCH_WARMUP_SECONDS', quick ? 0.5 : 1, nonNegative, 'a number of seconds'),
+    warmupSeconds: number('BENCH_WARMUP_SECONDS', quick ? 1 : 3, nonNegative, 'a number of seconds'),
     rounds: number('BENCH_ROUNDS', 3, positiveInt, 'a positive integer'),
     connections: number('BENCH_CONNECTIONS', 16, positiveInt, 'a positive integer'),
     seededTasks: number('BENCH_TASKS', quick ? 20_000 : 100_000, positiveInt, 'a positive integer'),

@@ -106,6 +106,15 @@ test('queue: a task paused for input gives up the slot', async () => {
   await queue.close();
 });
 
+test('returnImmediately: the answer is had before the task starts (its first tool call may fork a command)', async () => {
+  const queue = await queueFor('queue');
+  const row = await queue.submit({ ...input('a'), answeredAtOnce: true }, PUBLIC_CALLER);
+  assert.equal(row.state, 'TASK_STATE_SUBMITTED');
+  assert.equal(runner.started.length, 0, 'the task started before submit answered');
+  await until(() => runner.started.length === 1, 'a starts');
+  runner.release(row.id);
+});
+
 test('single: a second task while one is live is rejected busy, with the seed’s words', async () => {
   const queue = await queueFor('single');
   await queue.submit(input('a'), PUBLIC_CALLER);

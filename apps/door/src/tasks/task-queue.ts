@@ -177,7 +177,10 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     this.queue.push(row.id);
     // The door began closing while this row was written: close() did not see it, so it is canceled here, never left live.
     if (this.closing) return (await this.cancel(row.id)) ?? (await store.read(row.id)) ?? row;
-    this.pump();
+    // Answered at once (returnImmediately): the answer goes out before the task may start, as it reads. Started in
+    // this turn, the driver's first tool call could spawn its command (a synchronous fork of several ms) first.
+    if (input.answeredAtOnce) setImmediate(() => this.pump());
+    else this.pump();
     return row;
   }
 
