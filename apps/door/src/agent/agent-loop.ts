@@ -9,6 +9,7 @@ import type { RunningTask, TaskRunner } from '../tasks/task-queue.js';
 import type { TaskProgress, ToolCallRequest } from '../tools/tool-call.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import type { ConversationMessage, ToolResult, UserContent } from './conversation.js';
+import { CONVERSATION_TEXT_BUDGET, keepWithinBudget } from './conversation-budget.js';
 import type { DriverResponse, TaskDriver, ToolSpec } from './driver.js';
 import type { TaskContinuations } from './task-continuations.js';
 import { ResultFile } from './result-file.js';
@@ -98,6 +99,10 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         messages.push({ role: 'assistant', text: response.text, thinking: response.thinking, toolCalls: response.toolCalls });
         if (response.toolCalls.length > 0) {
           messages.push({ role: 'tool', results: await this.runTools(task, response.toolCalls, progress) });
+        }
+        const elided = keepWithinBudget(messages);
+        if (elided > 0) trace.write('conversation_trimmed', { task_id: task.id, turn, elided_chars: elided, budget_chars: CONVERSATION_TEXT_BUDGET });
+        if (response.toolCalls.length > 0) {
           // Seed 004, "end-without-answer": once the turn's tool calls finish, the attempt ends with no further call.
           const reason = this.deps.continuations?.endingWithoutAnswer(task.id) ?? null;
           if (reason !== null) {
