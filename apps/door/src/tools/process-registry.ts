@@ -119,7 +119,7 @@ export class ProcessRegistry {
     const group: RecordedGroup = { pgid: pid, startTime: readStat(pid)?.startTime ?? '', ...info };
     this.groups.set(pid, group);
     this.write(group);
-    this.startReaper();
+    this.ensureReaper();
     this.sweeper ??= setInterval(() => this.sweep(), SWEEP_MS).unref();
   }
 
@@ -164,7 +164,11 @@ export class ProcessRegistry {
     writeFileSync(path.join(this.dir, String(group.pgid)), `${group.startTime}\n${JSON.stringify(group)}\n`, { mode: PRIVATE_FILE_MODE });
   }
 
-  private startReaper(): void {
+  /**
+   * Starts the reaper unless it runs: called before a command is spawned (and again when it is recorded), so that a
+   * door killed in the instant after its first command started is already watched.
+   */
+  ensureReaper(): void {
     if (this.reaper) return;
     const doorStart = readStat(process.pid)?.startTime;
     if (!doorStart) return;

@@ -111,6 +111,7 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
   const binaryPath = resolveBinary(call.binary);
   if (binaryPath === null) throw new ToolInputError(`shell binary '${call.binary}' is not installed on this host`);
   const startedAtMs = Date.now();
+  deps.processes.ensureReaper();
   const child = spawn(binaryPath, args, { cwd: call.cwd, detached: true, env: deps.processes.commandEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   const pgid = child.pid;
   if (pgid !== undefined) deps.processes.track(pgid, { binary: call.binary, command: shown, taskId: call.taskId, workId: null, startedAtMs });
