@@ -31,6 +31,8 @@ export function bodyLimitFor(maxImageBytes: number, maxImagesPerTurn: number): n
 }
 
 const TOO_LARGE = Symbol('body too large');
+/** The reply serializer of a body that is already JSON text. */
+const asIs = (payload: unknown): string => payload as string;
 const NOT_FOUND_BODY = encodeRefusalBody(doorNotFoundRefusal());
 
 function isJsonContentType(value: string | undefined): boolean {
@@ -135,8 +137,9 @@ export function registerDoorRoutes(
         answer.stream(reply.raw);
         return reply;
       }
-      // A Buffer keeps content-type exactly as set: Fastify appends a charset to string payloads.
-      return reply.code(answer.status).headers(answer.headers).send(Buffer.from(answer.body));
+      // A string sent through a reply serializer keeps content-type exactly as set (without one, Fastify appends a
+      // charset to string payloads), and Node writes it in one piece with the head: no Buffer copy, no writev.
+      return reply.code(answer.status).headers(answer.headers).serializer(asIs).send(answer.body);
     } finally {
       release();
     }
