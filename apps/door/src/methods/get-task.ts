@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { METHOD, taskNotFound } from '@murmur/protocol';
 import type { RpcAnswer, RpcCall, RpcMethod } from '../rpc/rpc-context.js';
 import { TaskStore } from '../tasks/task-store.js';
-import { toWireTask } from '../tasks/wire-task.js';
+import { wireTaskJson } from '../tasks/wire-task.js';
 import { readTaskId } from './read-task-id.js';
 
 /** GetTask: the task params.id names, as the caller sees it (seed 000, "GetTask"). */
@@ -16,6 +16,6 @@ export class GetTaskMethod implements RpcMethod {
     const read = readTaskId(this.method, call.params);
     if ('error' in read) return read;
     const row = await this.store.viewFor(call.caller).read(read.id);
-    return row ? { result: toWireTask(row) } : { error: taskNotFound(read.id) };
+    return row ? { resultJson: wireTaskJson(row) } : { error: taskNotFound(read.id) };
   }
 }

@@ -19,10 +19,15 @@ export interface RpcCall {
 export type StreamStart = (res: ServerResponse) => void;
 
 /**
- * What a method answers: a result, a JSON-RPC error, or an event stream. `extensions` are the URIs the answer names
+ * What a method answers: a result (or its JSON text), a JSON-RPC error, or an event stream. `extensions` are the URIs the answer names
  * in A2A-Extensions.
  */
-export type RpcAnswer = { result: unknown; extensions?: string[] } | { error: JsonRpcErrorObject } | { stream: StreamStart; extensions?: string[] };
+export type RpcAnswer =
+  | { result: unknown; extensions?: string[] }
+  /** A result already serialized: exactly the JSON.stringify of the result it stands for. */
+  | { resultJson: string; extensions?: string[] }
+  | { error: JsonRpcErrorObject }
+  | { stream: StreamStart; extensions?: string[] };
 
 /** One JSON-RPC method the door serves: registered with the pipeline under its name, asked at step 14. */
 export interface RpcMethod {

@@ -52,10 +52,19 @@ export interface RpcReply {
 /** The response headers of every event stream (seed 000, murmur.WatchSession). */
 const STREAM_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' };
 
-const json = (value: unknown, extensions?: string[]): RpcReply => ({
+/** Shared by every answer that names no extension: Fastify copies it into the reply, never changes it. */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
+
+const jsonHeaders = (extensions?: string[]): Record<string, string> =>
+  extensions && extensions.length > 0 ? { 'content-type': 'application/json', [A2A_EXTENSIONS_HEADER]: extensions.join(', ') } : (JSON_HEADERS as Record<string, string>);
+
+const json = (value: unknown, extensions?: string[]): RpcReply => ({ status: 200, headers: jsonHeaders(extensions), body: JSON.stringify(value) });
+
+/** The bytes JSON.stringify(success(id, result)) writes, around a result already serialized. */
+const jsonSuccess = (id: JsonRpcId, resultJson: string, extensions?: string[]): RpcReply => ({
   status: 200,
-  headers: { 'content-type': 'application/json', ...(extensions && extensions.length > 0 ? { [A2A_EXTENSIONS_HEADER]: extensions.join(', ') } : {}) },
-  body: JSON.stringify(value),
+  headers: jsonHeaders(extensions),
+  body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`,
 });
 
 const refuse = (id: JsonRpcId | null, error: JsonRpcErrorObject): RpcReply => json(failure(id, error));
@@ -147,6 +156,7 @@ export class RpcPipeline {
         if (answer.extensions && answer.extensions.length > 0) headers[A2A_EXTENSIONS_HEADER] = answer.extensions.join(', ');
         return { status: 200, headers, body: '', stream: answer.stream };
       }
+      if ('resultJson' in answer) return jsonSuccess(id, answer.resultJson, answer.extensions);
       return json(success(id, answer.result), answer.extensions);
     } catch (error) {
       if (error instanceof CodedFault) {

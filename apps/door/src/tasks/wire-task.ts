@@ -47,3 +47,17 @@ export function toWireTask(row: TaskRow, withArtifacts = true, emptyArtifacts = 
   }
   return task;
 }
+
+/**
+ * JSON.stringify(toWireTask(row)), made once per version of a task: a version is a row object of its own (a change
+ * writes a new row, never edits one), so a row's text never goes stale, and it goes with the row.
+ */
+const wireJsonByRow = new WeakMap<TaskRow, { change: number; json: string }>();
+
+export function wireTaskJson(row: TaskRow): string {
+  const held = wireJsonByRow.get(row);
+  if (held && held.change === row.change) return held.json;
+  const json = JSON.stringify(toWireTask(row));
+  wireJsonByRow.set(row, { change: row.change, json });
+  return json;
+}
