@@ -28,6 +28,25 @@ describe('TaskCache', () => {
     assert.ok(cache.heldBytes <= 10_000, `${cache.heldBytes}`);
   });
 
+  test('reading the most recently used task again keeps the order; reading another one moves it behind', () => {
+    const cache = new TaskCache(10_000);
+    cache.put(row('a', 'TASK_STATE_COMPLETED', 1, 'a'.repeat(2_000)));
+    cache.put(row('b', 'TASK_STATE_COMPLETED', 2, 'b'.repeat(2_000)));
+    for (let i = 0; i < 3; i++) assert.ok(cache.get('b'));
+    assert.ok(cache.get('a'), 'a is now the most recently used');
+    assert.ok(cache.get('b'), 'and b again, after it');
+    cache.put(row('c', 'TASK_STATE_COMPLETED', 3, 'c'.repeat(2_000)));
+    assert.equal(cache.get('a'), undefined, 'a was least recently used');
+    assert.ok(cache.get('b') && cache.get('c'));
+    // A newer version of the most recently used task replaces it, and is then the most recently used.
+    cache.put(row('c', 'TASK_STATE_FAILED', 4, 'c'.repeat(2_000)));
+    assert.ok(cache.get('b'), 'b is read after the new c');
+    cache.put(row('d', 'TASK_STATE_COMPLETED', 5, 'd'.repeat(2_000)));
+    assert.equal(cache.get('c'), undefined, 'c was least recently used');
+    assert.equal(cache.get('b')?.change, 2);
+    assert.equal(cache.get('d')?.change, 5);
+  });
+
   test('the row written last stays even alone over the budget; an older version never replaces a newer one', () => {
     const cache = new TaskCache(1_000);
     cache.put(row('big', 'TASK_STATE_COMPLETED', 1, 'x'.repeat(100_000)));

@@ -36,6 +36,7 @@ const asIs = (payload: unknown): string => payload as string;
 const NOT_FOUND_BODY = encodeRefusalBody(doorNotFoundRefusal());
 
 function isJsonContentType(value: string | undefined): boolean {
+  if (value === 'application/json') return true;
   return value !== undefined && value.split(';')[0].trim().toLowerCase() === 'application/json';
 }
 

@@ -29,6 +29,8 @@ export class TaskCache {
   /** Ended tasks, least recently used first (a Map keeps insertion order; a use re-inserts). */
   private readonly ended = new Map<string, { row: TaskRow; bytes: number }>();
   private endedBytes = 0;
+  /** The ended task used last, already at the end of `ended`: reading it again moves nothing (a Map delete and set per GetTask showed in profiles). */
+  private newestEnded: string | null = null;
 
   constructor(private readonly budgetBytes = TASK_CACHE_BYTES) {}
 
@@ -37,8 +39,11 @@ export class TaskCache {
     if (live) return live;
     const hit = this.ended.get(id);
     if (!hit) return undefined;
-    this.ended.delete(id);
-    this.ended.set(id, hit);
+    if (id !== this.newestEnded) {
+      this.ended.delete(id);
+      this.ended.set(id, hit);
+      this.newestEnded = id;
+    }
     return hit.row;
   }
 
@@ -53,6 +58,7 @@ export class TaskCache {
     }
     const bytes = rowBytes(row);
     this.ended.set(row.id, { row, bytes });
+    this.newestEnded = row.id;
     this.endedBytes += bytes;
     for (const [id, entry] of this.ended) {
       if (this.endedBytes <= this.budgetBytes || id === row.id) break;
@@ -80,6 +86,7 @@ export class TaskCache {
     if (entry) {
       this.ended.delete(id);
       this.endedBytes -= entry.bytes;
+      if (id === this.newestEnded) this.newestEnded = null;
     }
   }
 }
