@@ -16,10 +16,15 @@ export type PlaneServers = Partial<Readonly<Record<PlaneName, PlaneServer>>>;
 /** Where each plane of seed 000 ("Planes") is reached. */
 const PLANE_PATHS: Readonly<Record<PlaneName, string>> = { files: '/resources/files', peer_files: '/resources/peer' };
 
+/** PLANE_PATHS as [plane, root, root/], made once: planeOf runs on every request. */
+const PLANE_PREFIXES: readonly (readonly [PlaneName, string, string])[] = (Object.entries(PLANE_PATHS) as [PlaneName, string][]).map(
+  ([plane, root]) => [plane, root, `${root}/`] as const,
+);
+
 /** The plane a request path falls under, or null. */
 export function planeOf(pathname: string): PlaneName | null {
-  for (const [plane, root] of Object.entries(PLANE_PATHS) as [PlaneName, string][]) {
-    if (pathname === root || pathname.startsWith(`${root}/`)) return plane;
+  for (const [plane, root, under] of PLANE_PREFIXES) {
+    if (pathname === root || pathname.startsWith(under)) return plane;
   }
   return null;
 }

@@ -7,6 +7,7 @@
 export const UNROUTABLE_PATH = '/.murmur/unroutable-request-target';
 
 export function routableUrl(url: string | undefined): string {
+  if (url === '/') return url;
   if (url === undefined || !url.startsWith('/')) return UNROUTABLE_PATH;
   try {
     decodeURIComponent(url.split('?')[0]);
