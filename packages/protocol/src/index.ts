@@ -108,7 +108,7 @@ export {
 } from './http-refusals.js';
 export { ID_PREFIX, type IdKind, isId, statusMessageId } from './ids.js';
 export { decodeBase64, hasImageMagic, IMAGE_MEDIA_TYPES, type ImageMediaType, isImageMediaType } from './images.js';
-export { checkTenant, type EnvelopeVerdict, failure, isPlainObject, readEnvelope, readParams, success } from './jsonrpc.js';
+export { checkTenant, type EnvelopeVerdict, failure, isPlainObject, readEnvelope, readParams, success, successHead } from './jsonrpc.js';
 export { DEFAULT_PAGE_SIZE, type ListTasksQuery, type ListTasksVerdict, MAX_PAGE_SIZE, readListTasksParams } from './list-tasks-reader.js';
 export { type HostPort, ipv6Groups, isLoopbackHost, parseHostPort, unbracketHost } from './loopback.js';
 export {

@@ -47,6 +47,14 @@ export function success<T>(id: JsonRpcId | null, result: T): JsonRpcResponse<T> 
   return { jsonrpc: '2.0', id, result };
 }
 
+/**
+ * The text JSON.stringify(success(id, result)) writes before the result: a result already serialized (a cached task,
+ * a stream's event) is framed as `${successHead(id)}${resultJson}}` without parsing it again.
+ */
+export function successHead(id: JsonRpcId | null): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`;
+}
+
 export function failure(id: JsonRpcId | null, error: JsonRpcErrorObject): JsonRpcResponse<never> {
   return { jsonrpc: '2.0', id, error };
 }

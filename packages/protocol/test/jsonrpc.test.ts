@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { checkTenant, failure, isPlainObject, type JsonObject, type JsonRpcRequest, readEnvelope, readParams, success } from '../src/index.js';
+import { checkTenant, failure, isPlainObject, type JsonObject, type JsonRpcRequest, readEnvelope, readParams, success, successHead } from '../src/index.js';
 
 // Seed "The JSON-RPC door": step 7 (the envelope), step 12 (params) and step 13 (tenant); "Tenants".
 
@@ -137,6 +137,11 @@ test('success and failure build JSON-RPC 2.0 envelopes', () => {
     id: null,
     error: { code: -32700, message: 'Invalid JSON payload' },
   });
+});
+
+test('successHead frames a serialized result as JSON.stringify(success(id, result)) writes it, for every id type', () => {
+  const result = { task: { id: 't', note: 'a "quoted" \u2028 text' } };
+  for (const id of [7, 'req-"1"', null, -0.5]) assert.equal(`${successHead(id)}${JSON.stringify(result)}}`, JSON.stringify(success(id, result)));
 });
 
 test('isPlainObject: objects only, not arrays or null', () => {

@@ -1,5 +1,6 @@
-import { encodeRefusalBody, fileNotFoundRefusal, methodNotAllowedRefusal, refusalStatus } from '@murmur/protocol';
+import { encodeRefusalBody, fileNotFoundRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { refuseUnlessReadOnly } from './read-only-method.js';
 import { openConfined } from '../session/confined-open.js';
 import { sendFile } from './file-download.js';
 import { listFolder } from './folder-listing.js';
@@ -21,12 +22,8 @@ export class FilesPlane {
 
   /** Answers one request under /resources/files. `target` is the request target as the client sent it. */
   async answer(request: FastifyRequest, reply: FastifyReply, target: string): Promise<FastifyReply> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply
-        .code(refusalStatus('method_not_allowed'))
-        .headers({ 'content-type': 'application/json', allow: 'GET, HEAD' })
-        .send(Buffer.from(encodeRefusalBody(methodNotAllowedRefusal(request.method))));
-    }
+    const refused = refuseUnlessReadOnly(request, reply);
+    if (refused) return refused;
     const pathname = target.split('?')[0];
     const parsed = pathname.startsWith(FILES_PLANE_PREFIX) ? parsePlanePath(pathname.slice(FILES_PLANE_PREFIX.length)) : null;
     if (parsed === null) return notFound(reply);

@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import { AUDIENCE_HEADER, encodeRefusalBody, HANDLE_ID_HEADER, handleNotFoundRefusal, methodNotAllowedRefusal, refusalStatus } from '@murmur/protocol';
+import { AUDIENCE_HEADER, encodeRefusalBody, HANDLE_ID_HEADER, handleNotFoundRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { refuseUnlessReadOnly } from './read-only-method.js';
 import { openConfined } from '../session/confined-open.js';
 import type { PeerHandle, PeerHandles, RedeemRefusal } from '../session/peer-handles.js';
 import type { TraceWriter } from '../session/trace-writer.js';
@@ -26,12 +27,8 @@ export class PeerPlane {
   ) {}
 
   async answer(request: FastifyRequest, reply: FastifyReply, target: string): Promise<FastifyReply> {
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
-      return reply
-        .code(refusalStatus('method_not_allowed'))
-        .headers({ 'content-type': 'application/json', allow: 'GET, HEAD' })
-        .send(Buffer.from(encodeRefusalBody(methodNotAllowedRefusal(request.method))));
-    }
+    const refused = refuseUnlessReadOnly(request, reply);
+    if (refused) return refused;
     const pathname = target.split('?')[0];
     const secret = pathname.startsWith(PEER_PLANE_PREFIX) ? pathname.slice(PEER_PLANE_PREFIX.length) : '';
     const audienceHeader = request.headers[AUDIENCE_HEADER];

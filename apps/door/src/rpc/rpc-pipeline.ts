@@ -17,6 +17,7 @@ import {
   readParams,
   rpcError,
   success,
+  successHead,
   taskOrigins,
   unsupportedOperation,
   versionNotSupported,
@@ -64,7 +65,7 @@ const json = (value: unknown, extensions?: string[]): RpcReply => ({ status: 200
 const jsonSuccess = (id: JsonRpcId, resultJson: string, extensions?: string[]): RpcReply => ({
   status: 200,
   headers: jsonHeaders(extensions),
-  body: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultJson}}`,
+  body: `${successHead(id)}${resultJson}}`,
 });
 
 const refuse = (id: JsonRpcId | null, error: JsonRpcErrorObject): RpcReply => json(failure(id, error));

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { HEARTBEAT_COMMENT, type JsonRpcId } from '@murmur/protocol';
+import { HEARTBEAT_COMMENT, type JsonRpcId, successHead } from '@murmur/protocol';
 import type { StalledReader, StalledReaders } from './stalled-readers.js';
 import type { StreamEvent } from './stream-event.js';
 
@@ -73,7 +73,7 @@ export class SseConnection {
     rpcId: JsonRpcId,
     private readonly options: ConnectionOptions,
   ) {
-    this.idPrefix = `{"jsonrpc":"2.0","id":${JSON.stringify(rpcId)},"result":`;
+    this.idPrefix = successHead(rpcId);
     // Not reset by events: a heartbeat comes due every interval from the connection's opening. Never inside an event.
     this.heartbeat = setInterval(() => {
       if (!this.blocked && !this.closed && this.pieces.length === 0) this.res.write(HEARTBEAT_COMMENT);
