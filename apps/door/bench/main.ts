@@ -145,8 +145,8 @@ async function run(root: string): Promise<void> {
   }
   const footprint: Footprint = await measureFootprint(root, capsuleDir, config);
   if (process.argv.includes('--versus')) {
-    // An A/B pass: SendMessage and streams beside the SDK, and RSS; one JSON line.
-    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-versus', at: new Date().toISOString(), versusSdk, footprint })}\n`);
+    // An A/B pass: GetTask beside raw Fastify, SendMessage and streams beside the SDK, and RSS; one JSON line.
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-versus', at: new Date().toISOString(), getTask, versusSdk, footprint })}\n`);
     return;
   }
   const coldStart: ColdStart = await measureColdStart(root, capsuleDir, config, log);
