@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { test as base } from '@playwright/test';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const MUR = path.join(REPO, 'apps/door/dist/src/cli/main.js');
+/** The `mur` users run: bin/mur.js runs the bundle the build makes. */
+export const MUR = path.join(REPO, 'apps/door/bin/mur.js');
 
 export interface Door {
   sessionId: string;

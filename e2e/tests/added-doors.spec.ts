@@ -9,9 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { tokenOf } from '../support/capsules.js';
-import { type Door, expect, REPO, test } from '../support/fixtures.js';
+import { type Door, expect, MUR, REPO, test } from '../support/fixtures.js';
 
-const MUR = path.join(REPO, 'apps/door/dist/src/cli/main.js');
 
 function outsideAddress(): string | null {
   for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;

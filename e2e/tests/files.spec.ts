@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { MurmurClient } from '@murmur/client';
-import { expect, REPO, test } from '../support/fixtures.js';
+import { expect, MUR, test } from '../support/fixtures.js';
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -47,7 +47,7 @@ test.beforeAll(async ({ murmur }) => {
   mkdirSync(path.join(dir, 'owner', 'shared'));
   writeFileSync(path.join(dir, 'owner', 'shared', 'handoff.txt'), 'for the reader\n');
 
-  const child = spawn(process.execPath, [path.join(REPO, 'apps/door/dist/src/cli/main.js'), 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], {
+  const child = spawn(process.execPath, [MUR, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], {
     env: { ...process.env, MURMUR_HOME: murmur.home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,8 +4,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { stopChild, track } from './children.js';
 
-/** dist/bench/door-process.js → dist/src/cli/main.js */
-const MUR_CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** The `mur` users run: dist/bench/door-process.js → bin/mur.js, which runs the bundle the build makes. */
+export const MUR_CLI = fileURLToPath(new URL('../../bin/mur.js', import.meta.url));
 
 export interface DoorProcess {
   sessionId: string;

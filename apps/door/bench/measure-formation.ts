@@ -7,14 +7,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { METHOD } from '@murmur/protocol';
 import { track } from './children.js';
+import { MUR_CLI } from './door-process.js';
 import { cpuSecondsOf } from './proc-cpu.js';
 import { rpc, sendParams } from './rpc-client.js';
 import { quantile, round, sortedCopy } from './stats.js';
 
-const MUR_CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 const manifest = (name: string, callee: boolean) =>
   [

@@ -7,10 +7,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { stopChild, track } from './children.js';
-
-const MUR_CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+import { MUR_CLI } from './door-process.js';
 
 export const SHARED_FILE = 'handoff.txt';
 

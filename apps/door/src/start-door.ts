@@ -10,6 +10,7 @@ import { CardService } from './card/card.service.js';
 import { FilesPlane } from './planes/files-plane.js';
 import { PeerPlane } from './planes/peer-plane.js';
 import type { PlaneServers } from './rpc/plane-refusal.js';
+import { NO_ROUTE_SCHEMAS } from './rpc/no-route-schemas.js';
 import { routableUrl } from './rpc/request-target.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
 import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
@@ -48,7 +49,13 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const images = session.manifest.context.images;
   // Commands a previous run of this session left (a door killed with SIGKILL): killed if they still run, reported.
   const lost = ProcessRegistry.reopen(path.join(session.recordsDir, 'processes'), session.sessionId);
-  const adapter = new FastifyAdapter({ logger: false, forceCloseConnections: 'idle', return503OnClosing: false, rewriteUrl: (req: IncomingMessage) => routableUrl(req.url) });
+  const adapter = new FastifyAdapter({
+    logger: false,
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
+    rewriteUrl: (req: IncomingMessage) => routableUrl(req.url),
+    schemaController: NO_ROUTE_SCHEMAS,
+  });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, { bodyParser: false, logger: false, abortOnError: false });
   registerDoorRoutes(app.getHttpAdapter().getInstance(), {
     gate: app.get(RequestGate),

@@ -1,5 +1,5 @@
 /** The `script` driver's file: rules matched on the task's text, each the turns to play (docs/script-driver.md). */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const toolCall = z.strictObject({
   tool: z.string().min(1),

@@ -1,5 +1,5 @@
 /** roster.yaml, validated key by key (docs/formations.md, "roster.yaml"): unknown keys are refused, as in murmur.yaml. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const MEMBER_NAME = /^[a-z][a-z0-9_-]*$/;
 

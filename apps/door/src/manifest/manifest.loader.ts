@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { ChoiceError, declaredChoices, keyProblem } from './inference-choices.js';
 import { type Manifest, manifestSchema } from './manifest.schema.js';
 

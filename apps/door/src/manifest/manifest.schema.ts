@@ -1,6 +1,6 @@
 /** murmur.yaml, validated: every key docs/manifest.md describes, unknown keys refused so a typo never passes silently. */
 import { SCOPES } from '@murmur/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const RETIRED_SCOPES: Record<string, string> = {
   'message/send': 'SendMessage',

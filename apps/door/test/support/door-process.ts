@@ -6,7 +6,8 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
-export const MUR_CLI = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+/** The `mur` users run (bin/mur.js, which runs the bundle the build makes). */
+export const MUR_CLI = fileURLToPath(new URL('../../../bin/mur.js', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 
 export interface Announced {
