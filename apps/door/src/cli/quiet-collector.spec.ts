@@ -23,7 +23,11 @@ test('a quiet door collects once its used heap grew by the threshold, then measu
 
 test('a quiet door collects when V8 holds 16 MiB more than the last collection left, however little of it is used', () => {
   let collections = 0;
-  const collector = new QuietCollector(heap(25, 30), () => (collections++, heap(26, 101)), 16 * MiB, 0.02);
+  const collect = () => {
+    collections++;
+    return heap(26, 101);
+  };
+  const collector = new QuietCollector(heap(25, 30), collect, 16 * MiB, 0.02);
   assert.equal(collector.check(0.01, heap(27, 45)), false, 'held grew by 15 MiB');
   assert.equal(collector.check(0.5, heap(27, 101)), false, 'busy');
   assert.equal(collector.check(0.01, heap(27, 101)), true, 'quiet, held grew by 71 MiB, used by 2');
