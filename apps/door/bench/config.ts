@@ -62,7 +62,7 @@ export const TARGETS = {
   deepPageVsFirstPage: 1.5,
   /** Events/s delivered in total across the fan-out readers: at least this. */
   fanOutEventsPerSecond: 100_000,
-  /** The door's RSS growth, in MiB, while one reader stops reading through a large task: at most this. */
+  /** The door's RSS growth, in MiB, still held once quiet after a large task that one paused reader stopped reading: under this. */
   stalledGrowthMiB: 64,
 } as const;
 
