@@ -62,6 +62,9 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
       );
     }
   });
+  // Before the announcement: a signal with no listener yet would end the member at once, its door not closed.
+  process.once('SIGINT', () => void stop());
+  process.once('SIGTERM', () => void stop());
   tell({ kind: 'announced', member: me.name, sessionId: session.sessionId, url: door.url, pid: process.pid, recordsDir: session.recordsDir });
   door.tasks.on('session-idle-exit', () => void stop());
   if (session.deadline) {
@@ -71,8 +74,6 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
       void stop(`session deadline reached: the runtime ended this session at ${deadline.at}`);
     });
   }
-  process.once('SIGINT', () => void stop());
-  process.once('SIGTERM', () => void stop());
   // The supervisor is gone (killed): a member never outlives its formation.
   process.once('disconnect', () => void stop());
   await done;

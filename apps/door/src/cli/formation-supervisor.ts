@@ -83,6 +83,16 @@ export async function superviseFormation(argv: string[], out: (line: string) => 
     })();
     return stopping;
   };
+  // From the start, not once announced: a caller may signal the formation the moment it reads the announcement, and
+  // a signal with no listener yet ends the supervisor at once, its members left to notice it gone. A signal while the
+  // members start stops them, and the formation ends as if stopped once it had started.
+  let signaled = false;
+  const onSignal = () => {
+    signaled = true;
+    void stopAll();
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     for (const member of members) member.announced = await nextMessage(member, 'announced');
     const tokens = mintMemberTokens(roster);
@@ -102,11 +112,10 @@ export async function superviseFormation(argv: string[], out: (line: string) => 
     announce(roster, members, taskId, values.json!, out);
   } catch (error) {
     await stopAll();
+    if (signaled) return 0;
     throw error;
   }
   if (deadlineMs !== null) atTime(deadlineMs, () => void stopAll());
-  process.once('SIGINT', () => void stopAll());
-  process.once('SIGTERM', () => void stopAll());
   // Until a signal, mur stop or the deadline stops the formation, or every member has exited on its own.
   await Promise.race([stopRequested, Promise.all(members.map((m) => m.exited))]);
   await stopAll();

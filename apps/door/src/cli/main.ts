@@ -62,12 +62,15 @@ async function main(argv: string[]): Promise<number> {
         return (await withLazyDateTimeFormat(() => import('./formation-supervisor.js'))).superviseFormation(rest, (line) => process.stdout.write(`${line}\n`), warn);
       }
       const { launch } = await withLazyDateTimeFormat(() => import('./run-command.js'));
-      const session = await launch(rest, (line) => process.stdout.write(`${line}\n`));
-      await new Promise<void>((resolve) => {
-        const onSignal = () => void session.stop().then(resolve);
-        process.once('SIGINT', onSignal);
-        process.once('SIGTERM', onSignal);
+      // Taken before the door announces itself: a caller may signal it the moment it reads the announcement, and a
+      // signal with no listener yet ends the process at once, without closing the door (its registry entry stays).
+      const signaled = new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
       });
+      const session = await launch(rest, (line) => process.stdout.write(`${line}\n`));
+      await signaled;
+      await session.stop();
       return 0;
     }
     case 'demo':
