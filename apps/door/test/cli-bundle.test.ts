@@ -3,14 +3,17 @@
  * loads its code from dist/bundle/cli only, and from node_modules nothing but sqlite3's native binding. A bundle
  * that let a package load a second copy of itself from node_modules (as @nestjs/typeorm's own require of TypeORM
  * did, ~6 MiB of heap), or a door that fell back to tsc's output, fails here. And bin/mur.js's choice between the
- * bundle and tsc's output, on a copy of it beside stand-in builds.
+ * bundle and tsc's output, on a copy of it beside stand-in builds. And the bundle's TypeORM, bundled with the same
+ * plugins: sqlite's driver constructs, another database's refuses with the documented message.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import * as esbuild from 'esbuild';
 import { makeCapsule, MUR_CLI, REPO_ROOT, runDoor, tempDir } from './support/door-process.js';
 import { sendMessage } from './support/tasks.js';
 
@@ -139,4 +142,40 @@ test('bin/mur.js says how to build when nothing is built', async () => {
     assert.equal(error.stderr, 'mur: the door is not built yet: run `npm run build` in the repository first\n');
     return true;
   });
+});
+
+test('the bundle’s TypeORM constructs a sqlite DataSource and refuses another database’s driver with its message', async () => {
+  const { BUNDLE_PLUGINS, NODE_ESM_BANNER } = (await import(pathToFileURL(path.join(REPO_ROOT, 'apps', 'door', 'scripts', 'bundle-plugins.mjs')).href)) as {
+    BUNDLE_PLUGINS: esbuild.Plugin[];
+    NODE_ESM_BANNER: string;
+  };
+  // Inside apps/door/dist, so that what stays external (sqlite3) resolves from node_modules as the bundle's does.
+  const dir = path.join(DOOR_DIST, 'test', `bundle-typeorm-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const out = path.join(dir, 'probe.js');
+  try {
+    await esbuild.build({
+      stdin: {
+        contents: `import { DataSource } from 'typeorm';
+const tried = (options) => { try { new DataSource(options); return 'constructed'; } catch (error) { return error.message; } };
+process.stdout.write(JSON.stringify({ sqlite: tried({ type: 'sqlite', database: ':memory:' }), postgres: tried({ type: 'postgres' }), mysql: tried({ type: 'mysql' }) }));`,
+        resolveDir: path.join(REPO_ROOT, 'apps', 'door'),
+        loader: 'js',
+      },
+      outfile: out,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      external: ['sqlite3'],
+      logLevel: 'silent',
+      banner: { js: NODE_ESM_BANNER },
+      plugins: BUNDLE_PLUGINS,
+    });
+    const { stdout } = await run(process.execPath, [out]);
+    const refusal = 'this door bundles TypeORM with its sqlite driver only';
+    assert.deepEqual(JSON.parse(stdout), { sqlite: 'constructed', postgres: refusal, mysql: refusal });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

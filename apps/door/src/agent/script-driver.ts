@@ -63,7 +63,7 @@ const TEMPLATE = /\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g;
  * {{continuation}}: the latest message the runtime added, such as a formation's member answers.
  */
 export function renderTemplate(template: string, scope: TemplateScope, quote: (value: string) => string = (v) => v): string {
-  // A chunk with no placeholder (the common case: rendered once a chunk) is itself.
+  // A chunk with no `{{` (the common case: rendered once a chunk) is itself.
   if (!template.includes('{{')) return template;
   return template.replace(TEMPLATE, (whole, key: string) => {
     const value = templateValue(key, scope);

@@ -7,8 +7,7 @@ import { stageSession } from '../session/stage-session.js';
 import { type RunningDoor, startDoor } from '../start-door.js';
 import type { TaskRow } from '../tasks/task.entity.js';
 import { UsageError } from './usage-error.js';
-import { allowYoungGenerationGrowth } from './young-generation.js';
-import { collectWhenQuiet } from './quiet-collector.js';
+import { manageMemoryWhileServing } from './serving-memory.js';
 
 /** How long posting the completion may take. */
 const POST_TIMEOUT_MS = 10_000;
@@ -67,8 +66,7 @@ export async function runDelegationChild(argv: string[]): Promise<number> {
   const deadlineMs = values.deadline === undefined ? undefined : Date.parse(values.deadline);
   const session = stageSession({ dir: positionals[0]!, host: '127.0.0.1', port: 0, deadlineMs, recordsDir: values.records });
   const door: RunningDoor = await startDoor(session);
-  allowYoungGenerationGrowth();
-  collectWhenQuiet();
+  manageMemoryWhileServing();
   register(entryOf(session, door.url));
   let stopping: Promise<void> | null = null;
   const stop = () => {

@@ -8,8 +8,7 @@ import { stageSession } from '../session/stage-session.js';
 import { startDoor } from '../start-door.js';
 import { atTime } from './run-command.js';
 import { UsageError } from './usage-error.js';
-import { allowYoungGenerationGrowth } from './young-generation.js';
-import { collectWhenQuiet } from './quiet-collector.js';
+import { manageMemoryWhileServing } from './serving-memory.js';
 
 /**
  * One formation member's process (`mur run --roster FILE --member NAME`, forked by the supervisor with an IPC
@@ -32,8 +31,7 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
   const seat = new FormationSeat(roster.name, me.name, me.callees, me.callers, roster.members.map((m) => m.name));
   const session = stageSession({ dir: me.loaded.dir, host: '127.0.0.1', port: 0, deadlineMs, formation: seat });
   const door = await startDoor(session);
-  allowYoungGenerationGrowth();
-  collectWhenQuiet();
+  manageMemoryWhileServing();
   register(entryOf(session, door.url, { name: roster.name, member: me.name, entry: roster.entry === me.name, supervisorPid: Number(values.supervisor ?? process.ppid) }));
   const tell = (message: MemberToSupervisor) => send(message);
   let stopping: Promise<void> | null = null;

@@ -6,8 +6,7 @@ import { RosterError } from '../formations/roster-loader.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
-import { allowYoungGenerationGrowth } from './young-generation.js';
-import { collectWhenQuiet } from './quiet-collector.js';
+import { manageMemoryWhileServing } from './serving-memory.js';
 import { UsageError } from './usage-error.js';
 
 export const RUN_USAGE = `usage: mur run [DIR] [--port N] [--host H] [--task TEXT] [--resume SESSION] [--deadline WHEN] [--json]
@@ -45,8 +44,7 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
   const deadlineMs = values.deadline === undefined ? undefined : parseDeadline(values.deadline, Date.now());
   const session = stageSession({ dir: positionals[0] ?? '.', host: values.host!, port, resume: values.resume, deadlineMs });
   const door = await startDoor(session);
-  allowYoungGenerationGrowth();
-  collectWhenQuiet();
+  manageMemoryWhileServing();
   const launchText = session.resumed ? null : launchTaskText(session.capsuleDir, values.task);
   const launchTask = launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none' ? await door.tasks.submitSessionTask(launchText) : null;
   register(entryOf(session, door.url));
