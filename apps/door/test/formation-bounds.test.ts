@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
 import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
@@ -77,6 +77,8 @@ describe('a member call’s deadline and turns', () => {
     );
     slow = new MurmurClient(formation.member('slow').url);
   });
+  // Each test leaves slow free for the next, whether it passed or not.
+  afterEach(() => freeSlow());
   after(() => formation?.mur.kill('SIGKILL'));
 
   test('without lifecycle.delegation_deadline_secs, MURMUR_DELEGATION_TIMEOUT_SECS bounds the call', async () => {
@@ -88,7 +90,6 @@ describe('a member call’s deadline and turns', () => {
     assert.match(text, /<untrusted-content source=member:slow>\nslow did not answer within 2s; it was not cancelled and may still be working\n<\/untrusted-content>/);
     assert.ok((call.elapsed_ms as number) >= 2_000 && (call.elapsed_ms as number) < 3_500, `elapsed ${call.elapsed_ms} ms`);
     assert.ok(Date.now() - started < 10_000);
-    await freeSlow();
   });
 
   test('the calling member’s lifecycle.delegation_deadline_secs wins over the variable', async () => {
@@ -97,7 +98,6 @@ describe('a member call’s deadline and turns', () => {
     assert.equal(call.status, 'timed_out');
     assert.match(responseOf(task), /slow did not answer within 4s; it was not cancelled/);
     assert.ok((call.elapsed_ms as number) >= 4_000 && (call.elapsed_ms as number) < 5_500, `elapsed ${call.elapsed_ms} ms`);
-    await freeSlow();
   });
 
   test('a continuation’s turns count against max_turns: the second round, on the last allowed turn, is not waited for', async () => {

@@ -90,9 +90,12 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
     const whenEnded = new Promise<void>((resolve) => {
       markEnded = resolve;
     });
+    // One reading for both: the deadline is exactly deadlineSecs after the start (two readings a millisecond apart
+    // recorded a call timed out at 4 s as 3,999 ms long).
+    const startedMs = clock.now();
     const call: Call = {
-      state: { callId: newId('memberCall'), member, text, deadlineSecs, deadlineMs: clock.now() + deadlineSecs * 1000, signal: abort.signal, memberTaskId: null, offers: 1, offerOnItsWay: null },
-      startedMs: clock.now(),
+      state: { callId: newId('memberCall'), member, text, deadlineSecs, deadlineMs: startedMs + deadlineSecs * 1000, signal: abort.signal, memberTaskId: null, offers: 1, offerOnItsWay: null },
+      startedMs,
       ended: null,
       whenEnded,
       markEnded,
