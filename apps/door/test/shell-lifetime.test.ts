@@ -6,7 +6,7 @@
  * unless background-command already returned it.
  */
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { taskOf } from './support/assertions.js';
@@ -132,6 +132,37 @@ describe('the session’s end kills every command', () => {
     const all = (await rpc(resumed.url, 'ListTasks', { includeArtifacts: true })).json.result.tasks as { artifacts: { parts: { text: string }[] }[] }[];
     const answer = all.map((t) => t.artifacts[0]?.parts[0]?.text ?? '').find((text) => text.includes('were lost'));
     assert.ok(answer?.includes(`- ${workId} (bash): echo`), answer);
+  });
+});
+
+/** The pid of the reaper watching door `pid` (its command line names it), if one runs. */
+function reaperOf(pid: number): number | undefined {
+  for (const entry of readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'latin1').split('\0');
+      if (argv.includes('murmur-reaper') && argv[argv.indexOf('murmur-reaper') + 1] === String(pid)) return Number(entry);
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return undefined;
+}
+
+describe('a door resumed before its killed run’s reaper acted', () => {
+  test('the launch ends that reaper and kills what it would have: nothing of the killed run is alive once it announces', async () => {
+    const home = tempDir('home');
+    const capsule = makeCapsule(lifecycleManifest({ acceptance: 'queue', graceSecs: 1 }), SCRIPT);
+    const first = await door({}, home, [], capsule);
+    await send(first.url, 'detach early');
+    const pgid = await waitFor(async () => readPid(pidFile('early')), 'the detached command');
+    const reaper = await waitFor(async () => reaperOf(first.pid), 'the reaper');
+    // Held still, as in the half second between two of its polls: the resumed launch must not wait for it.
+    process.kill(reaper, 'SIGSTOP');
+    await first.stop('SIGKILL');
+    assert.equal(groupAlive(pgid), true, 'the reaper, stopped, has not killed the group');
+    await door({}, home, ['--resume', first.sessionId], capsule);
+    assert.equal(groupAlive(pgid), false, 'the launch killed the group the killed run left');
+    assert.equal(isAlive(reaper), false, 'the launch ended the killed run’s reaper');
   });
 });
 

@@ -26,9 +26,15 @@ const SWEEP_MS = 2000;
  */
 export const COMMAND_SESSION_ENV = 'MURMUR_COMMAND_SESSION';
 
+/**
+ * The environment variable a session's reaper (and the `sleep` it polls with) carries, naming the session: a resumed
+ * launch ends the killed run's reaper by it, since it does the reaper's work itself.
+ */
+export const REAPER_SESSION_ENV = 'MURMUR_REAPER_SESSION';
+
 /** The pids of live processes carrying this session's mark, read from /proc/<pid>/environ (never this process). */
-export function markedProcesses(sessionId: string): number[] {
-  const mark = Buffer.from(`${COMMAND_SESSION_ENV}=${sessionId}\0`);
+export function markedProcesses(sessionId: string, variable = COMMAND_SESSION_ENV): number[] {
+  const mark = Buffer.from(`${variable}=${sessionId}\0`);
   const pids: number[] = [];
   let entries: string[];
   try {
@@ -48,8 +54,8 @@ export function markedProcesses(sessionId: string): number[] {
   return pids;
 }
 
-function killMarked(sessionId: string): number[] {
-  const pids = markedProcesses(sessionId);
+function killMarked(sessionId: string, variable = COMMAND_SESSION_ENV): number[] {
+  const pids = markedProcesses(sessionId, variable);
   for (const pid of pids) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -172,22 +178,30 @@ export class ProcessRegistry {
     if (this.reaper) return;
     const doorStart = readStat(process.pid)?.startTime;
     if (!doorStart) return;
-    this.reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT, 'murmur-reaper', String(process.pid), doorStart, this.dir, this.sessionId], { detached: true, stdio: 'ignore' });
+    this.reaper = spawn('/bin/sh', ['-c', REAPER_SCRIPT, 'murmur-reaper', String(process.pid), doorStart, this.dir, this.sessionId], {
+      detached: true,
+      stdio: 'ignore',
+      env: { ...process.env, [REAPER_SESSION_ENV]: this.sessionId },
+    });
     this.reaper.on('error', () => undefined);
     this.reaper.unref();
   }
 
   /**
-   * Opening the records of a session that stopped: every group a previous run recorded is killed if it still runs,
-   * and reported, then forgotten. Returns what was lost, oldest first.
+   * Opening the records of a session that stopped: a reaper the previous run left is ended first (a launch that
+   * follows a kill -9 within its half-second poll finds it still waiting; what it would do is done here), then every
+   * group a previous run recorded is killed if it still runs, and reported, then forgotten. Returns what was lost,
+   * oldest first.
    */
   static reopen(dir: string, sessionId: string): { group: RecordedGroup; wasRunning: boolean }[] {
     let files: string[];
     try {
       files = readdirSync(dir).filter((f) => /^\d+$/.test(f));
     } catch {
+      // No records: no previous run of this session started a command, nor so a reaper.
       return [];
     }
+    killMarked(sessionId, REAPER_SESSION_ENV);
     const lost: { group: RecordedGroup; wasRunning: boolean }[] = [];
     for (const file of files) {
       const full = path.join(dir, file);
