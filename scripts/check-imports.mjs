@@ -18,9 +18,12 @@ const DOOR_LAYERS = [
   ['methods', 'formations'],
   ['agent', 'streaming', 'rpc', 'planes', 'telemetry'],
   ['tasks', 'card'],
-  ['tools', 'auth', 'console-server'],
+  ['tools'],
+  ['auth', 'console-server'],
+  // The session floor: the session itself above the small rooms it composes, and what every room shares below them.
   ['session'],
-  ['manifest'],
+  ['records', 'paths', 'peers', 'seat', 'egress', 'usage', 'memory'],
+  ['common', 'manifest'],
 ];
 const RANK = new Map(DOOR_LAYERS.flatMap((names, i) => names.map((name) => [name, DOOR_LAYERS.length - i])));
 

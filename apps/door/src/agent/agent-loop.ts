@@ -1,8 +1,8 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
-import type { TraceWriter } from '../session/trace-writer.js';
-import type { UsageLedger } from '../session/usage-ledger.js';
+import type { TraceWriter } from '../records/trace-writer.js';
+import type { UsageLedger } from '../usage/usage-ledger.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import { TaskCanceledError, type TaskLifecycle } from '../tasks/task-lifecycle.js';
 import type { RunningTask, TaskRunner } from '../tasks/task-queue.js';
@@ -14,7 +14,7 @@ import type { DriverResponse, TaskDriver, ToolSpec } from './driver.js';
 import type { TaskContinuations } from './task-continuations.js';
 import { ResultFile } from './result-file.js';
 import { systemPrompt } from './system-prompt.js';
-import { redactHandles } from '../session/peer-handles.js';
+import { redactHandles } from '../peers/peer-handles.js';
 
 export type DriverFactory = (task: RunningTask) => TaskDriver;
 

@@ -1,5 +1,5 @@
 import type { SessionContext } from '../session/session-context.js';
-import type { TraceWriter } from '../session/trace-writer.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import type { TaskQueue } from '../tasks/task-queue.js';
 import type { BackgroundCommand, BackgroundCommands } from '../tools/background-commands.js';
 import { describeBackgroundCommand } from '../tools/runtime/background-command.js';

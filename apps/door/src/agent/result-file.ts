@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs';
 import path from 'node:path';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../session/private-files.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files.js';
 
 /** After a write lands, the next one starts no sooner than this: under load, many answers make one write. @unit ms */
 const MIN_INTERVAL_MS = 10;

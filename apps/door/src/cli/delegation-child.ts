@@ -7,7 +7,7 @@ import { stageSession } from '../session/stage-session.js';
 import { type RunningDoor, startDoor } from '../start-door.js';
 import type { TaskRow } from '../tasks/task.entity.js';
 import { UsageError } from './usage-error.js';
-import { manageMemoryWhileServing } from './serving-memory.js';
+import { manageMemoryWhileServing } from '../memory/serving-memory.js';
 
 /** How long posting the completion may take. */
 const POST_TIMEOUT_MS = 10_000;

@@ -2,13 +2,13 @@ import { parseArgs } from 'node:util';
 import { egressWarning } from '../formations/egress.js';
 import { loadRoster } from '../formations/roster-loader.js';
 import { isSupervisorMessage, type MemberToSupervisor } from '../formations/seat-messages.js';
-import { FormationSeat, type MemberLink } from '../session/formation-seat.js';
+import { FormationSeat, type MemberLink } from '../seat/formation-seat.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { stageSession } from '../session/stage-session.js';
 import { startDoor } from '../start-door.js';
 import { atTime } from './run-command.js';
 import { UsageError } from './usage-error.js';
-import { manageMemoryWhileServing } from './serving-memory.js';
+import { manageMemoryWhileServing } from '../memory/serving-memory.js';
 
 /**
  * One formation member's process (`mur run --roster FILE --member NAME`, forked by the supervisor with an IPC

@@ -52,9 +52,9 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'run': {
       // Before the door's code loads: its start would grow the young generation for good (young-generation.ts).
-      (await import('./young-generation.js')).keepYoungGenerationSmall();
+      (await import('../memory/young-generation.js')).keepYoungGenerationSmall();
       // The door's modules load with Intl.DateTimeFormat lazy: NestJS builds formatters it never uses (that file).
-      const { withLazyDateTimeFormat } = await import('./lazy-date-time-format.js');
+      const { withLazyDateTimeFormat } = await import('../memory/lazy-date-time-format.js');
       const warn = (line: string) => process.stderr.write(`mur: ${line}\n`);
       if (rest.includes('--delegation')) return (await withLazyDateTimeFormat(() => import('./delegation-child.js'))).runDelegationChild(rest);
       if (rest.includes('--member')) return (await withLazyDateTimeFormat(() => import('./formation-member.js'))).runMember(rest, warn);

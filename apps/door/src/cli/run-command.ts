@@ -6,7 +6,7 @@ import { RosterError } from '../formations/roster-loader.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
-import { manageMemoryWhileServing } from './serving-memory.js';
+import { manageMemoryWhileServing } from '../memory/serving-memory.js';
 import { UsageError } from './usage-error.js';
 
 export const RUN_USAGE = `usage: mur run [DIR] [--port N] [--host H] [--task TEXT] [--resume SESSION] [--deadline WHEN] [--json]

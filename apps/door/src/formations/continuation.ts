@@ -3,7 +3,7 @@
  * arrives"), word for word: a header per answer, the member's output fenced under member:<name>, then the runtime's
  * own lines outside every fence.
  */
-import { fenceUntrusted } from '../tools/untrusted-fence.js';
+import { fenceUntrusted } from '../auth/untrusted-fence.js';
 
 export type CallStatus = 'completed' | 'no_answer' | 'failed' | 'canceled' | 'rejected' | 'timed_out' | 'unreachable' | 'abandoned';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { TraceWriter } from '../session/trace-writer.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import { continuationText, type EndedCall } from './continuation.js';
 import { Continuations } from './continuations.js';
 import { type DelegationOutcome, type Delegations, outcomeBlock } from './delegations.js';

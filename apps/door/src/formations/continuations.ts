@@ -1,5 +1,5 @@
 import type { TaskContinuations } from '../agent/task-continuations.js';
-import type { TraceWriter } from '../session/trace-writer.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import { continuationText } from './continuation.js';
 import { type Delegations, outcomeBlock } from './delegations.js';
 import type { MemberCalls } from './member-calls.js';

@@ -1,4 +1,4 @@
-import { allowsMemberDoor } from '../session/member-egress.js';
+import { allowsMemberDoor } from '../egress/member-egress.js';
 
 export { allowsMemberDoor };
 

@@ -7,7 +7,7 @@ import { RpcPipeline } from '../rpc/rpc-pipeline.js';
 import { DoorLog } from '../session/door-log.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
-import { TraceWriter } from '../session/trace-writer.js';
+import { TraceWriter } from '../records/trace-writer.js';
 import { RESIDUE_SOURCES, type ResidueSource } from '../tasks/residue-source.js';
 import { TASK_ENDING_HOLDS, type TaskEndingHold } from '../tasks/task-ending-hold.js';
 import { TasksModule } from '../tasks/tasks.module.js';

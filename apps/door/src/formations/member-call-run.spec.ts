@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Task } from '@murmur/protocol';
-import type { TraceWriter } from '../session/trace-writer.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import type { Clock } from './clock.js';
 import { type CallState, type MemberDoorLike, runCall } from './member-call-run.js';
 import type { OfferAnswer, ReadAnswer } from './member-client.js';

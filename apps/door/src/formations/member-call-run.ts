@@ -1,5 +1,5 @@
 import { type Task, isTerminalState } from '@murmur/protocol';
-import type { TraceWriter } from '../session/trace-writer.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import { rejectedOutput, stayedBusyOutput } from './call-notes.js';
 import type { Clock } from './clock.js';
 import type { CallStatus, EndedCall } from './continuation.js';

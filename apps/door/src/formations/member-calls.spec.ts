@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SessionContext } from '../session/session-context.js';
-import { FormationSeat } from '../session/formation-seat.js';
-import type { TraceWriter } from '../session/trace-writer.js';
+import { FormationSeat } from '../seat/formation-seat.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import { type Clock, SYSTEM_CLOCK } from './clock.js';
 import { ENDING_WAIT_MS, type MemberDoorLike } from './member-call-run.js';
 import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';

@@ -1,6 +1,6 @@
 import { errorKind, type FetchLike, MurmurClient } from '@murmur/client';
 import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, type Task, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
-import type { MemberLink } from '../session/formation-seat.js';
+import type { MemberLink } from '../seat/formation-seat.js';
 import { TRACEPARENT_HEADER, TRACESTATE_HEADER, type TraceContext } from '../telemetry/trace-context.js';
 
 /** How long one poll of a member's task may take before it counts as a read that got no answer. */

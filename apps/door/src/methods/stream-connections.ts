@@ -11,7 +11,7 @@ import {
 } from '@murmur/protocol';
 import type { RpcCall } from '../rpc/rpc-context.js';
 import { DoorLog } from '../session/door-log.js';
-import { newId } from '../session/ids.js';
+import { newId } from '../common/ids.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SseConnection } from '../streaming/sse-connection.js';
 import { StalledReaders } from '../streaming/stalled-readers.js';

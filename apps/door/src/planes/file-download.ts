@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { encodeRefusalBody, rangeNotSatisfiableRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConfinedEntry } from '../session/confined-open.js';
+import type { ConfinedEntry } from '../paths/confined-open.js';
 import { sendFileBytes } from './file-bytes.js';
 import { contentDispositionFor, contentTypeFor } from './content-type.js';
 import { etagOf, lastModifiedOf, notModified, requestedRange } from './http-conditions.js';

@@ -1,10 +1,10 @@
 import { encodeRefusalBody, fileNotFoundRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { refuseUnlessReadOnly } from './read-only-method.js';
-import { openConfined } from '../session/confined-open.js';
+import { openConfined } from '../paths/confined-open.js';
 import { sendFile } from './file-download.js';
 import { listFolder } from './folder-listing.js';
-import { parsePlanePath } from '../session/plane-path.js';
+import { parsePlanePath } from '../paths/plane-path.js';
 
 /** Where the operator plane is reached (seed 000, "Planes"). */
 export const FILES_PLANE_PREFIX = '/resources/files';

@@ -1,8 +1,8 @@
 import type { FilesListing, FilesListingEntry } from '@murmur/protocol';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { type ConfinedEntry, isInside } from '../session/confined-open.js';
-import { acceptableName } from '../session/plane-path.js';
+import { type ConfinedEntry, isInside } from '../paths/confined-open.js';
+import { acceptableName } from '../paths/plane-path.js';
 
 /** Most entries one listing names (the first by name); `truncated` says more were there. */
 export const MAX_LISTING_ENTRIES = 10_000;

@@ -2,9 +2,9 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { AUDIENCE_HEADER, encodeRefusalBody, HANDLE_ID_HEADER, handleNotFoundRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { refuseUnlessReadOnly } from './read-only-method.js';
-import { openConfined } from '../session/confined-open.js';
-import type { PeerHandle, PeerHandles, RedeemRefusal } from '../session/peer-handles.js';
-import type { TraceWriter } from '../session/trace-writer.js';
+import { openConfined } from '../paths/confined-open.js';
+import type { PeerHandle, PeerHandles, RedeemRefusal } from '../peers/peer-handles.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import { sendFileBytes } from './file-bytes.js';
 import { contentDispositionFor, contentTypeFor } from './content-type.js';
 

@@ -25,7 +25,7 @@ import {
 import type { RequestGate } from '../auth/request-gate.js';
 import type { Caller } from '../auth/caller.js';
 import { servedMethods } from '../card/served-methods.js';
-import { CodedFault } from '../session/coded-fault.js';
+import { CodedFault } from '../common/coded-fault.js';
 import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { CompletionSink } from './completion-sink.js';

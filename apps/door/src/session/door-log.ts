@@ -1,6 +1,6 @@
 import { openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files.js';
 
 /**
  * How long an info line may wait to be written with the lines after it.

@@ -1,5 +1,5 @@
 import type { Manifest } from '../manifest/manifest.schema.js';
-import type { FormationSeat } from './formation-seat.js';
+import type { FormationSeat } from '../seat/formation-seat.js';
 import type { SessionDeadline } from './session-deadline.js';
 
 /** What a door knows of its own session: fixed at staging, except the address, which is known once it listens. */

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { RegisteredSession } from '@murmur/protocol';
-import { makePrivateDir, writePrivateFile } from './private-files.js';
+import { makePrivateDir, writePrivateFile } from '../common/private-files.js';
 import type { SessionContext } from './session-context.js';
 import { murmurHome } from './stage-session.js';
 

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { TraceWriter } from './trace-writer.js';
+import { TraceWriter } from '../records/trace-writer.js';
 import { DoorLog } from './door-log.js';
 import { SESSION_CONTEXT, type SessionContext } from './session-context.js';
-import { UsageLedger } from './usage-ledger.js';
-import { PeerHandles } from './peer-handles.js';
+import { UsageLedger } from '../usage/usage-ledger.js';
+import { PeerHandles } from '../peers/peer-handles.js';
 
 /** The session's records: its trace and its door log; and its token usage over the inference records. */
 @Module({

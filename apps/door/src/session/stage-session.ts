@@ -3,10 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_HEARTBEAT_MS, isId } from '@murmur/protocol';
 import { loadManifest } from '../manifest/manifest.loader.js';
-import type { FormationSeat } from './formation-seat.js';
-import { newId } from './ids.js';
+import type { FormationSeat } from '../seat/formation-seat.js';
+import { newId } from '../common/ids.js';
 import { SessionDeadline } from './session-deadline.js';
-import { makePrivateDir, tightenIfPresent, touchPrivateFile } from './private-files.js';
+import { makePrivateDir, tightenIfPresent, touchPrivateFile } from '../common/private-files.js';
 import type { SessionContext } from './session-context.js';
 
 export class StagingError extends Error {

@@ -8,7 +8,7 @@ import {
   type TaskState,
   TERMINAL_STATES,
 } from '@murmur/protocol';
-import { newId } from '../session/ids.js';
+import { newId } from '../common/ids.js';
 import type { TaskRow } from '../tasks/task.entity.js';
 import type { TaskEvents, TaskStatusEvent } from '../tasks/task-events.js';
 import type { TaskStore } from '../tasks/task-store.js';

@@ -1,4 +1,4 @@
-import { CodedFault } from '../session/coded-fault.js';
+import { CodedFault } from '../common/coded-fault.js';
 
 /** The store could not read or write: answered -32603 with this message, and nothing reported as changed. */
 export class StoreError extends CodedFault {

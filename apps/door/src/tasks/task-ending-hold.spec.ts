@@ -13,7 +13,7 @@ import { DataSource } from 'typeorm';
 import { PUBLIC_CALLER } from '../auth/caller.js';
 import { manifestSchema } from '../manifest/manifest.schema.js';
 import type { SessionContext } from '../session/session-context.js';
-import { TraceWriter } from '../session/trace-writer.js';
+import { TraceWriter } from '../records/trace-writer.js';
 import { MetaRow } from './meta.entity.js';
 import { TaskRow } from './task.entity.js';
 import type { TaskEndingHold } from './task-ending-hold.js';

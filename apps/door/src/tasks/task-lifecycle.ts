@@ -1,6 +1,6 @@
 import { isSettledState, type MurmurTaskMetadata, type ResidueItem, type TaskState, TERMINAL_STATES } from '@murmur/protocol';
 import type { MessageTrust } from '../auth/message-trust.js';
-import type { TraceWriter } from '../session/trace-writer.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import type { ResidueSource } from './residue-source.js';
 import type { TaskEndingHold } from './task-ending-hold.js';
 import type { TaskRow } from './task.entity.js';

@@ -2,16 +2,16 @@ import { EventEmitter } from 'node:events';
 import { type MessageImage, TERMINAL_STATES } from '@murmur/protocol';
 import { type Caller, SESSION_CALLER } from '../auth/caller.js';
 import type { MessageTrust } from '../auth/message-trust.js';
-import { newId } from '../session/ids.js';
+import { newId } from '../common/ids.js';
 import type { SessionContext } from '../session/session-context.js';
-import type { TraceWriter } from '../session/trace-writer.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import { renderReferencedTasks } from './references.js';
 import type { TaskRow } from './task.entity.js';
 import type { TaskEvents, TaskStatusEvent } from './task-events.js';
 import { STATUS_TEXT, TaskCanceledError, type TaskLifecycle } from './task-lifecycle.js';
 import type { TaskStore } from './task-store.js';
 import { agentText } from './task-text.js';
-import { redactHandles } from '../session/peer-handles.js';
+import { redactHandles } from '../peers/peer-handles.js';
 
 /** Tasks waiting in TASK_STATE_SUBMITTED under task_acceptance: queue, beyond which new ones are rejected busy. */
 export const QUEUE_LIMIT = 1000;

@@ -1,5 +1,5 @@
 import type { MessageTrust } from '../auth/message-trust.js';
-import { fenceUntrusted } from '../tools/untrusted-fence.js';
+import { fenceUntrusted } from '../auth/untrusted-fence.js';
 
 /**
  * The one place a message's text becomes what the agent reads: an untrusted message's whole text — a new task's,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SessionModule } from '../session/session.module.js';
-import { TraceWriter } from '../session/trace-writer.js';
+import { TraceWriter } from '../records/trace-writer.js';
 import { BackgroundCommands } from '../tools/background-commands.js';
 import { ToolsModule } from '../tools/tools.module.js';
 import { PageTokens } from './page-tokens.js';

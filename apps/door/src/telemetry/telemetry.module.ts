@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { DoorLog } from '../session/door-log.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
-import { TraceWriter } from '../session/trace-writer.js';
+import { TraceWriter } from '../records/trace-writer.js';
 import { TaskEvents } from '../tasks/task-events.js';
 import { TasksModule } from '../tasks/tasks.module.js';
 import { Telemetry } from './telemetry.js';

@@ -1,14 +1,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, createWriteStream, mkdirSync } from 'node:fs';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../session/private-files.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files.js';
 import path from 'node:path';
-import { newId } from '../session/ids.js';
+import { newId } from '../common/ids.js';
 import type { BackgroundCommands } from './background-commands.js';
 import { exitCodeOf } from './exit-code.js';
 import { type GroupMember, groupMembers, killProcessGroup } from './process-group.js';
 import type { ProcessRegistry } from './process-registry.js';
 import { ToolInputError } from './tool-call.js';
-import { fenceToolResult } from './untrusted-fence.js';
+import { fenceToolResult } from '../auth/untrusted-fence.js';
 
 /** Bytes of each stream kept for the model; past it the result says truncated. */
 export const OUTPUT_CAP_BYTES = 1024 * 1024;

@@ -1,15 +1,15 @@
 import path from 'node:path';
-import type { PeerHandles } from '../session/peer-handles.js';
+import type { PeerHandles } from '../peers/peer-handles.js';
 import type { SessionContext } from '../session/session-context.js';
-import type { TraceWriter } from '../session/trace-writer.js';
-import type { UsageLedger } from '../session/usage-ledger.js';
+import type { TraceWriter } from '../records/trace-writer.js';
+import type { UsageLedger } from '../usage/usage-ledger.js';
 import type { BackgroundCommands } from './background-commands.js';
 import type { ProcessRegistry } from './process-registry.js';
 import { type DriverSelection, isRuntimeToolName, type MemberCallPort, type DelegatePort, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
 import { runShell } from './shell-tool.js';
 import { type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { shellEntry, type ToolEntry, ToolInventory } from './tool-inventory.js';
-import { fenceToolResult } from './untrusted-fence.js';
+import { fenceToolResult } from '../auth/untrusted-fence.js';
 
 export interface ToolDispatcherDeps {
   session: SessionContext;

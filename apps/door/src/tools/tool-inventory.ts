@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../session/private-files.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files.js';
 import type { JsonObject } from '@murmur/protocol';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { stringify } from 'yaml';

@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { Module } from '@nestjs/common';
-import { PeerHandles } from '../session/peer-handles.js';
+import { PeerHandles } from '../peers/peer-handles.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
-import { TraceWriter } from '../session/trace-writer.js';
-import { UsageLedger } from '../session/usage-ledger.js';
+import { TraceWriter } from '../records/trace-writer.js';
+import { UsageLedger } from '../usage/usage-ledger.js';
 import { BackgroundCommands } from './background-commands.js';
 import { ProcessRegistry } from './process-registry.js';
 import { DELEGATE_PORT, type DelegatePort, DriverSelection, MEMBER_CALL_PORT, type MemberCallPort } from './runtime/index.js';

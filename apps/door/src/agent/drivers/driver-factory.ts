@@ -1,5 +1,5 @@
 import type { DriverChoice } from '../../manifest/inference-choices.js';
-import type { TraceWriter } from '../../session/trace-writer.js';
+import type { TraceWriter } from '../../records/trace-writer.js';
 import type { DriverSelection } from '../../tools/runtime/index.js';
 import type { DriverFactory } from '../agent-loop.js';
 import type { TaskDriver } from '../driver.js';

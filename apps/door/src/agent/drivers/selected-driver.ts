@@ -1,5 +1,5 @@
 import type { DriverChoice } from '../../manifest/inference-choices.js';
-import type { TraceWriter } from '../../session/trace-writer.js';
+import type { TraceWriter } from '../../records/trace-writer.js';
 import type { RunningTask } from '../../tasks/task-queue.js';
 import type { DriverSelection } from '../../tools/runtime/index.js';
 import type { ConversationMessage, ThinkingBlock } from '../conversation.js';

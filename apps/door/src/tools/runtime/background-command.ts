@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { BackgroundCommand, BackgroundCommands } from '../background-commands.js';
-import type { TraceWriter } from '../../session/trace-writer.js';
+import type { TraceWriter } from '../../records/trace-writer.js';
 import { type ToolCallContext, ToolInputError } from '../tool-call.js';
 
 const SHOWN_BYTES = 16384;

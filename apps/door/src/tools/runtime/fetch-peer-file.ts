@@ -4,10 +4,10 @@ import { type FileHandle, link, lstat, mkdir, open, realpath, unlink } from 'nod
 import path from 'node:path';
 import { AUDIENCE_HEADER, HANDLE_ID_HEADER, type JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
-import { isInside } from '../../session/confined-open.js';
-import { allowsUrl } from '../../session/member-egress.js';
+import { isInside } from '../../paths/confined-open.js';
+import { allowsUrl } from '../../egress/member-egress.js';
 import type { SessionContext } from '../../session/session-context.js';
-import type { TraceWriter } from '../../session/trace-writer.js';
+import type { TraceWriter } from '../../records/trace-writer.js';
 import { type ToolCallContext, ToolInputError } from '../tool-call.js';
 import { PEER_PATH_PREFIX, toolPathSegments } from './tool-path.js';
 

@@ -1,9 +1,9 @@
 import type { JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { SessionContext } from '../../session/session-context.js';
-import type { TraceWriter } from '../../session/trace-writer.js';
-import type { PeerHandles } from '../../session/peer-handles.js';
-import type { UsageLedger } from '../../session/usage-ledger.js';
+import type { TraceWriter } from '../../records/trace-writer.js';
+import type { PeerHandles } from '../../peers/peer-handles.js';
+import type { UsageLedger } from '../../usage/usage-ledger.js';
 import type { BackgroundCommands } from '../background-commands.js';
 import type { DriverSelection } from './driver-selection.js';
 import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';

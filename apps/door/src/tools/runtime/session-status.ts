@@ -1,8 +1,8 @@
 import type { JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { SessionContext } from '../../session/session-context.js';
-import type { TraceWriter } from '../../session/trace-writer.js';
-import type { UsageLedger } from '../../session/usage-ledger.js';
+import type { TraceWriter } from '../../records/trace-writer.js';
+import type { UsageLedger } from '../../usage/usage-ledger.js';
 import type { ToolCallContext } from '../tool-call.js';
 import type { DriverSelection } from './driver-selection.js';
 

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { AGENT_CARD_PATH, type JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
-import { openConfined } from '../../session/confined-open.js';
-import { allowsUrl } from '../../session/member-egress.js';
-import { DEFAULT_HANDLE_TTL_SECS, MAX_HANDLE_TTL_SECS, MAX_HANDLE_USES, type PeerHandles } from '../../session/peer-handles.js';
+import { openConfined } from '../../paths/confined-open.js';
+import { allowsUrl } from '../../egress/member-egress.js';
+import { DEFAULT_HANDLE_TTL_SECS, MAX_HANDLE_TTL_SECS, MAX_HANDLE_USES, type PeerHandles } from '../../peers/peer-handles.js';
 import type { SessionContext } from '../../session/session-context.js';
-import type { TraceWriter } from '../../session/trace-writer.js';
+import type { TraceWriter } from '../../records/trace-writer.js';
 import { ToolInputError, type ToolCallContext } from '../tool-call.js';
 import { PEER_PATH_PREFIX, toolPathSegments } from './tool-path.js';
 

@@ -1,7 +1,7 @@
 import type { JsonObject } from '@murmur/protocol';
 import { describeChoice } from '../../manifest/inference-choices.js';
 import type { Manifest } from '../../manifest/manifest.schema.js';
-import type { TraceWriter } from '../../session/trace-writer.js';
+import type { TraceWriter } from '../../records/trace-writer.js';
 import { type ToolCallContext, ToolInputError } from '../tool-call.js';
 import type { DriverSelection } from './driver-selection.js';
 

@@ -1,4 +1,4 @@
-import { acceptableName, MAX_PATH_BYTES } from '../../session/plane-path.js';
+import { acceptableName, MAX_PATH_BYTES } from '../../paths/plane-path.js';
 
 /** Where the peer plane is reached, for the URLs share-file builds and fetch-peer-file accepts. */
 export const PEER_PATH_PREFIX = '/resources/peer/';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { newId } from './ids.js';
+import { newId } from '../common/ids.js';
 
 /** A handle's secret: `phk_` and 43 base64url characters, 32 random bytes (docs/planes.md, "The peer plane"). */
 const HANDLE_PATTERN = /^phk_[A-Za-z0-9_-]{43}$/;

@@ -1,6 +1,6 @@
 import { openSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files.js';
 
 /** One record: its type and its fields. */
 export type TraceRecord = readonly [type: string, fields: Record<string, unknown>];
