@@ -17,8 +17,8 @@ const DOOR_LAYERS = [
   ['app.module.ts'],
   ['methods', 'formations'],
   ['agent', 'streaming', 'rpc', 'planes', 'telemetry'],
-  ['tasks', 'card'],
-  ['tools'],
+  // One floor: neither imports the other; what one needs of the other is a port bound in app.module.ts.
+  ['tasks', 'card', 'tools'],
   ['auth', 'console-server'],
   // The session floor: the session itself above the small rooms it composes, and what every room shares below them.
   ['session'],

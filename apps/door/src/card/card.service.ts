@@ -1,7 +1,7 @@
 import { type AgentCard, buildAgentCard } from '@murmur/protocol';
 import type { SessionContext } from '../session/session-context.js';
-import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
 import { servedMethods } from './served-methods.js';
+import type { ShellBinaries } from './shell-binaries.js';
 
 /** The agent card, derived from what this door serves and what the capsule may do. */
 export class CardService {
@@ -10,7 +10,7 @@ export class CardService {
 
   constructor(
     private readonly session: SessionContext,
-    private readonly tools: ToolDispatcher,
+    private readonly binaries: ShellBinaries,
   ) {}
 
   card(variant: 'public' | 'extended'): AgentCard {
@@ -26,7 +26,7 @@ export class CardService {
       methods: servedMethods(m),
       authenticated: m.network.authentication !== undefined,
       peerTasks: m.exports.peer_tasks?.accept ?? false,
-      tools: m.capabilities.shell.allow.filter((name) => this.tools.inventory.has(name)),
+      tools: m.capabilities.shell.allow.filter((name) => this.binaries.has(name)),
       shell: m.capabilities.shell.allow.length > 0,
       network: m.capabilities.network.allow.length > 0,
       planes,

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ToolArtifact } from '../tools/tool-call.js';
+import type { ToolArtifactFrameFields } from '@murmur/protocol';
 import type { TaskRow } from './task.entity.js';
 
 /**
@@ -28,7 +28,7 @@ export interface TaskEventMap {
   thinking: [{ taskId: string; text: string }];
   'tool-call-started': [{ taskId: string; toolCallId: string; toolName: string; input: unknown }];
   'tool-call-progress': [{ taskId: string; toolCallId: string; stream: 'stdout' | 'stderr'; text: string }];
-  artifact: [{ taskId: string; artifact: ToolArtifact }];
+  artifact: [{ taskId: string; artifact: ToolArtifactFrameFields }];
 }
 
 type EventName = keyof TaskEventMap;

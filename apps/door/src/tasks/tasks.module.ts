@@ -2,8 +2,6 @@ import { Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../records/trace-writer.js';
-import { BackgroundCommands } from '../tools/background-commands.js';
-import { ToolsModule } from '../tools/tools.module.js';
 import { PageTokens } from './page-tokens.js';
 import { RESIDUE_SOURCES, type ResidueSource } from './residue-source.js';
 import { TASK_ENDING_HOLDS, type TaskEndingHold } from './task-ending-hold.js';
@@ -13,10 +11,11 @@ import { TaskStore } from './task-store.js';
 
 /**
  * The session's tasks: the durable store, the events every transition reports, and the lifecycle. The run queue is
- * provided where its runner is known (AgentModule), so this module never reaches up to the agent.
+ * provided where its runner is known (AgentModule), so this module never reaches up to the agent; the residue
+ * sources (RESIDUE_SOURCES) are bound in the composition root (app.module.ts), so it never reaches across to tools/.
  */
 @Module({
-  imports: [SessionModule, ToolsModule],
+  imports: [SessionModule],
   providers: [
     {
       provide: TaskStore,
@@ -31,8 +30,6 @@ import { TaskStore } from './task-store.js';
     },
     { provide: PageTokens, useFactory: (store: TaskStore) => PageTokens.open(store), inject: [TaskStore] },
     { provide: TaskEvents, useFactory: () => new TaskEvents() },
-    // What a task's ending reports the session leaves running: background commands; formations/ adds its delegations on init.
-    { provide: RESIDUE_SOURCES, useFactory: (background: BackgroundCommands): ResidueSource[] => [background], inject: [BackgroundCommands] },
     // What a task's ending waits for: nothing, until formations/ adds its member calls on init.
     { provide: TASK_ENDING_HOLDS, useFactory: (): TaskEndingHold[] => [] },
     {
@@ -42,6 +39,6 @@ import { TaskStore } from './task-store.js';
       inject: [TaskStore, TaskEvents, TraceWriter, RESIDUE_SOURCES, TASK_ENDING_HOLDS],
     },
   ],
-  exports: [TaskStore, TaskEvents, TaskLifecycle, PageTokens, RESIDUE_SOURCES, TASK_ENDING_HOLDS],
+  exports: [TaskStore, TaskEvents, TaskLifecycle, PageTokens, TASK_ENDING_HOLDS],
 })
 export class TasksModule {}
