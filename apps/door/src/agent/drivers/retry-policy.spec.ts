@@ -1,8 +1,8 @@
 /** The drivers' one retry policy (docs/drivers.md, "The retry policy"): the predicate, back-off with jitter, capped Retry-After. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ProviderFailure, providerMessage } from '../src/agent/drivers/provider-failure.js';
-import { RETRY_AFTER_CAP_MS, retryDelayMs, shouldRetry } from '../src/agent/drivers/retry-policy.js';
+import { ProviderFailure, providerMessage } from './provider-failure.js';
+import { RETRY_AFTER_CAP_MS, retryDelayMs, shouldRetry } from './retry-policy.js';
 
 const http = (status: number, headers: Record<string, string> = {}) => new ProviderFailure('http', `HTTP ${status}: x`, { status, headers: new Headers(headers) });
 

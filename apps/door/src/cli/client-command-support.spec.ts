@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConnectionError, HttpRefusalError, StreamError, TaskNotFoundError } from '@murmur/client';
 import { type AgentCard, CAPSULE_EXTENSION_URI } from '@murmur/protocol';
-import { checkCard, inPlainWords, residueLine, residueOf, stateWord, statusText } from '../src/cli/client-command-support.js';
+import { checkCard, inPlainWords, residueLine, residueOf, stateWord, statusText } from './client-command-support.js';
 
 const target = { url: 'http://127.0.0.1:9', label: 'ses_x' };
 const session = { sessionId: 'ses_a', name: 'hello', version: '0.1.0', url: 'http://127.0.0.1:9', pid: 1, capsuleDir: '/c', recordsDir: '/r', startedAt: '' };

@@ -7,8 +7,8 @@ import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { test } from 'node:test';
 import { encodeSseEvent } from '@murmur/protocol';
-import { SseConnection, WRITE_SLICE_CHARS } from '../src/streaming/sse-connection.js';
-import type { StreamEvent } from '../src/streaming/stream-event.js';
+import { SseConnection, WRITE_SLICE_CHARS } from './sse-connection.js';
+import type { StreamEvent } from './stream-event.js';
 
 /** A response whose socket takes `accepts` writes, then backs up until 'drain' is emitted. */
 class Response extends EventEmitter {
