@@ -5,7 +5,7 @@
  */
 import { ID_PREFIX } from '@murmur/protocol';
 import { PAGE_TOKEN_KEY } from '../src/tasks/page-tokens.js';
-import { TASK_COLUMN_NAMES } from '../src/tasks/task-row-codec.js';
+import { TASK_COLUMN_NAMES } from '../src/records/task-table.js';
 import sqlite3 from 'sqlite3';
 import { v7 } from 'uuid';
 

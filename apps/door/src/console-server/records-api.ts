@@ -28,7 +28,8 @@ import { peerHandlesOf } from './peer-handle-records.js';
 import { recordSessions } from './record-sessions.js';
 import { readStoredTasks } from './store-reader.js';
 import { matches, recordEntries, recordSummary } from './task-records.js';
-import { type ParsedTrace, readTrace, type TraceRecord } from './trace-reader.js';
+import type { TraceLine } from '../records/trace-schema.js';
+import { type ParsedTrace, readTrace } from './trace-reader.js';
 
 type Query = { q?: string; state?: string; contextId?: string; since?: string; limit?: string; cursor?: string };
 
@@ -64,7 +65,7 @@ function sessionOfTask(taskId: string, sessions: readonly ConsoleRecordSession[]
 }
 
 /** The member calls a task's call-member tool calls made, by tool call id, each with the member task's session. */
-function memberCallsOfTask(taskId: string, records: readonly TraceRecord[], sessions: readonly ConsoleRecordSession[]): Map<string, TaskRecordMemberCall> {
+function memberCallsOfTask(taskId: string, records: readonly TraceLine[], sessions: readonly ConsoleRecordSession[]): Map<string, TaskRecordMemberCall> {
   const byToolCall = new Map<string, TaskRecordMemberCall>();
   for (const call of memberCallsOf(taskId, records)) {
     if (call.toolCallId === null) continue;
@@ -83,7 +84,7 @@ function memberCallsOfTask(taskId: string, records: readonly TraceRecord[], sess
   return byToolCall;
 }
 
-const callsMember = (records: readonly TraceRecord[]) => records.some((r) => r.type === 'tool_call' && r.tool === 'call-member');
+const callsMember = (records: readonly TraceLine[]) => records.some((r) => r.type === 'tool_call' && r.tool === 'call-member');
 
 async function taskRecord(taskId: string) {
   const sessions = recordSessions();

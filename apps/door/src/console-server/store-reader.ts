@@ -1,31 +1,7 @@
 import path from 'node:path';
 import type { TaskState } from '@murmur/protocol';
 import sqlite3 from 'sqlite3';
-
-/** The columns of a stored task the record reads (tasks/task.entity.ts, read here without TypeORM). */
-export interface StoredTask {
-  id: string;
-  contextId: string;
-  state: TaskState;
-  statusTimestampMs: number;
-  statusText: string | null;
-  response: string | null;
-  prompt: string | null;
-  createdAtMs: number;
-}
-
-interface Row {
-  id: string;
-  context_id: string;
-  state: TaskState;
-  status_ts_ms: number;
-  status_text: string | null;
-  response: string | null;
-  prompt: string | null;
-  created_at_ms: number;
-}
-
-const COLUMNS = 'id, context_id, state, status_ts_ms, status_text, response, prompt, created_at_ms';
+import { decodeTaskRow, type RawTaskRow, type StoredTask, TASK_COLUMNS } from '../records/task-table.js';
 
 /**
  * Reads a session's store.db read-only, live or not: sqlite3 runs the query on libuv's pool, and a read-only
@@ -35,22 +11,11 @@ export function readStoredTasks(recordsDir: string, taskId?: string): Promise<St
   return new Promise((resolve) => {
     const db = new sqlite3.Database(path.join(recordsDir, 'store.db'), sqlite3.OPEN_READONLY, (openError) => {
       if (openError) return resolve([]);
-      const sql = `SELECT ${COLUMNS} FROM tasks${taskId ? ' WHERE id = ?' : ''} ORDER BY change DESC`;
-      db.all<Row>(sql, taskId ? [taskId] : [], (error, rows) => {
+      const sql = `SELECT ${TASK_COLUMNS} FROM tasks${taskId ? ' WHERE id = ?' : ''} ORDER BY change DESC`;
+      db.all<RawTaskRow>(sql, taskId ? [taskId] : [], (error, rows) => {
         db.close();
         if (error) return resolve([]);
-        resolve(
-          rows.map((r) => ({
-            id: r.id,
-            contextId: r.context_id,
-            state: r.state,
-            statusTimestampMs: r.status_ts_ms,
-            statusText: r.status_text,
-            response: r.response,
-            prompt: r.prompt,
-            createdAtMs: r.created_at_ms,
-          })),
-        );
+        resolve(rows.map(decodeTaskRow));
       });
     });
   });

@@ -1,26 +1,14 @@
-import { isTerminalState, type JsonValue, type TaskRecordAttachment, type TaskRecordMemberCall, type TaskRecordEntry, type TaskRecordSummary, type TaskState } from '@murmur/protocol';
-import type { StoredTask } from './store-reader.js';
-import type { TraceRecord } from './trace-reader.js';
+import { isTerminalState, type JsonValue, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordSummary } from '@murmur/protocol';
+import type { StoredTask } from '../records/task-table.js';
+import { type TraceLine, unhandledRecord } from '../records/trace-schema.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value : null);
-
-function attachmentsOf(value: unknown): TaskRecordAttachment[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((a) => {
-    const item = a as { media_type?: unknown; bytes?: unknown };
-    const mediaType = str(item.media_type);
-    const bytes = num(item.bytes);
-    return mediaType !== null && bytes !== null ? [{ mediaType, bytes }] : [];
-  });
-}
 
 /**
  * The task's record entries, in time order, from its trace records and its stored row; `memberCalls` (by tool call
  * id) are the member calls its `call-member` tool calls made (docs/console.md, "Formations").
  */
-export function recordEntries(row: StoredTask, records: TraceRecord[], memberCalls: ReadonlyMap<string, TaskRecordMemberCall> = new Map()): TaskRecordEntry[] {
+export function recordEntries(row: StoredTask, records: readonly TraceLine[], memberCalls: ReadonlyMap<string, TaskRecordMemberCall> = new Map()): TaskRecordEntry[] {
   const origin = row.createdAtMs;
   const at = (ms: number) => ({ at: iso(ms), offsetMs: Math.max(0, ms - origin) });
   const entries: { ms: number; entry: TaskRecordEntry }[] = [];
@@ -33,49 +21,46 @@ export function recordEntries(row: StoredTask, records: TraceRecord[], memberCal
     if (Number.isNaN(ms)) continue;
     switch (record.type) {
       case 'task_start':
-        push(ms, { kind: 'input', ...at(ms), text: str(record.text), attachments: attachmentsOf(record.attachments) });
+        push(ms, { kind: 'input', ...at(ms), text: record.text, attachments: record.attachments.map((a) => ({ mediaType: a.media_type, bytes: a.bytes })) });
         break;
       case 'inference': {
-        // Written when the call returns: with duration_ms it started that long before, and lasted that long.
-        const durationMs = num(record.duration_ms);
-        const start = durationMs === null ? ms : ms - durationMs;
-        const usage = typeof record.usage === 'object' && record.usage !== null ? (record.usage as Record<string, unknown>) : null;
+        // Written when the call returns: it started duration_ms before, and lasted that long.
+        const start = ms - record.duration_ms;
+        const usage = record.usage === 'unreported' ? null : record.usage;
         push(start, {
           kind: 'turn',
           ...at(start),
-          turn: num(record.turn) ?? 0,
-          durationMs,
-          firstTokenMs: num(record.first_token_ms),
-          inputTokens: usage ? num(usage.input) : null,
-          outputTokens: usage ? num(usage.output) : null,
-          stopReason: str(record.stop_reason),
+          turn: record.turn,
+          durationMs: record.duration_ms,
+          firstTokenMs: record.first_token_ms,
+          inputTokens: usage?.input ?? null,
+          outputTokens: usage?.output ?? null,
+          stopReason: record.stop_reason,
         });
         break;
       }
       case 'tool_call': {
         // Written when the call returns: it started duration_ms earlier.
-        const durationMs = num(record.duration_ms);
-        const start = durationMs === null ? ms : ms - durationMs;
-        const toolCallId = str(record.tool_call_id) ?? '';
+        const start = record.duration_ms === null ? ms : ms - record.duration_ms;
         push(start, {
           kind: 'tool-call',
           ...at(start),
-          toolCallId,
-          tool: str(record.tool) ?? '',
+          toolCallId: record.tool_call_id,
+          tool: record.tool,
           input: (record.input as JsonValue | undefined) ?? null,
-          output: str(record.output),
-          exitCode: num(record.exit_code),
-          status: record.status === 'error' ? 'error' : 'passed',
-          durationMs,
-          ...(record.tool === 'call-member' ? { memberCall: memberCalls.get(toolCallId) ?? null } : {}),
+          output: record.output,
+          exitCode: record.exit_code,
+          status: record.status,
+          durationMs: record.duration_ms,
+          ...(record.tool === 'call-member' ? { memberCall: memberCalls.get(record.tool_call_id) ?? null } : {}),
         });
         break;
       }
       case 'task_input_required':
-        push(ms, { kind: 'input-required', ...at(ms), prompt: str(record.prompt) ?? '' });
+        push(ms, { kind: 'input-required', ...at(ms), prompt: record.prompt });
         break;
       case 'task_resumed':
-        push(ms, { kind: 'reply', ...at(ms), text: str(record.reply) });
+        push(ms, { kind: 'reply', ...at(ms), text: record.reply });
         break;
       case 'task_result':
         if (row.response !== null) {
@@ -84,29 +69,51 @@ export function recordEntries(row: StoredTask, records: TraceRecord[], memberCal
         }
         break;
       case 'task_end':
-        push(ms, { kind: 'end', ...at(ms), state: (str(record.state) ?? row.state) as TaskState, status: str(record.status) });
+        push(ms, { kind: 'end', ...at(ms), state: record.state, status: record.status });
         break;
       case 'task_rejected':
-        push(ms, { kind: 'end', ...at(ms), state: 'TASK_STATE_REJECTED', status: str(record.reason) });
+        push(ms, { kind: 'end', ...at(ms), state: 'TASK_STATE_REJECTED', status: record.reason });
         break;
       case 'task_settled_on_reopen':
         push(ms, { kind: 'end', ...at(ms), state: 'TASK_STATE_FAILED', status: 'settled FAILED when the session reopened' });
         break;
-      default:
+      // Not entries of the record: the session's own, and what the entries above already show (a member call's
+      // records are its call-member tool call's, a delegation's its child's task).
+      case 'session_start':
+      case 'session_end':
+      case 'session_deadline':
+      case 'commands_lost':
+      case 'task_continued':
+      case 'inference_retry':
+      case 'conversation_trimmed':
+      case 'deadline_notice':
+      case 'command_result_task':
+      case 'control_applied':
+      case 'control_refused':
+      case 'control_change':
+      case 'background_command':
+      case 'session_status':
+      case 'peer_handle_mint':
+      case 'peer_handle_redeem':
+      case 'peer_handle_refused':
+      case 'peer_file_fetched':
+      case 'member_call_busy':
+      case 'member_call_start':
+      case 'member_call':
+      case 'delegation_start':
+      case 'delegation':
+      case 'delegation_completion':
         break;
+      default:
+        unhandledRecord(record);
     }
   }
   const rank = (e: TaskRecordEntry) => (e.kind === 'end' ? 1 : 0);
   entries.sort((a, b) => a.ms - b.ms || rank(a.entry) - rank(b.entry));
-  // A turn without a recorded duration (older traces) lasts until the next thing the task did.
-  for (let i = 0; i < entries.length; i++) {
-    const { entry, ms } = entries[i];
-    if (entry.kind === 'turn' && entry.durationMs === null && i + 1 < entries.length) entry.durationMs = entries[i + 1].ms - ms;
-  }
   return entries.map((e) => e.entry);
 }
 
-export function recordSummary(sessionId: string, row: StoredTask, records: TraceRecord[]): TaskRecordSummary {
+export function recordSummary(sessionId: string, row: StoredTask, records: readonly TraceLine[]): TaskRecordSummary {
   const start = records.find((r) => r.type === 'task_start');
   const ended = isTerminalState(row.state);
   return {
@@ -116,7 +123,7 @@ export function recordSummary(sessionId: string, row: StoredTask, records: Trace
     state: row.state,
     createdAt: iso(row.createdAtMs),
     updatedAt: iso(row.statusTimestampMs),
-    input: start ? str(start.text) : null,
+    input: start?.type === 'task_start' ? start.text : null,
     answer: row.response,
     statusText: row.state === 'TASK_STATE_INPUT_REQUIRED' ? row.prompt : row.statusText,
     durationMs: ended ? Math.max(0, row.statusTimestampMs - row.createdAtMs) : null,
@@ -126,8 +133,8 @@ export function recordSummary(sessionId: string, row: StoredTask, records: Trace
 }
 
 /** Whether a task's input, replies, answer or status text contain `query` (case-insensitive). */
-export function matches(summary: TaskRecordSummary, records: TraceRecord[], query: string): boolean {
+export function matches(summary: TaskRecordSummary, records: readonly TraceLine[], query: string): boolean {
   const needle = query.toLowerCase();
-  const texts = [summary.input, summary.answer, summary.statusText, summary.taskId, ...records.map((r) => str(r.reply))];
+  const texts = [summary.input, summary.answer, summary.statusText, summary.taskId, ...records.map((r) => (r.type === 'task_resumed' ? r.reply : null))];
   return texts.some((t) => t?.toLowerCase().includes(needle));
 }

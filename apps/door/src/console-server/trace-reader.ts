@@ -1,19 +1,16 @@
 import { readFileSync, statSync } from 'node:fs';
+import { decodeTrace, type UndecodedLine } from '../records/trace-lines.js';
+import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
 
-/** One line of trace.jsonl (session/trace-writer.ts): `ts` and `type` first, then the record's fields. */
-export interface TraceRecord {
-  ts: string;
-  type: string;
-  task_id?: string;
-  [field: string]: unknown;
-}
-
+/** A session's trace.jsonl, decoded (records/trace-lines.ts) and grouped the way the console's record reads it. */
 export interface ParsedTrace {
   session: { name: string | null; url: string | null; startedAt: string | null; endedAt: string | null };
   /** Each task's records in the order written. */
-  tasks: Map<string, TraceRecord[]>;
+  tasks: Map<string, TraceLine[]>;
   /** The peer handles' records (`peer_handle_mint`, `_redeem`, `_refused`) in the order written. */
-  handles: TraceRecord[];
+  handles: TraceLineOf<'peer_handle_mint' | 'peer_handle_redeem' | 'peer_handle_refused'>[];
+  /** Lines left out, by reason: a line cut by a crash mid-write, a type or fields this door does not know. */
+  undecoded: Record<UndecodedLine, number>;
 }
 
 /** Parsed traces, re-read only when the file's size or mtime changed; bounded to the most recently read. */
@@ -21,27 +18,20 @@ const cache = new Map<string, { size: number; mtimeMs: number; trace: ParsedTrac
 const CACHE_FILES = 64;
 
 function parse(text: string): ParsedTrace {
-  const trace: ParsedTrace = { session: { name: null, url: null, startedAt: null, endedAt: null }, tasks: new Map(), handles: [] };
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    let record: TraceRecord;
-    try {
-      record = JSON.parse(line) as TraceRecord;
-    } catch {
-      continue; // a line cut by a crash mid-write
-    }
-    if (typeof record !== 'object' || record === null || typeof record.ts !== 'string') continue;
-    if (record.type === 'session_start') {
-      trace.session.name ??= typeof record.name === 'string' ? record.name : null;
-      trace.session.url = typeof record.url === 'string' ? record.url : trace.session.url;
-      trace.session.startedAt ??= record.ts;
+  const { lines, undecoded } = decodeTrace(text);
+  const trace: ParsedTrace = { session: { name: null, url: null, startedAt: null, endedAt: null }, tasks: new Map(), handles: [], undecoded };
+  for (const line of lines) {
+    if (line.type === 'session_start') {
+      trace.session.name ??= line.name;
+      trace.session.url = line.url;
+      trace.session.startedAt ??= line.ts;
       trace.session.endedAt = null;
-    } else if (record.type === 'session_end') trace.session.endedAt = record.ts;
-    if (record.type.startsWith('peer_handle_')) trace.handles.push(record);
-    if (typeof record.task_id !== 'string') continue;
-    const list = trace.tasks.get(record.task_id);
-    if (list) list.push(record);
-    else trace.tasks.set(record.task_id, [record]);
+    } else if (line.type === 'session_end') trace.session.endedAt = line.ts;
+    if (line.type === 'peer_handle_mint' || line.type === 'peer_handle_redeem' || line.type === 'peer_handle_refused') trace.handles.push(line);
+    if (!('task_id' in line)) continue;
+    const list = trace.tasks.get(line.task_id);
+    if (list) list.push(line);
+    else trace.tasks.set(line.task_id, [line]);
   }
   return trace;
 }

@@ -147,7 +147,7 @@ export class TaskLifecycle {
       status: row.statusText,
       running_commands: row.murmur?.runningCommands ?? [],
       // A task a formation member ended with end-without-answer (seed 004): never a failure of the session.
-      ...(row.murmur?.noAnswer ? { exit_status: 'no_answer' } : {}),
+      ...(row.murmur?.noAnswer ? { exit_status: 'no_answer' as const } : {}),
     };
     // A completed task's answer is recorded with its end, in the same write (only `complete` completes a task).
     if (row.state === 'TASK_STATE_COMPLETED')

@@ -6,7 +6,8 @@ import { sqliteDatabaseOf } from './sqlite-driver.js';
 import { StoreError } from './store-error.js';
 import { TaskRow } from './task.entity.js';
 import { TaskCache } from './task-cache.js';
-import { fromRawRow, type RawTaskRow, TASK_COLUMNS } from './task-row-codec.js';
+import { type RawTaskRow, TASK_COLUMNS } from '../records/task-table.js';
+import { fromRawRow } from './task-row-codec.js';
 import { TaskView } from './task-view.js';
 import { TaskWriter } from './task-writer.js';
 

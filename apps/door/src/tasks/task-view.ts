@@ -3,7 +3,8 @@ import type { DataSource } from 'typeorm';
 import type { Caller } from '../auth/caller.js';
 import { StoreError } from './store-error.js';
 import type { TaskRow } from './task.entity.js';
-import { fromRawRow, type RawTaskRow } from './task-row-codec.js';
+import type { RawTaskRow } from '../records/task-table.js';
+import { fromRawRow } from './task-row-codec.js';
 
 /**
  * Characters of task text (responses, prompts, residue, status messages) one ListTasks page reads at most; a page

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'sqlite3';
 import type { TaskRow } from './task.entity.js';
-import { TASK_COLUMN_NAMES } from './task-row-codec.js';
+import { TASK_COLUMN_NAMES } from '../records/task-table.js';
 
 /** Rows one INSERT statement carries at most; a larger group is several of them inside one explicit transaction. */
 const ROWS_PER_STATEMENT = 32;

@@ -1,5 +1,6 @@
 import { type Attributes, type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { type TraceLine, type TraceLineOf, unhandledRecord } from '../records/trace-schema.js';
 import type { TraceContext } from './trace-context.js';
 
 /** One live task's spans: the task's own, the inference call in flight, and its tool calls by id. */
@@ -11,8 +12,6 @@ interface LiveTask {
   tools: Map<string, Span>;
 }
 
-type Fields = Readonly<Record<string, unknown>>;
-
 const propagator = new W3CTraceContextPropagator();
 
 /**
@@ -21,8 +20,6 @@ const propagator = new W3CTraceContextPropagator();
  * to start before its sibling ended; every start, event and end here passes this clock's time instead.
  */
 const now = (): number => performance.timeOrigin + performance.now();
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 /** Attributes with the undefined values left out (OTel drops them anyway, but a test reads what is set). */
 function defined(attributes: Record<string, string | number | boolean | string[] | undefined>): Attributes {
@@ -45,36 +42,65 @@ export class TaskSpans {
   ) {}
 
   /** A trace record, just written. Records of tasks that were never started here are ignored. */
-  record(type: string, fields: Fields): void {
-    const taskId = str(fields.task_id);
-    if (taskId === undefined) return;
-    if (type === 'task_start') {
-      this.start(taskId, fields);
-      return;
-    }
-    const task = this.live.get(taskId);
-    if (!task) return;
-    switch (type) {
-      case 'inference':
-        this.endInference(task, fields);
+  record(line: TraceLine): void {
+    switch (line.type) {
+      case 'task_start':
+        this.start(line);
         return;
-      case 'tool_call':
-        this.endTool(task, fields);
+      case 'inference': {
+        const task = this.live.get(line.task_id);
+        if (task) this.endInference(task, line);
         return;
+      }
+      case 'tool_call': {
+        const task = this.live.get(line.task_id);
+        if (task) this.endTool(task, line);
+        return;
+      }
       case 'task_input_required':
-        task.span.addEvent('murmur.input_required', now());
+        this.live.get(line.task_id)?.span.addEvent('murmur.input_required', now());
         return;
       case 'task_resumed':
-        task.span.addEvent('murmur.resumed', defined({ 'murmur.reply.chars': num(fields.reply_chars) }), now());
+        this.live.get(line.task_id)?.span.addEvent('murmur.resumed', { 'murmur.reply.chars': line.reply_chars }, now());
         return;
       case 'member_call_start':
-        task.span.addEvent('murmur.member_call_start', defined({ 'murmur.member': str(fields.member), 'murmur.member.task_id': str(fields.member_task_id) }), now());
+        this.live.get(line.task_id)?.span.addEvent('murmur.member_call_start', { 'murmur.member': line.member, 'murmur.member.task_id': line.member_task_id }, now());
         return;
-      case 'task_end':
-        this.end(taskId, task, fields);
+      case 'task_end': {
+        const task = this.live.get(line.task_id);
+        if (task) this.end(line.task_id, task, line);
+        return;
+      }
+      // Records no span reads: the session's, the queue's refusals, and what tools and formations record beside their calls.
+      case 'session_start':
+      case 'session_end':
+      case 'session_deadline':
+      case 'commands_lost':
+      case 'task_rejected':
+      case 'task_settled_on_reopen':
+      case 'task_continued':
+      case 'task_result':
+      case 'inference_retry':
+      case 'conversation_trimmed':
+      case 'deadline_notice':
+      case 'command_result_task':
+      case 'control_applied':
+      case 'control_refused':
+      case 'control_change':
+      case 'background_command':
+      case 'session_status':
+      case 'peer_handle_mint':
+      case 'peer_handle_redeem':
+      case 'peer_handle_refused':
+      case 'peer_file_fetched':
+      case 'member_call_busy':
+      case 'member_call':
+      case 'delegation_start':
+      case 'delegation':
+      case 'delegation_completion':
         return;
       default:
-        return;
+        unhandledRecord(line);
     }
   }
 
@@ -111,9 +137,9 @@ export class TaskSpans {
     return carrier.tracestate ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate } : { traceparent: carrier.traceparent };
   }
 
-  private start(taskId: string, fields: Fields): void {
-    const traceparent = str(fields.traceparent);
-    const tracestate = str(fields.tracestate);
+  private start(fields: TraceLineOf<'task_start'>): void {
+    const taskId = fields.task_id;
+    const { traceparent, tracestate } = fields;
     const carrier: Record<string, string> = traceparent ? { traceparent, ...(tracestate ? { tracestate } : {}) } : {};
     const parent = traceparent ? propagator.extract(ROOT_CONTEXT, carrier, { get: (c, k) => c[k], keys: (c) => Object.keys(c) }) : ROOT_CONTEXT;
     const span = this.tracer.startSpan(
@@ -125,11 +151,11 @@ export class TaskSpans {
         attributes: defined({
           'gen_ai.operation.name': 'invoke_agent',
           'gen_ai.agent.name': this.agentName,
-          'gen_ai.conversation.id': str(fields.context_id),
+          'gen_ai.conversation.id': fields.context_id,
           'murmur.task.id': taskId,
-          'murmur.message.id': str(fields.message_id),
-          'murmur.task.origin': str(fields.origin),
-          'murmur.task.trust': str(fields.trust),
+          'murmur.message.id': fields.message_id,
+          'murmur.task.origin': fields.origin,
+          'murmur.task.trust': fields.trust,
         }),
       },
       parent,
@@ -137,45 +163,45 @@ export class TaskSpans {
     this.live.set(taskId, { span, context: trace.setSpan(ROOT_CONTEXT, span), turn: 0, inference: null, tools: new Map() });
   }
 
-  private endInference(task: LiveTask, fields: Fields): void {
+  private endInference(task: LiveTask, fields: TraceLineOf<'inference'>): void {
     const span = task.inference;
     if (!span) return;
     task.inference = null;
-    const model = str(fields.model);
+    const model = fields.model;
     if (model) span.updateName(`chat ${model}`);
-    const usage = typeof fields.usage === 'object' && fields.usage !== null ? (fields.usage as Record<string, unknown>) : {};
-    const stop = str(fields.stop_reason);
+    const usage = fields.usage === 'unreported' ? {} : fields.usage;
+    const stop = fields.stop_reason;
     span.setAttributes(
       defined({
         'gen_ai.request.model': model,
         'gen_ai.response.finish_reasons': stop ? [stop] : undefined,
-        'gen_ai.usage.input_tokens': num(usage.input),
-        'gen_ai.usage.output_tokens': num(usage.output),
-        'gen_ai.usage.cache_read.input_tokens': num(usage.cached),
-        'gen_ai.usage.cache_creation.input_tokens': num(usage.cacheWrite),
-        'murmur.driver': str(fields.driver),
+        'gen_ai.usage.input_tokens': usage.input,
+        'gen_ai.usage.output_tokens': usage.output,
+        'gen_ai.usage.cache_read.input_tokens': usage.cached,
+        'gen_ai.usage.cache_creation.input_tokens': usage.cacheWrite,
+        'murmur.driver': fields.driver,
         'murmur.usage.reported': fields.usage !== 'unreported',
-        'murmur.tool_calls': num(fields.tool_calls),
-        'murmur.first_token_ms': num(fields.first_token_ms),
+        'murmur.tool_calls': fields.tool_calls,
+        'murmur.first_token_ms': fields.first_token_ms ?? undefined,
       }),
     );
     if (stop === 'error' || stop === 'max_tokens') span.setStatus({ code: SpanStatusCode.ERROR, message: `stop reason ${stop}` });
     span.end(now());
   }
 
-  private endTool(task: LiveTask, fields: Fields): void {
-    const id = str(fields.tool_call_id);
-    const span = id === undefined ? undefined : task.tools.get(id);
-    if (!span || id === undefined) return;
+  private endTool(task: LiveTask, fields: TraceLineOf<'tool_call'>): void {
+    const id = fields.tool_call_id;
+    const span = task.tools.get(id);
+    if (!span) return;
     task.tools.delete(id);
-    const status = str(fields.status);
-    span.setAttributes(defined({ 'murmur.tool.status': status, 'murmur.tool.exit_code': num(fields.exit_code), 'murmur.tool.work_id': str(fields.work_id) }));
+    const status = fields.status;
+    span.setAttributes(defined({ 'murmur.tool.status': status, 'murmur.tool.exit_code': fields.exit_code ?? undefined, 'murmur.tool.work_id': fields.work_id }));
     // `error`: the call failed or was refused; a command that ran and exited non-zero `passed` (its exit code says so).
     if (status === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: 'the tool call failed' });
     span.end(now());
   }
 
-  private end(taskId: string, task: LiveTask, fields: Fields): void {
+  private end(taskId: string, task: LiveTask, fields: TraceLineOf<'task_end'>): void {
     this.live.delete(taskId);
     // A call still open when its task ended (canceled, failed mid-call) ends with it, marked so.
     for (const open of [task.inference, ...task.tools.values()]) {
@@ -183,9 +209,9 @@ export class TaskSpans {
       open.setStatus({ code: SpanStatusCode.ERROR, message: 'the task ended before this call returned' });
       open.end(now());
     }
-    const state = str(fields.state);
-    task.span.setAttributes(defined({ 'murmur.task.state': state, 'murmur.task.turns': task.turn, 'murmur.task.exit_status': str(fields.exit_status) }));
-    if (state === 'TASK_STATE_FAILED') task.span.setStatus({ code: SpanStatusCode.ERROR, message: str(fields.status) ?? 'the task failed' });
+    const state = fields.state;
+    task.span.setAttributes(defined({ 'murmur.task.state': state, 'murmur.task.turns': task.turn, 'murmur.task.exit_status': fields.exit_status }));
+    if (state === 'TASK_STATE_FAILED') task.span.setStatus({ code: SpanStatusCode.ERROR, message: fields.status ?? 'the task failed' });
     task.span.end(now());
   }
 }

@@ -34,7 +34,7 @@ export class Telemetry implements TraceContextSource, OnModuleDestroy {
         deps.log.error('telemetry: a span could not be recorded', { what, error: (error as Error).message });
       }
     };
-    deps.trace.tap((type, fields) => guard(type, () => spans.record(type, fields)));
+    deps.trace.tap((line) => guard(line.type, () => spans.record(line)));
     deps.events.on('inference', ({ taskId, phase }) => phase === 'start' && guard('inference', () => spans.inferenceStarted(taskId)));
     deps.events.on('tool-call-started', ({ taskId, toolCallId, toolName }) => guard('tool_call', () => spans.toolStarted(taskId, toolCallId, toolName)));
     return new Telemetry(otlp);

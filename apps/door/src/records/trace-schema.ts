@@ -1,0 +1,159 @@
+import { TASK_STATES } from '@murmur/protocol';
+import * as z from 'zod';
+
+/**
+ * trace.jsonl's records, one schema per record type (docs/records.md): the writer takes exactly these fields
+ * (TraceWriter.write), the line reader decodes a line into one member of the TraceLine union, and every reader
+ * switches over that union. A field renamed here fails the build at every write site and every reader.
+ */
+
+const taskState = z.enum(TASK_STATES);
+const count = z.number();
+const id = z.string();
+const jsonValue = z.unknown();
+
+/** A usage report as the agent loop records it (usage/usage-ledger.ts's Usage), or that the provider sent none. */
+const usage = z.union([
+  z.object({ input: count.optional(), output: count.optional(), cached: count.optional(), cacheWrite: count.optional() }),
+  z.literal('unreported'),
+]);
+
+/** A member call's ending (seed 004, call-member): the statuses a `member_call` record may carry. */
+const memberCallEnding = z.enum(['completed', 'rejected', 'failed', 'canceled', 'no_answer', 'timed_out', 'unreachable', 'abandoned']);
+const delegationStatus = z.enum(['completed', 'failed', 'canceled', 'rejected', 'timed_out', 'lost']);
+
+export const TRACE_SCHEMAS = {
+  // The session.
+  session_start: z.object({ session_id: id, name: z.string(), version: z.string(), url: z.string(), resumed: z.boolean(), tools_declared: z.array(z.string()) }),
+  session_end: z.object({ session_id: id }),
+  session_deadline: z.object({ session_id: id, at: z.string() }),
+  /** Commands a crashed run left: each recorded process group (tools/process-registry.ts), and whether reopening killed it. */
+  commands_lost: z.object({
+    commands: z.array(
+      z.object({ pgid: count, startTime: z.string(), binary: z.string(), command: z.string(), taskId: id, workId: id.nullable(), startedAtMs: count, killed_on_reopen: z.boolean() }),
+    ),
+  }),
+
+  // A task's life (tasks/).
+  task_start: z.object({
+    task_id: id,
+    context_id: id,
+    message_id: id,
+    origin: z.string(),
+    trust: z.enum(['trusted', 'untrusted']),
+    text_chars: count,
+    text: z.string(),
+    references: z.array(id),
+    attachments: z.array(z.object({ part_index: count, media_type: z.string(), bytes: count })),
+    traceparent: z.string().optional(),
+    tracestate: z.string().optional(),
+  }),
+  task_rejected: z.object({ task_id: id, context_id: id, reason: z.string() }),
+  task_settled_on_reopen: z.object({ task_id: id, state: z.literal('TASK_STATE_FAILED') }),
+  task_input_required: z.object({ task_id: id, prompt: z.string() }),
+  task_resumed: z.object({ task_id: id, reply_chars: count, reply: z.string() }),
+  task_continued: z.object({ task_id: id, answers: count, delegations: count }),
+  task_end: z.object({
+    task_id: id,
+    state: taskState,
+    status: z.string().nullable(),
+    running_commands: z.array(z.object({ workId: id, binary: z.string(), command: z.string(), runningMs: count })),
+    exit_status: z.literal('no_answer').optional(),
+  }),
+  task_result: z.object({ task_id: id, chars: count }),
+
+  // The agent loop (agent/).
+  inference: z.object({
+    task_id: id,
+    turn: count,
+    driver: z.string(),
+    model: z.string().optional(),
+    stop_reason: z.string(),
+    usage,
+    tool_calls: count,
+    /** The call's wall time, and from its start to the first streamed chunk (null: nothing streamed). */
+    duration_ms: count,
+    first_token_ms: count.nullable(),
+  }),
+  inference_retry: z.object({ task_id: id, turn: count, driver: z.string(), attempt: count, reason: z.string(), delay_ms: count }),
+  conversation_trimmed: z.object({ task_id: id, turn: count, elided_chars: count, budget_chars: count }),
+  tool_call: z.object({
+    task_id: id,
+    tool: z.string(),
+    tool_call_id: id,
+    status: z.enum(['passed', 'error']),
+    duration_ms: count.nullable(),
+    exit_code: count.nullable(),
+    input: jsonValue,
+    output: z.string(),
+    work_id: id.optional(),
+  }),
+  deadline_notice: z.object({ task_id: id, tool_call_id: id, at: z.string(), left_secs: count }),
+  command_result_task: z.object({ task_id: id, work_id: id, state: taskState }),
+  control_applied: z.object({ principal: z.literal('agent'), setting: z.string(), value: z.string(), task_id: id, turn: count }),
+  control_refused: z.object({ principal: z.literal('agent'), setting: z.string(), value: jsonValue, reason: z.string(), task_id: id }),
+  control_change: z.object({ principal: z.literal('agent'), setting: z.string(), from: z.string(), to: z.string(), task_id: id }),
+
+  // Runtime tools (tools/runtime/).
+  background_command: z.object({
+    task_id: id,
+    work_id: id,
+    operation: z.enum(['status', 'wait', 'stop']),
+    state: z.enum(['running', 'exited', 'stopped']),
+    exit_code: count.nullable(),
+    waited_secs: count.optional(),
+    phase: z.literal('background_wait').optional(),
+  }),
+  /** The object session-status returned (seed 004), as the model read it; no reader takes it apart. */
+  session_status: z.object({ task_id: id, status: jsonValue }),
+  peer_handle_mint: z.object({ task_id: id, handle_id: id, audience: z.string(), path: z.string(), expires_at: z.string(), uses: count }),
+  peer_handle_redeem: z.object({ handle_id: id, audience: z.string(), size: count, uses_left: count }),
+  peer_handle_refused: z.object({ handle_id: id, reason: z.string(), audience: z.string().nullable() }),
+  peer_file_fetched: z.object({ task_id: id, handle_id: id.nullable(), path: z.string(), size: count }),
+
+  // Formations (formations/): member calls and delegations.
+  member_call_busy: z.object({ task_id: id, call_id: id, member: z.string(), offer: count }),
+  member_call_start: z.object({ task_id: id, call_id: id, member: z.string(), member_task_id: id, offers: count }),
+  member_call: z.object({
+    task_id: id,
+    call_id: id,
+    member: z.string(),
+    status: memberCallEnding,
+    /** An abandoned call's sentence, delivered nowhere else. */
+    output: z.string().optional(),
+    member_task_id: id.nullable(),
+    offers: count,
+    elapsed_ms: count,
+    delivered: z.boolean(),
+  }),
+  delegation_start: z.object({ task_id: id, delegation_id: id, capsule: z.string(), child_session_id: id, child_task_id: id, child_workdir: z.string() }),
+  delegation: z.object({ task_id: id, delegation_id: id, capsule: z.string(), status: delegationStatus, child_session_id: id }),
+  delegation_completion: z.object({ delegation_id: id, task_id: id, status: delegationStatus, delivered: z.boolean(), delivery_error: z.string().nullable() }),
+} as const;
+
+/** Every record type trace.jsonl holds. */
+export type TraceType = keyof typeof TRACE_SCHEMAS;
+
+/** The fields a record of each type carries, as its writer passes them. */
+export type TraceFields = { [K in TraceType]: z.input<(typeof TRACE_SCHEMAS)[K]> };
+
+/** One record as its writer hands it over: a type and exactly that type's fields. */
+export type TraceEntry = { [K in TraceType]: readonly [type: K, fields: TraceFields[K]] }[TraceType];
+
+/** One line of trace.jsonl, decoded: `ts` (ISO 8601), `type`, and the fields of that type. Switch on `type`. */
+export type TraceLine = { [K in TraceType]: { ts: string; type: K } & z.output<(typeof TRACE_SCHEMAS)[K]> }[TraceType];
+
+/** The decoded line of one type. */
+export type TraceLineOf<K extends TraceType> = Extract<TraceLine, { type: K }>;
+
+export const TRACE_TYPES = Object.keys(TRACE_SCHEMAS) as TraceType[];
+
+/** Whether `type` names a record type of this schema. */
+export function isTraceType(type: unknown): type is TraceType {
+  return typeof type === 'string' && Object.hasOwn(TRACE_SCHEMAS, type);
+}
+
+/** For a `switch` over TraceLine's types that must name every one: a type left out fails the build here. */
+export function unhandledRecord(line: never): never {
+  throw new Error(`unhandled trace record ${JSON.stringify(line)}`);
+}
