@@ -120,7 +120,7 @@ export {
   readMessageParams,
 } from './message-reader.js';
 export { MESSAGE_TEXT_JOINER, messageText, partsText } from './message-text.js';
-export { DOOR_METHOD_ORDER, METHOD, type MethodName, PUSH_CONFIG_METHODS, RETIRED_METHOD_NAMES, SCOPES } from './methods.js';
+export { DOOR_METHOD_ORDER, METHOD, type MethodName, PUSH_CONFIG_METHODS, RETIRED_METHOD_NAMES, SCOPES, scopeOf } from './methods.js';
 export { decodePageToken, encodePageToken, type PagePosition, pagePositionText, type SealedPagePosition } from './page-token.js';
 export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, MAX_EVENT_ID, parseLastEventId } from './sse.js';
 export { endsTaskStream, type TaskStreamEndOptions, taskStreamEndOptions } from './stream-end.js';

@@ -25,7 +25,10 @@ export const PUSH_CONFIG_METHODS: readonly string[] = [
   METHOD.DeleteTaskPushNotificationConfig,
 ];
 
-/** The order the door extension lists its methods in (seed 000, "Door extension"). */
+/**
+ * The door's methods, in the order the door extension lists them (seed 000, "Door extension"): the one table the card's
+ * listing, the scopes and each method's scope are read from.
+ */
 export const DOOR_METHOD_ORDER: readonly MethodName[] = [
   METHOD.SendMessage,
   METHOD.SendStreamingMessage,
@@ -38,18 +41,13 @@ export const DOOR_METHOD_ORDER: readonly MethodName[] = [
   METHOD.GetExtendedAgentCard,
 ];
 
-/** Scopes a credential may list: every door method, plus the operator plane (seed 000, "Tokens"). */
-export const SCOPES: readonly string[] = [
-  METHOD.SendMessage,
-  METHOD.SendStreamingMessage,
-  METHOD.WatchSession,
-  METHOD.GetTask,
-  METHOD.ListTasks,
-  METHOD.CancelTask,
-  METHOD.SubscribeToTask,
-  METHOD.StopSession,
-  'resources/files',
-];
+/** The scope a method needs (seed 000, "Tokens"): its own name, except GetExtendedAgentCard, which every valid token reaches. */
+export function scopeOf(method: string): string | null {
+  return method === METHOD.GetExtendedAgentCard ? null : method;
+}
+
+/** Scopes a credential may list: every door method that needs one, in the table's order, then the operator plane. */
+export const SCOPES: readonly string[] = [...DOOR_METHOD_ORDER.flatMap((method) => scopeOf(method) ?? []), 'resources/files'];
 
 /** A2A 0.3 and pre-v1.0 method names: answered -32601, never aliased. */
 export const RETIRED_METHOD_NAMES: readonly string[] = [

@@ -14,6 +14,7 @@ import {
   PUSH_CONFIG_METHODS,
   RETIRED_METHOD_NAMES,
   SCOPES,
+  scopeOf,
   statusMessageId,
   TASK_ORIGIN_HEADER,
   TASK_STATE_FILTER_NAMES,
@@ -65,6 +66,8 @@ test('the scopes: every door method but GetExtendedAgentCard, then resources/fil
   ]);
   assert.equal(SCOPES.includes('GetExtendedAgentCard'), false, 'GetExtendedAgentCard needs no scope');
   for (const push of PUSH_CONFIG_METHODS) assert.equal(SCOPES.includes(push), false, `${push} needs no scope`);
+  // Each method's scope is its own name; GetExtendedAgentCard needs none (every valid token reaches it).
+  for (const method of Object.values(METHOD)) assert.equal(scopeOf(method), method === METHOD.GetExtendedAgentCard ? null : method, method);
 });
 
 test('the retired names the door answers -32601, serving no alias', () => {

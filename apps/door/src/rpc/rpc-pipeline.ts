@@ -16,6 +16,7 @@ import {
   readEnvelope,
   readParams,
   rpcError,
+  scopeOf,
   success,
   successHead,
   taskOrigins,
@@ -69,12 +70,6 @@ const jsonSuccess = (id: JsonRpcId, resultJson: string, extensions?: string[]): 
 });
 
 const refuse = (id: JsonRpcId | null, error: JsonRpcErrorObject): RpcReply => json(failure(id, error));
-
-
-/** The scope a method needs: its own name, except GetExtendedAgentCard, which every valid token reaches. */
-function scopeOf(method: string): string | null {
-  return method === METHOD.GetExtendedAgentCard ? null : method;
-}
 
 /** Steps 6–14 of "What the door answers" (seed 000), in that order, for one POST / with a JSON body. */
 export class RpcPipeline {
