@@ -1,4 +1,4 @@
-import { AGENT_CARD_PATH, doorNotFoundRefusal, encodeRefusalBody } from '@murmur/protocol';
+import { AGENT_CARD_PATH, doorNotFoundRefusal, encodeRefusalBody, failure, rpcError } from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
@@ -34,6 +34,8 @@ const TOO_LARGE = Symbol('body too large');
 /** The reply serializer of a body that is already JSON text. */
 const asIs = (payload: unknown): string => payload as string;
 const NOT_FOUND_BODY = encodeRefusalBody(doorNotFoundRefusal());
+/** A body over the limit, which was never read: -32600 with id null (there is no request to take an id from). */
+const TOO_LARGE_BODY = JSON.stringify(failure(null, rpcError('InvalidRequest')));
 
 function isJsonContentType(value: string | undefined): boolean {
   if (value === 'application/json') return true;
@@ -127,7 +129,7 @@ export function registerDoorRoutes(
           .code(200)
           .header('content-type', 'application/json')
           .header('connection', 'close')
-          .send(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Request payload validation error' } })));
+          .send(Buffer.from(TOO_LARGE_BODY));
       }
       const answer = await deps.rpc.handle({ body, headers: request.headers, rawHeaders: request.raw.rawHeaders, caller: request.murmurCaller!, releaseBody: release });
       if (answer.stream) {
