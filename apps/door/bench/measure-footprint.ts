@@ -3,7 +3,7 @@
  * SendMessage tasks (BENCH_FILL_TASKS), for the door (durable, rows mirrored in memory) and the SDK's server (its
  * in-memory store keeps every task); the raw Fastify endpoint's idle RSS as the floor. And cold start: `mur run` to
  * the public card answered, median of BENCH_COLD_STARTS fresh sessions. Each reading is taken once the server was
- * quiet for FOOTPRINT_SETTLE_MS (a door collects its garbage when it goes quiet: src/cli/quiet-collector.ts), and the
+ * quiet for FOOTPRINT_SETTLE_MS (a door collects its garbage when it goes quiet: src/memory/quiet-collector.ts), and the
  * largest RSS seen while the tasks were sent is kept beside it.
  */
 import path from 'node:path';

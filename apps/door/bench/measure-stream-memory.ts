@@ -110,7 +110,7 @@ async function measureStalled(door: DoorProcess, config: BenchConfig, log: (line
     await stallTask(door);
     const stalledMs = performance.now() - started;
     const peak = sampler.stop();
-    // Once the door is quiet it collects (src/cli/quiet-collector.ts): what it holds then is what it keeps.
+    // Once the door is quiet it collects (src/memory/quiet-collector.ts): what it holds then is what it keeps.
     const held = await settledRssKiB(door.pid, FOOTPRINT_SETTLE_MS, 3);
     stalled.resume();
     await allFinished([stalled], 60_000, 'the resumed reader');

@@ -68,7 +68,7 @@ export function versusLines(v: VersusResults): string[] {
     `RSS while the tasks were sent (peak, MiB): door ${v.footprint.door.slice(1).map((x) => mib(x.peakKiB ?? x.rssKiB)).join(' / ')}, SDK server ${v.footprint.sdk.slice(1).map((x) => mib(x.peakKiB ?? x.rssKiB)).join(' / ')}`,
     ...(() => {
       const last = v.footprint.door[v.footprint.door.length - 1]!;
-      return last.restKiB === undefined ? [] : [`RSS of the door at rest ${FOOTPRINT_REST_MS / 1000} s after ${int(last.tasks)} tasks: ${mib(last.restKiB)} MiB (it collects once quiet, and V8 gives the pages back seconds later: src/cli/quiet-collector.ts)`];
+      return last.restKiB === undefined ? [] : [`RSS of the door at rest ${FOOTPRINT_REST_MS / 1000} s after ${int(last.tasks)} tasks: ${mib(last.restKiB)} MiB (it collects once quiet, and V8 gives the pages back seconds later: src/memory/quiet-collector.ts)`];
     })(),
     `RSS: door idle ${mib(v.footprint.door[0].rssKiB)} MiB (target ≤ ${TARGETS.idleRssMiB})   ${verdict(ok.idle)}` +
       (ok.at100k === null ? '' : `;  after 100,000 tasks ${mib(at(v.footprint.door, 100_000)!.rssKiB)} MiB (target ≤ ${TARGETS.rss100kMiB})   ${verdict(ok.at100k)}`),
