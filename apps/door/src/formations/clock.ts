@@ -1,7 +1,9 @@
+import { abortableDelay } from '../agent/abortable-delay.js';
+
 /** The time the member calls read: offers' back-off, polls and deadlines. Injected, so tests can drive it. */
 export interface Clock {
   now(): number;
-  /** Resolves after `ms`, or rejects with the signal's reason once it aborts. */
+  /** Resolves after `ms`, or rejects once the signal aborts (at once when it already has). */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /** Up to 250 ms of jitter on a busy member's re-offers (seed 004, "A busy member"). */
   jitterMs(): number;
@@ -9,21 +11,6 @@ export interface Clock {
 
 export const SYSTEM_CLOCK: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, ms);
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
+  sleep: (ms, signal) => abortableDelay(ms, signal),
   jitterMs: () => Math.floor(Math.random() * 251),
 };

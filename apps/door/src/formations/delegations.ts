@@ -18,6 +18,7 @@ import { fenceUntrusted } from '../auth/untrusted-fence.js';
 import { capOutput } from './continuation.js';
 import { launchChild } from './delegation-launch.js';
 import type { CompletionData, DelegationStatus } from './delegation-messages.js';
+import { awaitOutstanding, Wakeups } from './outbound-round.js';
 
 export interface DelegationOutcome {
   delegationId: string;
@@ -62,7 +63,8 @@ export interface DelegationsDeps {
 export class Delegations implements DelegatePort, CompletionSink, ResidueSource {
   readonly capsules: readonly string[];
   private readonly byId = new Map<string, Delegation>();
-  private readonly wake = new Map<string, Set<() => void>>();
+  /** Each task's wake-ups, woken as one of its delegations ends. */
+  private readonly wakeups = new Map<string, Wakeups>();
 
   constructor(private readonly deps: DelegationsDeps) {
     this.capsules = deps.session.manifest.capabilities.spawn.allow.map(spawnName);
@@ -150,14 +152,8 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
   /** Waits until every undelivered delegation of the task has an outcome, then marks them delivered. */
   async awaitRound(taskId: string, signal: AbortSignal, onStatus: (text: string) => void): Promise<DelegationOutcome[]> {
     const round = this.ofTask(taskId).filter((d) => !d.delivered);
-    let outstanding = round.filter((d) => d.outcome === null).length;
-    if (outstanding > 0) onStatus(`waiting on delegate-task: ${outstanding} delegation(s) outstanding`);
-    while (outstanding > 0) {
-      await this.changed(taskId, signal);
-      const now = round.filter((d) => d.outcome === null).length;
-      if (now > 0 && now !== outstanding) onStatus(`waiting on delegate-task: ${now} delegation(s) outstanding`);
-      outstanding = now;
-    }
+    const outstanding = () => round.filter((d) => d.outcome === null).length;
+    await awaitOutstanding(outstanding, this.wakeupsOf(taskId), signal, onStatus, (left) => `waiting on delegate-task: ${left} delegation(s) outstanding`);
     for (const d of round) d.delivered = true;
     return round.map((d) => d.outcome!);
   }
@@ -168,6 +164,7 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
       if (d.awaited) this.end(d, 'canceled', 'the delegating task ended', true);
       this.byId.delete(d.id);
     }
+    this.wakeups.delete(taskId);
   }
 
   private ofTask(taskId: string): Delegation[] {
@@ -181,29 +178,16 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
     d.outcome = { delegationId: d.id, capsule: d.capsule, status, output };
     if (stopChild && d.child.exitCode === null) d.child.kill('SIGTERM');
     this.deps.trace.write('delegation', { task_id: d.taskId, delegation_id: d.id, capsule: d.capsule, status, child_session_id: d.childSessionId });
-    for (const wake of this.wake.get(d.taskId) ?? []) wake();
+    this.wakeups.get(d.taskId)?.wake();
   }
 
-  private changed(taskId: string, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const waiters = this.wake.get(taskId) ?? new Set();
-      this.wake.set(taskId, waiters);
-      const done = () => {
-        waiters.delete(done);
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        waiters.delete(done);
-        reject(signal.reason);
-      };
-      waiters.add(done);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+  private wakeupsOf(taskId: string): Wakeups {
+    let wakeups = this.wakeups.get(taskId);
+    if (!wakeups) {
+      wakeups = new Wakeups();
+      this.wakeups.set(taskId, wakeups);
+    }
+    return wakeups;
   }
 }
 

@@ -13,6 +13,7 @@ import { type ContinuationInput, continuationText, type EndedCall } from './cont
 import { allowsMemberDoor, W_RUN_008 } from './egress.js';
 import { type CallState, ENDING_WAIT_MS, endedDuringOffer, inFlightOutput, type MemberDoorLike, runCall, sendOffer } from './member-call-run.js';
 import { MemberDoor, offerTimedOut } from './member-client.js';
+import { awaitOutstanding, Wakeups } from './outbound-round.js';
 
 /** lifecycle.delegation_deadline_secs' default (seed 004, "Bound"). */
 export const DEFAULT_DELEGATION_DEADLINE_SECS = 600;
@@ -43,7 +44,8 @@ interface TaskCalls {
   sentBy: string | null;
   /** Each member's latest ended call in this task, across rounds. */
   latest: Map<string, EndedCall>;
-  wake: Set<() => void>;
+  /** Woken as each of its calls ends, for the round that waits on them. */
+  wakeups: Wakeups;
   /** The task's ending has begun (beforeEnd): no call is made, and each outstanding one is recorded as it ends. */
   ended: boolean;
   /** What the ending waits for: the outstanding calls winding down. */
@@ -197,14 +199,8 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
     const task = this.tasks.get(taskId);
     const round = task?.calls.filter((c) => !c.delivered) ?? [];
     if (!task || round.length === 0) return { answers: [], latest: [], sentBy: task?.sentBy ?? null };
-    let outstanding = round.filter((c) => c.ended === null).length;
-    if (outstanding > 0) onStatus(`waiting on call-member: ${outstanding} call(s) outstanding`);
-    while (outstanding > 0) {
-      await this.changed(task, signal);
-      const now = round.filter((c) => c.ended === null).length;
-      if (now > 0 && now !== outstanding) onStatus(`waiting on call-member: ${now} call(s) outstanding`);
-      outstanding = now;
-    }
+    const outstanding = () => round.filter((c) => c.ended === null).length;
+    await awaitOutstanding(outstanding, task.wakeups, signal, onStatus, (left) => `waiting on call-member: ${left} call(s) outstanding`);
     for (const call of round) {
       call.delivered = true;
       this.record(taskId, call, true);
@@ -283,7 +279,7 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
   private tasksOf(taskId: string, sentBy: string | null): TaskCalls {
     let task = this.tasks.get(taskId);
     if (!task) {
-      task = { calls: [], sentBy, ending: null, latest: new Map(), wake: new Set(), ended: false, windingDown: null };
+      task = { calls: [], sentBy, ending: null, latest: new Map(), wakeups: new Wakeups(), ended: false, windingDown: null };
       this.tasks.set(taskId, task);
     }
     return task;
@@ -300,27 +296,7 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
       return;
     }
     task.latest.set(call.state.member, outcome);
-    for (const wake of task.wake) wake();
-  }
-
-  private changed(task: TaskCalls, signal: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal.aborted) {
-        reject(signal.reason);
-        return;
-      }
-      const done = () => {
-        task.wake.delete(done);
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        task.wake.delete(done);
-        reject(signal.reason);
-      };
-      task.wake.add(done);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+    task.wakeups.wake();
   }
 
   private record(taskId: string, call: Call, delivered: boolean): void {
