@@ -4,7 +4,7 @@
  */
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { DriverChunk, DriverResponse, StopReason, Usage } from '../driver.js';
-import { ProviderFailure } from './provider-failure.js';
+import { ProviderFailure, redact } from './provider-failure.js';
 import type { StreamConsumer } from './stream-consumer.js';
 import { parseToolArguments } from './tool-arguments.js';
 
@@ -51,8 +51,7 @@ export class OpenAiStream implements StreamConsumer {
     if (chunk === null || typeof chunk !== 'object') throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is not an object`);
     if (chunk.error !== undefined) {
       const error = typeof chunk.error === 'string' ? { message: chunk.error } : chunk.error;
-      const text = (error.message ?? 'an error').split(this.key ?? '\u0000').join('[redacted]');
-      throw new ProviderFailure('stream-error', `${error.type ?? 'error'}: ${text}`, error.type ? { errorType: error.type } : {});
+      throw new ProviderFailure('stream-error', `${error.type ?? 'error'}: ${redact(error.message ?? 'an error', this.key)}`, error.type ? { errorType: error.type } : {});
     }
     if (chunk.usage) this.usage = usageOf(chunk.usage);
     const choice = chunk.choices?.[0];

@@ -1,0 +1,34 @@
+/**
+ * An error inside a chat-completions stream (docs/drivers.md, "Failures"): its message passes the drivers' one
+ * redaction (provider-failure.ts, `redact`), as the Anthropic stream's and the HTTP bodies' do — every occurrence of
+ * the key replaced, cut at 500 characters.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { OpenAiStream } from './openai-stream.js';
+import { ProviderFailure } from './provider-failure.js';
+
+const failureOf = (data: unknown, key: string | null): ProviderFailure => {
+  const stream = new OpenAiStream(() => undefined, key);
+  try {
+    stream.event({ data: JSON.stringify(data), event: undefined, id: undefined });
+  } catch (error) {
+    assert.ok(error instanceof ProviderFailure);
+    return error;
+  }
+  assert.fail('the error event was not thrown');
+};
+
+test('the key the provider quotes back is redacted, wherever it occurs; the error type is kept', () => {
+  const failure = failureOf({ error: { message: 'key sk-live-1 refused (sk-live-1)', type: 'invalid_request_error' } }, 'sk-live-1');
+  assert.equal(failure.kind, 'stream-error');
+  assert.equal(failure.message, 'invalid_request_error: key [redacted] refused ([redacted])');
+  assert.equal(failure.details.errorType, 'invalid_request_error');
+  assert.equal(failureOf({ error: 'sk-live-1 is not valid' }, 'sk-live-1').message, 'error: [redacted] is not valid');
+});
+
+test('a long message is cut at 500 characters, as every provider message is; no key, or an empty one, redacts nothing', () => {
+  assert.equal(failureOf({ error: { message: 'x'.repeat(900) } }, 'k').message, `error: ${'x'.repeat(500)}…`);
+  assert.equal(failureOf({ error: { message: 'plain words' } }, '').message, 'error: plain words');
+  assert.equal(failureOf({ error: {} }, null).message, 'error: an error');
+});
