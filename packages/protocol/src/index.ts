@@ -1,19 +1,5 @@
 export { ARTIFACT_ID, type ArtifactId } from './artifact-ids.js';
-export {
-  BEARER_SCHEME_DESCRIPTION,
-  buildAgentCard,
-  CAPSULE_EXTENSION_DESCRIPTION,
-  type CardInput,
-  DEFAULT_IO_MODES,
-  DOOR_EXTENSION_DESCRIPTION,
-  orderMethods,
-  PLANE_ORDER,
-  PROCESS_STREAM_FRAMES,
-  STREAM_EXTENSION_DESCRIPTION,
-  STREAM_FRAMES,
-  type StreamFrameName,
-  TASK_SKILL,
-} from './card.js';
+export { buildAgentCard, STREAM_FRAMES } from './card.js';
 export {
   type ConsoleAddedDoor,
   CONSOLE_DOOR_PROXY_PREFIX,
@@ -46,14 +32,11 @@ export {
   RECORD_IDS_MAX,
   RECORD_PAGE_DEFAULT,
   RECORD_PAGE_MAX,
-  type RecordSessionState,
-  type TaskRecordAttachment,
   type TaskRecordEntry,
-  type TaskRecordEntryKind,
   type TaskRecordMemberCall,
   type TaskRecordSummary,
 } from './console-records.js';
-export { renderDataPart, renderFence } from './data-fence.js';
+export { renderFence } from './data-fence.js';
 export {
   CONSOLE_PEER_HANDLES_SUFFIX,
   type ConsolePeerHandle,
@@ -61,11 +44,9 @@ export {
   FILES_PLANE_PATH,
   type FilesListing,
   type FilesListingEntry,
-  type PeerHandleRefusal,
   type PeerHandleState,
 } from './files-plane.js';
 export {
-  contentTypeNotSupported,
   ERRORS,
   type ErrorName,
   errorNameForCode,
@@ -96,7 +77,6 @@ export {
   type InvalidTokenWhy,
   insufficientScopeRefusal,
   invalidTokenRefusal,
-  isHttpRefusalCode,
   methodNotAllowedRefusal,
   notLoopbackRefusal,
   type PlaneName,
@@ -107,30 +87,26 @@ export {
   unauthenticatedRefusal,
 } from './http-refusals.js';
 export { ID_PREFIX, type IdKind, isId, statusMessageId } from './ids.js';
-export { decodeBase64, hasImageMagic, IMAGE_MEDIA_TYPES, type ImageMediaType, isImageMediaType } from './images.js';
-export { checkTenant, type EnvelopeVerdict, failure, isPlainObject, readEnvelope, readParams, success, successHead } from './jsonrpc.js';
-export { DEFAULT_PAGE_SIZE, type ListTasksQuery, type ListTasksVerdict, MAX_PAGE_SIZE, readListTasksParams } from './list-tasks-reader.js';
-export { type HostPort, ipv6Groups, isLoopbackHost, parseHostPort, unbracketHost } from './loopback.js';
+export type { ImageMediaType } from './images.js';
+export { checkTenant, failure, isPlainObject, readEnvelope, readParams, success, successHead } from './jsonrpc.js';
+export { type ListTasksQuery, readListTasksParams } from './list-tasks-reader.js';
+export { isLoopbackHost, parseHostPort, unbracketHost } from './loopback.js';
 export {
-  MAX_REFERENCED_TASKS,
   type MessageImage,
-  type MessageReaderLimits,
-  type MessageVerdict,
   type ReadMessage,
   readMessageParams,
 } from './message-reader.js';
-export { MESSAGE_TEXT_JOINER, messageText, partsText } from './message-text.js';
-export { DOOR_METHOD_ORDER, METHOD, type MethodName, PUSH_CONFIG_METHODS, RETIRED_METHOD_NAMES, SCOPES, scopeOf } from './methods.js';
+export { messageText, partsText } from './message-text.js';
+export { METHOD, type MethodName, PUSH_CONFIG_METHODS, SCOPES, scopeOf } from './methods.js';
 export { decodePageToken, encodePageToken, type PagePosition, pagePositionText, type SealedPagePosition } from './page-token.js';
-export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, MAX_EVENT_ID, parseLastEventId } from './sse.js';
-export { endsTaskStream, type TaskStreamEndOptions, taskStreamEndOptions } from './stream-end.js';
+export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, parseLastEventId } from './sse.js';
+export { endsTaskStream, taskStreamEndOptions } from './stream-end.js';
 export { carrierEvent, frameMessageEvent, type MurmurFrame, type MurmurFrameName, murmurFrameOf, streamEventKind } from './stream-frames.js';
 export type { ToolArtifactFrameFields } from './stream-types.js';
 export {
   isSettledState,
   isTerminalState,
   MURMUR_STATE_WORD,
-  TASK_STATE_FILTER_NAMES,
   TASK_STATES,
   type TaskState,
   TERMINAL_STATES,
@@ -143,18 +119,12 @@ export type {
   AgentInterface,
   AgentSkill,
   Artifact,
-  CancelTaskRequest,
   DelegationResidue,
   DetachedShellResidue,
   ErrorInfo,
-  GetTaskRequest,
   JsonObject,
   JsonRpcErrorObject,
-  JsonRpcFailure,
   JsonRpcId,
-  JsonRpcRequest,
-  JsonRpcResponse,
-  JsonRpcSuccess,
   JsonValue,
   ListTasksRequest,
   ListTasksResponse,
@@ -170,14 +140,12 @@ export type {
   SendMessageResponse,
   StopSessionResult,
   StreamResponse,
-  SubscribeToTaskRequest,
   Task,
   TaskArtifactUpdateEvent,
   TaskStatus,
   TaskStatusUpdateEvent,
 } from './types.js';
 export {
-  A2A_ERROR_DOMAIN,
   A2A_EXTENSIONS_HEADER,
   A2A_VERSION,
   A2A_VERSION_HEADER,
@@ -189,9 +157,8 @@ export {
   DELEGATION_ID_HEADER,
   DOOR_EXTENSION_URI,
   ERROR_INFO_TYPE,
-  MURMUR_ERROR_DOMAIN,
   STREAM_EXTENSION_URI,
   TASK_ORIGIN_HEADER,
   TASK_TRUST_HEADER,
 } from './uris.js';
-export { negotiateVersion, type VersionVerdict } from './version.js';
+export { negotiateVersion } from './version.js';

@@ -8,15 +8,15 @@ import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import {
   type AgentCard,
   buildAgentCard,
-  type CardInput,
   type JsonObject,
   METHOD,
   type MethodName,
   PUSH_CONFIG_METHODS,
   readMessageParams,
-  TASK_STATE_FILTER_NAMES,
   TASK_STATES,
 } from '../src/index.js';
+import type { CardInput } from '../src/card.js';
+import { TASK_STATE_FILTER_NAMES } from '../src/task-states.js';
 
 // Seed "Agent Card": the card parses as lf.a2a.v1.AgentCard, as defined by a2a.proto at v1.0.1, under a strict
 // protobuf JSON parser (ProtoJSON, ignoreUnknownFields: false), checked against the compiled descriptor

@@ -3,26 +3,28 @@ import test from 'node:test';
 import {
   type AgentCard,
   type AgentExtension,
-  BEARER_SCHEME_DESCRIPTION,
   buildAgentCard,
-  CAPSULE_EXTENSION_DESCRIPTION,
   CAPSULE_EXTENSION_URI,
+  DOOR_EXTENSION_URI,
+  METHOD,
+  type MethodName,
+  PUSH_CONFIG_METHODS,
+  STREAM_EXTENSION_URI,
+  STREAM_FRAMES,
+} from '../src/index.js';
+import {
+  BEARER_SCHEME_DESCRIPTION,
+  CAPSULE_EXTENSION_DESCRIPTION,
   type CardInput,
   DEFAULT_IO_MODES,
   DOOR_EXTENSION_DESCRIPTION,
-  DOOR_EXTENSION_URI,
-  DOOR_METHOD_ORDER,
-  METHOD,
-  type MethodName,
   orderMethods,
   PLANE_ORDER,
   PROCESS_STREAM_FRAMES,
-  PUSH_CONFIG_METHODS,
   STREAM_EXTENSION_DESCRIPTION,
-  STREAM_EXTENSION_URI,
-  STREAM_FRAMES,
   TASK_SKILL,
-} from '../src/index.js';
+} from '../src/card.js';
+import { DOOR_METHOD_ORDER } from '../src/methods.js';
 
 // Seed "Agent Card" through "Extensions".
 

@@ -12,16 +12,16 @@ import {
   METHOD,
   MURMUR_STATE_WORD,
   PUSH_CONFIG_METHODS,
-  RETIRED_METHOD_NAMES,
   SCOPES,
   scopeOf,
   statusMessageId,
   TASK_ORIGIN_HEADER,
-  TASK_STATE_FILTER_NAMES,
   TASK_STATES,
   TASK_TRUST_HEADER,
   TERMINAL_STATES,
 } from '../src/index.js';
+import { RETIRED_METHOD_NAMES } from '../src/methods.js';
+import { TASK_STATE_FILTER_NAMES } from '../src/task-states.js';
 
 // Method names, scopes, task states and their murmur words, identifiers and header names (seed 000).
 

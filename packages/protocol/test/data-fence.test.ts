@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { renderDataPart, renderFence } from '../src/index.js';
+import { renderFence } from '../src/index.js';
+import { renderDataPart } from '../src/data-fence.js';
 
 // Seed "Parts": a data part is its value pretty-printed in a Markdown code fence labelled data, followed by
 // media-type=<mediaType> and filename=<filename> when the part has them. Whitespace, backticks and = in those

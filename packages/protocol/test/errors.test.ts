@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
-  A2A_ERROR_DOMAIN,
-  contentTypeNotSupported,
   ERROR_INFO_TYPE,
   ERRORS,
   type ErrorName,
@@ -11,7 +9,6 @@ import {
   internalError,
   invalidParams,
   isRetryableCode,
-  MURMUR_ERROR_DOMAIN,
   pushNotSupported,
   rpcError,
   taskNotCancelable,
@@ -20,6 +17,8 @@ import {
   unsupportedOperation,
   versionNotSupported,
 } from '../src/index.js';
+import { contentTypeNotSupported } from '../src/errors.js';
+import { A2A_ERROR_DOMAIN, MURMUR_ERROR_DOMAIN } from '../src/uris.js';
 
 // Seed "Errors", "Push notifications" and "Completion errors".
 

@@ -12,13 +12,13 @@ import {
   type HttpRefusalCode,
   insufficientScopeRefusal,
   invalidTokenRefusal,
-  isHttpRefusalCode,
   notLoopbackRefusal,
   peerNotAcceptedRefusal,
   planeNotServedRefusal,
   refusalStatus,
   unauthenticatedRefusal,
 } from '../src/index.js';
+import { isHttpRefusalCode } from '../src/http-refusals.js';
 
 test('every row is keyed by its own code, with the status seed 000 and mur console answer', () => {
   const statuses: Record<HttpRefusalCode, number> = {

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
-  decodeBase64,
-  hasImageMagic,
-  IMAGE_MEDIA_TYPES,
   type ImageMediaType,
-  isImageMediaType,
   type JsonObject,
-  type MessageReaderLimits,
   type ReadMessage,
   readMessageParams,
 } from '../src/index.js';
+import { decodeBase64, hasImageMagic, IMAGE_MEDIA_TYPES, isImageMediaType } from '../src/images.js';
+import type { MessageReaderLimits } from '../src/message-reader.js';
 
 // Seed "Image parts": a raw part, base64 bytes, of image/png, image/jpeg, image/gif or image/webp; the door
 // refuses the whole message with -32602, naming message.parts[<i>], on the first broken rule.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { checkTenant, failure, isPlainObject, type JsonObject, type JsonRpcRequest, readEnvelope, readParams, success, successHead } from '../src/index.js';
+import { checkTenant, failure, isPlainObject, type JsonObject, readEnvelope, readParams, success, successHead } from '../src/index.js';
+import type { JsonRpcRequest } from '../src/types.js';
 
 // Seed "The JSON-RPC door": step 7 (the envelope), step 12 (params) and step 13 (tenant); "Tenants".
 

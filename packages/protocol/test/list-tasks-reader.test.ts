@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import {
-  DEFAULT_PAGE_SIZE,
   encodePageToken,
   type JsonObject,
   type ListTasksQuery,
-  MAX_PAGE_SIZE,
   readListTasksParams,
   TASK_STATES,
 } from '../src/index.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/list-tasks-reader.js';
 
 // Seed "ListTasks": params read in the order contextId, status, pageSize, pageToken, statusTimestampAfter,
 // includeArtifacts; historyLength ignored, other members ignored; the first parameter refused answers, naming it.

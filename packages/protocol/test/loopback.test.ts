@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { ipv6Groups, isLoopbackHost, parseHostPort, unbracketHost } from '../src/index.js';
+import { isLoopbackHost, parseHostPort, unbracketHost } from '../src/index.js';
+import { ipv6Groups } from '../src/loopback.js';
 
 test('loopback: localhost, 127.0.0.0/8 and ::1 in every spelling, bracketed or not', () => {
   for (const host of [

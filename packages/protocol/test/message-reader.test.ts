@@ -5,11 +5,10 @@ import {
   type JsonObject,
   type JsonRpcErrorObject,
   type JsonValue,
-  MAX_REFERENCED_TASKS,
-  type MessageReaderLimits,
   type ReadMessage,
   readMessageParams,
 } from '../src/index.js';
+import { MAX_REFERENCED_TASKS, type MessageReaderLimits } from '../src/message-reader.js';
 
 // Seed "Messages", "Parts", "forgetSession": SendMessage's params.message, read in full or refused,
 // the checks in a fixed order, the first failure answering.

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { ARTIFACT_ID, endsTaskStream, MESSAGE_TEXT_JOINER, METHOD, messageText, partsText, type TaskState, taskStreamEndOptions } from '../src/index.js';
+import { ARTIFACT_ID, endsTaskStream, METHOD, messageText, partsText, type TaskState, taskStreamEndOptions } from '../src/index.js';
+import { MESSAGE_TEXT_JOINER } from '../src/message-text.js';
 
 test('a task stream ends on a terminal state, and on input-required only when asked to', () => {
   const ends = (state: TaskState, endsOnInputRequired: boolean) => endsTaskStream(state, { endsOnInputRequired });
