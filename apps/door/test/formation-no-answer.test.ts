@@ -19,6 +19,12 @@ rules:
           - tool: end-without-answer
             input: { reason: "none" }
         answer: "{{tool.content}}"
+  - match: ^bare
+    turns:
+      - tools:
+          - tool: end-without-answer
+            input: {}
+        answer: "{{tool.content}}"
 default:
   turns:
     - tools:
@@ -46,6 +52,8 @@ default:
           input: { reason: "again" }
         - tool: call-member
           input: { member: leaf, task: "more" }
+        - tool: end-without-answer
+          input: {}
       answer: "never read"
 `;
 
@@ -90,6 +98,9 @@ describe('end-without-answer down a chain', () => {
   test('the entry member may not end without an answer: no formation member sent its task', async () => {
     const task = await top.sendText('solo');
     assert.match(task.artifacts![0].parts[0].text!, /'end-without-answer' ends only a task another formation member sent; no formation member sent this one\. Reply in text, saying plainly which part has no answer\./);
+    // A missing reason is judged in seed 004's order too: after this check, not before it as the schema's `reason is required`.
+    const bare = await top.sendText('bare');
+    assert.match(bare.artifacts![0].parts[0].text!, /'end-without-answer' ends only a task another formation member sent; no formation member sent this one\. Reply in text, saying plainly which part has no answer\./);
   });
 
   test('mid ends without an answer: refusals in order, FAILED with noAnswer and noAnswerBelow; top reads no_answer with the further-down line', async () => {
@@ -115,6 +126,8 @@ describe('end-without-answer down a chain', () => {
     assert.match(outputs[3], /\{"status":"ending","caller":"top"\}\n<\/untrusted-content>\n\[end-without-answer\] This task ends without an answer once this turn's tool calls finish, and top is told you gave none\.$/);
     assert.match(outputs[4], /This task is already ending without an answer\./);
     assert.match(outputs[5], /'call-member' makes no call from a task that is ending without an answer\./);
+    // No reason member at all reads as a blank one (seed 004, "reason is missing or blank"), checked before "already ending".
+    assert.match(outputs[6], /'end-without-answer' needs a reason: say in a sentence why you have no answer\./);
     const end = midTrace.find((r) => r.type === 'task_end' && r.task_id === midTask.id)!;
     assert.equal(end.exit_status, 'no_answer');
     // Three inference calls: the attempt ended once the turn's tool calls finished, with no further call.

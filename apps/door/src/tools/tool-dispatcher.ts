@@ -52,7 +52,7 @@ export class ToolDispatcher {
     this.runtime = new Map(granted);
     const entries: ToolEntry[] = [
       ...manifest.capabilities.shell.allow.map(shellEntry),
-      ...granted.map(([name, tool]) => ({ name, kind: 'runtime' as const, description: tool.description, inputSchema: tool.inputSchema })),
+      ...granted.map(([name, tool]) => ({ name, kind: 'runtime' as const, description: tool.description, inputSchema: tool.inputSchema, checkedSchema: tool.checkedSchema })),
     ];
     this.inventory = new ToolInventory(entries);
   }

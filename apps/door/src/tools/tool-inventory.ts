@@ -11,6 +11,8 @@ export interface ToolEntry {
   kind: 'shell' | 'runtime';
   description: string;
   inputSchema: JsonObject;
+  /** What a call's input is checked against, when the tool checks part of inputSchema itself; inputSchema when absent. */
+  checkedSchema?: JsonObject;
 }
 
 /** The input every shell binary takes (docs/decisions.md, "Shell tool input"). */
@@ -45,7 +47,7 @@ export class ToolInventory {
     const ajv = new Ajv({ allErrors: false, strict: true });
     for (const entry of entries) {
       // An artifact yields to nothing here: a runtime tool and a shell binary never share a name (names are reserved).
-      if (!this.byName.has(entry.name)) this.byName.set(entry.name, { entry, validate: ajv.compile(entry.inputSchema) });
+      if (!this.byName.has(entry.name)) this.byName.set(entry.name, { entry, validate: ajv.compile(entry.checkedSchema ?? entry.inputSchema) });
     }
   }
 

@@ -21,6 +21,13 @@ export const END_WITHOUT_ANSWER_SCHEMA: JsonObject = {
   additionalProperties: false,
 };
 
+/**
+ * What a call's input is checked against before end-without-answer runs: its schema less `required`. A missing
+ * reason is refused by the tool itself, as a blank one is, after the checks seed 004 makes first ("reason is
+ * missing or blank": 'end-without-answer' needs a reason: …), not as the schema's `reason is required`.
+ */
+export const END_WITHOUT_ANSWER_CHECKED_SCHEMA: JsonObject = (({ required: _required, ...checked }) => checked)(END_WITHOUT_ANSWER_SCHEMA);
+
 export const END_WITHOUT_ANSWER_DESCRIPTION = [
   'Ends the task another formation member sent you without an answer. Use it instead of replying when you have no answer to give, usually because a member you called gave you none.',
   'The reason is passed to the member that sent the task: the runtime tells that member plainly that no answer came, and names each member you called that gave none.',

@@ -6,7 +6,7 @@ import type { PeerHandles } from '../../peers/peer-handles.js';
 import type { UsageLedger } from '../../usage/usage-ledger.js';
 import type { BackgroundCommands } from '../background-commands.js';
 import type { DriverSelection } from './driver-selection.js';
-import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';
+import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_CHECKED_SCHEMA, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';
 import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { ToolCallContext } from '../tool-call.js';
 import { type DelegatePort, delegateTaskDescription, delegateTaskSchema } from './delegate-task.js';
@@ -20,6 +20,8 @@ import { refuseSwitch, runSwitchDriver, switchDriverDescription, switchDriverGra
 export interface RuntimeTool {
   description: string;
   inputSchema: JsonObject;
+  /** What a call's input is checked against before it runs, when the tool makes some of inputSchema's checks itself (in its seed's order); inputSchema when absent. */
+  checkedSchema?: JsonObject;
   granted(manifest: Manifest): boolean;
   run: RuntimeToolRun;
   /** Told when the dispatcher refused a call's input against inputSchema (the tool did not run). */
@@ -82,8 +84,10 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
           'end-without-answer': {
             description: END_WITHOUT_ANSWER_DESCRIPTION,
             inputSchema: END_WITHOUT_ANSWER_SCHEMA,
+            checkedSchema: END_WITHOUT_ANSWER_CHECKED_SCHEMA,
             granted: () => true,
-            run: async (input, ctx) => deps.memberCalls!.endWithoutAnswer(String(input.reason), ctx),
+            // A missing reason reads as a blank one: refused by the port in seed 004's order.
+            run: async (input, ctx) => deps.memberCalls!.endWithoutAnswer(typeof input.reason === 'string' ? input.reason : '', ctx),
           },
         }),
   };
