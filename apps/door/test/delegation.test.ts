@@ -1,7 +1,7 @@
 /**
  * delegate-task on real doors (seed 004; seed 000, "Completion errors", "Answers", "Residue items"): a sub-capsule
  * launched under the parent's records, its completion answered and delivered in the continuation, both murmur
- * errors end to end, the delegation residue of a cancel, and an authenticated parent's delegation token.
+ * errors end to end, the delegation residue of a cancel and of a stop, and an authenticated parent's delegation token.
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -179,6 +179,24 @@ describe('delegate-task on a public parent door', () => {
     assert.equal(late.body.error?.code, -31002);
     const stopped = (await client.stopSession()) as { residue: unknown[] };
     assert.deepEqual(stopped.residue, [], 'nothing of the canceled task runs on');
+  });
+
+  test('murmur.StopSession: the delegation of a task it cancels is residue (seed 000 keys), as CancelTask of that task lists it', async () => {
+    const held = await client.sendText('hold once more', { returnImmediately: true });
+    let start: Record<string, string> | undefined;
+    await waitFor(() => {
+      start = traceOf(parent.recordsDir).find((r) => r.type === 'delegation_start' && r.task_id === held.id) as Record<string, string> | undefined;
+      return start !== undefined;
+    }, 'delegation_start');
+    const stopped = (await client.stopSession()) as { canceled: string[]; residue: unknown[] };
+    assert.deepEqual(stopped.canceled, [held.id]);
+    assert.deepEqual(stopped.residue, [
+      { kind: 'delegation', delegation_id: start!.delegation_id, capsule: 'worker', version: '0.2.0', child_session_id: start!.child_session_id, child_workdir: start!.child_workdir },
+    ]);
+    assert.equal((await client.getTask(held.id)).status.state, 'TASK_STATE_CANCELED');
+    await waitFor(() => traceOf(start!.child_workdir!).some((r) => r.type === 'session_end'), 'the child session_end');
+    const again = (await client.stopSession()) as { canceled: string[]; residue: unknown[] };
+    assert.deepEqual([again.canceled, again.residue], [[], []], 'a second stop cancels nothing, and nothing of the task runs on');
   });
 });
 

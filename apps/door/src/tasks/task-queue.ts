@@ -297,17 +297,18 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
     return this.deps.lifecycle.cancel(id, queued);
   }
 
-  /** murmur.StopSession: cancels every live task; the door keeps serving. */
-  async cancelAll(): Promise<string[]> {
+  /** murmur.StopSession: cancels every live task, answering the rows it wrote CANCELED (by id); the door keeps serving. */
+  async cancelAll(): Promise<TaskRow[]> {
     // Queued tasks first: canceling the running task frees the run slot, which would start the next queued one.
     const live = this.deps.store.liveRows();
     const isQueued = (r: TaskRow) => r.state === 'TASK_STATE_SUBMITTED' && !this.deps.lifecycle.isRunning(r.id);
     const ids = [...live.filter(isQueued), ...live.filter((r) => !isQueued(r))].map((r) => r.id);
-    const canceled: string[] = [];
+    const canceled: TaskRow[] = [];
     for (const id of ids) {
-      if (await this.cancel(id)) canceled.push(id);
+      const row = await this.cancel(id);
+      if (row) canceled.push(row);
     }
-    return canceled.sort();
+    return canceled.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   /**
