@@ -24,6 +24,9 @@ const DOOR_LAYERS = [
   ['session'],
   ['records', 'paths', 'peers', 'seat', 'egress', 'usage', 'memory'],
   ['common', 'manifest'],
+  // The one config reader (murmur.yaml, roster.yaml, scripts: one problem format) and the environment's settings, read
+  // once at start: below every room that reads a file or a setting, the manifest's loader first; it imports no room.
+  ['config'],
 ];
 const RANK = new Map(DOOR_LAYERS.flatMap((names, i) => names.map((name) => [name, DOOR_LAYERS.length - i])));
 
