@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import type { ConsoleDoorsResponse } from '@murmur/protocol';
 import { consoleCommand } from '../src/cli/console-command.js';
 import { addedDoor } from '../src/console-server/added-doors.js';
+import { doorSettings } from '../src/config/settings.js';
 import { startConsoleServer } from '../src/console-server/console-server.js';
 import { type DoorProcess, REPO_ROOT, runDoor, tempDir } from './support/door-process.js';
 
@@ -41,7 +42,7 @@ describe('mur console --door', { skip: outside === null ? 'no non-loopback IPv4 
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
     const added = addedDoor(door.url, tokenFile);
     key = added.key;
-    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, doors: [added] });
+    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, doors: [added], settings: doorSettings() });
     consoleUrl = started.url;
     close = () => started.server.close();
   });

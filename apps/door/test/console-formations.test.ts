@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
 import type { ConsoleFormation, ConsoleFormationsResponse, ConsoleTaskRecordPage, TaskRecordEntry } from '@murmur/protocol';
+import { readSettings } from '../src/config/settings.js';
 import { startConsoleServer } from '../src/console-server/console-server.js';
 import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
@@ -60,7 +61,6 @@ rules:
 
 describe('the formation view API', () => {
   const home = tempDir('home');
-  const previousHome = process.env.MURMUR_HOME;
   let formation: FormationProcess;
   let consoleUrl: string;
   let close: () => Promise<void>;
@@ -72,10 +72,10 @@ describe('the formation view API', () => {
       critic: { manifest: memberManifest('critic', { callee: true }), script: CRITIC },
     });
     formation = await runFormation(roster, home);
-    process.env.MURMUR_HOME = home;
     const dist = tempDir('dist');
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
-    const started = await startConsoleServer({ host: '0.0.0.0', port: 0, dist });
+    // The console reads the formation's MURMUR_HOME, as `MURMUR_HOME=<home> mur console` would.
+    const started = await startConsoleServer({ host: '0.0.0.0', port: 0, dist, settings: readSettings({ MURMUR_HOME: home }) });
     consoleUrl = started.url.replace('0.0.0.0', '127.0.0.1');
     close = () => started.server.close();
   });
@@ -83,8 +83,6 @@ describe('the formation view API', () => {
     await close?.();
     formation?.mur.kill('SIGTERM');
     await formation?.mur.exited;
-    if (previousHome === undefined) delete process.env.MURMUR_HOME;
-    else process.env.MURMUR_HOME = previousHome;
   });
 
   const formations = async (): Promise<ConsoleFormation[]> => {

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ConsoleRecordSessionsResponse, ConsoleTaskRecordPage, ConsoleTaskSummariesPage, TaskRecordEntry } from '@murmur/protocol';
+import { readSettings } from '../src/config/settings.js';
 import { startConsoleServer } from '../src/console-server/console-server.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
 import { rpc, send } from './support/rpc.js';
@@ -31,7 +32,6 @@ default:
 
 describe('the record API', () => {
   const home = tempDir('home');
-  const previousHome = process.env.MURMUR_HOME;
   let ended: DoorProcess;
   let live: DoorProcess;
   let consoleUrl: string;
@@ -47,18 +47,16 @@ describe('the record API', () => {
     await ended.stop();
     live = await runDoor(makeCapsule(manifestYaml({ name: 'live-one' }), SCRIPT), [], home);
     ids.live = (await send(live.url, 'hello there')).json.result.task.id;
-    process.env.MURMUR_HOME = home;
     const dist = tempDir('dist');
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
-    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist });
+    // The console reads the doors' MURMUR_HOME, as `MURMUR_HOME=<home> mur console` would.
+    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: home }) });
     consoleUrl = started.url;
     close = () => started.server.close();
   });
   after(async () => {
     await close?.();
     await live?.stop();
-    if (previousHome === undefined) delete process.env.MURMUR_HOME;
-    else process.env.MURMUR_HOME = previousHome;
   });
 
   const get = async <T>(p: string): Promise<T> => {

@@ -4,6 +4,7 @@
  * control_refused; thinking blocks not carried across; and the launch checks of the starting choice.
  */
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { taskOf } from './support/assertions.js';
 import { ANTHROPIC_KEY, driverManifest, exportKeys, OPENAI_KEY } from './support/driver-capsule.js';
@@ -137,14 +138,25 @@ test('the launch refuses a starting choice whose key variable is unset, naming t
   const dir = makeCapsule(driverManifest({ start: 'nokey', ...fakes }));
   const result = await runMur(['run', dir]);
   assert.equal(result.code, 2);
-  assert.match(result.stderr, /inference\.driver: the starting choice 'nokey' cannot be used: its key variable MURMUR_TEST_UNSET_KEY \(api_key_env\) is not set/);
+  assert.equal(
+    result.stderr,
+    `mur: ${path.join(dir, 'murmur.yaml')}:\n  inference.driver: found "nokey" (its key variable MURMUR_TEST_UNSET_KEY (api_key_env) is not set); allowed: a choice whose key variable is set, or one that sends no key\n`,
+  );
 });
 
 test('the launch refuses an undeclared starting choice and a base_url variable that is unset', async () => {
-  const undeclared = await runMur(['run', makeCapsule(driverManifest({ start: 'nosuch', ...fakes }))]);
+  const undeclaredDir = makeCapsule(driverManifest({ start: 'nosuch', ...fakes }));
+  const undeclared = await runMur(['run', undeclaredDir]);
   assert.equal(undeclared.code, 2);
-  assert.match(undeclared.stderr, /inference\.driver: 'nosuch' is not a declared choice; declared: fast, deep, nokey/);
-  const unset = await runMur(['run', makeCapsule(driverManifest({ start: 'fast', ...fakes }).replace(fakes.openai.baseUrl, `\${MURMUR_TEST_NO_SUCH_URL}`))]);
+  assert.equal(
+    undeclared.stderr,
+    `mur: ${path.join(undeclaredDir, 'murmur.yaml')}:\n  inference.driver: found "nosuch"; allowed: a declared choice: fast, deep, nokey (inference.choices, or script with inference.script)\n`,
+  );
+  const unsetDir = makeCapsule(driverManifest({ start: 'fast', ...fakes }).replace(fakes.openai.baseUrl, `\${MURMUR_TEST_NO_SUCH_URL}`));
+  const unset = await runMur(['run', unsetDir]);
   assert.equal(unset.code, 2);
-  assert.match(unset.stderr, /inference\.choices\.fast\.base_url: the environment variable MURMUR_TEST_NO_SUCH_URL is not set and has no default/);
+  assert.equal(
+    unset.stderr,
+    `mur: ${path.join(unsetDir, 'murmur.yaml')}:\n  inference.choices.fast.base_url: found "\${MURMUR_TEST_NO_SUCH_URL}" (the environment variable MURMUR_TEST_NO_SUCH_URL is not set and has no default); allowed: variables that are set, or a default: \${MURMUR_TEST_NO_SUCH_URL:-<default>}\n`,
+  );
 });

@@ -42,7 +42,7 @@ import { TASK_CONTINUATIONS, type TaskContinuations } from './task-continuations
         continuations?: TaskContinuations,
       ) => {
         // Every task runs on the selected driver choice (docs/drivers.md); scripts load and validate here, at launch.
-        const driverFor = createDriverFactory({ selection, trace, sessionSignal: scope.signal });
+        const driverFor = createDriverFactory({ selection, trace, sessionSignal: scope.signal, variables: session.settings });
         return new AgentLoop({ session, lifecycle, events, tools, trace, usage, log, driverFor, continuations: continuations ?? null });
       },
       inject: [

@@ -1,28 +1,28 @@
-import { readFileSync } from 'node:fs';
-import { parseDocument } from 'yaml';
-import { ManifestError } from '../manifest/manifest.loader.js';
+import { ConfigError, shown } from '../config/config-problem.js';
+import { readYamlConfig } from '../config/yaml-config.js';
 import { abortableDelay } from './abortable-delay.js';
 import { type ConversationMessage, latest, userText } from './conversation.js';
 import type { DriverChunk, DriverRequest, DriverResponse, StopReason, TaskDriver, ToolOutcome, Usage } from './driver.js';
 import { type Script, type ScriptTurn, scriptSchema } from './script.schema.js';
 
+/** A script file that cannot be played: the message names the file, then each bad key's path, value and what is allowed. Exits 2. */
+export class ScriptError extends ConfigError {
+  override readonly name = 'ScriptError';
+}
+
+/** Reads and checks a script file (docs/script-driver.md): its schema, then that no rule ends on a turn that asks. */
 export function loadScript(file: string): Script {
-  const doc = parseDocument(readFileSync(file, 'utf8'), { uniqueKeys: true });
-  if (doc.errors.length > 0) throw new ManifestError(`${file}: not valid YAML: ${doc.errors[0].message}`);
-  const result = scriptSchema.safeParse(doc.toJS());
-  if (!result.success) {
-    throw new ManifestError(`${file}: ${result.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`).join('; ')}`);
-  }
-  for (const [r, rule] of [...result.data.rules.map((x) => x.turns), result.data.default.turns].entries()) {
-    const where = r < result.data.rules.length ? `rules.${r}` : 'default';
-    const last = rule.at(-1)!;
-    if (last.answer === undefined && last.fail === undefined && last.tools.length === 0 && last.ask === undefined) {
-      // A last turn with only chunks answers with them, as a model's reply without a tool call does.
-      continue;
-    }
-    if (last.ask !== undefined) throw new ManifestError(`${file}: ${where}.turns.${rule.length - 1}: a turn that asks must be followed by the turn that reads the reply`);
-  }
-  return result.data;
+  const script = readYamlConfig(file, scriptSchema, ScriptError);
+  const rules = [...script.rules.map((rule, r) => ({ where: `rules[${r}]`, turns: rule.turns })), { where: 'default', turns: script.default.turns }];
+  const problems = rules.flatMap(({ where, turns }) =>
+    // A last turn with only chunks answers with them, as a model's reply without a tool call does; one that asks has
+    // no turn left to read the reply.
+    turns.at(-1)!.ask === undefined
+      ? []
+      : [{ path: `${where}.turns[${turns.length - 1}].ask`, found: `${shown(turns.at(-1)!.ask)} (on the rule's last turn)`, allowed: 'ask on a turn that is followed by the turn that reads the reply' }],
+  );
+  if (problems.length > 0) throw new ScriptError(file, problems);
+  return script;
 }
 
 /** Unpaced chunks emitted between two turns of the event loop. */

@@ -1,4 +1,7 @@
-/** The `script` driver's file: rules matched on the task's text, each the turns to play (docs/script-driver.md). */
+/**
+ * The `script` driver's file: rules matched on the task's text, each the turns to play (docs/script-driver.md). A
+ * rule's message is what the key allows (`<path>: found <value>; allowed: <message>`).
+ */
 import * as z from 'zod';
 
 const toolCall = z.strictObject({
@@ -32,7 +35,7 @@ const turn = z
     fail: z.string().optional(),
   })
   .refine((t) => [t.answer, t.ask, t.fail].filter((x) => x !== undefined).length <= 1, {
-    message: 'a turn ends with at most one of answer, ask and fail',
+    message: 'a turn that ends with at most one of answer, ask and fail',
   });
 
 const rule = z.strictObject({
@@ -45,9 +48,9 @@ const rule = z.strictObject({
         return false;
       }
     },
-    { message: 'not a valid regular expression' },
+    { message: 'a regular expression JavaScript reads' },
   ),
-  flags: z.string().regex(/^[imsu]*$/, 'flags are some of i, m, s and u').default('i'),
+  flags: z.string().regex(/^[imsu]*$/, 'some of the flags i, m, s and u').default('i'),
   turns: z.array(turn).min(1),
 });
 

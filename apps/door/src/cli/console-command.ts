@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type AddedDoor, AddedDoorError, addedDoor } from '../console-server/added-doors.js';
+import { doorSettings } from '../config/settings.js';
 import { startConsoleServer } from '../console-server/console-server.js';
 import { UsageError } from './run-command.js';
 
@@ -51,7 +52,7 @@ export async function consoleCommand(argv: string[], out: (line: string) => void
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not '${values.port}'`);
   const doors = doorsOf(tokens ?? []);
-  const { url, server } = await startConsoleServer({ host: values.host!, port, doors });
+  const { url, server } = await startConsoleServer({ host: values.host!, port, doors, settings: doorSettings() });
   out(values.json ? JSON.stringify({ url }) : `mur: console at ${url}`);
   await new Promise<void>((resolve) => {
     const stop = () => void server.close().then(resolve);

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { type FetchLike, MurmurClient } from '@murmur/client';
 import { A2A_VERSION, A2A_VERSION_HEADER, COMPLETION_SESSION_HEADER, DELEGATION_ID_HEADER, type TaskState, TASK_ORIGIN_HEADER } from '@murmur/protocol';
+import { doorSettings } from '../config/settings.js';
 import { type ChildToParent, type CompletionData, type DelegateOrder, type DelegationStatus, isDelegateOrder } from '../formations/delegation-messages.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { stageSession } from '../session/stage-session.js';
@@ -64,7 +65,7 @@ export async function runDelegationChild(argv: string[]): Promise<number> {
   if (!send || positionals.length !== 1 || values.records === undefined) throw new UsageError('mur run --delegation is started by a delegating session, with an IPC channel');
   const tell = (message: ChildToParent) => send(message);
   const deadlineMs = values.deadline === undefined ? undefined : Date.parse(values.deadline);
-  const session = stageSession({ dir: positionals[0]!, host: '127.0.0.1', port: 0, deadlineMs, recordsDir: values.records });
+  const session = stageSession({ dir: positionals[0]!, settings: doorSettings(), host: '127.0.0.1', port: 0, deadlineMs, recordsDir: values.records });
   const door: RunningDoor = await startDoor(session);
   manageMemoryWhileServing();
   register(entryOf(session, door.url));

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { partsText } from '@murmur/protocol';
 import { TOKENS_FILE } from '../auth/tokens.js';
+import { doorSettings } from '../config/settings.js';
 import { startConsoleServer } from '../console-server/console-server.js';
 import { launch, type StartedSession } from './run-command.js';
 
@@ -65,7 +66,7 @@ export async function demo(argv: string[]): Promise<number> {
 
   const stops: (() => Promise<unknown>)[] = sessions.map((s) => s.stop);
   if (!values['no-console']) {
-    const consoleServer = await startConsoleServer({ host: '127.0.0.1', port: Number(values['console-port']) });
+    const consoleServer = await startConsoleServer({ host: '127.0.0.1', port: Number(values['console-port']), settings: doorSettings() });
     stops.push(() => consoleServer.server.close());
     say(`\nConsole: ${consoleServer.url}  (open it in a browser: both sessions are listed)`);
   }

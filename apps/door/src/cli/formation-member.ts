@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { doorSettings } from '../config/settings.js';
 import { egressWarning } from '../formations/egress.js';
 import { loadRoster } from '../formations/roster-loader.js';
 import { isSupervisorMessage, type MemberToSupervisor } from '../formations/seat-messages.js';
@@ -22,14 +23,15 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
   });
   const send = process.send?.bind(process);
   if (!send) throw new UsageError('mur run --member is started by mur run --roster, with an IPC channel; run the roster instead');
-  const roster = loadRoster(values.roster!);
+  const settings = doorSettings();
+  const roster = loadRoster(values.roster!, settings);
   const me = roster.members.find((m) => m.name === values.member);
   if (!me) throw new UsageError(`--member ${values.member}: not a member of ${roster.name}`);
   const deadlineMs = values.deadline === undefined ? undefined : Date.parse(values.deadline);
   const warning = egressWarning(me.name, me.callees, me.loaded.manifest.capabilities.network.allow);
   if (warning) warn(warning);
   const seat = new FormationSeat(roster.name, me.name, me.callees, me.callers, roster.members.map((m) => m.name));
-  const session = stageSession({ dir: me.loaded.dir, host: '127.0.0.1', port: 0, deadlineMs, formation: seat });
+  const session = stageSession({ dir: me.loaded.dir, settings, host: '127.0.0.1', port: 0, deadlineMs, formation: seat });
   const door = await startDoor(session);
   manageMemoryWhileServing();
   register(entryOf(session, door.url, { name: roster.name, member: me.name, entry: roster.entry === me.name, supervisorPid: Number(values.supervisor ?? process.ppid) }));

@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
+import { doorSettings } from '../config/settings.js';
 import { mintMemberTokens } from '../formations/member-tokens.js';
 import { callersFirst, loadRoster, type Roster } from '../formations/roster-loader.js';
 import { isMemberMessage, type MemberAnnounced, type MemberToSupervisor, type SupervisorToMember } from '../formations/seat-messages.js';
@@ -55,7 +56,7 @@ function nextMessage<K extends MemberToSupervisor['kind']>(member: Member, kind:
 export async function superviseFormation(argv: string[], out: (line: string) => void, warn: (line: string) => void): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { roster: { type: 'string' }, task: { type: 'string' }, json: { type: 'boolean', default: false } } });
   if (positionals.length > 0) throw new UsageError(`mur run --roster takes no capsule folder: the roster names them\n${ROSTER_USAGE}`);
-  const roster = loadRoster(values.roster!);
+  const roster = loadRoster(values.roster!, doorSettings());
   const deadlineMs = roster.deadline === null ? null : parseDeadline(roster.deadline, Date.now());
   const launchText = launchTaskText(roster.dir, values.task);
 

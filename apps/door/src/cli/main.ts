@@ -47,8 +47,13 @@ ${CANCEL_USAGE}
 ${STOP_USAGE}`;
 }
 
+const HELP = new Set([undefined, 'help', '--help', '-h']);
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // The environment's settings are read once, here, before any command runs (docs/cli.md, "Environment settings"):
+  // a bad value stops the process now, exit 2, rather than whenever something first needs it.
+  if (!HELP.has(command)) (await import('../config/settings.js')).doorSettings();
   switch (command) {
     case 'run': {
       // Before the door's code loads: its start would grow the young generation for good (young-generation.ts).
@@ -105,10 +110,11 @@ main(process.argv.slice(2)).then(
   async (error: unknown) => {
     // A failure talking to a door exits 1 with its message (the client commands), never a stack; a usage error 2.
     const { DoorFailure } = await import('./client-command-support.js');
+    const { ConfigError } = await import('../config/config-problem.js');
     const { message, code } =
       error instanceof DoorFailure
         ? { message: error.message, code: 1 }
-        : error instanceof UsageError
+        : error instanceof UsageError || error instanceof ConfigError
           ? { message: error.message, code: 2 }
           : (await import('./run-command.js')).describeLaunchError(error);
     process.stderr.write(`mur: ${message}\n`, () => process.exit(code));

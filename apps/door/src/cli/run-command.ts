@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
+import { ConfigError } from '../config/config-problem.js';
+import { doorSettings } from '../config/settings.js';
 import { ConsoleNotBuiltError } from '../console-server/console-not-built-error.js';
 import { startDoor, type RunningDoor } from '../start-door.js';
-import { ManifestError } from '../manifest/manifest.loader.js';
-import { RosterError } from '../formations/roster-loader.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
@@ -42,7 +42,7 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not '${values.port}'`);
   const deadlineMs = values.deadline === undefined ? undefined : parseDeadline(values.deadline, Date.now());
-  const session = stageSession({ dir: positionals[0] ?? '.', host: values.host!, port, resume: values.resume, deadlineMs });
+  const session = stageSession({ dir: positionals[0] ?? '.', settings: doorSettings(), host: values.host!, port, resume: values.resume, deadlineMs });
   const door = await startDoor(session);
   manageMemoryWhileServing();
   const launchText = session.resumed ? null : launchTaskText(session.capsuleDir, values.task);
@@ -91,9 +91,12 @@ export function atTime(ms: number, run: () => void): void {
   else setTimeout(run, Math.max(0, wait)).unref();
 }
 
-/** Maps launch failures to the CLI's messages and exit codes: 2 for bad input, 1 for anything else. */
+/**
+ * Maps launch failures to the CLI's messages and exit codes: 2 for bad input (a bad murmur.yaml, roster.yaml, script
+ * or environment setting: every ConfigError; a bad flag), 1 for anything else.
+ */
 export function describeLaunchError(error: unknown): { message: string; code: number } {
-  if (error instanceof RosterError || error instanceof ManifestError || error instanceof StagingError || error instanceof UsageError || error instanceof ConsoleNotBuiltError) return { message: error.message, code: 2 };
+  if (error instanceof ConfigError || error instanceof StagingError || error instanceof UsageError || error instanceof ConsoleNotBuiltError) return { message: error.message, code: 2 };
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'EADDRINUSE') return { message: `the port is already in use: ${e.message}`, code: 1 };
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { message: `${e.message}\n${RUN_USAGE}`, code: 2 };

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { CONSOLE_DOORS_PATH, type ConsoleDoorsResponse, consoleNotFoundRefusal, encodeRefusalBody, refusalStatus } from '@murmur/protocol';
+import type { DoorSettings } from '../config/settings.js';
 import type { AddedDoor } from './added-doors.js';
 import { ConsoleNotBuiltError } from './console-not-built-error.js';
 import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
@@ -11,16 +12,26 @@ import { registerFormationsApi } from './formations-api.js';
 import { registerRecordsApi } from './records-api.js';
 import { registerSessionsApi } from './sessions-api.js';
 
-/** The built console: apps/console/dist beside this package, or MURMUR_CONSOLE_DIST. */
-export function consoleDist(): string {
-  return process.env.MURMUR_CONSOLE_DIST ?? fileURLToPath(new URL('../../../../console/dist/', import.meta.url));
+/** The built console: MURMUR_CONSOLE_DIST, else apps/console/dist beside this package. */
+export function consoleDist(settings: Pick<DoorSettings, 'consoleDist'>): string {
+  return settings.consoleDist ?? fileURLToPath(new URL('../../../../console/dist/', import.meta.url));
 }
 
 export { ConsoleNotBuiltError };
 
-/** `mur console`: the built console, the sessions API and the loopback door proxy (plus any added doors), on one origin. */
-export async function startConsoleServer(options: { host: string; port: number; dist?: string; doors?: readonly AddedDoor[] }): Promise<{ url: string; server: FastifyInstance }> {
-  const root = path.resolve(options.dist ?? consoleDist());
+/**
+ * `mur console`: the built console, the sessions API and the loopback door proxy (plus any added doors), on one origin;
+ * the sessions are those registered and recorded under the settings' MURMUR_HOME.
+ */
+export async function startConsoleServer(options: {
+  host: string;
+  port: number;
+  settings: DoorSettings;
+  dist?: string;
+  doors?: readonly AddedDoor[];
+}): Promise<{ url: string; server: FastifyInstance }> {
+  const { home } = options.settings;
+  const root = path.resolve(options.dist ?? consoleDist(options.settings));
   if (!existsSync(path.join(root, 'index.html'))) {
     throw new ConsoleNotBuiltError(`the console is not built: no index.html in ${root}; run npm run build first`);
   }
@@ -28,9 +39,9 @@ export async function startConsoleServer(options: { host: string; port: number; 
   // Bodies pass through the proxy untouched.
   server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
-  registerSessionsApi(server);
-  registerRecordsApi(server);
-  registerFormationsApi(server);
+  registerSessionsApi(server, home);
+  registerRecordsApi(server, home);
+  registerFormationsApi(server, home);
   const doors = options.doors ?? [];
   server.get(CONSOLE_DOORS_PATH, async (_request, reply) => {
     const body: ConsoleDoorsResponse = { doors: doors.map(({ key, url, hasToken }) => ({ key, url, hasToken })) };

@@ -86,7 +86,7 @@ async function describeFormation(entry: FormationEntry & { stale: boolean }, reg
  * GET /api/formations (docs/console.md, "Formations"): the formations registered on this host, read from the
  * registry, each member's store and trace; no door is asked. Local files, so a loopback peer only.
  */
-export function registerFormationsApi(fastify: FastifyInstance): void {
+export function registerFormationsApi(fastify: FastifyInstance, home: string): void {
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url !== CONSOLE_FORMATIONS_PATH && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}?`) && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}/`)) return;
     const peer = request.socket.remoteAddress ?? '';
@@ -94,14 +94,14 @@ export function registerFormationsApi(fastify: FastifyInstance): void {
   });
 
   fastify.get(CONSOLE_FORMATIONS_PATH, async (_request, reply) => {
-    const registered = listSessions();
+    const registered = listSessions(home);
     // An unregistered (ended) member's records folder is found by walking the records, once per request.
     let walked: Map<string, string> | null = null;
     const recordsDirOf = (sessionId: string) => {
-      walked ??= new Map(recordSessions().map((s) => [s.sessionId, s.recordsDir]));
+      walked ??= new Map(recordSessions(home).map((s) => [s.sessionId, s.recordsDir]));
       return walked.get(sessionId) ?? null;
     };
-    const formations = await Promise.all(listFormations().map((f) => describeFormation(f, registered, recordsDirOf)));
+    const formations = await Promise.all(listFormations(home).map((f) => describeFormation(f, registered, recordsDirOf)));
     formations.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
     return reply.header('cache-control', 'no-store').send({ formations } satisfies ConsoleFormationsResponse);
   });

@@ -2,15 +2,14 @@ import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ConsoleRecordSession } from '@murmur/protocol';
 import { listSessions } from '../session/session-registry.js';
-import { murmurHome } from '../session/stage-session.js';
 import { readTrace } from './trace-reader.js';
 
 const SESSION_DIR = /^ses_[0-9a-f]{32}$/;
 /** Records folders nest the capsule's absolute path; deeper than this is not looked into. */
 const MAX_DEPTH = 40;
 
-/** Every session folder under $MURMUR_HOME/records that holds a trace.jsonl, found by walking (no symlinks). */
-function recordFolders(): string[] {
+/** Every session folder under <home>/records that holds a trace.jsonl, found by walking (no symlinks). */
+function recordFolders(home: string): string[] {
   const found: string[] = [];
   const walk = (dir: string, depth: number) => {
     if (depth > MAX_DEPTH) return;
@@ -27,18 +26,18 @@ function recordFolders(): string[] {
       else walk(full, depth + 1);
     }
   };
-  walk(path.join(murmurHome(), 'records'), 0);
+  walk(path.join(home, 'records'), 0);
   return found;
 }
 
 /**
  * The sessions whose records are on this host: registered ones (live, or stale when their process is gone) and the
- * ended ones only their records folders remember. Newest first.
+ * ended ones only their records folders remember, under `home` (MURMUR_HOME). Newest first.
  */
-export function recordSessions(): ConsoleRecordSession[] {
-  const registered = new Map(listSessions().map((s) => [s.sessionId, s]));
+export function recordSessions(home: string): ConsoleRecordSession[] {
+  const registered = new Map(listSessions(home).map((s) => [s.sessionId, s]));
   const byId = new Map<string, ConsoleRecordSession>();
-  const folders = new Set([...recordFolders(), ...[...registered.values()].map((s) => s.recordsDir)]);
+  const folders = new Set([...recordFolders(home), ...[...registered.values()].map((s) => s.recordsDir)]);
   for (const recordsDir of folders) {
     const sessionId = path.basename(recordsDir);
     if (!SESSION_DIR.test(sessionId) || !existsSync(path.join(recordsDir, 'trace.jsonl'))) continue;

@@ -60,7 +60,7 @@ function notFound(reply: FastifyReply, url: string) {
 const traceOf = (session: ConsoleRecordSession): ParsedTrace => readTrace(path.join(session.recordsDir, 'trace.jsonl'));
 
 /** The session holding a task: task ids are unique across sessions (UUIDv7), so the first trace naming it. */
-function sessionOfTask(taskId: string, sessions: readonly ConsoleRecordSession[] = recordSessions()): ConsoleRecordSession | null {
+function sessionOfTask(taskId: string, sessions: readonly ConsoleRecordSession[]): ConsoleRecordSession | null {
   return sessions.find((s) => traceOf(s).tasks.has(taskId)) ?? null;
 }
 
@@ -86,8 +86,8 @@ function memberCallsOfTask(taskId: string, records: readonly TraceLine[], sessio
 
 const callsMember = (records: readonly TraceLine[]) => records.some((r) => r.type === 'tool_call' && r.tool === 'call-member');
 
-async function taskRecord(taskId: string) {
-  const sessions = recordSessions();
+async function taskRecord(taskId: string, home: string) {
+  const sessions = recordSessions(home);
   const session = sessionOfTask(taskId, sessions);
   if (!session) return null;
   const [row] = await readStoredTasks(session.recordsDir, taskId);
@@ -98,10 +98,10 @@ async function taskRecord(taskId: string) {
 }
 
 /**
- * The read-only record API (docs/console.md): sessions on this host, a session's task summaries (searchable), one
+ * The read-only record API (docs/console.md): sessions on this host (under `home`, MURMUR_HOME), a session's task summaries (searchable), one
  * task's record paged or as NDJSON. Local files are read, so only a loopback peer is answered, whatever the bind.
  */
-export function registerRecordsApi(fastify: FastifyInstance): void {
+export function registerRecordsApi(fastify: FastifyInstance, home: string): void {
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/api/records/')) return;
     const peer = request.socket.remoteAddress ?? '';
@@ -109,13 +109,13 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
   });
 
   fastify.get(CONSOLE_RECORD_SESSIONS_PATH, async (_request, reply) => {
-    const body: ConsoleRecordSessionsResponse = { sessions: recordSessions() };
+    const body: ConsoleRecordSessionsResponse = { sessions: recordSessions(home) };
     return reply.header('cache-control', 'no-store').send(body);
   });
 
   fastify.get<{ Params: { sessionId: string }; Querystring: Query }>(`${CONSOLE_RECORD_SESSION_PREFIX}:sessionId/tasks`, async (request, reply) => {
     const { sessionId } = request.params;
-    const session = isId('session', sessionId) ? recordSessions().find((s) => s.sessionId === sessionId) : undefined;
+    const session = isId('session', sessionId) ? recordSessions(home).find((s) => s.sessionId === sessionId) : undefined;
     if (!session) return notFound(reply, request.url);
     const summaries = (await sessionSummaries(session, request.query)).map(({ summary }) => summary);
     const { offset, limit } = page(request.query);
@@ -127,10 +127,10 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
   // line carrying its taskId so the file reads without its neighbours.
   fastify.get<{ Params: { sessionId: string } }>(`${CONSOLE_RECORD_SESSION_PREFIX}:sessionId/export`, async (request, reply) => {
     const { sessionId } = request.params;
-    const session = isId('session', sessionId) ? recordSessions().find((s) => s.sessionId === sessionId) : undefined;
+    const session = isId('session', sessionId) ? recordSessions(home).find((s) => s.sessionId === sessionId) : undefined;
     if (!session) return notFound(reply, request.url);
     const lines = [JSON.stringify({ kind: 'session', ...session })];
-    const sessions = recordSessions();
+    const sessions = recordSessions(home);
     for (const { summary, row, records } of await sessionSummaries(session, {})) {
       lines.push(JSON.stringify({ kind: 'task', ...summary }));
       const memberCalls = callsMember(records) ? memberCallsOfTask(summary.taskId, records, sessions) : undefined;
@@ -146,7 +146,7 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
   // The peer handles the session minted, from its trace (docs/planes.md, "In the console"): never a secret.
   fastify.get<{ Params: { sessionId: string } }>(`${CONSOLE_RECORD_SESSION_PREFIX}:sessionId${CONSOLE_PEER_HANDLES_SUFFIX}`, async (request, reply) => {
     const { sessionId } = request.params;
-    const session = isId('session', sessionId) ? recordSessions().find((s) => s.sessionId === sessionId) : undefined;
+    const session = isId('session', sessionId) ? recordSessions(home).find((s) => s.sessionId === sessionId) : undefined;
     if (!session) return notFound(reply, request.url);
     const handles = peerHandlesOf(traceOf(session).handles, { nowMs: Date.now(), sessionEnded: session.state !== 'live' });
     return reply.header('cache-control', 'no-store').send({ sessionId, handles } satisfies ConsolePeerHandlesResponse);
@@ -155,7 +155,7 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
   fastify.get<{ Querystring: { ids?: string } }>(CONSOLE_RECORD_TASKS_PATH, async (request, reply) => {
     const ids = [...new Set((request.query.ids ?? '').split(',').filter((id) => isId('task', id)))].slice(0, RECORD_IDS_MAX);
     const tasks: ConsoleTaskSummariesResponse['tasks'] = [];
-    const sessions = ids.length > 0 ? recordSessions() : [];
+    const sessions = ids.length > 0 ? recordSessions(home) : [];
     for (const session of sessions) {
       const trace = traceOf(session);
       const wanted = new Set(ids.filter((id) => trace.tasks.has(id)));
@@ -169,7 +169,7 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
 
   fastify.get<{ Params: { taskId: string }; Querystring: Query }>(`${CONSOLE_RECORD_TASK_PREFIX}:taskId`, async (request, reply) => {
     const { taskId } = request.params;
-    const record = isId('task', taskId) ? await taskRecord(taskId) : null;
+    const record = isId('task', taskId) ? await taskRecord(taskId, home) : null;
     if (!record) return notFound(reply, request.url);
     const { offset, limit } = page(request.query);
     const body: ConsoleTaskRecordPage = {
@@ -183,7 +183,7 @@ export function registerRecordsApi(fastify: FastifyInstance): void {
 
   fastify.get<{ Params: { taskId: string } }>(`${CONSOLE_RECORD_TASK_PREFIX}:taskId/export`, async (request, reply) => {
     const { taskId } = request.params;
-    const record = isId('task', taskId) ? await taskRecord(taskId) : null;
+    const record = isId('task', taskId) ? await taskRecord(taskId, home) : null;
     if (!record) return notFound(reply, request.url);
     const lines = [JSON.stringify({ kind: 'task', ...record.summary }), ...record.entries.map((e) => JSON.stringify(e))];
     return reply

@@ -28,9 +28,9 @@ async function describeSession(entry: SessionEntry & { stale: boolean }): Promis
 }
 
 /** GET /api/sessions: the sessions registered on this host, each probed, with their input-required counts. */
-export function registerSessionsApi(fastify: FastifyInstance): void {
+export function registerSessionsApi(fastify: FastifyInstance, home: string): void {
   fastify.get(CONSOLE_SESSIONS_PATH, async (_request, reply) => {
-    const body: ConsoleSessionsResponse = { sessions: await Promise.all(listSessions().map(describeSession)) };
+    const body: ConsoleSessionsResponse = { sessions: await Promise.all(listSessions(home).map(describeSession)) };
     return reply.header('cache-control', 'no-store').send(body);
   });
 }

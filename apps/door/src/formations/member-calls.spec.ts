@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readSettings } from '../config/settings.js';
 import type { SessionContext } from '../session/session-context.js';
 import { FormationSeat } from '../seat/formation-seat.js';
 import type { TraceWriter } from '../records/trace-writer.js';
@@ -14,16 +15,16 @@ import { ENDING_WAIT_MS, type MemberDoorLike } from './member-call-run.js';
 import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
 import type { OfferAnswer } from './member-client.js';
 
-const session = (deadline?: number) =>
-  ({ manifest: { lifecycle: { delegation_deadline_secs: deadline }, capabilities: { network: { allow: ['localhost'] } } } }) as unknown as SessionContext;
+const session = (deadline?: number, env: Record<string, string> = {}) =>
+  ({ manifest: { lifecycle: { delegation_deadline_secs: deadline }, capabilities: { network: { allow: ['localhost'] } } }, settings: readSettings(env) }) as unknown as SessionContext;
 
-function calls(offer: OfferAnswer, deadline?: number) {
+function calls(offer: OfferAnswer, deadline?: number, env: Record<string, string> = {}) {
   const records: { type: string; fields: Record<string, unknown> }[] = [];
   const trace = { write: (type: string, fields: Record<string, unknown>) => records.push({ type, fields }) } as unknown as TraceWriter;
   const seat = new FormationSeat('f', 'planner', ['worker'], [], ['planner', 'worker']);
   seat.seat(new Map([['worker', { url: 'http://127.0.0.1:40001', token: 'mur_x' }]]));
   const door: MemberDoorLike = { offer: async () => offer, read: async () => ({ kind: 'no-answer', why: 'gone' }), cancel: async () => undefined };
-  const memberCalls = new MemberCalls({ session: session(deadline), seat, trace, clock: SYSTEM_CLOCK, openDoor: () => door });
+  const memberCalls = new MemberCalls({ session: session(deadline, env), seat, trace, clock: SYSTEM_CLOCK, openDoor: () => door });
   return { memberCalls, records };
 }
 
@@ -62,21 +63,19 @@ test('a busy member: the note names the deadline, the manifest key over MURMUR_D
   keyed.settle('tsk_c');
   assert.match(fromKey.note!, /keeps offering it the task for up to 45s/);
   assert.deepEqual(JSON.parse(fromKey.data).output, 'worker is busy with other work and did not take the task');
-  const saved = process.env.MURMUR_DELEGATION_TIMEOUT_SECS;
-  process.env.MURMUR_DELEGATION_TIMEOUT_SECS = '7';
-  try {
-    assert.equal(delegationDeadlineSecs(session()), 7);
-    assert.equal(delegationDeadlineSecs(session(45)), 45);
-    const unkeyed = calls({ kind: 'busy' }).memberCalls;
-    const fromEnv = await unkeyed.call('worker', 'x', ctx(null));
-    unkeyed.settle('tsk_c');
-    assert.match(fromEnv.note!, /keeps offering it the task for up to 7s/);
-  } finally {
-    if (saved === undefined) delete process.env.MURMUR_DELEGATION_TIMEOUT_SECS;
-    else process.env.MURMUR_DELEGATION_TIMEOUT_SECS = saved;
-  }
-  assert.equal(delegationDeadlineSecs(session(), {}), 600);
-  assert.equal(delegationDeadlineSecs(session(), { MURMUR_DELEGATION_TIMEOUT_SECS: 'soon' }), 600);
+  const seven = { MURMUR_DELEGATION_TIMEOUT_SECS: '7' };
+  assert.equal(delegationDeadlineSecs(session(undefined, seven)), 7);
+  assert.equal(delegationDeadlineSecs(session(45, seven)), 45);
+  const unkeyed = calls({ kind: 'busy' }, undefined, seven).memberCalls;
+  const fromEnv = await unkeyed.call('worker', 'x', ctx(null));
+  unkeyed.settle('tsk_c');
+  assert.match(fromEnv.note!, /keeps offering it the task for up to 7s/);
+  assert.equal(delegationDeadlineSecs(session()), 600);
+  // A value that is not whole seconds is refused when the environment is read, at the process's start (it was ignored).
+  assert.throws(() => readSettings({ MURMUR_DELEGATION_TIMEOUT_SECS: 'soon' }), {
+    name: 'SettingsError',
+    message: 'the environment:\n  MURMUR_DELEGATION_TIMEOUT_SECS: found "soon"; allowed: whole seconds from 1',
+  });
 });
 
 /** A clock whose sleeps end only when the test lets them (each advancing `now` by its length). */

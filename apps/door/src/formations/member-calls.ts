@@ -15,15 +15,9 @@ import { type CallState, ENDING_WAIT_MS, endedDuringOffer, inFlightOutput, type 
 import { MemberDoor, offerTimedOut } from './member-client.js';
 import { awaitOutstanding, Wakeups } from './outbound-round.js';
 
-/** lifecycle.delegation_deadline_secs' default (seed 004, "Bound"). */
-export const DEFAULT_DELEGATION_DEADLINE_SECS = 600;
-
-/** The manifest's key, else MURMUR_DELEGATION_TIMEOUT_SECS, else 600 s (docs/formations.md). */
-export function delegationDeadlineSecs(session: SessionContext, env: NodeJS.ProcessEnv = process.env): number {
-  const own = session.manifest.lifecycle.delegation_deadline_secs;
-  if (own !== undefined) return own;
-  const fromEnv = Number(env.MURMUR_DELEGATION_TIMEOUT_SECS);
-  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_DELEGATION_DEADLINE_SECS;
+/** The manifest's key, else MURMUR_DELEGATION_TIMEOUT_SECS, else 600 s (docs/formations.md; the settings hold the last two). */
+export function delegationDeadlineSecs(session: SessionContext): number {
+  return session.manifest.lifecycle.delegation_deadline_secs ?? session.settings.delegationTimeoutSecs;
 }
 
 interface Call {

@@ -1,11 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
+import { ConfigError, type ConfigProblem, shown } from '../config/config-problem.js';
+import type { Variables } from '../config/settings.js';
+import { readYamlConfig } from '../config/yaml-config.js';
 import { type LoadedManifest, loadManifest, ManifestError } from '../manifest/manifest.loader.js';
 import { rosterSchema } from './roster.schema.js';
 
-/** A roster that cannot be launched: the message names the file, the key path and the rule. Exits 2. */
-export class RosterError extends Error {
+/** A roster that cannot be launched: the message names the file, then each bad key's path, value and what is allowed. Exits 2. */
+export class RosterError extends ConfigError {
   override readonly name = 'RosterError';
 }
 
@@ -32,62 +34,74 @@ export interface Roster {
 /**
  * Loads roster.yaml and every member's manifest, and refuses a formation that could not work (docs/formations.md):
  * an unknown member, a self-call, a caller without an agent loop, a callee that refuses peer tasks or starts none,
- * and a cycle. Nothing starts until this returns.
+ * and a cycle. Each step reports every problem it finds; nothing starts until this returns.
  */
-export function loadRoster(file: string): Roster {
+export function loadRoster(file: string, vars: Variables): Roster {
   const full = path.resolve(file);
-  if (!existsSync(full)) throw new RosterError(`${full}: no such roster file`);
-  const doc = parseDocument(readFileSync(full, 'utf8'), { uniqueKeys: true });
-  if (doc.errors.length > 0) throw new RosterError(`${full}: not valid YAML: ${doc.errors[0].message}`);
-  const parsed = rosterSchema.safeParse(doc.toJS());
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
-    const message = issue.code === 'unrecognized_keys' ? `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `'${k}'`).join(', ')}` : issue.message;
-    throw new RosterError(`${full}: ${where}: ${message}`);
-  }
-  const roster = parsed.data;
-  const fail = (where: string, message: string): never => {
-    throw new RosterError(`${full}: ${where}: ${message}`);
+  if (!existsSync(full)) throw new RosterError(full, 'no such roster file');
+  const roster = readYamlConfig(full, rosterSchema, RosterError);
+  const refuse = (problems: ConfigProblem[]) => {
+    if (problems.length > 0) throw new RosterError(full, problems);
   };
   const names = Object.keys(roster.members);
+  const members = `a member: ${names.join(', ')}`;
+  const problems: ConfigProblem[] = [];
   const known = (name: string, where: string) => {
-    if (!names.includes(name)) fail(where, `'${name}' is not a member; the members are ${names.join(', ')}`);
+    const ok = names.includes(name);
+    if (!ok) problems.push({ path: where, found: shown(name), allowed: members });
+    return ok;
   };
   known(roster.entry, 'entry');
   const calls = new Map<string, Set<string>>(names.map((n) => [n, new Set<string>()]));
   roster.rules.forEach((rule, r) => {
-    known(rule.from, `rules.${r}.from`);
+    const from = known(rule.from, `rules[${r}].from`);
     rule.to.forEach((to, t) => {
-      known(to, `rules.${r}.to.${t}`);
-      if (to === rule.from) fail(`rules.${r}.to.${t}`, `${to} may not call itself`);
-      if (calls.get(rule.from)!.has(to)) fail(`rules.${r}.to.${t}`, `${to} is named twice for ${rule.from}`);
-      calls.get(rule.from)!.add(to);
+      const where = `rules[${r}].to[${t}]`;
+      if (!known(to, where) || !from) return;
+      if (to === rule.from) problems.push({ path: where, found: `${shown(to)} (the rule's own from)`, allowed: 'another member: a member may not call itself' });
+      else if (calls.get(rule.from)!.has(to)) problems.push({ path: where, found: `${shown(to)} (named before for ${rule.from})`, allowed: 'each callee once for a caller' });
+      else calls.get(rule.from)!.add(to);
     });
   });
+  refuse(problems);
   const dir = path.dirname(full);
+  const capsuleOf = (name: string) => roster.members[name].capsule;
   const loaded = new Map<string, LoadedManifest>();
   for (const name of names) {
     try {
-      loaded.set(name, loadManifest(path.resolve(dir, roster.members[name].capsule)));
+      loaded.set(name, loadManifest(path.resolve(dir, capsuleOf(name)), vars));
     } catch (error) {
-      if (error instanceof ManifestError) fail(`members.${name}`, error.message);
-      throw error;
+      if (!(error instanceof ManifestError)) throw error;
+      problems.push({ path: `members.${name}.capsule`, found: `${shown(capsuleOf(name))} (its murmur.yaml is refused, below)`, allowed: 'a capsule folder whose murmur.yaml loads', detail: error.message });
     }
   }
+  refuse(problems);
   for (const [from, tos] of calls) {
     if (tos.size === 0) continue;
-    if (!loaded.get(from)!.manifest.inference) fail(`members.${from}`, `${from} calls other members, so it needs an inference: block (call-member is an agent tool)`);
+    if (!loaded.get(from)!.manifest.inference) {
+      problems.push({
+        path: `members.${from}.capsule`,
+        found: `${shown(capsuleOf(from))} (its murmur.yaml has no inference: block)`,
+        allowed: `a capsule with an inference: block: ${from} calls other members, and call-member is an agent tool`,
+      });
+    }
     for (const to of tos) {
       const manifest = loaded.get(to)!.manifest;
       if (!(manifest.exports.peer_tasks?.accept ?? false)) {
-        fail(`members.${to}`, `${to} is called by ${from} but does not accept peer tasks: every call would be answered 403 peer_not_accepted; set exports.peer_tasks.accept: true in its murmur.yaml`);
+        problems.push({
+          path: `members.${to}.capsule`,
+          found: `${shown(capsuleOf(to))} (its murmur.yaml does not accept peer tasks)`,
+          allowed: `a capsule with exports.peer_tasks.accept: true: ${from} calls ${to}, and every call would be answered 403 peer_not_accepted`,
+        });
       }
-      if (manifest.lifecycle.task_acceptance === 'none') fail(`members.${to}`, `${to} is called by ${from} but starts no task (task_acceptance: none)`);
+      if (manifest.lifecycle.task_acceptance === 'none') {
+        problems.push({ path: `members.${to}.capsule`, found: `${shown(capsuleOf(to))} (its task_acceptance is none: it starts no task)`, allowed: `a capsule that starts tasks: ${from} calls ${to}` });
+      }
     }
   }
+  refuse(problems);
   const cycle = findCycle(names, calls);
-  if (cycle) fail('rules', `the rules form a cycle (${cycle.join(' → ')}); a formation's calls must flow one way`);
+  if (cycle) refuse([{ path: 'rules', found: `a cycle: ${cycle.join(' → ')}`, allowed: "rules whose calls flow one way: a formation's calls must not come back" }]);
   const inOrder = (set: Set<string>) => names.filter((n) => set.has(n));
   return {
     file: full,

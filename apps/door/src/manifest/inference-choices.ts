@@ -4,7 +4,9 @@
  * capsule folder. The built-in `script` choice is declared by inference.script.
  */
 import path from 'node:path';
-import type { Manifest } from './manifest.schema.js';
+import { type ConfigProblem, problemLine, shown } from '../config/config-problem.js';
+import type { Variables } from '../config/settings.js';
+import type { InferenceChoice, Manifest } from './manifest.schema.js';
 
 export type ProviderDriver = 'openai-compatible' | 'anthropic';
 
@@ -32,69 +34,100 @@ export interface ScriptChoice {
 
 export type DriverChoice = ProviderChoice | ScriptChoice;
 
-export type Environment = Readonly<Record<string, string | undefined>>;
-
 const DEFAULT_BASE_URL: Record<ProviderDriver, string> = {
   'openai-compatible': 'https://api.openai.com/v1',
   anthropic: 'https://api.anthropic.com',
 };
 
-/** A choice that cannot be resolved: the message names the key path and the rule. */
+/** Choices that cannot be resolved: each problem names the key path, the value found and what is allowed. */
 export class ChoiceError extends Error {
   override readonly name = 'ChoiceError';
+  constructor(readonly problems: readonly ConfigProblem[]) {
+    super(problems.map(problemLine).join('\n'));
+  }
 }
 
-/** `${NAME}` / `${NAME:-default}` from the environment; an unset variable without a default is refused. */
-function substitute(value: string, where: string, env: Environment): string {
-  return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_whole, name: string, fallback: string | undefined) => {
-    const found = env[name];
+const SUBSTITUTION = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** `${NAME}` / `${NAME:-default}` from the variables; an unset variable without a default is a problem (null). */
+function substitute(value: string, where: string, vars: Variables, problems: ConfigProblem[]): string | null {
+  let unset: string | null = null;
+  const out = value.replace(SUBSTITUTION, (whole, name: string, fallback: string | undefined) => {
+    const found = vars.variable(name);
     if (found !== undefined && found !== '') return found;
     if (fallback !== undefined) return fallback;
-    throw new ChoiceError(`${where}: the environment variable ${name} is not set and has no default (write \${${name}:-<default>})`);
+    unset ??= name;
+    return whole;
   });
+  if (unset === null) return out;
+  problems.push({
+    path: where,
+    found: `${shown(value)} (the environment variable ${unset} is not set and has no default)`,
+    allowed: `variables that are set, or a default: \${${unset}:-<default>}`,
+  });
+  return null;
 }
 
-export function declaredChoices(manifest: Manifest, capsuleDir: string, env: Environment): Map<string, DriverChoice> {
+type ProviderSpec = Extract<InferenceChoice, { driver: ProviderDriver }>;
+
+/** One provider choice, resolved; null when a key cannot be, with its problems added to `problems`. */
+function providerChoice(name: string, spec: ProviderSpec, vars: Variables, problems: ConfigProblem[]): ProviderChoice | null {
+  const where = `inference.choices.${name}`;
+  const written = spec.base_url ?? DEFAULT_BASE_URL[spec.driver];
+  const substituted = substitute(written, `${where}.base_url`, vars, problems);
+  const baseUrl = substituted?.replace(/\/+$/, '') ?? null;
+  if (baseUrl !== null) {
+    let protocol: string | null = null;
+    try {
+      protocol = new URL(baseUrl).protocol;
+    } catch {
+      // not a URL: refused below
+    }
+    if (protocol !== 'http:' && protocol !== 'https:') {
+      const after = substituted === written ? '' : ` (${shown(baseUrl)} after substitution)`;
+      problems.push({ path: `${where}.base_url`, found: `${shown(written)}${after}`, allowed: 'an http or https URL' });
+    }
+  }
+  const model = substitute(spec.model, `${where}.model`, vars, problems);
+  if (model === '') problems.push({ path: `${where}.model`, found: `${shown(spec.model)} (empty after substitution)`, allowed: 'a model name, not empty after substitution' });
+  if (baseUrl === null || model === null || model === '' || problems.some((p) => p.path.startsWith(`${where}.`))) return null;
+  return {
+    name,
+    driver: spec.driver,
+    baseUrl,
+    model,
+    apiKeyEnv: spec.api_key_env ?? null,
+    maxOutputTokens: spec.max_output_tokens,
+    contextWindow: spec.context_window ?? null,
+    idleTimeoutMs: Math.round(spec.idle_timeout_secs * 1000),
+    maxRetries: spec.max_retries,
+    thinkingBudgetTokens: spec.driver === 'anthropic' ? (spec.thinking_budget_tokens ?? null) : null,
+  };
+}
+
+/** Every declared choice, resolved; throws one ChoiceError naming every key that cannot be. */
+export function declaredChoices(manifest: Manifest, capsuleDir: string, vars: Variables): Map<string, DriverChoice> {
   const choices = new Map<string, DriverChoice>();
   const inference = manifest.inference;
   if (!inference) return choices;
   if (inference.script !== undefined) choices.set('script', { name: 'script', driver: 'script', scriptPath: path.resolve(capsuleDir, inference.script) });
+  const problems: ConfigProblem[] = [];
   for (const [name, spec] of Object.entries(inference.choices)) {
-    const where = `inference.choices.${name}`;
     if (spec.driver === 'script') {
       choices.set(name, { name, driver: 'script', scriptPath: path.resolve(capsuleDir, spec.script) });
       continue;
     }
-    const baseUrl = substitute(spec.base_url ?? DEFAULT_BASE_URL[spec.driver], `${where}.base_url`, env).replace(/\/+$/, '');
-    let parsed: URL;
-    try {
-      parsed = new URL(baseUrl);
-    } catch {
-      throw new ChoiceError(`${where}.base_url: ${JSON.stringify(baseUrl)} is not a URL`);
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ChoiceError(`${where}.base_url: an http or https URL is required`);
-    const model = substitute(spec.model, `${where}.model`, env);
-    if (model === '') throw new ChoiceError(`${where}.model: empty after substitution`);
-    choices.set(name, {
-      name,
-      driver: spec.driver,
-      baseUrl,
-      model,
-      apiKeyEnv: spec.api_key_env ?? null,
-      maxOutputTokens: spec.max_output_tokens,
-      contextWindow: spec.context_window ?? null,
-      idleTimeoutMs: Math.round(spec.idle_timeout_secs * 1000),
-      maxRetries: spec.max_retries,
-      thinkingBudgetTokens: spec.driver === 'anthropic' ? (spec.thinking_budget_tokens ?? null) : null,
-    });
+    const choice = providerChoice(name, spec, vars, problems);
+    if (choice) choices.set(name, choice);
   }
+  if (problems.length > 0) throw new ChoiceError(problems);
   return choices;
 }
 
 /** Why a choice's key cannot be produced now, or null (a choice that needs no key always can). */
-export function keyProblem(choice: DriverChoice, env: Environment): string | null {
+export function keyProblem(choice: DriverChoice, vars: Variables): string | null {
   if (choice.driver === 'script' || choice.apiKeyEnv === null) return null;
-  const value = env[choice.apiKeyEnv];
+  const value = vars.variable(choice.apiKeyEnv);
   return value === undefined || value === '' ? `its key variable ${choice.apiKeyEnv} (api_key_env) is not set` : null;
 }
 

@@ -1,6 +1,10 @@
-/** murmur.yaml, validated: every key docs/manifest.md describes, unknown keys refused so a typo never passes silently. */
+/**
+ * murmur.yaml, validated: every key docs/manifest.md describes, unknown keys refused so a typo never passes silently.
+ * A rule's message is what the key allows: a refusal reads `<path>: found <value>; allowed: <message>`.
+ */
 import { SCOPES } from '@murmur/protocol';
 import * as z from 'zod';
+import { oneOf, shown } from '../config/config-problem.js';
 
 const RETIRED_SCOPES: Record<string, string> = {
   'message/send': 'SendMessage',
@@ -14,25 +18,21 @@ const RETIRED_SCOPES: Record<string, string> = {
 const scope = z.string().superRefine((value, ctx) => {
   if (SCOPES.includes(value)) return;
   const renamed = RETIRED_SCOPES[value];
-  ctx.addIssue({
-    code: 'custom',
-    message: renamed
-      ? `'${value}' is an A2A 0.3 scope name; this runtime speaks A2A v1.0, so write '${renamed}'`
-      : `unknown scope '${value}'; a scope is one of ${SCOPES.join(', ')}`,
-  });
+  if (renamed) ctx.addIssue({ code: 'custom', message: `its A2A v1.0 name ${shown(renamed)}`, params: { note: 'an A2A 0.3 scope name; this runtime speaks A2A v1.0' } });
+  else ctx.addIssue({ code: 'custom', message: oneOf(SCOPES) });
 });
 
 const credentialName = z
   .string()
-  .regex(/^[a-z][a-z0-9_-]*$/, 'a credential name is lowercase letters, digits, - and _, starting with a letter')
-  .refine((n) => n !== 'operator', "'operator' is the runtime's own credential and cannot be declared");
+  .regex(/^[a-z][a-z0-9_-]*$/, 'a credential name: lowercase letters, digits, - and _, starting with a letter')
+  .refine((n) => n !== 'operator', 'any name but "operator", the runtime\'s own credential, which cannot be declared');
 
 const choiceName = z
   .string()
-  .regex(/^[a-z][a-z0-9_-]*$/, 'a choice name is lowercase letters, digits, - and _, starting with a letter')
-  .refine((n) => n !== 'script', "'script' is the built-in choice inference.script declares");
+  .regex(/^[a-z][a-z0-9_-]*$/, 'a choice name: lowercase letters, digits, - and _, starting with a letter')
+  .refine((n) => n !== 'script', 'any name but "script", the built-in choice inference.script declares');
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name is letters, digits and _');
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name: letters, digits and _, not starting with a digit');
 
 /** A provider choice's keys (docs/drivers.md, "Declaring choices"). */
 const providerChoice = {
@@ -50,7 +50,7 @@ const inferenceChoice = z.discriminatedUnion('driver', [
   z
     .strictObject({ driver: z.literal('anthropic'), ...providerChoice, thinking_budget_tokens: z.number().int().min(1024).optional() })
     .refine((c) => c.thinking_budget_tokens === undefined || c.thinking_budget_tokens < c.max_output_tokens, {
-      message: 'thinking_budget_tokens must be below max_output_tokens',
+      message: 'fewer tokens than max_output_tokens',
       path: ['thinking_budget_tokens'],
     }),
   z.strictObject({ driver: z.literal('script'), script: z.string().min(1) }),
@@ -66,8 +66,8 @@ export function spawnName(entry: string): string {
 const exportRoot = z.strictObject({ root: z.string().min(1).default('.') });
 
 export const manifestSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a capsule name is lowercase letters, digits, ., - and _'),
-  version: z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, 'a version is semantic: MAJOR.MINOR.PATCH'),
+  name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a capsule name: lowercase letters, digits, ., - and _, starting with a letter or digit'),
+  version: z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, 'a semantic version: MAJOR.MINOR.PATCH'),
   description: z.string().optional(),
   lifecycle: z
     .strictObject({
@@ -93,7 +93,7 @@ export const manifestSchema = z.strictObject({
     })
     .superRefine((inference, ctx) => {
       if (inference.driver === 'script') {
-        if (inference.script === undefined) ctx.addIssue({ code: 'custom', path: ['script'], message: 'required when inference.driver is script' });
+        if (inference.script === undefined) ctx.addIssue({ code: 'custom', path: ['script'], message: 'a script file, required when inference.driver is script' });
         return;
       }
       if (!Object.hasOwn(inference.choices, inference.driver)) {
@@ -101,7 +101,7 @@ export const manifestSchema = z.strictObject({
         ctx.addIssue({
           code: 'custom',
           path: ['driver'],
-          message: `'${inference.driver}' is not a declared choice; declared: ${declared.length > 0 ? declared.join(', ') : 'none'} (inference.choices, or script with inference.script)`,
+          message: `a declared choice: ${declared.length > 0 ? declared.join(', ') : 'none is declared'} (inference.choices, or script with inference.script)`,
         });
       }
     })
@@ -125,7 +125,7 @@ export const manifestSchema = z.strictObject({
       spawn: z
         .strictObject({ allow: z.array(z.string().min(1)).default([]) })
         .prefault({})
-        .refine((s) => new Set(s.allow.map(spawnName)).size === s.allow.length, { message: 'two entries have the same bare name (the folder\'s last segment)' }),
+        .refine((s) => new Set(s.allow.map(spawnName)).size === s.allow.length, { message: "entries with different bare names (a folder's last segment)", path: ['allow'] }),
     })
     .prefault({}),
   exports: z

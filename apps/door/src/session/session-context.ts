@@ -1,3 +1,4 @@
+import type { DoorSettings } from '../config/settings.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import type { FormationSeat } from '../seat/formation-seat.js';
 import type { SessionDeadline } from './session-deadline.js';
@@ -28,6 +29,8 @@ export interface SessionContext {
   readonly formation: FormationSeat | null;
   /** Interval of the `:heartbeat` comment on every open stream: 15 s, or MURMUR_HEARTBEAT_MS. */
   readonly heartbeatMs: number;
+  /** The process's environment settings, read once at its start (config/settings.ts, docs/cli.md). */
+  readonly settings: DoorSettings;
 }
 
 export const SESSION_CONTEXT = Symbol('SESSION_CONTEXT');

@@ -23,8 +23,8 @@ export interface FormationEntry {
   startedAt: string;
 }
 
-function formationsDir(): string {
-  return path.join(murmurHome(), 'formations');
+function formationsDir(home = murmurHome()): string {
+  return path.join(home, 'formations');
 }
 
 export function registerFormation(entry: FormationEntry): void {
@@ -36,17 +36,17 @@ export function unregisterFormation(name: string, pid: number): void {
   rmSync(path.join(formationsDir(), `${name}-${pid}.json`), { force: true });
 }
 
-/** Every registered formation, each marked stale when its supervisor is gone. */
-export function listFormations(): (FormationEntry & { stale: boolean })[] {
+/** Every registered formation under `home` (MURMUR_HOME), each marked stale when its supervisor is gone. */
+export function listFormations(home = murmurHome()): (FormationEntry & { stale: boolean })[] {
   let files: string[];
   try {
-    files = readdirSync(formationsDir()).filter((f) => f.endsWith('.json'));
+    files = readdirSync(formationsDir(home)).filter((f) => f.endsWith('.json'));
   } catch {
     return [];
   }
   return files.flatMap((file) => {
     try {
-      const entry = JSON.parse(readFileSync(path.join(formationsDir(), file), 'utf8')) as FormationEntry;
+      const entry = JSON.parse(readFileSync(path.join(formationsDir(home), file), 'utf8')) as FormationEntry;
       return [{ ...entry, stale: !isAlive(entry.pid) }];
     } catch {
       return [];
@@ -54,8 +54,8 @@ export function listFormations(): (FormationEntry & { stale: boolean })[] {
   });
 }
 
-function registryDir(): string {
-  return path.join(murmurHome(), 'sessions');
+function registryDir(home = murmurHome()): string {
+  return path.join(home, 'sessions');
 }
 
 /** The entry a running session registers: what its context and its door's address say, plus a formation place. */
@@ -92,18 +92,18 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Every registered session, each marked stale when its process is gone (the entry is reported, not trusted). */
-export function listSessions(): (SessionEntry & { stale: boolean })[] {
+/** Every session registered under `home` (MURMUR_HOME), each marked stale when its process is gone (the entry is reported, not trusted). */
+export function listSessions(home = murmurHome()): (SessionEntry & { stale: boolean })[] {
   let files: string[];
   try {
-    files = readdirSync(registryDir()).filter((f) => f.endsWith('.json'));
+    files = readdirSync(registryDir(home)).filter((f) => f.endsWith('.json'));
   } catch {
     return [];
   }
   const entries: (SessionEntry & { stale: boolean })[] = [];
   for (const file of files) {
     try {
-      const entry = JSON.parse(readFileSync(path.join(registryDir(), file), 'utf8')) as SessionEntry;
+      const entry = JSON.parse(readFileSync(path.join(registryDir(home), file), 'utf8')) as SessionEntry;
       entries.push({ ...entry, stale: !isAlive(entry.pid) });
     } catch {
       // A half-written or foreign file is not a session.

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_HEARTBEAT_MS, isId } from '@murmur/protocol';
+import { isId } from '@murmur/protocol';
+import { type DoorSettings, doorSettings } from '../config/settings.js';
 import { loadManifest } from '../manifest/manifest.loader.js';
 import type { FormationSeat } from '../seat/formation-seat.js';
 import { newId } from '../common/ids.js';
@@ -13,17 +13,20 @@ export class StagingError extends Error {
   override readonly name = 'StagingError';
 }
 
+/** MURMUR_HOME, as this process read it at start (config/settings.ts). */
 export function murmurHome(): string {
-  return process.env.MURMUR_HOME ?? path.join(os.homedir(), '.murmur');
+  return doorSettings().home;
 }
 
 /** $MURMUR_HOME/records/<capsule folder, absolute, without its leading />/<session id> */
-export function recordsDirFor(capsuleDir: string, sessionId: string): string {
-  return path.join(murmurHome(), 'records', capsuleDir.replace(/^\/+/, ''), sessionId);
+export function recordsDirFor(capsuleDir: string, sessionId: string, home: string): string {
+  return path.join(home, 'records', capsuleDir.replace(/^\/+/, ''), sessionId);
 }
 
 export interface StageOptions {
   dir: string;
+  /** The process's environment settings, read at its start (doorSettings()). */
+  settings: DoorSettings;
   host: string;
   port: number;
   /** A session id to reopen (mur run --resume). */
@@ -38,15 +41,16 @@ export interface StageOptions {
 
 /** Loads the manifest and lays out the session's records folder; the door is started from the result. */
 export function stageSession(options: StageOptions): SessionContext {
-  const loaded = loadManifest(options.dir);
+  const { settings } = options;
+  const loaded = loadManifest(options.dir, settings);
   let sessionId = newId('session');
   if (options.resume !== undefined) {
     if (!isId('session', options.resume)) throw new StagingError(`--resume takes a session id such as ses_0193…, not '${options.resume}'`);
     sessionId = options.resume;
-    const records = recordsDirFor(loaded.dir, sessionId);
+    const records = recordsDirFor(loaded.dir, sessionId, settings.home);
     if (!existsSync(path.join(records, 'store.db'))) throw new StagingError(`no records of session ${sessionId} for ${loaded.dir} at ${records}`);
   }
-  const recordsDir = options.recordsDir ?? recordsDirFor(loaded.dir, sessionId);
+  const recordsDir = options.recordsDir ?? recordsDirFor(loaded.dir, sessionId, settings.home);
   for (const sub of ['', 'out', 'logs', 'work', 'runtime']) makePrivateDir(path.join(recordsDir, sub));
   // SQLite creates store.db-wal and -shm with the database file's own mode, so the database is made 0600 first.
   touchPrivateFile(path.join(recordsDir, 'store.db'));
@@ -69,18 +73,10 @@ export function stageSession(options: StageOptions): SessionContext {
     url: '',
     startedAtMs,
     resumed: options.resume !== undefined,
-    heartbeatMs: heartbeatMs(),
+    heartbeatMs: settings.heartbeatMs,
     formation: options.formation ?? null,
+    settings,
   };
-}
-
-/** MURMUR_HEARTBEAT_MS overrides the 15 s heartbeat (tests use a short one). */
-function heartbeatMs(): number {
-  const value = process.env.MURMUR_HEARTBEAT_MS;
-  if (value === undefined || value === '') return DEFAULT_HEARTBEAT_MS;
-  const ms = Number(value);
-  if (!Number.isInteger(ms) || ms < 10) throw new StagingError(`MURMUR_HEARTBEAT_MS takes whole milliseconds from 10, not '${value}'`);
-  return ms;
 }
 
 /** The launch's own task: --task, else task.md, else input.txt in the capsule folder. */

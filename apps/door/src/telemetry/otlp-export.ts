@@ -15,12 +15,15 @@ export interface OtlpExportOptions {
   agentName: string;
   sessionId: string;
   serviceVersion: string;
+  /** How long one export may take: OTEL_EXPORTER_OTLP_TIMEOUT, else 5 s (config/settings.ts). @unit ms */
+  exportTimeoutMs: number;
 }
 
 /**
  * The OpenTelemetry SDK with the OTLP/HTTP protobuf exporter, loaded only when telemetry is on (telemetry.ts imports
  * this file dynamically), so an idle door without a collector never holds the SDK. The exporter reads the standard
- * OTEL_EXPORTER_OTLP_* variables (endpoint, headers, timeout, compression) itself; the provider is never registered
+ * OTEL_EXPORTER_OTLP_* variables (endpoint, headers, compression) itself, after the door's settings checked them; the
+ * timeout is the settings' own (the door's default is shorter than the SDK's 10 s); the provider is never registered
  * globally, so nothing else in the process starts exporting through it.
  */
 export function startOtlpExport(options: OtlpExportOptions): OtlpExport {
@@ -30,7 +33,7 @@ export function startOtlpExport(options: OtlpExportOptions): OtlpExport {
     'service.version': options.serviceVersion,
     'murmur.session.id': options.sessionId,
   }).merge(detectResources({ detectors: [envDetector] }));
-  const exporter = new OTLPTraceExporter({ ...(process.env.OTEL_EXPORTER_OTLP_TIMEOUT ? {} : { timeoutMillis: BATCH_DEFAULTS.exportTimeoutMillis }) });
+  const exporter = new OTLPTraceExporter({ timeoutMillis: options.exportTimeoutMs });
   // The batch processor keeps the task's path free of I/O: spans wait in a bounded queue (the overflow is dropped)
   // and go out in the background; an export that fails is dropped, never retried by the task.
   const processor = new BatchSpanProcessor({ exporter, ...BATCH_DEFAULTS });

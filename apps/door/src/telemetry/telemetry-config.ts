@@ -1,11 +1,17 @@
+import type { DoorSettings } from '../config/settings.js';
+
+/** The settings telemetry reads (config/settings.ts): whether it is on, and how long one export may take. */
+export type TelemetrySettings = Pick<DoorSettings, 'otelSdkDisabled' | 'otlpEndpoint' | 'otlpTracesEndpoint' | 'otlpTimeoutMs'>;
+
 /**
  * Telemetry is on when the standard OTLP endpoint variable is set (OpenTelemetry's "OTLP Exporter Configuration"):
- * `OTEL_EXPORTER_OTLP_ENDPOINT`, or its traces-only form; `OTEL_SDK_DISABLED=true` turns it off again. Every other
- * OTEL_* variable (headers, timeout, compression, batch sizes) is read by the SDK itself.
+ * `OTEL_EXPORTER_OTLP_ENDPOINT`, or its traces-only form; `OTEL_SDK_DISABLED=true` turns it off again. The other
+ * OTEL_* variables (headers, compression, resource attributes, batch sizes) are read by the SDK itself; the door's
+ * settings only check at start that the documented ones are well formed.
  */
-export function telemetryEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  if ((env.OTEL_SDK_DISABLED ?? '').trim().toLowerCase() === 'true') return false;
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+export function telemetryEnabled(settings: TelemetrySettings): boolean {
+  if (settings.otelSdkDisabled) return false;
+  return settings.otlpEndpoint !== null || settings.otlpTracesEndpoint !== null;
 }
 
 /**

@@ -15,7 +15,7 @@ import { Telemetry } from './telemetry.js';
     {
       provide: Telemetry,
       useFactory: (session: SessionContext, trace: TraceWriter, events: TaskEvents, log: DoorLog) =>
-        Telemetry.start({ trace, events, log, agentName: session.manifest.name, sessionId: session.sessionId, serviceVersion: session.manifest.version }),
+        Telemetry.start({ trace, events, log, settings: session.settings, agentName: session.manifest.name, sessionId: session.sessionId, serviceVersion: session.manifest.version }),
       inject: [SESSION_CONTEXT, TraceWriter, TaskEvents, DoorLog],
     },
   ],

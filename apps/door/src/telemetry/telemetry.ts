@@ -3,14 +3,14 @@ import type { DoorLog } from '../session/door-log.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import type { OtlpExport, OtlpExportOptions } from './otlp-export.js';
-import { SHUTDOWN_BUDGET_MS, telemetryEnabled } from './telemetry-config.js';
+import { SHUTDOWN_BUDGET_MS, type TelemetrySettings, telemetryEnabled } from './telemetry-config.js';
 import type { TraceContext, TraceContextSource } from './trace-context.js';
 
-export interface TelemetryDeps extends OtlpExportOptions {
+export interface TelemetryDeps extends Omit<OtlpExportOptions, 'exportTimeoutMs'> {
   trace: TraceWriter;
   events: TaskEvents;
   log: DoorLog;
-  env?: NodeJS.ProcessEnv;
+  settings: TelemetrySettings;
 }
 
 /**
@@ -22,9 +22,9 @@ export class Telemetry implements TraceContextSource, OnModuleDestroy {
   private constructor(private readonly otlp: OtlpExport | null) {}
 
   static async start(deps: TelemetryDeps): Promise<Telemetry> {
-    if (!telemetryEnabled(deps.env)) return new Telemetry(null);
+    if (!telemetryEnabled(deps.settings)) return new Telemetry(null);
     const { startOtlpExport } = await import('./otlp-export.js');
-    const otlp = startOtlpExport(deps);
+    const otlp = startOtlpExport({ ...deps, exportTimeoutMs: deps.settings.otlpTimeoutMs });
     const { spans } = otlp;
     // A span is bookkeeping: whatever goes wrong in it must never reach the task that wrote the record.
     const guard = (what: string, run: () => void) => {

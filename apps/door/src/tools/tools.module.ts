@@ -16,7 +16,7 @@ import { ToolDispatcher } from './tool-dispatcher.js';
     { provide: BackgroundCommands, useFactory: () => new BackgroundCommands() },
     { provide: ProcessRegistry, useFactory: (s: SessionContext) => new ProcessRegistry(path.join(s.recordsDir, 'processes'), s.sessionId), inject: [SESSION_CONTEXT] },
     // The driver choice serving inference calls: switch-driver changes it, the agent loop reads it (docs/drivers.md).
-    { provide: DriverSelection, useFactory: (s: SessionContext) => new DriverSelection(s.manifest, s.capsuleDir), inject: [SESSION_CONTEXT] },
+    { provide: DriverSelection, useFactory: (s: SessionContext) => new DriverSelection(s.manifest, s.capsuleDir, s.settings), inject: [SESSION_CONTEXT] },
     {
       provide: ToolDispatcher,
       // Staging: every tool of the inventory gets its manifest under the session's runtime folder (seed 004).

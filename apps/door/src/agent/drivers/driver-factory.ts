@@ -1,3 +1,4 @@
+import type { Variables } from '../../config/settings.js';
 import type { DriverChoice } from '../../manifest/inference-choices.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
 import type { DriverSelection } from '../../tools/runtime/index.js';
@@ -15,7 +16,8 @@ export interface DriverFactoryDeps {
   trace: TraceWriter;
   /** Aborted when the session ends. */
   sessionSignal: AbortSignal;
-  env?: Readonly<Record<string, string | undefined>>;
+  /** Where a provider choice's key variable is read at each call: the session's settings. */
+  variables: Variables;
 }
 
 /**
@@ -25,13 +27,12 @@ export interface DriverFactoryDeps {
 export function createDriverFactory(deps: DriverFactoryDeps): DriverFactory {
   const scripts = new Map<string, Script>();
   for (const choice of deps.selection.choices.values()) if (choice.driver === 'script') scripts.set(choice.name, loadScript(choice.scriptPath));
-  const env = deps.env ?? process.env;
   const build = (choice: DriverChoice, task: { id: string; text: string }): TaskDriver => {
     if (choice.driver === 'script') return new ScriptTaskDriver(scripts.get(choice.name)!, task.text);
     const providerDeps: ProviderDriverDeps = {
       choice,
       sessionSignal: deps.sessionSignal,
-      env,
+      variables: deps.variables,
       onRetry: (notice) =>
         deps.trace.write('inference_retry', { task_id: task.id, turn: notice.turn, driver: choice.name, attempt: notice.attempt, reason: notice.reason, delay_ms: notice.delayMs }),
     };

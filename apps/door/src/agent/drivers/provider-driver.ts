@@ -1,3 +1,4 @@
+import type { Variables } from '../../config/settings.js';
 import type { ProviderChoice } from '../../manifest/inference-choices.js';
 import { DriverError } from '../driver.js';
 import type { RetryNotice } from './provider-call.js';
@@ -7,8 +8,8 @@ export interface ProviderDriverDeps {
   choice: ProviderChoice;
   /** Aborted when the session ends: joined to every call's task signal. */
   sessionSignal: AbortSignal;
-  /** Where the key is read from at each call. */
-  env: Readonly<Record<string, string | undefined>>;
+  /** Where the key is read from at each call, by the name api_key_env gives (the environment as the door read it at start). */
+  variables: Variables;
   onRetry?: (notice: RetryNotice & { turn: number }) => void;
 }
 
@@ -16,7 +17,7 @@ export interface ProviderDriverDeps {
 export function readKey(deps: ProviderDriverDeps): string | null {
   const { apiKeyEnv } = deps.choice;
   if (apiKeyEnv === null) return null;
-  const key = deps.env[apiKeyEnv];
+  const key = deps.variables.variable(apiKeyEnv);
   if (key === undefined || key === '') throw new DriverError(`${deps.choice.name}: its key variable ${apiKeyEnv} (api_key_env) is not set`);
   return key;
 }

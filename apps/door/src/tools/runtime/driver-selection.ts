@@ -1,4 +1,5 @@
-import { type DriverChoice, declaredChoices, type Environment, keyProblem } from '../../manifest/inference-choices.js';
+import type { Variables } from '../../config/settings.js';
+import { type DriverChoice, declaredChoices, keyProblem } from '../../manifest/inference-choices.js';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 
 export type SwitchOutcome = { switched: true; from: DriverChoice; to: DriverChoice } | { switched: false; reason: string };
@@ -17,9 +18,10 @@ export class DriverSelection {
   constructor(
     manifest: Manifest,
     capsuleDir: string,
-    private readonly env: Environment = process.env,
+    /** Where a choice's key variable is read (the session's settings): at a switch, as at launch. */
+    private readonly vars: Variables,
   ) {
-    this.choices = declaredChoices(manifest, capsuleDir, env);
+    this.choices = declaredChoices(manifest, capsuleDir, vars);
     this.currentName = manifest.inference?.driver ?? null;
   }
 
@@ -41,7 +43,7 @@ export class DriverSelection {
   switchTo(name: string): SwitchOutcome {
     const to = this.choices.get(name);
     if (!to) return { switched: false, reason: `driver ${JSON.stringify(name)} is not one of ${this.names().join(', ')}` };
-    const problem = keyProblem(to, this.env);
+    const problem = keyProblem(to, this.vars);
     if (problem !== null) return { switched: false, reason: `choice '${name}' cannot be used: ${problem}` };
     const from = this.current!;
     if (from.name !== to.name) {

@@ -10,7 +10,7 @@ import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_CHECKED_SCH
 import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { ToolCallContext } from '../tool-call.js';
 import { type DelegatePort, delegateTaskDescription, delegateTaskSchema } from './delegate-task.js';
-import { FETCH_PEER_FILE_DESCRIPTION, FETCH_PEER_FILE_SCHEMA, fetchPeerFileGranted, MAX_PEER_FETCH_BYTES, runFetchPeerFile } from './fetch-peer-file.js';
+import { FETCH_PEER_FILE_DESCRIPTION, FETCH_PEER_FILE_SCHEMA, fetchPeerFileGranted, runFetchPeerFile } from './fetch-peer-file.js';
 import { runShareFile, SHARE_FILE_DESCRIPTION, SHARE_FILE_SCHEMA, shareFileGranted } from './share-file.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
 import { runSessionStatus, SESSION_STATUS_DESCRIPTION, SESSION_STATUS_SCHEMA, sessionStatusGranted } from './session-status.js';
@@ -50,7 +50,7 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
       description: FETCH_PEER_FILE_DESCRIPTION,
       inputSchema: FETCH_PEER_FILE_SCHEMA,
       granted: fetchPeerFileGranted,
-      run: (input, ctx) => runFetchPeerFile(input, { ...deps, maxBytes: peerFetchLimit() }, ctx),
+      run: (input, ctx) => runFetchPeerFile(input, { ...deps, maxBytes: deps.session.settings.peerFetchMaxBytes }, ctx),
     },
     'session-status': { description: SESSION_STATUS_DESCRIPTION, inputSchema: SESSION_STATUS_SCHEMA, granted: sessionStatusGranted, run: (_input, ctx) => runSessionStatus(deps, ctx) },
     'switch-driver': {
@@ -91,12 +91,6 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
           },
         }),
   };
-}
-
-/** fetch-peer-file's size limit: MURMUR_PEER_FETCH_MAX_BYTES (for tests) when a positive whole number, else 256 MiB. */
-function peerFetchLimit(): number {
-  const set = Number(process.env.MURMUR_PEER_FETCH_MAX_BYTES);
-  return Number.isSafeInteger(set) && set > 0 ? set : MAX_PEER_FETCH_BYTES;
 }
 
 /** call-member exists exactly where a rule lets this member call another (seed 004, "The grant is the tool's existence"). */
