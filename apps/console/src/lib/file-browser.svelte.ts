@@ -4,8 +4,9 @@
  * plane's own answers decide what is shown (content type, sizes, times), never the file's bytes.
  */
 import type { FilesListing, FilesListingEntry } from '@murmur/protocol';
-import { describeError, isAbort, type Problem } from './errors.js';
+import { describeError, type Problem } from './errors.js';
 import { type Fetch, PREVIEW_IMAGE_BYTES, PREVIEW_TEXT_BYTES, planeRequest, planeUrl, previewKind } from './files-plane.js';
+import { Loader } from './loader.svelte.js';
 
 export type FilePreview =
   | { kind: 'text'; name: string; contentType: string; text: string; truncated: boolean }
@@ -27,18 +28,27 @@ export interface FileBrowserOptions {
 
 export class FileBrowser {
   #segments = $state.raw<readonly string[]>([]);
-  #listing = $state.raw<FilesListing | null>(null);
-  #loading = $state(false);
+  /** The folder's listing; a failed read shows none. */
+  readonly #listing: Loader<FilesListing>;
+  readonly #preview: Loader<FilePreview>;
+  /** The name of the file whose preview is read. */
+  #previewName = $state<string | null>(null);
+  /** The latest failure of a listing, a preview or a download, until a listing is read. */
   #problem = $state.raw<Problem | null>(null);
-  #preview = $state.raw<FilePreview | null>(null);
-  #previewing = $state<string | null>(null);
   readonly #options: FileBrowserOptions;
-  #listAbort: AbortController | null = null;
-  #previewAbort: AbortController | null = null;
   readonly #urls = new Set<string>();
 
   constructor(options: FileBrowserOptions) {
     this.#options = options;
+    const context = { door: options.door };
+    this.#listing = new Loader<FilesListing>({
+      context,
+      onProblem: (problem) => {
+        this.#listing.set(null);
+        this.#fail(problem);
+      },
+    });
+    this.#preview = new Loader<FilePreview>({ context, onProblem: (problem) => this.#fail(problem) });
   }
 
   /** The folder shown, as segments under the root. */
@@ -46,43 +56,29 @@ export class FileBrowser {
     return this.#segments;
   }
   get listing(): FilesListing | null {
-    return this.#listing;
+    return this.#listing.value;
   }
   get loading(): boolean {
-    return this.#loading;
+    return this.#listing.loading;
   }
   get problem(): Problem | null {
     return this.#problem;
   }
   get preview(): FilePreview | null {
-    return this.#preview;
+    return this.#preview.value;
   }
   /** The name of the file whose preview is loading. */
   get previewing(): string | null {
-    return this.#previewing;
+    return this.#preview.loading ? this.#previewName : null;
   }
 
   /** Lists a folder (segments under the root); the preview of the previous folder is closed. */
   async open(segments: readonly string[]): Promise<void> {
-    this.#listAbort?.abort();
-    const abort = new AbortController();
-    this.#listAbort = abort;
     this.#segments = segments;
     this.closePreview();
-    this.#loading = true;
-    try {
-      const response = await this.#request(planeUrl(this.#options.base, segments, 'folder'), { signal: abort.signal });
-      const listing = (await response.json()) as FilesListing;
-      if (abort.signal.aborted) return;
-      this.#listing = listing;
-      this.#problem = null;
-    } catch (error) {
-      if (abort.signal.aborted || isAbort(error)) return;
-      this.#listing = null;
-      this.#fail(error);
-    } finally {
-      if (this.#listAbort === abort) this.#loading = false;
-    }
+    const url = planeUrl(this.#options.base, segments, 'folder');
+    const listing = await this.#listing.load(async (signal) => (await (await this.#request(url, { signal })).json()) as FilesListing);
+    if (listing) this.#problem = null;
   }
 
   /** Reads the listing again. */
@@ -90,44 +86,38 @@ export class FileBrowser {
     return this.open(this.#segments);
   }
 
-  /** Previews a file of the folder shown: its type decides (HEAD first), so a large or binary file is not read. */
+  /** Previews a file of the folder shown; the preview open before is closed. */
   async show(entry: FilesListingEntry): Promise<void> {
     this.closePreview();
-    const abort = new AbortController();
-    this.#previewAbort = abort;
-    this.#previewing = entry.name;
+    this.#previewName = entry.name;
+    await this.#preview.load((signal) => this.#readPreview(entry, signal));
+  }
+
+  /** A file's preview: its type decides (HEAD first), so a large or binary file is not read. */
+  async #readPreview(entry: FilesListingEntry, signal: AbortSignal): Promise<FilePreview> {
     const url = planeUrl(this.#options.base, [...this.#segments, entry.name], 'file');
-    try {
-      const head = await this.#request(url, { method: 'HEAD', signal: abort.signal });
-      const contentType = head.headers.get('content-type') ?? 'application/octet-stream';
-      const kind = previewKind(contentType);
-      let preview: FilePreview;
-      if (kind === 'text') {
-        const range = entry.size > PREVIEW_TEXT_BYTES ? `bytes=0-${PREVIEW_TEXT_BYTES - 1}` : undefined;
-        const body = await this.#request(url, { signal: abort.signal, range });
-        preview = { kind, name: entry.name, contentType, text: await body.text(), truncated: entry.size > PREVIEW_TEXT_BYTES };
-      } else if (kind === 'image' && entry.size <= PREVIEW_IMAGE_BYTES) {
-        const body = await this.#request(url, { signal: abort.signal });
-        preview = { kind, name: entry.name, contentType, url: this.#objectUrl(await body.blob()) };
-      } else {
-        const reason = kind === 'image' ? 'The image is over 16 MiB: download it.' : `No preview for ${contentType.split(';')[0]}: download it.`;
-        preview = { kind: 'none', name: entry.name, contentType, reason };
-      }
-      if (!abort.signal.aborted) this.#preview = preview;
-    } catch (error) {
-      if (!abort.signal.aborted && !isAbort(error)) this.#fail(error);
-    } finally {
-      if (this.#previewAbort === abort) this.#previewing = null;
+    const head = await this.#request(url, { method: 'HEAD', signal });
+    const contentType = head.headers.get('content-type') ?? 'application/octet-stream';
+    const kind = previewKind(contentType);
+    if (kind === 'text') {
+      const range = entry.size > PREVIEW_TEXT_BYTES ? `bytes=0-${PREVIEW_TEXT_BYTES - 1}` : undefined;
+      const body = await this.#request(url, { signal, range });
+      return { kind, name: entry.name, contentType, text: await body.text(), truncated: entry.size > PREVIEW_TEXT_BYTES };
     }
+    if (kind === 'image' && entry.size <= PREVIEW_IMAGE_BYTES) {
+      const body = await this.#request(url, { signal });
+      return { kind, name: entry.name, contentType, url: this.#objectUrl(await body.blob()) };
+    }
+    const reason = kind === 'image' ? 'The image is over 16 MiB: download it.' : `No preview for ${contentType.split(';')[0]}: download it.`;
+    return { kind: 'none', name: entry.name, contentType, reason };
   }
 
   closePreview(): void {
-    this.#previewAbort?.abort();
-    this.#previewAbort = null;
-    this.#previewing = null;
-    const shown = this.#preview;
+    const shown = this.#preview.value;
     if (shown?.kind === 'image') this.#revoke(shown.url);
-    this.#preview = null;
+    // Its problem is the browser's (#problem), which stays.
+    this.#preview.reset();
+    this.#previewName = null;
   }
 
   /**
@@ -141,7 +131,7 @@ export class FileBrowser {
     try {
       return this.#objectUrl(await (await this.#request(url, {})).blob());
     } catch (error) {
-      this.#fail(error);
+      this.#fail(describeError(error, { door: this.#options.door }));
       throw error;
     }
   }
@@ -152,7 +142,7 @@ export class FileBrowser {
   }
 
   dispose(): void {
-    this.#listAbort?.abort();
+    this.#listing.reset();
     this.closePreview();
     for (const url of this.#urls) this.#revoke(url);
   }
@@ -161,8 +151,7 @@ export class FileBrowser {
     return planeRequest(url, { ...init, token: this.#options.token(), fetch: this.#options.fetch });
   }
 
-  #fail(error: unknown): void {
-    const problem = describeError(error, { door: this.#options.door });
+  #fail(problem: Problem): void {
     this.#problem = problem;
     this.#options.onProblem?.(problem);
   }

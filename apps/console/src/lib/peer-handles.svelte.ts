@@ -5,57 +5,47 @@
  * host) has no record session here, and its handles are not available — no door route lists them.
  */
 import { CONSOLE_PEER_HANDLES_SUFFIX, CONSOLE_RECORD_SESSION_PREFIX, type ConsolePeerHandle, type ConsolePeerHandlesResponse } from '@murmur/protocol';
-import { ConsoleApiError, describeError, isAbort, type Problem } from './errors.js';
+import { ConsoleApiError, type Problem } from './errors.js';
+import { Loader } from './loader.svelte.js';
 import type { Fetch } from './records.js';
 
 export const peerHandlesUrl = (sessionId: string) => `${CONSOLE_RECORD_SESSION_PREFIX}${encodeURIComponent(sessionId)}${CONSOLE_PEER_HANDLES_SUFFIX}`;
 
 export class PeerHandlesView {
-  #handles = $state.raw<ConsolePeerHandle[]>([]);
-  #loaded = $state(false);
-  #problem = $state.raw<Problem | null>(null);
+  readonly #loader = new Loader<ConsolePeerHandle[]>();
   readonly #fetch: Fetch;
-  #abort: AbortController | null = null;
 
   constructor(options: { fetch?: Fetch } = {}) {
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   get handles(): ConsolePeerHandle[] {
-    return this.#handles;
+    return this.#loader.value ?? [];
   }
   get loaded(): boolean {
-    return this.#loaded;
+    return this.#loader.value !== null;
   }
   get problem(): Problem | null {
-    return this.#problem;
+    return this.#loader.problem;
   }
 
   /** Reads the handles of the record session `sessionId` (null: no records on this host, nothing to show). */
   async load(sessionId: string | null): Promise<void> {
-    this.#abort?.abort();
     if (sessionId === null) {
-      this.#handles = [];
-      this.#loaded = true;
+      // Nothing to read: the read under way is dropped, and the problem it may have met stays.
+      this.#loader.reset({ keepProblem: true });
+      this.#loader.set([]);
       return;
     }
-    const abort = new AbortController();
-    this.#abort = abort;
     const url = peerHandlesUrl(sessionId);
-    try {
-      const response = await this.#fetch(url, { headers: { accept: 'application/json' }, signal: abort.signal });
+    await this.#loader.load(async (signal) => {
+      const response = await this.#fetch(url, { headers: { accept: 'application/json' }, signal });
       if (!response.ok) throw new ConsoleApiError(`${url} answered HTTP ${response.status}`, response.status);
-      const body = (await response.json()) as ConsolePeerHandlesResponse;
-      this.#handles = body.handles;
-      this.#problem = null;
-      this.#loaded = true;
-    } catch (error) {
-      if (abort.signal.aborted || isAbort(error)) return;
-      this.#problem = describeError(error);
-    }
+      return ((await response.json()) as ConsolePeerHandlesResponse).handles;
+    });
   }
 
   dispose(): void {
-    this.#abort?.abort();
+    this.#loader.reset({ keepProblem: true });
   }
 }

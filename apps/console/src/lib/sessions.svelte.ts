@@ -4,7 +4,8 @@
  */
 import { CONSOLE_SESSIONS_PATH, type ConsoleSession } from '@murmur/protocol';
 import { doorKeyOfUrl } from './door-address.js';
-import { ConsoleApiError, describeError, type Problem } from './errors.js';
+import { ConsoleApiError, type Problem } from './errors.js';
+import { Loader } from './loader.svelte.js';
 
 /** One session as `GET /api/sessions` lists it, the fields the console reads (not the door registry's SessionEntry). */
 export type ListedSession = Pick<ConsoleSession, 'sessionId' | 'name' | 'version' | 'url' | 'pid' | 'startedAt' | 'stale' | 'reachable' | 'reason' | 'needsInput'>;
@@ -50,13 +51,9 @@ export function readSessions(body: unknown): SessionRow[] {
 }
 
 export class Sessions {
-  #rows = $state.raw<SessionRow[] | null>(null);
-  #loading = $state(false);
-  #problem = $state.raw<Problem | null>(null);
-  #updatedAt = $state<number | null>(null);
+  readonly #loader = new Loader<SessionRow[]>();
   readonly #fetch: typeof fetch;
   readonly #url: string;
-  #request = 0;
 
   constructor(options: { fetch?: typeof fetch; url?: string } = {}) {
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -65,45 +62,36 @@ export class Sessions {
 
   /** null until the first answer. */
   get rows(): SessionRow[] | null {
-    return this.#rows;
+    return this.#loader.value;
   }
   get loading(): boolean {
-    return this.#loading;
+    return this.#loader.loading;
   }
   get problem(): Problem | null {
-    return this.#problem;
+    return this.#loader.problem;
   }
   get updatedAt(): number | null {
-    return this.#updatedAt;
+    return this.#loader.loadedAt;
   }
 
   async refresh(): Promise<void> {
-    const request = ++this.#request;
-    this.#loading = true;
+    await this.#loader.load((signal) => this.#read(signal));
+  }
+
+  async #read(signal: AbortSignal): Promise<SessionRow[]> {
+    let response: Response;
     try {
-      let response: Response;
-      try {
-        response = await this.#fetch(this.#url, { headers: { accept: 'application/json' } });
-      } catch (error) {
-        throw new ConsoleApiError(`no answer from ${this.#url}: ${error instanceof Error ? error.message : String(error)}`, null);
-      }
-      if (!response.ok) throw new ConsoleApiError(`${this.#url} answered HTTP ${response.status}`, response.status);
-      let body: unknown;
-      try {
-        body = await response.json();
-      } catch {
-        throw new ConsoleApiError(`${this.#url} did not answer JSON: is this page served by mur console?`, response.status);
-      }
-      const rows = readSessions(body);
-      if (request !== this.#request) return;
-      this.#rows = rows;
-      this.#problem = null;
-      this.#updatedAt = Date.now();
+      response = await this.#fetch(this.#url, { headers: { accept: 'application/json' }, signal });
     } catch (error) {
-      if (request !== this.#request) return;
-      this.#problem = describeError(error);
-    } finally {
-      if (request === this.#request) this.#loading = false;
+      throw new ConsoleApiError(`no answer from ${this.#url}: ${error instanceof Error ? error.message : String(error)}`, null);
     }
+    if (!response.ok) throw new ConsoleApiError(`${this.#url} answered HTTP ${response.status}`, response.status);
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      throw new ConsoleApiError(`${this.#url} did not answer JSON: is this page served by mur console?`, response.status);
+    }
+    return readSessions(body);
   }
 }

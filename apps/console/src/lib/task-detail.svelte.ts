@@ -6,7 +6,8 @@
 import { applyStreamEvent, isA2AError, type StreamDataEvent } from '@murmur/client';
 import { isTerminalState, type Task } from '@murmur/protocol';
 import type { DoorClient } from './door-client.js';
-import { describeError, type ErrorContext, isAbort, type Problem } from './errors.js';
+import { describeError, type ErrorContext, type Problem } from './errors.js';
+import { Loader } from './loader.svelte.js';
 import { LiveFeed } from './live-feed.svelte.js';
 import { Operation } from './operation.svelte.js';
 import { TimelineStore, type TimelineOptions } from './timeline.svelte.js';
@@ -20,10 +21,8 @@ export interface TaskDetailOptions {
 }
 
 export class TaskDetail {
-  #task = $state.raw<Task | null>(null);
-  #loading = $state(false);
-  #problem = $state.raw<Problem | null>(null);
-  #loadedAt = $state<number | null>(null);
+  /** GetTask's answer, kept fresh between reads by the stream's events and by Cancel's and Reply's answers. */
+  readonly #task: Loader<Task>;
 
   readonly taskId: string;
   readonly feed: LiveFeed;
@@ -31,7 +30,6 @@ export class TaskDetail {
   readonly reply: Operation<Task>;
   readonly #client: () => DoorClient;
   readonly #options: TaskDetailOptions;
-  #request = 0;
   #refetch: ReturnType<typeof setTimeout> | null = null;
   #disposed = false;
 
@@ -40,6 +38,13 @@ export class TaskDetail {
     this.taskId = taskId;
     this.#options = options;
     const onProblem = (problem: Problem) => options.onProblem?.(problem);
+    this.#task = new Loader<Task>({
+      onProblem,
+      describe: (error) =>
+        isA2AError(error, 'TaskNotFound')
+          ? { ...describeError(error, options.context), title: `No task ${taskId} on this door (or it is not yours to see)` }
+          : describeError(error, options.context),
+    });
     this.feed = new LiveFeed((signal) => this.#client().subscribeToTask(taskId, { signal, murmurFrames: true }), {
       timeline: new TimelineStore(options.timeline),
       context: options.context,
@@ -54,22 +59,24 @@ export class TaskDetail {
   }
 
   get task(): Task | null {
-    return this.#task;
+    return this.#task.value;
   }
   get loading(): boolean {
-    return this.#loading;
+    return this.#task.loading;
   }
   get problem(): Problem | null {
-    return this.#problem;
+    return this.#task.problem;
   }
+  /** When GetTask last answered (ms). */
   get loadedAt(): number | null {
-    return this.#loadedAt;
+    return this.#task.loadedAt;
   }
   get isTerminal(): boolean {
-    return this.#task !== null && isTerminalState(this.#task.status.state);
+    const task = this.#task.value;
+    return task !== null && isTerminalState(task.status.state);
   }
   get waitsForInput(): boolean {
-    return this.#task?.status.state === 'TASK_STATE_INPUT_REQUIRED';
+    return this.#task.value?.status.state === 'TASK_STATE_INPUT_REQUIRED';
   }
 
   /** Reads the task and, while it runs, follows it live. */
@@ -81,7 +88,7 @@ export class TaskDetail {
   /** CancelTask. An ended task answers -32002 (TaskNotCancelableError), shown with the state it ended in. */
   async cancelTask(): Promise<void> {
     const result = await this.cancel.run(() => this.#client().cancelTask(this.taskId));
-    if (result) this.#task = result;
+    if (result) this.#task.set(result);
     else if (this.cancel.problem?.code === -32002) void this.#get();
   }
 
@@ -89,7 +96,7 @@ export class TaskDetail {
   async sendReply(text: string): Promise<boolean> {
     const result = await this.reply.run(() => this.#client().reply(this.taskId, text, { returnImmediately: true }));
     if (!result) return false;
-    this.#task = result;
+    this.#task.set(result);
     // A stream already `closed` saw the task end after the reply (a fast task ends before its answer arrives):
     // read the task again rather than open a stream on an ended task.
     if (this.feed.state === 'closed') this.#scheduleRefetch();
@@ -108,35 +115,17 @@ export class TaskDetail {
     this.feed.stop();
     this.feed.timeline.dispose();
     if (this.#refetch !== null) clearTimeout(this.#refetch);
-    this.#request += 1;
+    this.#task.reset({ keepProblem: true });
   }
 
-  async #get(): Promise<Task | null> {
-    const request = ++this.#request;
-    this.#loading = true;
-    try {
-      const task = await this.#client().getTask(this.taskId);
-      if (request !== this.#request) return null;
-      this.#task = task;
-      this.#problem = null;
-      this.#loadedAt = Date.now();
-      return task;
-    } catch (error) {
-      if (request !== this.#request || isAbort(error)) return null;
-      const problem = isA2AError(error, 'TaskNotFound')
-        ? { ...describeError(error, this.#options.context), title: `No task ${this.taskId} on this door (or it is not yours to see)` }
-        : describeError(error, this.#options.context);
-      this.#problem = problem;
-      this.#options.onProblem?.(problem);
-      return null;
-    } finally {
-      if (request === this.#request) this.#loading = false;
-    }
+  /** GetTask; only the newest read lands. */
+  #get(): Promise<Task | null> {
+    return this.#task.load((signal) => this.#client().getTask(this.taskId, { signal }));
   }
 
   #onEvent(event: StreamDataEvent): void {
     if (event.taskId !== this.taskId) return;
-    this.#task = applyStreamEvent(this.#task, event);
+    this.#task.set(applyStreamEvent(this.#task.value, event));
     // The store is the source of truth for artifacts and metadata: read it again once a state change settles.
     if (event.kind === 'status') this.#scheduleRefetch();
   }

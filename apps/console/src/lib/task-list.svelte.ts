@@ -5,7 +5,8 @@
  */
 import { type ListTasksRequest, type ListTasksResponse, messageText, type TaskState } from '@murmur/protocol';
 import type { DoorClient } from './door-client.js';
-import { describeError, type ErrorContext, isAbort, type Problem } from './errors.js';
+import type { ErrorContext, Problem } from './errors.js';
+import { Loader } from './loader.svelte.js';
 import { PageTokenStack } from './page-stack.js';
 
 export interface TaskFilters {
@@ -74,33 +75,50 @@ export function listParams(filters: TaskFilters, pageToken: string): ListTasksRe
   return params;
 }
 
+/** A page of rows as listed, with the filters and page position it was listed with. */
+interface ShownPage {
+  /** null once a refused token hid the rows. */
+  page: TaskPage | null;
+  filters: TaskFilters;
+  pages: PageTokenStack;
+}
+
 export class TaskList {
   #filters = $state.raw<TaskFilters>(DEFAULT_FILTERS);
   #pages = $state.raw(PageTokenStack.first());
-  #page = $state.raw<TaskPage | null>(null);
-  /** The filters and page position of the rows on screen: the label changes with its rows, not a request before. */
-  #shown = $state.raw<{ filters: TaskFilters; pages: PageTokenStack }>({ filters: DEFAULT_FILTERS, pages: PageTokenStack.first() });
-  #loading = $state(false);
-  #problem = $state.raw<Problem | null>(null);
-  #updatedAt = $state<number | null>(null);
+  /** The page on screen with its filters and position: the label changes with its rows, not a request before. */
+  readonly #listed: Loader<ShownPage>;
+  /** What the label says while no page is on screen (cleared). */
+  #cleared = $state.raw<{ filters: TaskFilters; pages: PageTokenStack }>({ filters: DEFAULT_FILTERS, pages: PageTokenStack.first() });
 
   readonly #client: () => DoorClient;
   readonly #options: TaskListOptions;
-  #request = 0;
-  #abort: AbortController | null = null;
   #debounce: ReturnType<typeof setTimeout> | null = null;
   #firstChangeAt: number | null = null;
 
   constructor(client: () => DoorClient, options: TaskListOptions = {}) {
     this.#client = client;
     this.#options = options;
+    this.#listed = new Loader<ShownPage>({
+      context: options.context,
+      onProblem: (problem) => {
+        // Rows listed with a token the door now refuses are not shown any more.
+        const listed = this.#listed.value;
+        if (problem.needsToken && listed) this.#listed.set({ ...listed, page: null });
+        options.onProblem?.(problem);
+      },
+    });
+  }
+
+  get #shown(): { filters: TaskFilters; pages: PageTokenStack } {
+    return this.#listed.value ?? this.#cleared;
   }
 
   get filters(): TaskFilters {
     return this.#filters;
   }
   get page(): TaskPage | null {
-    return this.#page;
+    return this.#listed.value?.page ?? null;
   }
   /** The page number of the rows on screen. */
   get pageNumber(): number {
@@ -122,17 +140,17 @@ export class TaskList {
     return this.#shown.pages.hasPrevious;
   }
   get hasNext(): boolean {
-    return (this.#page?.nextPageToken ?? '') !== '';
+    return (this.page?.nextPageToken ?? '') !== '';
   }
   get loading(): boolean {
-    return this.#loading;
+    return this.#listed.loading;
   }
   get problem(): Problem | null {
-    return this.#problem;
+    return this.#listed.problem;
   }
   /** When the page on screen was listed (ms). */
   get updatedAt(): number | null {
-    return this.#updatedAt;
+    return this.#listed.loadedAt;
   }
 
   /** New filters start again from the first page (or from `pages`, a deep link's). */
@@ -143,7 +161,7 @@ export class TaskList {
   }
 
   next(): Promise<void> {
-    const token = this.#page?.nextPageToken ?? '';
+    const token = this.page?.nextPageToken ?? '';
     if (token === '') return Promise.resolve();
     this.#pages = this.#shown.pages.forward(token);
     return this.load();
@@ -161,46 +179,17 @@ export class TaskList {
    */
   clear(): void {
     this.#cancelDebounce();
-    this.#abort?.abort(new DOMException('cleared', 'AbortError'));
-    this.#abort = null;
-    this.#request += 1;
-    this.#page = null;
-    this.#updatedAt = null;
-    this.#loading = false;
     this.#pages = PageTokenStack.first();
-    this.#shown = { filters: this.#filters, pages: this.#pages };
+    this.#cleared = { filters: this.#filters, pages: this.#pages };
+    this.#listed.reset({ keepProblem: true });
   }
 
   /** Lists the page on screen again. Only the newest request's answer is shown. */
   async load(): Promise<void> {
     this.#cancelDebounce();
-    this.#abort?.abort(new DOMException('superseded', 'AbortError'));
-    const abort = new AbortController();
-    this.#abort = abort;
-    const request = ++this.#request;
-    this.#loading = true;
     const filters = this.#filters;
     const pages = this.#pages;
-    try {
-      const page = await this.#read(filters, pages.current, abort.signal);
-      if (request !== this.#request) return;
-      this.#page = page;
-      this.#shown = { filters, pages };
-      this.#problem = null;
-      this.#updatedAt = Date.now();
-    } catch (error) {
-      if (request !== this.#request || isAbort(error)) return;
-      const problem = describeError(error, this.#options.context);
-      // Rows listed with a token the door now refuses are not shown any more.
-      if (problem.needsToken) this.#page = null;
-      this.#problem = problem;
-      this.#options.onProblem?.(problem);
-    } finally {
-      if (request === this.#request) {
-        this.#loading = false;
-        this.#abort = null;
-      }
-    }
+    await this.#listed.load((signal) => this.#read(filters, pages, signal));
   }
 
   /**
@@ -222,14 +211,13 @@ export class TaskList {
 
   dispose(): void {
     this.#cancelDebounce();
-    this.#abort?.abort(new DOMException('disposed', 'AbortError'));
-    this.#request += 1;
+    this.#listed.reset({ keepProblem: true });
   }
 
-  async #read(filters: TaskFilters, pageToken: string, signal: AbortSignal): Promise<TaskPage> {
-    if (filters.query === '') return pageOfList(await this.#client().listTasks(listParams(filters, pageToken), { signal }));
-    if (!this.#options.search) return { rows: [], nextPageToken: '', totalSize: 0 };
-    return this.#options.search(filters, pageToken, signal);
+  async #read(filters: TaskFilters, pages: PageTokenStack, signal: AbortSignal): Promise<ShownPage> {
+    if (filters.query === '') return { page: pageOfList(await this.#client().listTasks(listParams(filters, pages.current), { signal })), filters, pages };
+    if (!this.#options.search) return { page: { rows: [], nextPageToken: '', totalSize: 0 }, filters, pages };
+    return { page: await this.#options.search(filters, pages.current, signal), filters, pages };
   }
 
   #cancelDebounce(): void {

@@ -1,23 +1,27 @@
 /** One task's durable record for its page (docs/console.md): read from `mur console`'s record API, reloadable. */
 import type { TaskRecordEntry, TaskRecordSummary } from '@murmur/protocol';
-import { describeError, isAbort, type Problem } from './errors.js';
+import type { Problem } from './errors.js';
+import { Loader } from './loader.svelte.js';
 import { MAX_NESTING, type MemberRecord, memberTaskIds, type RecordRow, recordRows, rowsSpanMs } from './record-rows.js';
 import { type Fetch, readTaskRecord } from './records.js';
 
 /** At most this many member tasks' records are read for one record's waterfall. */
 const MEMBER_RECORDS_MAX = 50;
 
+/** A record as read: null `task` when no records folder on this host holds it. */
+interface ReadRecord {
+  task: TaskRecordSummary | null;
+  entries: TaskRecordEntry[];
+  members: ReadonlyMap<string, MemberRecord>;
+}
+
+const NO_MEMBERS: ReadonlyMap<string, MemberRecord> = new Map();
+
 export class TaskRecordView {
-  #task = $state.raw<TaskRecordSummary | null>(null);
-  #entries = $state.raw<TaskRecordEntry[]>([]);
-  #members = $state.raw<ReadonlyMap<string, MemberRecord>>(new Map());
-  #missing = $state(false);
-  #loading = $state(false);
-  #problem = $state.raw<Problem | null>(null);
+  /** The record on screen; it stays while the record is read again. */
+  readonly #record = new Loader<ReadRecord>();
   readonly taskId: string;
   readonly #fetch: Fetch | undefined;
-  #request = 0;
-  #abort: AbortController | null = null;
 
   constructor(taskId: string, options: { fetch?: Fetch } = {}) {
     this.taskId = taskId;
@@ -25,28 +29,29 @@ export class TaskRecordView {
   }
 
   get task(): TaskRecordSummary | null {
-    return this.#task;
+    return this.#record.value?.task ?? null;
   }
   get entries(): TaskRecordEntry[] {
-    return this.#entries;
+    return this.#record.value?.entries ?? [];
   }
   /** The formation member tasks its call-member tool calls started, nested (docs/console.md, "Formations"). */
   get members(): ReadonlyMap<string, MemberRecord> {
-    return this.#members;
+    return this.#record.value?.members ?? NO_MEMBERS;
   }
   /** The record's rows, member tasks nested under the tool calls that started them. */
   get rows(): RecordRow[] {
-    return this.#task ? recordRows(this.#entries, this.#task.createdAt, this.#members) : [];
+    const task = this.task;
+    return task ? recordRows(this.entries, task.createdAt, this.members) : [];
   }
   /** No records folder on this host holds the task (a door on another machine, or records removed). */
   get missing(): boolean {
-    return this.#missing;
+    return this.#record.value !== null && this.#record.value.task === null;
   }
   get loading(): boolean {
-    return this.#loading;
+    return this.#record.loading;
   }
   get problem(): Problem | null {
-    return this.#problem;
+    return this.#record.problem;
   }
   /** The record's span: the task's duration once ended, else up to its latest entry. @unit ms */
   /** Tokens over the record's turns, once drivers report usage (null when no turn reported any). */
@@ -54,7 +59,7 @@ export class TaskRecordView {
     let input = 0;
     let output = 0;
     let reported = false;
-    for (const e of this.#entries) {
+    for (const e of this.entries) {
       if (e.kind !== 'turn' || (e.inputTokens === null && e.outputTokens === null)) continue;
       reported = true;
       input += e.inputTokens ?? 0;
@@ -65,38 +70,24 @@ export class TaskRecordView {
 
   /** The first turn's time to first token (the task's), when recorded. @unit ms */
   get firstTokenMs(): number | null {
-    const first = this.#entries.find((e) => e.kind === 'turn');
+    const first = this.entries.find((e) => e.kind === 'turn');
     return first?.kind === 'turn' && first.firstTokenMs !== null ? first.offsetMs + first.firstTokenMs : null;
   }
 
   get spanMs(): number {
-    const last = this.#entries.reduce((max, e) => Math.max(max, e.offsetMs + ('durationMs' in e && e.durationMs !== null ? e.durationMs : 0)), 0);
-    const nested = this.#members.size > 0 && this.#task ? rowsSpanMs(this.rows) : 0;
-    return Math.max(this.#task?.durationMs ?? 0, last, nested, 1);
+    const task = this.task;
+    const last = this.entries.reduce((max, e) => Math.max(max, e.offsetMs + ('durationMs' in e && e.durationMs !== null ? e.durationMs : 0)), 0);
+    const nested = this.members.size > 0 && task ? rowsSpanMs(this.rows) : 0;
+    return Math.max(task?.durationMs ?? 0, last, nested, 1);
   }
 
+  /** Reads the record (every page) and its member tasks' records; only the newest read lands. */
   async load(): Promise<void> {
-    const request = ++this.#request;
-    this.#abort?.abort();
-    const abort = new AbortController();
-    this.#abort = abort;
-    this.#loading = true;
-    try {
-      const record = await readTaskRecord(this.taskId, { fetch: this.#fetch, signal: abort.signal });
-      if (request !== this.#request) return;
-      const members = record ? await this.#readMembers(record.entries, abort.signal) : new Map<string, MemberRecord>();
-      if (request !== this.#request) return;
-      this.#missing = record === null;
-      this.#task = record?.task ?? null;
-      this.#entries = record?.entries ?? [];
-      this.#members = members;
-      this.#problem = null;
-    } catch (error) {
-      if (request !== this.#request || isAbort(error)) return;
-      this.#problem = describeError(error);
-    } finally {
-      if (request === this.#request) this.#loading = false;
-    }
+    await this.#record.load(async (signal) => {
+      const record = await readTaskRecord(this.taskId, { fetch: this.#fetch, signal });
+      if (!record) return { task: null, entries: [], members: NO_MEMBERS };
+      return { task: record.task, entries: record.entries, members: await this.#readMembers(record.entries, signal) };
+    });
   }
 
   /** The member tasks started from these entries, and theirs in turn, MAX_NESTING levels deep. */
@@ -117,7 +108,6 @@ export class TaskRecordView {
   }
 
   dispose(): void {
-    this.#request += 1;
-    this.#abort?.abort();
+    this.#record.reset({ keepProblem: true });
   }
 }
