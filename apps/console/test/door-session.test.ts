@@ -61,8 +61,8 @@ describe('DoorSession', () => {
     door.start();
     await settle();
     expect(door.tokenProblem).toMatchObject({ needsToken: true });
-    expect(door.authenticated).toBe(true);
-    expect(door.extendedNote).toMatch(/token/);
+    expect(door.cards.authenticated).toBe(true);
+    expect(door.cards.extendedNote).toMatch(/token/);
 
     door.setToken('mur_abc');
     expect(storage.getItem('murmur-console.token.127.0.0.1:41873')).toBe('mur_abc');
@@ -72,7 +72,7 @@ describe('DoorSession', () => {
     await settle();
     expect(made[1].fake.client.watchSession).toHaveBeenCalledTimes(1);
     expect(made[1].fake.client.listTasks).toHaveBeenCalledTimes(1);
-    expect(door.extendedCard?.name).toBe('secure');
+    expect(door.cards.extended?.name).toBe('secure');
 
     expect(door.tasks.page).not.toBeNull();
 
@@ -81,7 +81,7 @@ describe('DoorSession', () => {
     expect(storage.getItem('murmur-console.token.127.0.0.1:41873')).toBeNull();
     expect(made[2].token).toBeNull();
     expect(door.tasks.page).toBeNull();
-    expect(door.extendedCard).toBeNull();
+    expect(door.cards.extended).toBeNull();
     door.dispose();
   });
 
@@ -126,9 +126,9 @@ describe('DoorSession', () => {
   it('notes that a public door has no extended card', async () => {
     const { door, made } = setup('mur_kept');
     made[0].fake.client.getExtendedCard.mockRejectedValue(A2AError.from({ code: -32004, message: 'Unsupported operation' }));
-    await door.loadCard();
-    expect(door.extendedCard).toBeNull();
-    expect(door.extendedNote).toBe('This door is public: it has no extended card.');
+    await door.cards.load();
+    expect(door.cards.extended).toBeNull();
+    expect(door.cards.extendedNote).toBe('This door is public: it has no extended card.');
   });
 });
 
@@ -138,9 +138,9 @@ describe('DoorSession cards', () => {
     const fake = fakeClient();
     fake.client.getCard.mockResolvedValue(card(false));
     const door = new DoorSession('127.0.0.1:1', { origin: 'http://127.0.0.1:7070', tokens: new TokenStore(storage), createClient: () => fake.client });
-    await door.loadCard();
-    expect(door.authenticated).toBe(false);
-    expect(door.extendedNote).toBe('This door is public: it has no extended card.');
+    await door.cards.load();
+    expect(door.cards.authenticated).toBe(false);
+    expect(door.cards.extendedNote).toBe('This door is public: it has no extended card.');
     expect(fake.client.getExtendedCard).not.toHaveBeenCalled();
   });
 });

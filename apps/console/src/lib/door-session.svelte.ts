@@ -1,21 +1,23 @@
 /**
  * Everything the console holds for one door while an operator looks at it: the token, the client, the live
- * watch (murmur.WatchSession → timeline), the task list, the card, and the session-wide actions (send, stop).
+ * watch (murmur.WatchSession → timeline), the task list, the cards (door-cards), the door's session in this host's
+ * records (record-search), and the session-wide actions (send, stop).
  * It outlives the views of that door (the door page and its task pages), so the timeline keeps running while an
  * operator opens a task; the app disposes it when they leave the door.
  */
-import { isA2AError, MurmurClient } from '@murmur/client';
-import type { AgentCard, StopSessionResult, Task } from '@murmur/protocol';
-import { proxyAddress } from './door-address.js';
-import type { DoorClient } from './door-client.js';
-import { describeError, type Problem } from './errors.js';
+import { MurmurClient } from '@murmur/client';
+import type { StopSessionResult, Task } from '@murmur/protocol';
 import { CAPSULE_CHECK_MS, capsuleGone } from './capsule-watch.js';
+import { proxyAddress } from './door-address.js';
+import { DoorCards } from './door-cards.svelte.js';
+import type { DoorClient } from './door-client.js';
+import type { Problem } from './errors.js';
 import { LiveFeed } from './live-feed.svelte.js';
 import { Operation } from './operation.svelte.js';
 import type { PerfCounters } from './perf.js';
+import { RecordSearch } from './record-search.svelte.js';
 import { TaskActions } from './task-actions.svelte.js';
-import { recordSessionOfDoor, searchSession } from './records.js';
-import { type TaskFilters, TaskList, type TaskPage } from './task-list.svelte.js';
+import { TaskList } from './task-list.svelte.js';
 import { TimelineStore } from './timeline.svelte.js';
 import type { TokenStore } from './tokens.js';
 
@@ -41,13 +43,11 @@ export class DoorSession {
   #token = $state<string | null>(null);
   #client = $state.raw<DoorClient>(null as unknown as DoorClient);
   #tokenProblem = $state.raw<Problem | null>(null);
-  #card = $state.raw<AgentCard | null>(null);
-  #cardProblem = $state.raw<Problem | null>(null);
-  #extendedCard = $state.raw<AgentCard | null>(null);
-  #extendedNote = $state<string | null>(null);
-  /** The record API's id of this door's session (search, export), once found. */
-  #recordSession = $state<string | null>(null);
 
+  /** The public and the extended card. */
+  readonly cards: DoorCards;
+  /** This door's session in the records on this host: the tasks table's search, the session's export. */
+  readonly records: RecordSearch;
   readonly timeline: TimelineStore;
   readonly watch: LiveFeed;
   readonly tasks: TaskList;
@@ -57,7 +57,6 @@ export class DoorSession {
   readonly stop: Operation<StopSessionResult>;
   readonly #options: DoorSessionOptions;
   readonly #createClient: ClientFactory;
-  #cardRequest = 0;
   #capsuleCheck: ReturnType<typeof setInterval> | null = null;
 
   constructor(key: string, options: DoorSessionOptions) {
@@ -68,6 +67,8 @@ export class DoorSession {
     this.#client = this.#makeClient();
     const context = { door: key };
     const report = (problem: Problem) => this.report(problem);
+    this.cards = new DoorCards({ door: key, client: () => this.#client, token: () => this.#token, report });
+    this.records = new RecordSearch(key);
     this.timeline = new TimelineStore({ perf: options.perf, afterFlush: options.afterFlush });
     this.watch = new LiveFeed((signal) => this.#client.watchSession({ signal }), {
       timeline: this.timeline,
@@ -78,7 +79,7 @@ export class DoorSession {
         if (event.kind === 'status' || event.kind === 'task') this.tasks.notifyChange();
       },
     });
-    this.tasks = new TaskList(() => this.#client, { context, onProblem: report, search: (filters, token, signal) => this.#search(filters, token, signal) });
+    this.tasks = new TaskList(() => this.#client, { context, onProblem: report, search: (filters, token, signal) => this.records.search(filters, token, signal) });
     this.actions = new TaskActions(() => this.#client, { context, onProblem: report, onDone: () => this.tasks.notifyChange() });
     this.send = new Operation<Task>(context, report);
     this.stop = new Operation<StopSessionResult>(context, report);
@@ -94,35 +95,14 @@ export class DoorSession {
   get tokenProblem(): Problem | null {
     return this.#tokenProblem;
   }
-  get card(): AgentCard | null {
-    return this.#card;
-  }
-  get cardProblem(): Problem | null {
-    return this.#cardProblem;
-  }
-  get extendedCard(): AgentCard | null {
-    return this.#extendedCard;
-  }
-  /** Why there is no extended card (no token; a public door has none), or null. */
-  get extendedNote(): string | null {
-    return this.#extendedNote;
-  }
-  /** This door's session in the records on this host (search, export), or null until found / when not on this host. */
-  get recordSession(): string | null {
-    return this.#recordSession;
-  }
-  /** The card says the door wants a token (it lists a security requirement). */
-  get authenticated(): boolean {
-    return (this.#card?.securityRequirements?.length ?? 0) > 0;
-  }
 
-  /** Opens the watch, lists the tasks and reads the card. */
+  /** Opens the watch, lists the tasks and reads the cards. */
   start(): void {
-    if (this.#recordSession === null) void this.findRecordSession();
+    if (this.records.sessionId === null) void this.records.find();
     this.#watchCapsule();
     void this.watch.start();
     void this.tasks.load();
-    void this.loadCard();
+    void this.cards.load();
   }
 
   /** A problem from anything on this door: a 401 opens the token prompt. */
@@ -131,7 +111,7 @@ export class DoorSession {
     this.#tokenProblem = problem;
     // A refused token: what was read with it is no longer the operator's to see.
     this.tasks.clear();
-    this.#extendedCard = null;
+    this.cards.forgetExtended();
   }
 
   /** Keeps `token` for this door (sessionStorage) and starts again with it. */
@@ -145,72 +125,6 @@ export class DoorSession {
     this.#options.tokens.remove(this.key);
     this.#token = null;
     this.#restart();
-  }
-
-  /** Finds this door's session in the records on this host (none for a door elsewhere). */
-  async findRecordSession(signal?: AbortSignal): Promise<string | null> {
-    try {
-      this.#recordSession = await recordSessionOfDoor(this.key, { signal });
-    } catch {
-      this.#recordSession = null;
-    }
-    return this.#recordSession;
-  }
-
-  /** A search of the tasks table: the record API's session search, as table rows. */
-  async #search(filters: TaskFilters, pageToken: string, signal: AbortSignal): Promise<TaskPage> {
-    const sessionId = this.#recordSession ?? (await this.findRecordSession(signal));
-    if (sessionId === null) return { rows: [], nextPageToken: '', totalSize: 0 };
-    const page = await searchSession(
-      sessionId,
-      { q: filters.query, state: filters.state, contextId: filters.contextId, since: filters.changedSince, limit: filters.pageSize, cursor: pageToken === '' ? '0' : pageToken },
-      { signal },
-    );
-    return {
-      rows: (page?.tasks ?? []).map((t) => ({ id: t.taskId, contextId: t.contextId, state: t.state, statusText: t.statusText ?? '', changedAt: t.updatedAt })),
-      nextPageToken: page?.nextCursor ?? '',
-      totalSize: page?.total ?? 0,
-    };
-  }
-
-  async loadCard(): Promise<void> {
-    const request = ++this.#cardRequest;
-    const client = this.#client;
-    try {
-      const card = await client.getCard();
-      if (request !== this.#cardRequest) return;
-      this.#card = card;
-      this.#cardProblem = null;
-    } catch (error) {
-      if (request !== this.#cardRequest) return;
-      this.#cardProblem = describeError(error, { door: this.key });
-    }
-    if (this.#card !== null && !this.#card.capabilities?.extendedAgentCard) {
-      this.#extendedCard = null;
-      this.#extendedNote = 'This door is public: it has no extended card.';
-      return;
-    }
-    if (this.#token === null) {
-      this.#extendedCard = null;
-      this.#extendedNote = 'Give a token to read the extended card.';
-      return;
-    }
-    try {
-      const extended = await client.getExtendedCard();
-      if (request !== this.#cardRequest) return;
-      this.#extendedCard = extended;
-      this.#extendedNote = null;
-    } catch (error) {
-      if (request !== this.#cardRequest) return;
-      this.#extendedCard = null;
-      if (isA2AError(error, 'UnsupportedOperation') || isA2AError(error, 'ExtendedAgentCardNotConfigured')) {
-        this.#extendedNote = 'This door is public: it has no extended card.';
-      } else {
-        const problem = describeError(error, { door: this.key });
-        this.report(problem);
-        this.#extendedNote = `${problem.title}${problem.detail ? `: ${problem.detail}` : ''}`;
-      }
-    }
   }
 
   /** Starts a task with `text` (SendMessage, answered as soon as the door accepts it). */
@@ -237,7 +151,7 @@ export class DoorSession {
     this.watch.stop();
     this.timeline.dispose();
     this.tasks.dispose();
-    this.#cardRequest += 1;
+    this.cards.dispose();
   }
 
   /** While the watch reconnects, asks mur console whether the capsule's process is gone, and marks it at once. */
@@ -266,8 +180,7 @@ export class DoorSession {
     this.#client = this.#makeClient();
     this.#tokenProblem = null;
     this.tasks.clear();
-    this.#extendedCard = null;
-    this.#extendedNote = null;
+    this.cards.reset();
     this.send.reset();
     this.stop.reset();
     this.actions.reset();
