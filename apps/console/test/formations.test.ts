@@ -1,7 +1,7 @@
 import type { ConsoleFormationMember, ConsoleMemberCall, TaskRecordEntry, TaskRecordMemberCall, TaskRecordSummary } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
 import { callElapsedMs, callStatus, memberActivity, orderCalls, readFormations } from '../src/lib/formations';
-import { memberTaskIds, recordRows, rowsSpanMs } from '../src/lib/record-rows';
+import { entryDurationMs, memberTaskIds, recordRows, rowBar, rowSpan, rowsSpanMs, waterfallSpanMs } from '../src/lib/record-rows';
 import { href, parseRoute } from '../src/lib/routes';
 
 const member = (over: Partial<ConsoleFormationMember> = {}): ConsoleFormationMember => ({
@@ -167,6 +167,20 @@ describe('recordRows: a member task nested under its call-member tool call', () 
       // tsk_w again: named, not nested a second time.
       'member-task 2',
     ]);
+  });
+
+  it('gives every row its span from one rule: bars for turns, tool calls and member tasks, the axis over all of them', () => {
+    const caller = [{ kind: 'input', ...at(0), text: 'go', attachments: [] } as TaskRecordEntry, turn(0, 5), tool(10, { memberCall: memberCall() }), { kind: 'answer', ...at(3500), text: 'done' } as TaskRecordEntry];
+    const worker = { task: summary('tsk_w', t0 + 20, 3000), entries: [turn(20, 2500)] };
+    const rows = recordRows(caller, new Date(t0).toISOString(), new Map([['tsk_w', worker]]));
+    expect(rows.map((r) => rowBar(r))).toEqual([null, { offsetMs: 0, durationMs: 5 }, { offsetMs: 10, durationMs: 40 }, { offsetMs: 20, durationMs: 3000 }, { offsetMs: 20, durationMs: 2500 }, null]);
+    expect(rowSpan(rows[5])).toEqual({ offsetMs: 3500, durationMs: null });
+    expect(entryDurationMs(caller[0])).toBeNull();
+    // Running: up to the latest row (the answer at 3,500 ms, past the member's end at 3,020 ms); ended: its duration.
+    expect(waterfallSpanMs(rows, null)).toBe(3500);
+    expect(waterfallSpanMs(rows.slice(0, 5), null)).toBe(3020);
+    expect(waterfallSpanMs(rows, 4000)).toBe(4000);
+    expect(waterfallSpanMs([], null)).toBe(1);
   });
 
   it('shows a call whose member never took the task, and one whose record is not on this host', () => {

@@ -36,7 +36,13 @@ export function memberTaskIds(entries: readonly TaskRecordEntry[]): string[] {
   return entries.flatMap((e) => (e.kind === 'tool-call' && e.memberCall?.memberTaskId ? [e.memberCall.memberTaskId] : []));
 }
 
-const endOf = (e: TaskRecordEntry) => Date.parse(e.at) + ('durationMs' in e && e.durationMs !== null ? e.durationMs : 0);
+/** How long an entry lasted: a turn's inference call, a tool call; null for the others and when not recorded. @unit ms */
+export function entryDurationMs(entry: TaskRecordEntry): number | null {
+  return 'durationMs' in entry ? entry.durationMs : null;
+}
+
+/** When an entry ended (its start when it has no duration). @unit ms since the epoch */
+const endOf = (e: TaskRecordEntry) => Date.parse(e.at) + (entryDurationMs(e) ?? 0);
 
 /** The record's rows: each entry, and under each call-member tool call the member's task, nested. */
 export function recordRows(entries: readonly TaskRecordEntry[], createdAt: string, members: ReadonlyMap<string, MemberRecord>): RecordRow[] {
@@ -69,11 +75,43 @@ export function recordRows(entries: readonly TaskRecordEntry[], createdAt: strin
   return rows;
 }
 
-/** Where the rows end on the calling task's axis (nested member tasks may end after the caller's own entries). @unit ms */
+/** Where a row sits on the calling task's time axis: its start, and how long it lasted (null: not known). @unit ms */
+export interface RowSpan {
+  offsetMs: number;
+  durationMs: number | null;
+}
+
+/** The one rule for a waterfall row's start and extent, whatever the row (the task's own entry, a member's task or entry). */
+export function rowSpan(row: RecordRow): RowSpan {
+  switch (row.kind) {
+    case 'entry':
+      return { offsetMs: row.entry.offsetMs, durationMs: entryDurationMs(row.entry) };
+    case 'member-task':
+      return { offsetMs: row.offsetMs, durationMs: row.durationMs };
+    case 'member-entry':
+      return { offsetMs: row.offsetMs, durationMs: row.entry.durationMs };
+    default: {
+      const unreachable: never = row;
+      throw new TypeError(`unknown record row ${String(unreachable)}`);
+    }
+  }
+}
+
+/** The span a row's waterfall bar draws: turns, tool calls and member tasks have one; the other entries do not. */
+export function rowBar(row: RecordRow): RowSpan | null {
+  if (row.kind === 'entry' && row.entry.kind !== 'turn' && row.entry.kind !== 'tool-call') return null;
+  return rowSpan(row);
+}
+
+const endMs = (span: RowSpan) => span.offsetMs + (span.durationMs ?? 0);
+
+/** Where the nested rows end on the calling task's axis (member tasks may end after the caller's own entries). @unit ms */
 export function rowsSpanMs(rows: readonly RecordRow[]): number {
-  return rows.reduce((max, row) => {
-    if (row.kind === 'entry') return max;
-    const duration = row.kind === 'member-task' ? row.durationMs : row.entry.durationMs;
-    return Math.max(max, row.offsetMs + (duration ?? 0));
-  }, 0);
+  return rows.reduce((max, row) => (row.kind === 'entry' ? max : Math.max(max, endMs(rowSpan(row)))), 0);
+}
+
+/** The waterfall's axis: the task's duration once it ended, else up to where its latest row ends (at least 1). @unit ms */
+export function waterfallSpanMs(rows: readonly RecordRow[], taskDurationMs: number | null): number {
+  const own = rows.reduce((max, row) => (row.kind === 'entry' ? Math.max(max, endMs(rowSpan(row))) : max), 0);
+  return Math.max(taskDurationMs ?? 0, own, rowsSpanMs(rows), 1);
 }

@@ -2,7 +2,7 @@
 import type { TaskRecordEntry, TaskRecordSummary } from '@murmur/protocol';
 import type { Problem } from './errors.js';
 import { Loader } from './loader.svelte.js';
-import { MAX_NESTING, type MemberRecord, memberTaskIds, type RecordRow, recordRows, rowsSpanMs } from './record-rows.js';
+import { MAX_NESTING, type MemberRecord, memberTaskIds, type RecordRow, recordRows, waterfallSpanMs } from './record-rows.js';
 import { type Fetch, readTaskRecord } from './records.js';
 
 /** At most this many member tasks' records are read for one record's waterfall. */
@@ -20,6 +20,10 @@ const NO_MEMBERS: ReadonlyMap<string, MemberRecord> = new Map();
 export class TaskRecordView {
   /** The record on screen; it stays while the record is read again. */
   readonly #record = new Loader<ReadRecord>();
+  readonly #rows = $derived.by(() => {
+    const task = this.task;
+    return task ? recordRows(this.entries, task.createdAt, this.members) : [];
+  });
   readonly taskId: string;
   readonly #fetch: Fetch | undefined;
 
@@ -40,8 +44,7 @@ export class TaskRecordView {
   }
   /** The record's rows, member tasks nested under the tool calls that started them. */
   get rows(): RecordRow[] {
-    const task = this.task;
-    return task ? recordRows(this.entries, task.createdAt, this.members) : [];
+    return this.#rows;
   }
   /** No records folder on this host holds the task (a door on another machine, or records removed). */
   get missing(): boolean {
@@ -53,7 +56,6 @@ export class TaskRecordView {
   get problem(): Problem | null {
     return this.#record.problem;
   }
-  /** The record's span: the task's duration once ended, else up to its latest entry. @unit ms */
   /** Tokens over the record's turns, once drivers report usage (null when no turn reported any). */
   get tokens(): { input: number; output: number } | null {
     let input = 0;
@@ -74,11 +76,9 @@ export class TaskRecordView {
     return first?.kind === 'turn' && first.firstTokenMs !== null ? first.offsetMs + first.firstTokenMs : null;
   }
 
+  /** The waterfall's axis: the task's duration once ended, else up to its latest row (record-rows.ts). @unit ms */
   get spanMs(): number {
-    const task = this.task;
-    const last = this.entries.reduce((max, e) => Math.max(max, e.offsetMs + ('durationMs' in e && e.durationMs !== null ? e.durationMs : 0)), 0);
-    const nested = this.members.size > 0 && task ? rowsSpanMs(this.rows) : 0;
-    return Math.max(task?.durationMs ?? 0, last, nested, 1);
+    return waterfallSpanMs(this.#rows, this.task?.durationMs ?? null);
   }
 
   /** Reads the record (every page) and its member tasks' records; only the newest read lands. */
