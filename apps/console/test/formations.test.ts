@@ -1,7 +1,7 @@
-import type { ConsoleFormationMember, ConsoleMemberCall, TaskRecordEntry, TaskRecordMemberCall, TaskRecordSummary } from '@murmur/protocol';
+import { type ConsoleFormationMember, type ConsoleMemberCall, memberTaskIds, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordSummary } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
 import { callElapsedMs, callStatus, memberActivity, orderCalls, readFormations } from '../src/lib/formations';
-import { entryDurationMs, memberTaskIds, recordRows, rowBar, rowSpan, rowsSpanMs, waterfallSpanMs } from '../src/lib/record-rows';
+import { entryDurationMs, recordRows, rowBar, rowSpan, rowsSpanMs, waterfallSpanMs } from '../src/lib/record-rows';
 import { href, parseRoute } from '../src/lib/routes';
 
 const member = (over: Partial<ConsoleFormationMember> = {}): ConsoleFormationMember => ({

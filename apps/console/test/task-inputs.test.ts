@@ -52,13 +52,14 @@ describe('TaskRecordView', () => {
     expect(view.problem).toBeNull();
   });
 
-  it('reads the member tasks its call-member tool calls started, and theirs, and spans them', async () => {
+  it('takes the member tasks its call-member tool calls started, and theirs, from the record’s own answer, and spans them', async () => {
     const created = '2026-12-01T10:00:00.000Z';
     const call = (memberTaskId: string, member: string) => ({ callId: `mcl_${member}`, member, memberTaskId, memberSessionId: 'ses_m', memberUrl: 'http://127.0.0.1:4100', status: 'completed', elapsedMs: 900, offers: 1 });
+    const worker = { task: { taskId: 'tsk_w', createdAt: '2026-12-01T10:00:00.020Z', durationMs: 1200 }, entries: [{ kind: 'tool-call', at: '2026-12-01T10:00:00.030Z', offsetMs: 10, durationMs: 5, memberCall: call('tsk_c', 'critic') }] };
+    const critic = { task: { taskId: 'tsk_c', createdAt: '2026-12-01T10:00:00.040Z', durationMs: 100 }, entries: [] };
     const records: Record<string, unknown> = {
-      tsk_a: { task: { taskId: 'tsk_a', createdAt: created, durationMs: 500 }, entries: [{ kind: 'tool-call', at: created, offsetMs: 0, durationMs: 10, memberCall: call('tsk_w', 'worker') }], nextCursor: null },
-      tsk_w: { task: { taskId: 'tsk_w', createdAt: '2026-12-01T10:00:00.020Z', durationMs: 1200 }, entries: [{ kind: 'tool-call', at: '2026-12-01T10:00:00.030Z', offsetMs: 10, durationMs: 5, memberCall: call('tsk_c', 'critic') }], nextCursor: null },
-      tsk_c: { task: { taskId: 'tsk_c', createdAt: '2026-12-01T10:00:00.040Z', durationMs: 100 }, entries: [], nextCursor: null },
+      // The server resolves the members' records and sends them with the caller's (ConsoleTaskRecordPage.members).
+      tsk_a: { task: { taskId: 'tsk_a', createdAt: created, durationMs: 500 }, entries: [{ kind: 'tool-call', at: created, offsetMs: 0, durationMs: 10, memberCall: call('tsk_w', 'worker') }], nextCursor: null, members: [worker, critic] },
     };
     const fetch = vi.fn(async (url: string | URL | Request) => {
       const id = /tasks\/(tsk_\w+)/.exec(String(url))?.[1] ?? '';
@@ -70,5 +71,19 @@ describe('TaskRecordView', () => {
     expect(view.rows.map((r) => r.kind)).toEqual(['entry', 'member-task', 'member-entry', 'member-task']);
     // The worker's task runs from +20 ms for 1,200 ms: past the caller's own 500 ms.
     expect(view.spanMs).toBe(1220);
+    // One request: no second round trip per member.
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('gathers the members each page of a long record carries', async () => {
+    const created = '2026-12-01T10:00:00.000Z';
+    const member = (taskId: string) => ({ task: { taskId, createdAt: created, durationMs: 10 }, entries: [] });
+    const pages = [
+      { task: { taskId: 'tsk_a', createdAt: created, durationMs: null }, entries: [{ kind: 'input', at: created, offsetMs: 0 }], nextCursor: '1', total: 2, members: [member('tsk_w')] },
+      { task: { taskId: 'tsk_a', createdAt: created, durationMs: null }, entries: [{ kind: 'input', at: created, offsetMs: 5 }], nextCursor: null, total: 2, members: [member('tsk_c'), member('tsk_w')] },
+    ];
+    const view = new TaskRecordView('tsk_a', { fetch: vi.fn(async () => json(pages.shift())) });
+    await view.load();
+    expect([...view.members.keys()]).toEqual(['tsk_w', 'tsk_c']);
   });
 });

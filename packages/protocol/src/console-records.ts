@@ -124,6 +124,19 @@ export type TaskRecordEntry =
 
 export type TaskRecordEntryKind = TaskRecordEntry['kind'];
 
+/** A formation member's task as a caller's record page carries it: its summary and its first entries. */
+export interface TaskRecordMember {
+  task: TaskRecordSummary;
+  entries: TaskRecordEntry[];
+}
+
+/** Member calls nest this deep at most in a page's `members` (a member that calls a member that calls a member). */
+export const RECORD_MEMBER_DEPTH = 3;
+/** A page carries at most this many member tasks' records… */
+export const RECORD_MEMBERS_MAX = 50;
+/** …each with at most this many of its first entries. */
+export const RECORD_MEMBER_ENTRIES_MAX = 2000;
+
 export interface ConsoleTaskRecordPage {
   task: TaskRecordSummary;
   entries: TaskRecordEntry[];
@@ -131,6 +144,17 @@ export interface ConsoleTaskRecordPage {
   total: number;
   /** Pass as `cursor` for the next page; null on the last. */
   nextCursor: string | null;
+  /**
+   * The records of the member tasks this page's call-member entries started, and theirs in turn, RECORD_MEMBER_DEPTH
+   * levels deep, as found on this host (a member task whose record is elsewhere is absent): the record and its
+   * members' records in one answer.
+   */
+  members: TaskRecordMember[];
+}
+
+/** The member task ids a record's call-member tool calls started, in order. */
+export function memberTaskIds(entries: readonly TaskRecordEntry[]): string[] {
+  return entries.flatMap((e) => (e.kind === 'tool-call' && e.memberCall?.memberTaskId ? [e.memberCall.memberTaskId] : []));
 }
 
 export interface ConsoleTaskSummariesResponse {

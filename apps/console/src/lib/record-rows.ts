@@ -2,14 +2,8 @@
  * The task record's rows with formation member tasks nested (docs/console.md, "Formations"): under each
  * `call-member` tool call, the member's task and its turns and tool calls, placed on the calling task's time axis.
  */
-import type { TaskRecordEntry, TaskRecordMemberCall, TaskRecordSummary } from '@murmur/protocol';
+import { RECORD_MEMBER_DEPTH, type TaskRecordEntry, type TaskRecordMember, type TaskRecordMemberCall, type TaskRecordSummary } from '@murmur/protocol';
 import { doorKeyOfUrl } from './door-address.js';
-
-/** A member task's record as the record API answers it. */
-export interface MemberRecord {
-  task: TaskRecordSummary;
-  entries: TaskRecordEntry[];
-}
 
 export type TimedEntry = Extract<TaskRecordEntry, { kind: 'turn' | 'tool-call' }>;
 
@@ -28,14 +22,6 @@ export type RecordRow =
     }
   | { kind: 'member-entry'; depth: number; member: string; taskId: string; door: string | null; entry: TimedEntry; /** On the calling task's axis. @unit ms */ offsetMs: number };
 
-/** Member calls nest this deep at most (a member that calls a member that calls a member). */
-export const MAX_NESTING = 3;
-
-/** The member task ids a record's call-member tool calls started. */
-export function memberTaskIds(entries: readonly TaskRecordEntry[]): string[] {
-  return entries.flatMap((e) => (e.kind === 'tool-call' && e.memberCall?.memberTaskId ? [e.memberCall.memberTaskId] : []));
-}
-
 /** How long an entry lasted: a turn's inference call, a tool call; null for the others and when not recorded. @unit ms */
 export function entryDurationMs(entry: TaskRecordEntry): number | null {
   return 'durationMs' in entry ? entry.durationMs : null;
@@ -45,12 +31,12 @@ export function entryDurationMs(entry: TaskRecordEntry): number | null {
 const endOf = (e: TaskRecordEntry) => Date.parse(e.at) + (entryDurationMs(e) ?? 0);
 
 /** The record's rows: each entry, and under each call-member tool call the member's task, nested. */
-export function recordRows(entries: readonly TaskRecordEntry[], createdAt: string, members: ReadonlyMap<string, MemberRecord>): RecordRow[] {
+export function recordRows(entries: readonly TaskRecordEntry[], createdAt: string, members: ReadonlyMap<string, TaskRecordMember>): RecordRow[] {
   const origin = Date.parse(createdAt);
   const rows: RecordRow[] = [];
   const shown = new Set<string>();
   const nest = (entry: TaskRecordEntry, depth: number) => {
-    if (entry.kind !== 'tool-call' || !entry.memberCall || depth > MAX_NESTING) return;
+    if (entry.kind !== 'tool-call' || !entry.memberCall || depth > RECORD_MEMBER_DEPTH) return;
     const call = entry.memberCall;
     const door = call.memberUrl ? doorKeyOfUrl(call.memberUrl) : null;
     const record = call.memberTaskId && !shown.has(call.memberTaskId) ? members.get(call.memberTaskId) : undefined;

@@ -12,6 +12,7 @@ import {
   type ConsoleTaskSummariesPage,
   type ConsoleTaskSummariesResponse,
   type TaskRecordEntry,
+  type TaskRecordMember,
   type TaskRecordSummary,
 } from '@murmur/protocol';
 import { ConsoleApiError } from './errors.js';
@@ -32,11 +33,15 @@ async function getJson<T>(url: string, fetcher: Fetch, signal?: AbortSignal): Pr
   return (await response.json()) as T;
 }
 
-/** A task's whole record (every page), or null when no records folder on this host holds it. */
+/**
+ * A task's whole record (every page) with its formation member tasks' records, which each page carries for its own
+ * entries (docs/console.md, "Formations"), by task id; null when no records folder on this host holds it.
+ */
 export async function readTaskRecord(taskId: string, options: { fetch?: Fetch; signal?: AbortSignal; pageLimit?: number } = {}) {
   const fetcher = options.fetch ?? defaultFetch;
   let task: TaskRecordSummary | null = null;
   const entries: TaskRecordEntry[] = [];
+  const members = new Map<string, TaskRecordMember>();
   let cursor: string | null = '0';
   for (let pages = 0; cursor !== null && pages < (options.pageLimit ?? 20); pages++) {
     const page: ConsoleTaskRecordPage | null = await getJson<ConsoleTaskRecordPage>(
@@ -47,9 +52,11 @@ export async function readTaskRecord(taskId: string, options: { fetch?: Fetch; s
     if (page === null) return null;
     task = page.task;
     entries.push(...page.entries);
+    // `?? []`: a mur console from before members were sent (a `vite dev` console against an older one).
+    for (const member of page.members ?? []) if (!members.has(member.task.taskId)) members.set(member.task.taskId, member);
     cursor = page.nextCursor;
   }
-  return task ? { task, entries, complete: cursor === null } : null;
+  return task ? { task, entries, members, complete: cursor === null } : null;
 }
 
 /** The summaries of the given tasks that this host's records hold. */

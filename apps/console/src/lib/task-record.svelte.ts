@@ -1,21 +1,18 @@
 /** One task's durable record for its page (docs/console.md): read from `mur console`'s record API, reloadable. */
-import type { TaskRecordEntry, TaskRecordSummary } from '@murmur/protocol';
+import type { TaskRecordEntry, TaskRecordMember, TaskRecordSummary } from '@murmur/protocol';
 import type { Problem } from './errors.js';
 import { Loader } from './loader.svelte.js';
-import { MAX_NESTING, type MemberRecord, memberTaskIds, type RecordRow, recordRows, waterfallSpanMs } from './record-rows.js';
+import { type RecordRow, recordRows, waterfallSpanMs } from './record-rows.js';
 import { type Fetch, readTaskRecord } from './records.js';
-
-/** At most this many member tasks' records are read for one record's waterfall. */
-const MEMBER_RECORDS_MAX = 50;
 
 /** A record as read: null `task` when no records folder on this host holds it. */
 interface ReadRecord {
   task: TaskRecordSummary | null;
   entries: TaskRecordEntry[];
-  members: ReadonlyMap<string, MemberRecord>;
+  members: ReadonlyMap<string, TaskRecordMember>;
 }
 
-const NO_MEMBERS: ReadonlyMap<string, MemberRecord> = new Map();
+const NO_MEMBERS: ReadonlyMap<string, TaskRecordMember> = new Map();
 
 export class TaskRecordView {
   /** The record on screen; it stays while the record is read again. */
@@ -39,7 +36,7 @@ export class TaskRecordView {
     return this.#record.value?.entries ?? [];
   }
   /** The formation member tasks its call-member tool calls started, nested (docs/console.md, "Formations"). */
-  get members(): ReadonlyMap<string, MemberRecord> {
+  get members(): ReadonlyMap<string, TaskRecordMember> {
     return this.#record.value?.members ?? NO_MEMBERS;
   }
   /** The record's rows, member tasks nested under the tool calls that started them. */
@@ -81,30 +78,12 @@ export class TaskRecordView {
     return waterfallSpanMs(this.#rows, this.task?.durationMs ?? null);
   }
 
-  /** Reads the record (every page) and its member tasks' records; only the newest read lands. */
+  /** Reads the record (every page, each with its member tasks' records); only the newest read lands. */
   async load(): Promise<void> {
     await this.#record.load(async (signal) => {
       const record = await readTaskRecord(this.taskId, { fetch: this.#fetch, signal });
-      if (!record) return { task: null, entries: [], members: NO_MEMBERS };
-      return { task: record.task, entries: record.entries, members: await this.#readMembers(record.entries, signal) };
+      return record ? { task: record.task, entries: record.entries, members: record.members } : { task: null, entries: [], members: NO_MEMBERS };
     });
-  }
-
-  /** The member tasks started from these entries, and theirs in turn, MAX_NESTING levels deep. */
-  async #readMembers(entries: TaskRecordEntry[], signal: AbortSignal): Promise<Map<string, MemberRecord>> {
-    const members = new Map<string, MemberRecord>();
-    let wanted = memberTaskIds(entries);
-    for (let depth = 1; depth <= MAX_NESTING && wanted.length > 0; depth++) {
-      const ids = [...new Set(wanted)].filter((id) => !members.has(id)).slice(0, MEMBER_RECORDS_MAX - members.size);
-      const read = await Promise.all(ids.map((id) => readTaskRecord(id, { fetch: this.#fetch, signal, pageLimit: 2 })));
-      wanted = [];
-      for (const record of read) {
-        if (!record) continue;
-        members.set(record.task.taskId, { task: record.task, entries: record.entries });
-        wanted.push(...memberTaskIds(record.entries));
-      }
-    }
-    return members;
   }
 
   dispose(): void {

@@ -16,11 +16,17 @@ import {
   encodeRefusalBody,
   isId,
   isLoopbackHost,
+  memberTaskIds,
   notLoopbackRefusal,
   RECORD_IDS_MAX,
+  RECORD_MEMBER_DEPTH,
+  RECORD_MEMBER_ENTRIES_MAX,
+  RECORD_MEMBERS_MAX,
   RECORD_PAGE_DEFAULT,
   RECORD_PAGE_MAX,
   refusalStatus,
+  type TaskRecordEntry,
+  type TaskRecordMember,
   type TaskRecordMemberCall,
 } from '@murmur/protocol';
 import { memberCallsOf } from './member-call-records.js';
@@ -95,6 +101,26 @@ async function taskRecord(taskId: string, home: string) {
   const records = traceOf(session).tasks.get(taskId) ?? [];
   const memberCalls = callsMember(records) ? memberCallsOfTask(taskId, records, sessions) : undefined;
   return { summary: recordSummary(session.sessionId, row, records), entries: recordEntries(row, records, memberCalls) };
+}
+
+/** The records of the member tasks `entries` started, and theirs in turn, as `ConsoleTaskRecordPage.members` holds them. */
+async function memberRecords(entries: readonly TaskRecordEntry[], home: string): Promise<TaskRecordMember[]> {
+  const members: TaskRecordMember[] = [];
+  const read = new Set<string>();
+  let wanted = memberTaskIds(entries);
+  for (let depth = 1; depth <= RECORD_MEMBER_DEPTH && wanted.length > 0; depth++) {
+    const next: string[] = [];
+    for (const id of wanted) {
+      if (read.has(id) || members.length >= RECORD_MEMBERS_MAX) continue;
+      read.add(id);
+      const record = await taskRecord(id, home);
+      if (!record) continue;
+      members.push({ task: record.summary, entries: record.entries.slice(0, RECORD_MEMBER_ENTRIES_MAX) });
+      next.push(...memberTaskIds(record.entries));
+    }
+    wanted = next;
+  }
+  return members;
 }
 
 /**
@@ -172,11 +198,13 @@ export function registerRecordsApi(fastify: FastifyInstance, home: string): void
     const record = isId('task', taskId) ? await taskRecord(taskId, home) : null;
     if (!record) return notFound(reply, request.url);
     const { offset, limit } = page(request.query);
+    const entries = record.entries.slice(offset, offset + limit);
     const body: ConsoleTaskRecordPage = {
       task: record.summary,
-      entries: record.entries.slice(offset, offset + limit),
+      entries,
       total: record.entries.length,
       nextCursor: next(offset, limit, record.entries.length),
+      members: await memberRecords(entries, home),
     };
     return reply.header('cache-control', 'no-store').send(body);
   });
