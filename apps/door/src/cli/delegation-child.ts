@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type FetchLike, MurmurClient } from '@murmur/client';
 import { A2A_VERSION, A2A_VERSION_HEADER, COMPLETION_SESSION_HEADER, DELEGATION_ID_HEADER, type TaskState, TASK_ORIGIN_HEADER } from '@murmur/protocol';
 import { doorSettings } from '../config/settings.js';
+import { boundedRequest } from '../egress/outbound-request.js';
 import { type ChildToParent, type CompletionData, type DelegateOrder, type DelegationStatus, isDelegateOrder } from '../formations/delegation-messages.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { stageSession } from '../session/stage-session.js';
@@ -40,9 +41,11 @@ async function postCompletion(order: DelegateOrder, data: CompletionData): Promi
   };
   const client = new MurmurClient(order.parentUrl, { ...(order.token === null ? {} : { token: order.token }), fetch: stamped, retry: { maxRetries: 0 } });
   try {
-    await client.sendMessage(
-      { message: { messageId: `msg_${order.delegationId}_completion`, role: 'ROLE_USER', parts: [{ data: { ...data }, mediaType: 'application/json' }] } },
-      { signal: AbortSignal.timeout(POST_TIMEOUT_MS) },
+    // Ends by its own timeout whatever the collector does (egress/outbound-request.ts).
+    await boundedRequest(
+      (signal) =>
+        client.sendMessage({ message: { messageId: `msg_${order.delegationId}_completion`, role: 'ROLE_USER', parts: [{ data: { ...data }, mediaType: 'application/json' }] } }, { signal }),
+      { timeoutMs: POST_TIMEOUT_MS },
     );
     return null;
   } catch (error) {

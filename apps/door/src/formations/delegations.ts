@@ -19,6 +19,7 @@ import { capOutput } from './continuation.js';
 import { launchChild } from './delegation-launch.js';
 import type { CompletionData, DelegationStatus } from './delegation-messages.js';
 import { awaitOutstanding, Wakeups } from './outbound-round.js';
+import { withoutAddresses } from '../egress/outbound-request.js';
 
 export interface DelegationOutcome {
   delegationId: string;
@@ -90,7 +91,8 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
       order: { delegationId: id, task: text, parentUrl: session.url, parentSession: session.sessionId, token, traceContext: this.deps.traceContext?.traceContextFor(ctx.taskId) ?? null },
       stderr: (line) => this.deps.log(`delegation ${id} (${capsule}): ${line}`),
     }).catch((error: unknown) => {
-      throw new ToolInputError(`${capsule} could not be started, so nothing was delegated: ${(error as Error).message}`);
+      // The why names the sub-capsule only: an address or token in it is withheld (seed 004).
+      throw new ToolInputError(`${capsule} could not be started, so nothing was delegated: ${withoutAddresses((error as Error).message)}`);
     });
     const deadlineSecs = this.deps.deadlineSecs();
     const delegation: Delegation = {

@@ -3,7 +3,7 @@ import type { TraceWriter } from '../records/trace-writer.js';
 import { rejectedOutput, stayedBusyOutput } from './call-notes.js';
 import type { Clock } from './clock.js';
 import type { CallStatus, EndedCall } from './continuation.js';
-import { type MemberDoor, OFFER_TIMEOUT_MS, type OfferAnswer, offerTimedOut, statusText } from './member-client.js';
+import { type MemberDoor, OFFER_TIMEOUT_MS, type OfferAnswer, offerTimedOut, type ReadAnswer, statusText } from './member-client.js';
 
 /** How often the member's task is read (seed 004, "Bound"). */
 export const POLL_MS = 500;
@@ -164,7 +164,9 @@ async function poll(call: CallState, { door, clock, rosterMembers }: CallRunDeps
     if (left <= 0) return ended(call, 'timed_out', `${call.member} did not answer within ${call.deadlineSecs}s; it was not cancelled and may still be working`);
     await clock.sleep(Math.min(POLL_MS, left), call.signal);
     if (clock.now() >= call.deadlineMs) continue;
-    const read = await door.read(call.memberTaskId!, call.signal);
+    const read = await readByDeadline(call, door, clock);
+    // The deadline passed while the read was out: the loop's next turn ends the call timed_out.
+    if (read === null) continue;
     if (read.kind === 'no-answer') {
       misses += 1;
       if (misses >= MISSES_FOR_UNREACHABLE) return ended(call, 'unreachable', `${call.member}'s door stopped answering`);
@@ -174,6 +176,38 @@ async function poll(call: CallState, { door, clock, rosterMembers }: CallRunDeps
     if (read.kind === 'failed') return ended(call, 'failed', read.why);
     const outcome = taskOutcome(call, read.task, rosterMembers);
     if (outcome) return outcome;
+  }
+}
+
+/**
+ * One read of the member's task, raced against the call's deadline (seed 004: "The wait is bounded by each call's
+ * own deadline"): a read still out when the deadline passes is given up (aborted) and answers null, so the call ends
+ * timed_out at its deadline, not a read's timeout later. The race is a real timer set to what the clock says is left,
+ * as a read's own 2 s is the HTTP request's; the calling task ending aborts the read as before.
+ */
+async function readByDeadline(call: CallState, door: MemberDoorLike, clock: Clock): Promise<ReadAnswer | null> {
+  call.signal.throwIfAborted();
+  const read = new AbortController();
+  const follow = () => read.abort(call.signal.reason);
+  call.signal.addEventListener('abort', follow, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<null>((resolve) => {
+    timer = setTimeout(
+      () => {
+        resolve(null);
+        read.abort(new DOMException('the call reached its deadline', 'TimeoutError'));
+      },
+      Math.max(0, call.deadlineMs - clock.now()),
+    );
+  });
+  try {
+    const answer = door.read(call.memberTaskId!, read.signal);
+    // Once the deadline won, the given-up read's rejection has nothing left to tell.
+    answer.catch(() => undefined);
+    return await Promise.race([answer, deadline]);
+  } finally {
+    clearTimeout(timer);
+    call.signal.removeEventListener('abort', follow);
   }
 }
 

@@ -1,5 +1,6 @@
 import { errorKind, type FetchLike, MurmurClient } from '@murmur/client';
 import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, type Task, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
+import { boundedRequest, failureInWords, OutboundTimeout, withoutAddresses } from '../egress/outbound-request.js';
 import type { MemberLink } from '../seat/formation-seat.js';
 import { TRACEPARENT_HEADER, TRACESTATE_HEADER, type TraceContext } from '../telemetry/trace-context.js';
 
@@ -53,23 +54,26 @@ export class MemberDoor {
     this.client = new MurmurClient(link.url, { token: link.token, fetch: stamped, retry: { maxRetries: 0 } });
   }
 
-  /** One offer; once `giveUp` aborts (its caller's timeout, member-call-run.ts), it is an offer that got no answer. */
+  /**
+   * One offer; once `giveUp` aborts (its caller's timeout, member-call-run.ts), it is an offer that got no answer. The
+   * request is raced against `giveUp`, so an abort `fetch` lost cannot hold the offer (egress/outbound-request.ts).
+   */
   async offer(text: string, giveUp: AbortSignal): Promise<OfferAnswer> {
     try {
-      const task = await this.client.sendText(text, { returnImmediately: true, signal: giveUp });
+      const task = await boundedRequest((signal) => this.client.sendText(text, { returnImmediately: true, signal }), { signal: giveUp });
       if (task.status.state === 'TASK_STATE_REJECTED') {
         const message = statusText(task);
         return message === BUSY_MESSAGE ? { kind: 'busy' } : { kind: 'rejected', message };
       }
       return { kind: 'taken', task };
     } catch (error) {
-      return giveUp.aborted ? { kind: 'no-answer', why: offerTimedOut().message } : unanswered(error);
+      return giveUp.aborted ? { kind: 'no-answer', why: failureInWords(giveUp.reason) } : unanswered(error);
     }
   }
 
   async read(taskId: string, signal: AbortSignal): Promise<ReadAnswer> {
     try {
-      return { kind: 'task', task: await this.client.getTask(taskId, { signal: AbortSignal.any([signal, AbortSignal.timeout(READ_TIMEOUT_MS)]) }) };
+      return { kind: 'task', task: await boundedRequest((bounded) => this.client.getTask(taskId, { signal: bounded }), { timeoutMs: READ_TIMEOUT_MS, signal }) };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       return unanswered(error);
@@ -78,19 +82,24 @@ export class MemberDoor {
 
   /** The one cancel the runtime sends: a task the member took just after the calling task ended. */
   async cancel(taskId: string): Promise<void> {
-    await this.client.cancelTask(taskId, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) }).catch(() => undefined);
+    await boundedRequest((signal) => this.client.cancelTask(taskId, { signal }), { timeoutMs: READ_TIMEOUT_MS }).catch(() => undefined);
   }
 }
 
-/** The reason an offer given up on reads as: a timeout, as `AbortSignal.timeout()` words it. */
-export function offerTimedOut(): DOMException {
-  return new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+/** The reason an offer given up on reads as: a TimeoutError after the offer's 5 s. */
+export function offerTimedOut(): OutboundTimeout {
+  return new OutboundTimeout(OFFER_TIMEOUT_MS);
 }
 
+/**
+ * A request that got no answer, or an answer that is an error, as the model may read it: a connection's failure in
+ * words that name the member only (`the connection was refused`), never the door's address; a door's own error
+ * message with any address or token in it withheld.
+ */
 function unanswered(error: unknown): { kind: 'failed' | 'no-answer'; why: string } {
   const kind = errorKind(error);
-  const why = error instanceof Error ? error.message : String(error);
-  return kind === 'connection' || kind === 'timeout' ? { kind: 'no-answer', why } : { kind: 'failed', why };
+  if (kind === 'connection' || kind === 'timeout') return { kind: 'no-answer', why: failureInWords(error) };
+  return { kind: 'failed', why: withoutAddresses(error instanceof Error ? error.message : String(error)) };
 }
 
 export { isTerminalState };

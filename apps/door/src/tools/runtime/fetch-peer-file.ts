@@ -6,6 +6,7 @@ import { AUDIENCE_HEADER, HANDLE_ID_HEADER, type JsonObject } from '@murmur/prot
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import { isInside } from '../../paths/confined-open.js';
 import { allowsUrl } from '../../egress/member-egress.js';
+import { boundedRequest, failureInWords, withoutAddresses } from '../../egress/outbound-request.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
 import { type ToolCallContext, ToolInputError } from '../tool-call.js';
@@ -51,22 +52,31 @@ export async function runFetchPeerFile(input: Record<string, unknown>, deps: Fet
   const audience = deps.session.formation?.member ?? deps.session.manifest.name;
   let answer: Response;
   // The timeout bounds the wait for the headers only: fetch's signal also governs the body, and a large file may take
-  // longer than that to arrive (the task's own signal still cancels it).
-  const headersWait = new AbortController();
-  const headersTimer = setTimeout(() => headersWait.abort(new Error(`no answer within ${REDEEM_HEADERS_TIMEOUT_MS / 1000} s`)), REDEEM_HEADERS_TIMEOUT_MS);
+  // longer than that to arrive. The request's controller follows the task's signal for the whole redeem, so the task's
+  // end still cancels the body; the headers' wait is raced against its own timer (egress/outbound-request.ts).
+  const request = new AbortController();
+  const follow = () => request.abort(ctx.signal.reason);
+  ctx.signal.addEventListener('abort', follow, { once: true });
   try {
-    answer = await fetch(url, {
-      headers: { [AUDIENCE_HEADER]: audience },
-      redirect: 'error',
-      signal: AbortSignal.any([ctx.signal, headersWait.signal]),
-    });
-  } catch (error) {
-    if (ctx.signal.aborted) throw ctx.signal.reason;
-    const why = headersWait.signal.aborted ? (headersWait.signal.reason as Error).message : error instanceof Error ? error.message : String(error);
-    throw new ToolInputError(`fetch-peer-file: the handle's door did not answer: ${why}`);
+    try {
+      answer = await boundedRequest((signal) => fetch(url, { headers: { [AUDIENCE_HEADER]: audience }, redirect: 'error', signal }), {
+        timeoutMs: REDEEM_HEADERS_TIMEOUT_MS,
+        signal: ctx.signal,
+        controller: request,
+      });
+    } catch (error) {
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      // In words that name no address: the handle's URL is a secret, and its door's address reaches no model.
+      throw new ToolInputError(`fetch-peer-file: the handle's door did not answer: ${failureInWords(error)}`);
+    }
+    return await redeemed(answer, target, segments, deps, ctx);
   } finally {
-    clearTimeout(headersTimer);
+    ctx.signal.removeEventListener('abort', follow);
   }
+}
+
+/** The redeem's answer: a refusal, or the file stored at `target`. */
+async function redeemed(answer: Response, target: string, segments: readonly string[], deps: FetchPeerFileDeps, ctx: ToolCallContext): Promise<string> {
   if (answer.status !== 200) throw new ToolInputError(`fetch-peer-file: the peer refused the handle: ${await refusalOf(answer)}`);
   const handleId = answer.headers.get(HANDLE_ID_HEADER);
   const declared = Number(answer.headers.get('content-length') ?? Number.NaN);
@@ -144,7 +154,7 @@ async function store(answer: Response, target: string, maxBytes: number, declare
     return size;
   } catch (error) {
     if (error instanceof ToolInputError) throw error;
-    const why = error instanceof Error ? error.message : String(error);
+    const why = withoutAddresses(error instanceof Error ? error.message : String(error));
     const where = declared === null ? `after ${size} bytes` : `after ${size} of ${declared} bytes`;
     throw new ToolInputError(`fetch-peer-file: the download broke off ${where} (${why}); nothing was stored`);
   } finally {
@@ -157,7 +167,7 @@ async function refusalOf(answer: Response): Promise<string> {
   const text = await answer.text().catch(() => '');
   try {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown };
-    if (typeof body.error === 'string') return `${body.error} (HTTP ${answer.status}): ${String(body.message)}`;
+    if (typeof body.error === 'string') return `${body.error} (HTTP ${answer.status}): ${withoutAddresses(String(body.message))}`;
   } catch {
     // not a refusal body
   }

@@ -3,6 +3,7 @@ import { AGENT_CARD_PATH, type JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import { openConfined } from '../../paths/confined-open.js';
 import { allowsUrl } from '../../egress/member-egress.js';
+import { boundedRequest, failureInWords } from '../../egress/outbound-request.js';
 import { DEFAULT_HANDLE_TTL_SECS, MAX_HANDLE_TTL_SECS, MAX_HANDLE_USES, type PeerHandles } from '../../peers/peer-handles.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
@@ -77,15 +78,30 @@ async function checkAudience(audience: string, deps: ShareFileDeps, signal: Abor
   }
   let card: unknown;
   try {
-    const answer = await fetch(cardUrl, { signal: AbortSignal.any([signal, AbortSignal.timeout(CARD_TIMEOUT_MS)]), redirect: 'error' });
-    if (!answer.ok) throw new Error(`its card answered HTTP ${answer.status}`);
-    card = await answer.json();
+    card = await boundedRequest(
+      async (bounded) => {
+        const answer = await fetch(cardUrl, { signal: bounded, redirect: 'error' });
+        if (!answer.ok) throw new CardAnswer(`its card answered HTTP ${answer.status}`);
+        try {
+          return await answer.json();
+        } catch (error) {
+          if (error instanceof SyntaxError) throw new CardAnswer('its card is not JSON');
+          throw error;
+        }
+      },
+      { timeoutMs: CARD_TIMEOUT_MS, signal },
+    );
   } catch (error) {
     if (signal.aborted) throw signal.reason;
-    throw new ToolInputError(`peer_unreachable: ${audience}'s card could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    // The member's name only: its door's address never reaches the model (seed 004).
+    const why = error instanceof CardAnswer ? error.message : failureInWords(error);
+    throw new ToolInputError(`peer_unreachable: ${audience}'s card could not be read: ${why}`);
   }
   if (!hasJsonRpcInterface(card)) throw new ToolInputError('peer_unreachable: its card has no JSONRPC interface');
 }
+
+/** What the card's door answered that is not a card: said as it is, since it names no address. */
+class CardAnswer extends Error {}
 
 function hasJsonRpcInterface(card: unknown): boolean {
   const interfaces = (card as { supportedInterfaces?: unknown } | null)?.supportedInterfaces;
