@@ -1,7 +1,7 @@
 /**
  * `npm run soak`: the long runs of issue 16, each printing its figures. Seeds and sizes come from the environment:
- * MURMUR_FUZZ_SEED / MURMUR_FUZZ_RUNS (the fuzz runs as its node:test file), MURMUR_CRASH_SEED, MURMUR_SOAK_STREAMS,
- * MURMUR_SOAK_SECONDS. Loopback only; every loop is bounded in count and time.
+ * MURMUR_FUZZ_SEED / MURMUR_FUZZ_RUNS (the fuzz runs as its node:test file), MURMUR_FROZEN_REPS (formation-faults.test's
+ * frozen calls, 100), MURMUR_CRASH_SEED, MURMUR_SOAK_STREAMS, MURMUR_SOAK_SECONDS. Loopback only; every loop is bounded in count and time.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +30,15 @@ console.log(`== crash: 50 kill -9 trials, seed ${crashSeed}`);
 const crash = await runCrashTrials(50, crashSeed);
 console.log(JSON.stringify(crash));
 check(crash.missing === 0 && crash.leftLive === 0 && crash.integrityFailures === 0 && crash.commandGroups > 0 && crash.survivors === 0, 'crash');
+
+const frozenReps = process.env.MURMUR_FROZEN_REPS ?? '100';
+console.log(`== frozen member: ${frozenReps} calls to a member stopped (SIGSTOP) while it holds them, collections forced`);
+const frozen = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('../formation-faults.test.js', import.meta.url))], {
+  env: { ...process.env, MURMUR_FROZEN_REPS: frozenReps },
+  encoding: 'utf8',
+});
+console.log(frozen.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
+check(frozen.status === 0, 'frozen member');
 
 const streams = Number(process.env.MURMUR_SOAK_STREAMS ?? 1000);
 const seconds = Number(process.env.MURMUR_SOAK_SECONDS ?? 60);
