@@ -22,6 +22,7 @@ import { TaskLifecycle } from './tasks/task-lifecycle.js';
 import { TaskQueue } from './tasks/task-queue.js';
 import type { TaskRow } from './tasks/task.entity.js';
 import { ProcessRegistry } from './tools/process-registry.js';
+import { SessionSandbox } from './tools/sandbox/session-sandbox.js';
 import { ToolDispatcher } from './tools/tool-dispatcher.js';
 
 /** How long closing waits for open connections before it ends them. */
@@ -81,6 +82,8 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     url: session.url,
     resumed: session.resumed,
     tools_declared: app.get(ToolDispatcher).inventory.names(),
+    // How the session's commands run (docs/sandbox.md): an opt-out is on the record.
+    sandbox: app.get(SessionSandbox).record,
   });
   if (lost.length > 0) {
     trace.write('commands_lost', { commands: lost.map(({ group, wasRunning }) => ({ ...group, killed_on_reopen: wasRunning })) });

@@ -69,7 +69,7 @@ const UNKNOWN = 'tsk_0123456789abcdef0123456789abcdef';
 describe('CancelTask', () => {
   let door: DoorProcess;
   before(async () => {
-    door = await runDoor(makeCapsule(lifecycleManifest({ acceptance: 'single' }), SCRIPT), ['--task', 'nap at launch']);
+    door = await runDoor(makeCapsule(lifecycleManifest({ sandbox: 'off', acceptance: 'single' }), SCRIPT), ['--task', 'nap at launch']);
   });
   after(() => door.stop());
 
@@ -195,7 +195,7 @@ describe('background commands and murmur.StopSession', () => {
   let door: DoorProcess;
   const pids: number[] = [];
   before(async () => {
-    door = await runDoor(makeCapsule(lifecycleManifest({ acceptance: 'queue', graceSecs: 1 }), SCRIPT));
+    door = await runDoor(makeCapsule(lifecycleManifest({ sandbox: 'off', acceptance: 'queue', graceSecs: 1 }), SCRIPT));
   });
   after(() => door.stop());
 

@@ -74,7 +74,7 @@ default:
 
 const doors: DoorProcess[] = [];
 after(() => Promise.all(doors.map((d) => d.stop('SIGKILL'))));
-async function door(opts: { graceSecs?: number } = {}, home?: string, args: string[] = [], capsule = makeCapsule(lifecycleManifest({ acceptance: 'queue', graceSecs: opts.graceSecs }), SCRIPT)): Promise<DoorProcess> {
+async function door(opts: { graceSecs?: number } = {}, home?: string, args: string[] = [], capsule = makeCapsule(lifecycleManifest({ sandbox: 'off', acceptance: 'queue', graceSecs: opts.graceSecs }), SCRIPT)): Promise<DoorProcess> {
   const d = await runDoor(capsule, args, home);
   doors.push(d);
   return d;
@@ -110,7 +110,7 @@ describe('the session’s end kills every command', () => {
 
   test('kill -9 of the door: the reaper kills its background commands, and --resume reports them as lost', async () => {
     const home = tempDir('home');
-    const capsule = makeCapsule(lifecycleManifest({ acceptance: 'queue', graceSecs: 1 }), SCRIPT);
+    const capsule = makeCapsule(lifecycleManifest({ sandbox: 'off', acceptance: 'queue', graceSecs: 1 }), SCRIPT);
     const first = await door({}, home, [], capsule);
     const workId = taskOf(await send(first.url, 'detach k9')).artifacts[0].parts[0].text as string;
     assert.match(workId, /^wrk_[0-9a-f]{32}$/);
@@ -151,7 +151,7 @@ function reaperOf(pid: number): number | undefined {
 describe('a door resumed before its killed run’s reaper acted', () => {
   test('the launch ends that reaper and kills what it would have: nothing of the killed run is alive once it announces', async () => {
     const home = tempDir('home');
-    const capsule = makeCapsule(lifecycleManifest({ acceptance: 'queue', graceSecs: 1 }), SCRIPT);
+    const capsule = makeCapsule(lifecycleManifest({ sandbox: 'off', acceptance: 'queue', graceSecs: 1 }), SCRIPT);
     const first = await door({}, home, [], capsule);
     await send(first.url, 'detach early');
     const pgid = await waitFor(async () => readPid(pidFile('early')), 'the detached command');

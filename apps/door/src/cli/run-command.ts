@@ -3,6 +3,7 @@ import { ConfigError } from '../config/config-problem.js';
 import { doorSettings } from '../config/settings.js';
 import { ConsoleNotBuiltError } from '../console-server/console-not-built-error.js';
 import { startDoor, type RunningDoor } from '../start-door.js';
+import { SANDBOX_OFF_WARNING } from '../tools/sandbox/sandbox.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
@@ -44,6 +45,8 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
   const deadlineMs = values.deadline === undefined ? undefined : parseDeadline(values.deadline, Date.now());
   const session = stageSession({ dir: positionals[0] ?? '.', settings: doorSettings(), host: values.host!, port, resume: values.resume, deadlineMs });
   const door = await startDoor(session);
+  const shell = session.manifest.capabilities.shell;
+  if (shell.sandbox === 'off' && shell.allow.length > 0) process.stderr.write(`${SANDBOX_OFF_WARNING}\n`);
   manageMemoryWhileServing();
   const launchText = session.resumed ? null : launchTaskText(session.capsuleDir, values.task);
   const launchTask = launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none' ? await door.tasks.submitSessionTask(launchText) : null;

@@ -114,7 +114,15 @@ export const manifestSchema = z.strictObject({
     .prefault({}),
   capabilities: z
     .strictObject({
-      shell: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),
+      shell: z
+        .strictObject({
+          allow: z.array(z.string().min(1)).default([]),
+          /** Every command runs in the sandbox (docs/sandbox.md); `off` opts out, and says so at launch and in session_start. */
+          sandbox: z.enum(['on', 'off']).default('on'),
+          /** The door's environment variables a command receives, by name; no other reaches it (docs/sandbox.md, "Environment"). */
+          env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).default([]),
+        })
+        .prefault({}),
       network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),
       /** Grants fetch-peer-file (seed 004): redeem a peer handle into the workdir (docs/planes.md). */
       peer_fetch: z.boolean().default(false),

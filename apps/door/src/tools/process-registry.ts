@@ -115,11 +115,6 @@ export class ProcessRegistry {
     mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
-  /** The environment a command of this session runs with: the door's, and the session's mark. */
-  commandEnv(): NodeJS.ProcessEnv {
-    return { ...process.env, [COMMAND_SESSION_ENV]: this.sessionId };
-  }
-
   /** Records a command's group as soon as it is spawned; its pid leads the group (spawned `detached`). */
   track(pid: number, info: Omit<RecordedGroup, 'pgid' | 'startTime'>): void {
     const group: RecordedGroup = { pgid: pid, startTime: readStat(pid)?.startTime ?? '', ...info };

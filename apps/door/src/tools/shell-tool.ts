@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { accessSync, constants, createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files.js';
 import path from 'node:path';
 import { newId } from '../common/ids.js';
@@ -7,6 +7,8 @@ import type { BackgroundCommands } from './background-commands.js';
 import { exitCodeOf } from './exit-code.js';
 import { type GroupMember, groupMembers, killProcessGroup } from './process-group.js';
 import type { ProcessRegistry } from './process-registry.js';
+import { WRAPPER_NAME } from './sandbox/bwrap-args.js';
+import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { ToolInputError } from './tool-call.js';
 import { fenceToolResult } from '../auth/untrusted-fence.js';
 
@@ -34,6 +36,7 @@ export interface ShellCall {
 export interface ShellDeps {
   background: BackgroundCommands;
   processes: ProcessRegistry;
+  sandbox: SessionSandbox;
 }
 
 export interface ShellResult {
@@ -44,20 +47,6 @@ export interface ShellResult {
   truncated: boolean;
   /** Set when the command moved to the background. */
   workId: string | null;
-}
-
-/** Resolves a binary name on PATH (an absolute path is taken as is), or null when nothing executable is there. */
-export function resolveBinary(binary: string): string | null {
-  const candidates = binary.includes('/') ? [binary] : (process.env.PATH ?? '').split(':').filter(Boolean).map((dir) => path.join(dir, binary));
-  for (const candidate of candidates) {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return null;
 }
 
 /** {"command": "<text>"} runs `<binary> -c <text>` (for shells); {"args": [..]} runs the binary with those arguments. */
@@ -72,17 +61,48 @@ export function readShellInput(binary: string, input: Record<string, unknown>): 
 
 type Exit = { code: number | null; signal: NodeJS.Signals | null };
 
-/** The shell's own exit (not its output's end), and its output's end. */
-function watch(child: ChildProcess): { exited: Promise<Exit>; closed: Promise<void>; spawnError: Promise<Error> } {
-  const exited = new Promise<Exit>((resolve) => {
+/** A status line the sandbox's wrapper writes on fd 3 (tools/sandbox/bwrap-args.ts). */
+const EXIT_LINE = /^exit (\d+)$/m;
+
+/**
+ * The command's own exit (not its output's end), and its output's end. In the sandbox the process spawned is
+ * bubblewrap, which lasts while anything the command started runs: the command's exit is the wrapper's `exit <status>`
+ * line on fd 3 (a status above 128 is the signal's 128 + n, as exitCodeOf writes it). A sandbox that could not start
+ * the command writes none, and bubblewrap's own exit stands for it.
+ */
+function watch(child: ChildProcess, statusOnFd3: boolean): { exited: Promise<Exit>; closed: Promise<void>; spawnError: Promise<Error> } {
+  const processExit = new Promise<Exit>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.once('error', () => resolve({ code: null, signal: null }));
   });
+  const status = statusOnFd3 ? (child.stdio[3] as NodeJS.ReadableStream | null | undefined) : null;
+  const exited = !status
+    ? processExit
+    : new Promise<Exit>((resolve) => {
+        let text = '';
+        status.on('data', (chunk: Buffer) => {
+          text += chunk.toString('utf8');
+          const exit = EXIT_LINE.exec(text);
+          if (exit) resolve({ code: Number(exit[1]), signal: null });
+        });
+        status.on('error', () => undefined);
+        status.once('close', () => void processExit.then(resolve));
+      });
   const closed = new Promise<void>((resolve) => {
     child.once('close', () => resolve());
     child.once('error', () => resolve());
   });
   return { exited, closed, spawnError: new Promise<Error>((resolve) => child.once('error', resolve)) };
+}
+
+/** The sandbox's own processes in a command's group (bubblewrap and the wrapper), which hold nothing of the command's. */
+function isSandboxScaffold(member: GroupMember): boolean {
+  if (member.comm === 'bwrap') return true;
+  try {
+    return readFileSync(`/proc/${member.pid}/cmdline`, 'utf8').split('\0')[3] === WRAPPER_NAME;
+  } catch {
+    return false;
+  }
 }
 
 /** Waits for the output to end, for at most DRAIN_MS; true when it ended. */
@@ -108,14 +128,16 @@ export function holdersNote(holders: GroupMember[]): string {
  */
 export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellResult> {
   const { args, shown } = readShellInput(call.binary, call.input);
-  const binaryPath = resolveBinary(call.binary);
-  if (binaryPath === null) throw new ToolInputError(`shell binary '${call.binary}' is not installed on this host`);
+  const { sandbox, env } = deps.sandbox;
+  const binaryPath = sandbox.resolve(call.binary);
+  if (binaryPath === null) throw new ToolInputError(sandbox.unreachable(call.binary) ?? `shell binary '${call.binary}' is not installed on this host`);
   const startedAtMs = Date.now();
   deps.processes.ensureReaper();
-  const child = spawn(binaryPath, args, { cwd: call.cwd, detached: true, env: deps.processes.commandEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const line = sandbox.commandLine(binaryPath, args, call.cwd);
+  const child = spawn(line.file, line.args, { cwd: call.cwd, detached: true, env, stdio: ['ignore', 'pipe', 'pipe', line.statusOnFd3 ? 'pipe' : 'ignore'] });
   const pgid = child.pid;
   if (pgid !== undefined) deps.processes.track(pgid, { binary: call.binary, command: shown, taskId: call.taskId, workId: null, startedAtMs });
-  const { exited, closed, spawnError } = watch(child);
+  const { exited, closed, spawnError } = watch(child, line.statusOnFd3);
   const out = { stdout: '', stderr: '', truncated: false };
   let log: ReturnType<typeof createWriteStream> | null = null;
   const collect = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
@@ -165,7 +187,7 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
       return { content: fenceToolResult(call.binary, `$ ${shown}\n${note}\n`), stdout: out.stdout, stderr: out.stderr, exitCode: null, truncated: out.truncated, workId };
     }
     const outputEnded = await drained(closed);
-    const holders = outputEnded || pgid === undefined ? [] : groupMembers(pgid);
+    const holders = outputEnded || pgid === undefined ? [] : groupMembers(pgid).filter((m) => !isSandboxScaffold(m));
     if (!outputEnded) {
       // Children hold the output open: what they write from here on is not this call's; they run on, recorded.
       child.stdout?.destroy();

@@ -5,6 +5,7 @@ import type { TraceWriter } from '../records/trace-writer.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
 import type { BackgroundCommands } from './background-commands.js';
 import type { ProcessRegistry } from './process-registry.js';
+import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { type DriverSelection, isRuntimeToolName, type MemberCallPort, type DelegatePort, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
 import { runShell } from './shell-tool.js';
 import { type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
@@ -15,6 +16,8 @@ export interface ToolDispatcherDeps {
   session: SessionContext;
   background: BackgroundCommands;
   processes: ProcessRegistry;
+  /** Every command's sandbox and environment (docs/sandbox.md). */
+  sandbox: SessionSandbox;
   trace: TraceWriter;
   usage: UsageLedger;
   drivers: DriverSelection;

@@ -7,6 +7,7 @@ import { TraceWriter } from '../records/trace-writer.js';
 import { UsageLedger } from '../usage/usage-ledger.js';
 import { BackgroundCommands } from './background-commands.js';
 import { ProcessRegistry } from './process-registry.js';
+import { SessionSandbox } from './sandbox/session-sandbox.js';
 import { DELEGATE_PORT, type DelegatePort, DriverSelection, MEMBER_CALL_PORT, type MemberCallPort } from './runtime/index.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
 
@@ -15,6 +16,8 @@ import { ToolDispatcher } from './tool-dispatcher.js';
   providers: [
     { provide: BackgroundCommands, useFactory: () => new BackgroundCommands() },
     { provide: ProcessRegistry, useFactory: (s: SessionContext) => new ProcessRegistry(path.join(s.recordsDir, 'processes'), s.sessionId), inject: [SESSION_CONTEXT] },
+    // Every command's sandbox, proven to run before the door starts (docs/sandbox.md).
+    { provide: SessionSandbox, useFactory: (s: SessionContext) => SessionSandbox.forSession(s), inject: [SESSION_CONTEXT] },
     // The driver choice serving inference calls: switch-driver changes it, the agent loop reads it (docs/drivers.md).
     { provide: DriverSelection, useFactory: (s: SessionContext) => new DriverSelection(s.manifest, s.capsuleDir, s.settings), inject: [SESSION_CONTEXT] },
     {
@@ -28,17 +31,18 @@ import { ToolDispatcher } from './tool-dispatcher.js';
         usage: UsageLedger,
         drivers: DriverSelection,
         handles: PeerHandles,
+        sandbox: SessionSandbox,
         memberCalls?: MemberCallPort,
         delegations?: DelegatePort,
       ) => {
-        const dispatcher = new ToolDispatcher({ session, background, processes, trace, usage, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null });
+        const dispatcher = new ToolDispatcher({ session, background, processes, sandbox, trace, usage, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null });
         dispatcher.inventory.stage(session.runtimeDir);
         return dispatcher;
       },
       // The member calls and delegations come from formations/ (provided by app.module.ts under this layer's token), absent outside a formation.
-      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection, PeerHandles, { token: MEMBER_CALL_PORT, optional: true }, { token: DELEGATE_PORT, optional: true }],
+      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection, PeerHandles, SessionSandbox, { token: MEMBER_CALL_PORT, optional: true }, { token: DELEGATE_PORT, optional: true }],
     },
   ],
-  exports: [BackgroundCommands, ProcessRegistry, ToolDispatcher, DriverSelection],
+  exports: [BackgroundCommands, ProcessRegistry, SessionSandbox, ToolDispatcher, DriverSelection],
 })
 export class ToolsModule {}

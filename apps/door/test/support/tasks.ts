@@ -12,7 +12,12 @@ export const CONTEXT_ID = /^ctx_[0-9a-f]{32}$/;
 export const DOOR_URI = 'https://docs.murmur.nexus/reference/agent-card/#murmur-door-v1';
 
 /** A manifest like manifestYaml's, with lifecycle options placed under lifecycle. */
-export function lifecycleManifest(opts: { acceptance?: 'single' | 'queue' | 'none'; graceSecs?: number; maxTurns?: number; name?: string } = {}): string {
+/**
+ * `sandbox: 'off'` opts the capsule out of the command sandbox (docs/sandbox.md): for the suites that read the pids
+ * their commands write ($$, $!), which in the sandbox are its own PID namespace's, and test the process-group
+ * machinery both modes share.
+ */
+export function lifecycleManifest(opts: { acceptance?: 'single' | 'queue' | 'none'; graceSecs?: number; maxTurns?: number; name?: string; sandbox?: 'off' } = {}): string {
   return [
     `name: ${opts.name ?? 'task-capsule'}`,
     'version: 0.1.0',
@@ -26,6 +31,7 @@ export function lifecycleManifest(opts: { acceptance?: 'single' | 'queue' | 'non
     'capabilities:',
     '  shell:',
     '    allow: [bash]',
+    ...(opts.sandbox === 'off' ? ['    sandbox: off'] : []),
     '',
   ].join('\n');
 }

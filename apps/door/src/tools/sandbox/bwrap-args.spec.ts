@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bwrapArgs, visibleInSandbox, WRAPPER_NAME, WRAPPER_SCRIPT } from './bwrap-args.js';
+
+const layout = { workdir: '/srv/home/me/.murmur/records/proj/ses_1/work', hidden: ['/srv/home/me/.murmur', '/srv/home/me/proj', '/usr/share/murmur-home'], asRoot: false };
+
+test('every namespace, the system read-only, private /tmp, /proc and /dev, the workdir the one writable bind', () => {
+  const args = bwrapArgs(layout, '/usr/bin/bash', ['-c', 'echo hi']);
+  assert.equal(args[0], '--unshare-all');
+  assert.ok(!args.includes('--share-net'));
+  const sep = args.indexOf('--');
+  const pairs = args.slice(0, sep);
+  assert.deepEqual(pairs.slice(pairs.indexOf('--proc'), pairs.indexOf('--proc') + 6), ['--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp']);
+  const binds = pairs.flatMap((a, i) => (a === '--bind' ? [pairs[i + 1]] : []));
+  assert.deepEqual(binds, [layout.workdir], 'nothing else is bound writable');
+  for (const [i, a] of pairs.entries()) if (a === '--ro-bind') assert.match(pairs[i + 1], /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt)$/);
+  assert.deepEqual(pairs.slice(-5), ['--bind', layout.workdir, layout.workdir, '--chdir', layout.workdir], 'the workdir is bound last, after every cover');
+  assert.deepEqual(args.slice(sep), ['--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, '/usr/bin/bash', '-c', 'echo hi']);
+});
+
+test('a hidden folder under a system root is covered with an empty tmpfs; one elsewhere is never bound at all', () => {
+  const args = bwrapArgs(layout, '/usr/bin/true', []);
+  const covered = args.flatMap((a, i) => (a === '--tmpfs' ? [args[i + 1]] : []));
+  assert.deepEqual(covered, ['/tmp', '/usr/share/murmur-home']);
+  assert.ok(args.indexOf('/usr/share/murmur-home') > args.indexOf('/usr'), 'the cover comes after the bind it covers');
+});
+
+test('capabilities are dropped by bubblewrap itself only when the door is root', () => {
+  assert.ok(!bwrapArgs(layout, '/usr/bin/true', []).includes('--cap-drop'));
+  const root = bwrapArgs({ ...layout, asRoot: true }, '/usr/bin/true', []);
+  assert.deepEqual(root.slice(root.indexOf('--cap-drop'), root.indexOf('--cap-drop') + 2), ['--cap-drop', 'ALL']);
+});
+
+test('what a command can see: the workdir and the system folders, less every hidden folder', () => {
+  assert.equal(visibleInSandbox(`${layout.workdir}/a/b`, layout), true);
+  assert.equal(visibleInSandbox('/usr/bin/bash', layout), true);
+  assert.equal(visibleInSandbox('/usr/share/murmur-home/records', layout), false);
+  assert.equal(visibleInSandbox('/srv/home/me/.murmur/records/proj/ses_1/tokens.json', layout), false);
+  assert.equal(visibleInSandbox('/root/.pyenv/shims/python3', layout), false);
+  assert.equal(visibleInSandbox('/usrlocal/bin/x', layout), false, 'a prefix is not a folder');
+  assert.equal(visibleInSandbox('/usr/../root/x', layout), false, 'resolved before it is judged');
+});
+
+test("the wrapper's status goes to fd 3, which the command does not get", () => {
+  assert.match(WRAPPER_SCRIPT, /^"\$@" 3>&- & c=\$!$/m);
+  assert.match(WRAPPER_SCRIPT, /echo "exit \$s" >&3; exec 3>&-/);
+});

@@ -1,0 +1,105 @@
+import { spawnSync } from 'node:child_process';
+import { ConfigError, shown } from '../../config/config-problem.js';
+import { resolveOnPath } from './binary-path.js';
+import { type BwrapLayout, bwrapArgs, visibleInSandbox } from './bwrap-args.js';
+
+/** How long the start-up probe may take to run `true` in a sandbox before the door calls the sandbox unusable. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** What `mur run` prints at launch for a capsule that opted out (docs/sandbox.md, "Opting out"). */
+export const SANDBOX_OFF_WARNING =
+  "mur: warning: capabilities.shell.sandbox is off: this capsule's commands run unsandboxed, with the door's user, files and network (docs/sandbox.md)";
+
+/** The fix a refusal names: how to get bubblewrap, or how to opt out. */
+export const SANDBOX_FIX = 'install bubblewrap (apt-get install -y bubblewrap) or opt out with capabilities.shell.sandbox: off';
+
+/**
+ * A capsule that grants a shell cannot start: its commands cannot be sandboxed here (docs/sandbox.md, "When the
+ * sandbox cannot be built"). Worded as every configuration refusal is, on the key that grants the shell.
+ */
+export class SandboxUnavailableError extends ConfigError {
+  override readonly name = 'SandboxUnavailableError';
+
+  constructor(manifestFile: string, allow: readonly string[], why: string) {
+    super(manifestFile, [{ path: 'capabilities.shell.allow', found: shown(allow), allowed: `a shell only where its commands can be sandboxed, and here ${why}: ${SANDBOX_FIX}` }]);
+  }
+}
+
+/** How one command is started: the program, its arguments, and what it reports its own exit through. */
+export interface CommandLine {
+  file: string;
+  args: string[];
+  /** true: the command's exit arrives on fd 3 (`started <pid>`, `exit <status>`); false: it is the process's own. */
+  statusOnFd3: boolean;
+}
+
+export interface CommandSandbox {
+  /** `bwrap`, or `off` when the manifest opted out (capabilities.shell.sandbox: off). */
+  readonly kind: 'bwrap' | 'off';
+  /** PATH as a command sees it. */
+  readonly path: string;
+  /** HOME as a command sees it. */
+  readonly home: string;
+  /** Where `binary` is, as a command would find it; null when it is not there. */
+  resolve(binary: string): string | null;
+  /** Why `binary`, found on the door's PATH, cannot run in the sandbox; null when it can. */
+  unreachable(binary: string): string | null;
+  commandLine(binaryPath: string, args: readonly string[], cwd: string): CommandLine;
+}
+
+/** No sandbox: the manifest said `capabilities.shell.sandbox: off`; commands run as the door's own children (docs/sandbox.md, "Opting out"). */
+export function unsandboxed(doorPath: string, home: string): CommandSandbox {
+  return {
+    kind: 'off',
+    path: doorPath,
+    home,
+    resolve: (binary) => resolveOnPath(binary, doorPath),
+    unreachable: () => null,
+    commandLine: (binaryPath, args) => ({ file: binaryPath, args: [...args], statusOnFd3: false }),
+  };
+}
+
+export interface BwrapOptions {
+  bwrap: string;
+  layout: BwrapLayout;
+  /** The door's PATH; a command's is its folders the sandbox shows. */
+  doorPath: string;
+}
+
+/** Commands in bubblewrap (docs/sandbox.md): built once a session, after a probe proves the sandbox runs here. */
+export function bwrapSandbox({ bwrap, layout, doorPath }: BwrapOptions): CommandSandbox {
+  const path = doorPath
+    .split(':')
+    .filter((dir) => dir !== '' && visibleInSandbox(dir, layout))
+    .join(':');
+  return {
+    kind: 'bwrap',
+    path,
+    home: '/tmp',
+    resolve: (binary) => {
+      const found = resolveOnPath(binary, path);
+      return found !== null && visibleInSandbox(found, layout) ? found : null;
+    },
+    unreachable: (binary) => {
+      const outside = resolveOnPath(binary, doorPath);
+      if (outside === null || visibleInSandbox(outside, layout)) return null;
+      return `shell binary '${binary}' is at ${outside}, which the sandbox does not show: commands see the system folders (/usr, /bin, /etc, /opt …) and the workdir only`;
+    },
+    commandLine: (binaryPath, args) => ({ file: bwrap, args: bwrapArgs(layout, binaryPath, args), statusOnFd3: true }),
+  };
+}
+
+/**
+ * Proves a sandbox runs here by running `true` in it, the way every command will run. Returns why it cannot, or null.
+ */
+export function probeSandbox(sandbox: CommandSandbox, env: Record<string, string>): string | null {
+  if (sandbox.kind === 'off') return null;
+  const truePath = sandbox.resolve('true');
+  if (truePath === null) return `no 'true' is on the sandbox's PATH (${sandbox.path || 'empty'}) to probe it with`;
+  const line = sandbox.commandLine(truePath, [], '/');
+  const run = spawnSync(line.file, line.args, { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
+  const status = String(run.output?.[3] ?? '');
+  if (run.error === undefined && /^exit 0$/m.test(status)) return null;
+  const said = run.error?.message ?? (run.stderr.trim().split('\n').at(-1) || `it exited ${run.status ?? run.signal}`);
+  return `bubblewrap could not run a command (${said})`;
+}

@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { MANIFEST_FILE } from '../../manifest/manifest.loader.js';
+import type { SessionContext } from '../../session/session-context.js';
+import { COMMAND_SESSION_ENV } from '../process-registry.js';
+import { resolveOnPath } from './binary-path.js';
+import { commandEnv } from './command-env.js';
+import { bwrapSandbox, type CommandSandbox, probeSandbox, SandboxUnavailableError, unsandboxed } from './sandbox.js';
+
+/** What session_start records of the sandbox: bubblewrap, opted out, or no shell granted (nothing to sandbox). */
+export type SandboxRecord = 'bwrap' | 'off' | 'no-shell';
+
+/** A session's sandbox for its commands and the one environment they get (docs/sandbox.md). */
+export class SessionSandbox {
+  private constructor(
+    readonly sandbox: CommandSandbox,
+    readonly env: Record<string, string>,
+    readonly record: SandboxRecord,
+  ) {}
+
+  /**
+   * Built when the door starts. A capsule that grants a shell and has not opted out gets bubblewrap, proven by a probe;
+   * when it cannot be had, the door does not start (SandboxUnavailableError, which names the fix).
+   */
+  static forSession(session: SessionContext, doorUid = process.getuid?.() ?? -1): SessionSandbox {
+    const shell = session.manifest.capabilities.shell;
+    const doorPath = session.settings.variable('PATH') ?? '/usr/local/bin:/usr/bin:/bin';
+    const doorHome = session.settings.variable('HOME');
+    const envFor = (sandbox: CommandSandbox) =>
+      commandEnv({ path: sandbox.path, home: sandbox.home, passed: shell.env, mark: [COMMAND_SESSION_ENV, session.sessionId], variables: session.settings });
+    if (shell.allow.length === 0 || shell.sandbox === 'off') {
+      // Unsandboxed commands keep their own HOME, the door's; the environment is the same allow-list.
+      const sandbox = unsandboxed(doorPath, doorHome ?? session.workDir);
+      return new SessionSandbox(sandbox, envFor(sandbox), shell.allow.length === 0 ? 'no-shell' : 'off');
+    }
+    const manifestFile = path.join(session.capsuleDir, MANIFEST_FILE);
+    const bwrap = resolveOnPath('bwrap', doorPath);
+    if (bwrap === null) throw new SandboxUnavailableError(manifestFile, shell.allow, 'bubblewrap (bwrap) is not installed');
+    const hidden = [session.settings.home, session.capsuleDir, session.recordsDir, ...(doorHome ? [doorHome] : [])].map((p) => path.resolve(p));
+    const sandbox = bwrapSandbox({ bwrap, doorPath, layout: { workdir: session.workDir, hidden, asRoot: doorUid === 0 } });
+    const env = envFor(sandbox);
+    const why = probeSandbox(sandbox, env);
+    if (why !== null) throw new SandboxUnavailableError(manifestFile, shell.allow, why);
+    return new SessionSandbox(sandbox, env, 'bwrap');
+  }
+}
