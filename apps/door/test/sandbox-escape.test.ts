@@ -167,6 +167,43 @@ describe('a sandboxed command reaches nothing the card does not grant', () => {
   });
 });
 
+describe("capabilities.network.allow: a command reaches the host:port entries listed, and nothing else", () => {
+  let door: DoorProcess;
+  let listed: Awaited<ReturnType<typeof listen>>;
+  let other: Awaited<ReturnType<typeof listen>>;
+
+  before(async () => {
+    listed = await listen('127.0.0.1');
+    other = await listen('127.0.0.1');
+    const manifest = `${lifecycleManifest({ acceptance: 'queue' })}  network:\n    allow: ["127.0.0.1:${listed.port}", "api.example.test:443", "localhost"]\n`;
+    door = await runDoor(makeCapsule(manifest, OBEY));
+  });
+
+  after(async () => {
+    await door?.stop();
+    listed?.server.close();
+    other?.server.close();
+  });
+
+  test('the listed port answers, through 127.0.0.1 and localhost; another port and the door do not; a listed name resolves, no other does', async () => {
+    const doorPort = new URL(door.url).port;
+    const tryTcp = (t: string) => `(exec 3<>/dev/tcp/${t} && cat <&3) 2>&1; echo "tcp ${t} $?"`;
+    const text = await run(
+      door,
+      'allowed',
+      [tryTcp(`127.0.0.1/${listed.port}`), tryTcp(`localhost/${listed.port}`), tryTcp(`127.0.0.1/${other.port}`), tryTcp(`127.0.0.1/${doorPort}`), 'getent hosts api.example.test', 'timeout 5 getent hosts example.com; echo "other-name $?"'].join('; '),
+    );
+    assert.match(text, new RegExp(`service-banner\ntcp 127\\.0\\.0\\.1/${listed.port} 0`));
+    assert.match(text, new RegExp(`service-banner\ntcp localhost/${listed.port} 0`));
+    assert.match(text, new RegExp(`^tcp 127\\.0\\.0\\.1/${other.port} 1$`, 'm'));
+    assert.match(text, new RegExp(`^tcp 127\\.0\\.0\\.1/${doorPort} 1$`, 'm'), 'a bare localhost admits the runtime tools only');
+    assert.match(text, /^127\.0\.0\.2\s+api\.example\.test$/m);
+    assert.match(text, /^other-name [1-9]\d*$/m);
+    assert.equal(listed.connections(), 2);
+    assert.equal(other.connections(), 0);
+  });
+});
+
 /** The host pids whose command line is exactly `argv` (each NUL-ended, as /proc writes it). */
 function processesRunning(...argv: string[]): string[] {
   const wanted = `${argv.join('\u0000')}\u0000`;

@@ -7,7 +7,7 @@ import type { BackgroundCommands } from './background-commands.js';
 import { exitCodeOf } from './exit-code.js';
 import { type GroupMember, groupMembers, killProcessGroup } from './process-group.js';
 import type { ProcessRegistry } from './process-registry.js';
-import { WRAPPER_NAME } from './sandbox/bwrap-args.js';
+import { RELAY_SCRIPT_PATH, WRAPPER_NAME } from './sandbox/bwrap-args.js';
 import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { ToolInputError } from './tool-call.js';
 import { fenceToolResult } from '../auth/untrusted-fence.js';
@@ -95,11 +95,12 @@ function watch(child: ChildProcess, statusOnFd3: boolean): { exited: Promise<Exi
   return { exited, closed, spawnError: new Promise<Error>((resolve) => child.once('error', resolve)) };
 }
 
-/** The sandbox's own processes in a command's group (bubblewrap and the wrapper), which hold nothing of the command's. */
+/** The sandbox's own processes in a command's group (bubblewrap, the wrapper, the relay), which hold nothing of the command's. */
 function isSandboxScaffold(member: GroupMember): boolean {
   if (member.comm === 'bwrap') return true;
   try {
-    return readFileSync(`/proc/${member.pid}/cmdline`, 'utf8').split('\0')[3] === WRAPPER_NAME;
+    const argv = readFileSync(`/proc/${member.pid}/cmdline`, 'utf8').split('\0');
+    return argv[3] === WRAPPER_NAME || argv[1] === RELAY_SCRIPT_PATH;
   } catch {
     return false;
   }

@@ -15,7 +15,7 @@ test('every namespace, the system read-only, private /tmp, /proc and /dev, the w
   assert.deepEqual(binds, [layout.workdir], 'nothing else is bound writable');
   for (const [i, a] of pairs.entries()) if (a === '--ro-bind') assert.match(pairs[i + 1], /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt)$/);
   assert.deepEqual(pairs.slice(-5), ['--bind', layout.workdir, layout.workdir, '--chdir', layout.workdir], 'the workdir is bound last, after every cover');
-  assert.deepEqual(args.slice(sep), ['--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, '/usr/bin/bash', '-c', 'echo hi']);
+  assert.deepEqual(args.slice(sep), ['--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, 'none', '/usr/bin/bash', '-c', 'echo hi']);
 });
 
 test('a hidden folder under a system root is covered with an empty tmpfs; one elsewhere is never bound at all', () => {
@@ -44,4 +44,13 @@ test('what a command can see: the workdir and the system folders, less every hid
 test("the wrapper's status goes to fd 3, which the command does not get", () => {
   assert.match(WRAPPER_SCRIPT, /^"\$@" 3>&- & c=\$!$/m);
   assert.match(WRAPPER_SCRIPT, /echo "exit \$s" >&3; exec 3>&-/);
+});
+
+test('with listed destinations: the relay starts first, and its pieces are shown after everything but the workdir', () => {
+  const extraBinds = [{ source: '/tmp/murmur-egress-x/hosts', target: '/etc/hosts', writable: false }];
+  const args = bwrapArgs({ ...layout, extraBinds, relay: { spec: '127.0.0.1:8080=/run/murmur/egress/0.sock' } }, '/usr/bin/true', []);
+  const sep = args.indexOf('--');
+  assert.deepEqual(args.slice(sep + 5), ['relay', '/run/murmur/node', '/run/murmur/relay.mjs', '127.0.0.1:8080=/run/murmur/egress/0.sock', '/usr/bin/true']);
+  assert.ok(args.indexOf('/etc/hosts') > args.lastIndexOf('/etc'), "the listed names' hosts file covers the system's");
+  assert.match(WRAPPER_SCRIPT, /kill -9 "\$r"; exit 0/, 'the wrapper ends the relay before it goes');
 });

@@ -7,21 +7,50 @@ export const SYSTEM_ROOTS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64'
 /** The wrapper's $0: how the door tells the sandbox's own processes from the command's (sandboxScaffold). */
 export const WRAPPER_NAME = 'murmur-sandbox';
 
+/** Where the sandbox holds the network relay's pieces (docs/sandbox.md, "Network"). */
+export const RELAY_SCRIPT_PATH = '/run/murmur/relay.mjs';
+export const RELAY_NODE_PATH = '/run/murmur/node';
+export const EGRESS_SOCKETS_PATH = '/run/murmur/egress';
+
 /**
- * The command's first process inside the sandbox (pid 2; bubblewrap's init is pid 1). It starts the command, lets go
- * of the output pipes, says `started <pid>` and then `exit <status>` on fd 3 when the command exits, and stays while
- * anything the command started still runs: bubblewrap ends the namespace, and every process in it, when this exits.
- * Only shell builtins run in the wait, so it adds no process of its own to count.
+ * The command's first process inside the sandbox (pid 2; bubblewrap's init is pid 1). For a capsule whose commands
+ * may reach listed destinations it first starts the network relay and waits until it listens. It starts the
+ * command, lets go of the output pipes, says `started <pid>` and then `exit <status>` on fd 3 when the command exits,
+ * and stays while anything the command started still runs (the relay aside): bubblewrap ends the namespace, and
+ * every process in it, when this exits. Only shell builtins run in the wait, so it adds no process of its own to count.
+ *
+ * Its arguments: `relay <node> <relay script> <spec>` or `none`, then the command.
  */
 export const WRAPPER_SCRIPT = [
+  'k=2; r=',
+  'if [ "$1" = relay ]; then',
+  '  mkfifo /tmp/.murmur-relay',
+  '  "$2" "$3" "$4" 3>&- >/tmp/.murmur-relay 2>/dev/null </dev/null & r=$!',
+  '  read ready </tmp/.murmur-relay; rm -f /tmp/.murmur-relay',
+  '  [ "$ready" = ready ] || echo "murmur-sandbox: the network relay did not start: no listed destination is reachable" >&2',
+  '  k=3; shift 4',
+  'else shift 1; fi',
   // fd 3 is the wrapper's alone: the command cannot write a status line of its own.
   '"$@" 3>&- & c=$!',
   'exec >/dev/null 2>&1 </dev/null',
   'echo "started $c" >&3',
   'wait "$c"; s=$?',
   'echo "exit $s" >&3; exec 3>&-',
-  'while :; do n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; [ "$n" -le 2 ] && exit 0; sleep 0.2; done',
+  // bubblewrap's init stays while any process does: the relay is ended here, or it would keep the sandbox forever.
+  'while :; do n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; if [ "$n" -le "$k" ]; then [ -n "$r" ] && kill -9 "$r"; exit 0; fi; sleep 0.2; done',
 ].join('\n');
+
+/** A file or folder of the host's that the sandbox shows at another path. */
+export interface ExtraBind {
+  source: string;
+  target: string;
+  writable: boolean;
+}
+
+/** The relay a command's wrapper starts: its `listen=socket` pairs, comma-separated (relay-script.ts). */
+export interface RelayStart {
+  spec: string;
+}
 
 export interface BwrapLayout {
   /** The only folder a command may write, bound at its own path. */
@@ -30,6 +59,10 @@ export interface BwrapLayout {
   hidden: readonly string[];
   /** The door runs as root: bubblewrap then drops every capability itself. */
   asRoot: boolean;
+  /** Shown at their targets, after everything else (the relay's pieces, the listed names' /etc/hosts). */
+  extraBinds?: readonly ExtraBind[];
+  /** Set when commands may reach listed destinations. */
+  relay?: RelayStart | null;
 }
 
 /** What a system root is on this host: a folder to bind, a symlink to make again, or nothing. */
@@ -66,7 +99,9 @@ export function bwrapArgs(layout: BwrapLayout, binary: string, args: readonly st
   out.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   // A hidden folder under a system root is covered by an empty one; elsewhere it is simply never bound.
   for (const hidden of layout.hidden) if (SYSTEM_ROOTS.some((root) => inside(hidden, root))) out.push('--tmpfs', hidden);
+  for (const bind of layout.extraBinds ?? []) out.push(bind.writable ? '--bind' : '--ro-bind', bind.source, bind.target);
   out.push('--bind', layout.workdir, layout.workdir, '--chdir', layout.workdir);
-  out.push('--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, binary, ...args);
+  const relay = layout.relay ? ['relay', RELAY_NODE_PATH, RELAY_SCRIPT_PATH, layout.relay.spec] : ['none'];
+  out.push('--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, ...relay, binary, ...args);
   return out;
 }

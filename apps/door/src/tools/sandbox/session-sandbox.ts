@@ -3,6 +3,7 @@ import { MANIFEST_FILE } from '../../manifest/manifest.loader.js';
 import type { SessionContext } from '../../session/session-context.js';
 import { COMMAND_SESSION_ENV } from '../process-registry.js';
 import { resolveOnPath } from './binary-path.js';
+import { CommandEgress, commandDestinations } from './command-egress.js';
 import { commandEnv } from './command-env.js';
 import { bwrapSandbox, type CommandSandbox, probeSandbox, SandboxUnavailableError, unsandboxed } from './sandbox.js';
 
@@ -15,13 +16,19 @@ export class SessionSandbox {
     readonly sandbox: CommandSandbox,
     readonly env: Record<string, string>,
     readonly record: SandboxRecord,
+    private readonly egress: CommandEgress | null = null,
   ) {}
+
+  /** The door closes: the egress sockets go (Nest calls it when the door's modules are destroyed). */
+  async onModuleDestroy(): Promise<void> {
+    await this.egress?.close();
+  }
 
   /**
    * Built when the door starts. A capsule that grants a shell and has not opted out gets bubblewrap, proven by a probe;
    * when it cannot be had, the door does not start (SandboxUnavailableError, which names the fix).
    */
-  static forSession(session: SessionContext, doorUid = process.getuid?.() ?? -1): SessionSandbox {
+  static async forSession(session: SessionContext, doorUid = process.getuid?.() ?? -1): Promise<SessionSandbox> {
     const shell = session.manifest.capabilities.shell;
     const doorPath = session.settings.variable('PATH') ?? '/usr/local/bin:/usr/bin:/bin';
     const doorHome = session.settings.variable('HOME');
@@ -36,10 +43,17 @@ export class SessionSandbox {
     const bwrap = resolveOnPath('bwrap', doorPath);
     if (bwrap === null) throw new SandboxUnavailableError(manifestFile, shell.allow, 'bubblewrap (bwrap) is not installed');
     const hidden = [session.settings.home, session.capsuleDir, session.recordsDir, ...(doorHome ? [doorHome] : [])].map((p) => path.resolve(p));
-    const sandbox = bwrapSandbox({ bwrap, doorPath, layout: { workdir: session.workDir, hidden, asRoot: doorUid === 0 } });
+    // The listed host:port destinations, carried by the door through a relay in each command's sandbox.
+    const destinations = commandDestinations(session.manifest.capabilities.network.allow);
+    const egress = destinations.length > 0 ? await CommandEgress.open(destinations, process.execPath) : null;
+    const layout = { workdir: session.workDir, hidden, asRoot: doorUid === 0, extraBinds: egress?.plan.binds ?? [], relay: egress ? { spec: egress.plan.relaySpec } : null };
+    const sandbox = bwrapSandbox({ bwrap, doorPath, layout });
     const env = envFor(sandbox);
     const why = probeSandbox(sandbox, env);
-    if (why !== null) throw new SandboxUnavailableError(manifestFile, shell.allow, why);
-    return new SessionSandbox(sandbox, env, 'bwrap');
+    if (why !== null) {
+      await egress?.close();
+      throw new SandboxUnavailableError(manifestFile, shell.allow, why);
+    }
+    return new SessionSandbox(sandbox, env, 'bwrap', egress);
   }
 }

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import { test } from 'node:test';
+import { CommandEgress, commandDestinations } from './command-egress.js';
+
+test('a command reaches host:port entries only; localhost and 127.0.0.1 name each other; a bare host or :* is the runtime tools alone', () => {
+  assert.deepEqual(commandDestinations(['localhost', 'localhost:*', '127.0.0.1:8080', 'LOCALHOST:8080', 'api.example.com:443', 'api.example.com', 'bad host:1', 'x:0', 'x:65536', ':80', '[::1]:80']), [
+    { host: 'localhost', port: 8080 },
+    { host: 'api.example.com', port: 443 },
+  ]);
+});
+
+test("the door carries a connection on a destination's socket to the destination; named hosts get their own loopback address", async () => {
+  const target = net.createServer((s) => s.end('from-target\n'));
+  await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+  const port = (target.address() as net.AddressInfo).port;
+  const egress = await CommandEgress.open(commandDestinations([`localhost:${port}`, 'api.example.test:443']), process.execPath);
+  try {
+    const hosts = egress.plan.binds.find((b) => b.target === '/etc/hosts');
+    assert.equal(readFileSync(hosts!.source, 'utf8'), '127.0.0.1 localhost\n::1 localhost\n127.0.0.2 api.example.test\n');
+    assert.equal(egress.plan.relaySpec, `127.0.0.1:${port}=/run/murmur/egress/0.sock,::1:${port}=/run/murmur/egress/0.sock,127.0.0.2:443=/run/murmur/egress/1.sock`);
+    const socketDir = egress.plan.binds.find((b) => b.target === '/run/murmur/egress')!.source;
+    const reply = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      net.connect(`${socketDir}/0.sock`).on('data', (d) => (text += d)).on('close', () => resolve(text)).on('error', reject);
+    });
+    assert.equal(reply, 'from-target\n');
+  } finally {
+    await egress.close();
+    target.close();
+  }
+});
