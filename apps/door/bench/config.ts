@@ -43,6 +43,12 @@ export interface BenchConfig {
   killTrials: number;
   /** Foreground calls whose child holds the output, timed from dispatch to result (BENCH_HOLDER_CALLS). */
   holderCalls: number;
+  /** Foreground shell calls timed per door, sandboxed and not, after the unmeasured warm-up (BENCH_SHELL_CALLS). */
+  shellCalls: number;
+  /** Unmeasured foreground shell calls per door first (BENCH_SHELL_WARMUP). */
+  shellWarmup: number;
+  /** Background command starts timed per door, sandboxed and not (BENCH_SHELL_BG_CALLS). */
+  shellBackgroundCalls: number;
   /** `--quick`: shorter runs and smaller sizes, for a look in well under two minutes; env settings still win. */
   quick: boolean;
 }
@@ -64,6 +70,8 @@ export const TARGETS = {
   fanOutEventsPerSecond: 100_000,
   /** The door's RSS growth, in MiB, still held once quiet after a large task that one paused reader stopped reading: under this. */
   stalledGrowthMiB: 64,
+  /** Milliseconds the command sandbox adds to a task running one foreground shell call, at p50: at most this. */
+  shellSandboxAddedP50Ms: 15,
 } as const;
 
 function number(name: string, fallback: number, check: (n: number) => boolean, what: string): number {
@@ -115,6 +123,9 @@ export function readConfig(argv: readonly string[] = process.argv.slice(2)): Ben
     coldStarts: number('BENCH_COLD_STARTS', quick ? 3 : 5, positiveInt, 'a positive integer'),
     killTrials: number('BENCH_KILL_TRIALS', quick ? 5 : 20, positiveInt, 'a positive integer'),
     holderCalls: number('BENCH_HOLDER_CALLS', quick ? 10 : 30, positiveInt, 'a positive integer'),
+    shellCalls: number('BENCH_SHELL_CALLS', quick ? 100 : 200, positiveInt, 'a positive integer'),
+    shellWarmup: number('BENCH_SHELL_WARMUP', 20, (n) => Number.isInteger(n) && n >= 0, 'an integer from 0'),
+    shellBackgroundCalls: number('BENCH_SHELL_BG_CALLS', quick ? 10 : 20, positiveInt, 'a positive integer'),
     quick,
   };
   if (config.stallChunks % config.stallBurst !== 0) {

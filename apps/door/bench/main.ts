@@ -21,6 +21,7 @@ import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
 import { type PlanesMeasurement, measurePlanes, renderPlanes } from './measure-planes.js';
 import { measureProcessLifetime } from './measure-process-lifetime.js';
+import { measureShellSandbox, type ShellSandboxMeasurement, shellSandboxJson, shellSandboxLines } from './measure-shell-sandbox.js';
 import { type ColdStart, FOOTPRINT_REST_MS, FOOTPRINT_SETTLE_MS, type Footprint, fill, measureColdStart } from './measure-footprint.js';
 import { measureStreamMemory, type StreamMemoryMeasurement } from './measure-stream-memory.js';
 import { measureStreamVersusSdk, type StreamVersusSdk } from './measure-stream-rate.js';
@@ -127,6 +128,15 @@ async function run(root: string): Promise<void> {
     process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-formation', at: new Date().toISOString(), formation: m })}\n`);
   };
   if (process.argv.includes('--formation')) return printFormation(await formation());
+  // The command sandbox's cost: a foreground shell call and a background start, bubblewrap vs sandbox: off (docs/benchmarks.md).
+  const shellSandbox = (): Promise<ShellSandboxMeasurement> =>
+    measureShellSandbox(root, { calls: config.shellCalls, warmup: config.shellWarmup, backgroundCalls: config.shellBackgroundCalls }, log);
+  if (process.argv.includes('--shell-sandbox')) {
+    const m = await shellSandbox();
+    process.stdout.write(`\n${shellSandboxLines(m).join('\n')}\n\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-shell-sandbox', at: new Date().toISOString(), shellSandbox: shellSandboxJson(m) })}\n`);
+    return;
+  }
   const home = path.join(root, 'home');
   const capsuleDir = writeCapsule(path.join(root, 'capsule'));
 
@@ -153,13 +163,14 @@ async function run(root: string): Promise<void> {
   const listTasks = await measureListTasks(home, capsuleDir, config, log);
   const { fanOut, streamMemory } = await measureStreams(root, config);
   const processes = await measureProcessLifetime(root, config.killTrials, config.holderCalls, log);
+  const shellSandboxMeasurement = await shellSandbox();
   if (config.cpuProfDir) log(`the doors' CPU profiles (GetTask/SendMessage/streams, then fan-out) are in ${config.cpuProfDir}`);
   const drivers = await measureDrivers(root);
   const planesMeasurement = await planes();
   const formationMeasurement = await formation();
   const consolePerf = readConsolePerf();
 
-  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, consolePerf };
+  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, shellSandbox: shellSandboxMeasurement, consolePerf };
   process.stdout.write(renderTable(results));
   process.stdout.write(renderDrivers(drivers));
   process.stdout.write(`${renderJson(results)}\n`);

@@ -7,6 +7,7 @@ import type { FanOutMeasurement, FanOutRun } from './measure-fan-out.js';
 import type { GetTaskMeasurement } from './measure-get-task.js';
 import type { ListTasksMeasurement } from './measure-list-tasks.js';
 import { PROCESS_TARGETS, type ProcessLifetime } from './measure-process-lifetime.js';
+import { type ShellSandboxMeasurement, shellSandboxJson, shellSandboxLines } from './measure-shell-sandbox.js';
 import type { StreamMemoryMeasurement } from './measure-stream-memory.js';
 import { passes, type VersusResults, versusJson, versusLines } from './report-versus.js';
 import { round } from './stats.js';
@@ -19,6 +20,7 @@ export interface BenchResults extends VersusResults {
   fanOut: FanOutMeasurement;
   streamMemory: StreamMemoryMeasurement;
   processes: ProcessLifetime;
+  shellSandbox: ShellSandboxMeasurement;
   consolePerf: ConsolePerf;
 }
 
@@ -121,6 +123,8 @@ export function renderTable(results: BenchResults): string {
     ...memoryLines(results.streamMemory),
     '',
     ...processLines(results.processes),
+    '',
+    ...shellSandboxLines(results.shellSandbox),
     '',
     ...consoleLines(results.consolePerf),
     '',
@@ -255,7 +259,8 @@ export function renderJson(results: BenchResults): string {
     },
     streamMemory: streamMemoryJson(streamMemory),
     processes: results.processes,
+    shellSandbox: shellSandboxJson(results.shellSandbox),
     consolePerf: consolePerf.measuredAt === null ? { file: consolePerf.file, measuredAt: null } : { file: consolePerf.file, measuredAt: consolePerf.measuredAt, figures: consolePerf.raw, problem: consolePerf.problem },
-    pass: getTask.pass && listTasks.pass && fanOut.pass && fanOut.lossless && streamMemory.stalled.pass && results.processes.pass && ok.send && ok.stream && ok.idle && ok.at100k !== false,
+    pass: getTask.pass && listTasks.pass && fanOut.pass && fanOut.lossless && streamMemory.stalled.pass && results.processes.pass && results.shellSandbox.pass !== false && ok.send && ok.stream && ok.idle && ok.at100k !== false,
   });
 }
