@@ -279,6 +279,22 @@ describe('when the sandbox cannot be built, or the capsule opts out', () => {
     });
   });
 
+  test('a bubblewrap that cannot run a command: the door does not start, and the refusal says what bubblewrap said', async () => {
+    const bin = tempDir('path');
+    writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
+    const capsule = makeCapsule(lifecycleManifest(), OBEY);
+    const door = runDoor(capsule, [], tempDir('home'), { env: { PATH: `${bin}:/usr/bin:/bin` } });
+    await assert.rejects(door, (error: Error) => {
+      assert.ok(
+        error.message.includes(
+          'allowed: a shell only where its commands can be sandboxed, and here bubblewrap could not run a command (bwrap: No permissions to create new namespace): install bubblewrap (apt-get install -y bubblewrap) or opt out with capabilities.shell.sandbox: off\n',
+        ),
+        error.message,
+      );
+      return true;
+    });
+  });
+
   test('capabilities.shell.sandbox: off is printed at launch and recorded, and commands then see the host', async () => {
     const capsule = makeCapsule(lifecycleManifest({ sandbox: 'off' }), OBEY);
     const door = await runDoor(capsule, [], tempDir('home'), { env: { OPENAI_API_KEY: SECRET_KEY } });

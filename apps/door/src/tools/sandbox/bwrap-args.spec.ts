@@ -54,3 +54,16 @@ test('with listed destinations: the relay starts first, and its pieces are shown
   assert.ok(args.indexOf('/etc/hosts') > args.lastIndexOf('/etc'), "the listed names' hosts file covers the system's");
   assert.match(WRAPPER_SCRIPT, /kill -9 "\$r"; exit 0/, 'the wrapper ends the relay before it goes');
 });
+
+test('the wrapper, run by sh: the exit on fd 3, the command kept off fd 3, and a relay that did not start said on stderr', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const run = (relay: string[], command: string) =>
+    spawnSync('/bin/sh', ['-c', WRAPPER_SCRIPT, WRAPPER_NAME, ...relay, '/bin/sh', '-c', command], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], encoding: 'utf8', timeout: 5000 });
+  const plain = run(['none'], 'echo out; echo fake-exit >&3; exit 7');
+  assert.equal(plain.stdout, 'out\n');
+  assert.match(String(plain.output[3]), /^started \d+\nexit 7\n$/, 'only the wrapper writes fd 3');
+  assert.match(plain.stderr, /3: Bad file descriptor/);
+  const noRelay = run(['relay', '/bin/false', '/nonexistent.mjs', 'spec'], 'exit 0');
+  assert.equal(noRelay.stderr, 'murmur-sandbox: the network relay did not start: no listed destination is reachable\n');
+  assert.match(String(noRelay.output[3]), /exit 0\n$/);
+});
