@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { EGRESS_SOCKETS_PATH, type ExtraBind, RELAY_NODE_PATH, RELAY_SCRIPT_PATH } from './bwrap-args.js';
 import { RELAY_SCRIPT } from './relay-script.js';
+import { splice } from './splice.js';
 
 /** A destination a command may reach: one `host:port` entry of capabilities.network.allow (docs/sandbox.md, "Network"). */
 export interface CommandDestination {
@@ -60,15 +61,7 @@ export class CommandEgress {
     for (const [i, destination] of destinations.entries()) {
       const socket = path.join(dir, `${i}.sock`);
       const server = net.createServer((inner) => {
-        const outer = net.connect({ host: destination.host === 'localhost' ? '127.0.0.1' : destination.host, port: destination.port });
-        const end = () => {
-          inner.destroy();
-          outer.destroy();
-        };
-        inner.pipe(outer);
-        outer.pipe(inner);
-        inner.on('error', end).on('close', end);
-        outer.on('error', end).on('close', end);
+        splice(inner, net.connect({ host: destination.host === 'localhost' ? '127.0.0.1' : destination.host, port: destination.port }));
       });
       await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
       servers.push(server);

@@ -1,3 +1,5 @@
+import { splice } from './splice.js';
+
 /**
  * The network relay inside a command's sandbox, run by Node.js (the door's own binary, shown read-only): it listens
  * on each listed destination's address inside the command's network namespace and carries every connection, byte
@@ -5,6 +7,7 @@
  * `<host>:<port>=<socket>` pairs, comma-separated; it prints `ready` once every one listens (or could not).
  */
 export const RELAY_SCRIPT = `import net from 'node:net';
+const splice = ${splice.toString()};
 const specs = process.argv[2].split(',').map((pair) => {
   const [listen, socket] = pair.split('=');
   const colon = listen.lastIndexOf(':');
@@ -16,17 +19,7 @@ const settled = () => {
   if (waiting === 0) process.stdout.write('ready\\n');
 };
 for (const spec of specs) {
-  const server = net.createServer((inner) => {
-    const outer = net.connect(spec.socket);
-    const end = () => {
-      inner.destroy();
-      outer.destroy();
-    };
-    inner.pipe(outer);
-    outer.pipe(inner);
-    inner.on('error', end).on('close', end);
-    outer.on('error', end).on('close', end);
-  });
+  const server = net.createServer((inner) => splice(inner, net.connect(spec.socket)));
   server.once('error', settled);
   server.listen(spec.port, spec.host, settled);
 }
