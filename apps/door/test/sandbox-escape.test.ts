@@ -316,6 +316,18 @@ describe('when the sandbox cannot be built, or the capsule opts out', () => {
     }
   });
 
+  test('capabilities.shell.max_file_mib bounds the file a command writes', async () => {
+    const manifest = lifecycleManifest().replace('allow: [bash]', 'allow: [bash]\n    max_file_mib: 1');
+    const door = await runDoor(makeCapsule(manifest, OBEY));
+    try {
+      const text = await run(door, 'fsize', 'head -c 3000000 /dev/zero > big; echo "head $?"; stat -c %s big');
+      assert.match(text, /^head 153$/m, 'SIGXFSZ ends the writer');
+      assert.match(text, /^1048576$/m);
+    } finally {
+      await door.stop();
+    }
+  });
+
   test('a binary the sandbox does not show is refused by name', async () => {
     const bin = tempDir('tools');
     writeFileSync(path.join(bin, 'mytool'), '#!/bin/sh\necho mine\n', { mode: 0o755 });

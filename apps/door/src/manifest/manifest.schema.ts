@@ -121,6 +121,8 @@ export const manifestSchema = z.strictObject({
           sandbox: z.enum(['on', 'off']).default('on'),
           /** The door's environment variables a command receives, by name; no other reaches it (docs/sandbox.md, "Environment"). */
           env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).default([]),
+          /** The largest file a sandboxed command may write, in MiB (RLIMIT_FSIZE; docs/sandbox.md, "Resource limits"). */
+          max_file_mib: z.number().int().min(1).max(1_048_576).default(4096),
         })
         .prefault({}),
       network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),

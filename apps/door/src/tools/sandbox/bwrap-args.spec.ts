@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { bwrapArgs, visibleInSandbox, WRAPPER_NAME, WRAPPER_SCRIPT } from './bwrap-args.js';
 
-const layout = { workdir: '/srv/home/me/.murmur/records/proj/ses_1/work', hidden: ['/srv/home/me/.murmur', '/srv/home/me/proj', '/usr/share/murmur-home'], asRoot: false };
+const layout = { workdir: '/srv/home/me/.murmur/records/proj/ses_1/work', hidden: ['/srv/home/me/.murmur', '/srv/home/me/proj', '/usr/share/murmur-home'], asRoot: false, maxFileMib: 4 };
 
 test('every namespace, the system read-only, private /tmp, /proc and /dev, the workdir the one writable bind', () => {
   const args = bwrapArgs(layout, '/usr/bin/bash', ['-c', 'echo hi']);
@@ -15,7 +15,7 @@ test('every namespace, the system read-only, private /tmp, /proc and /dev, the w
   assert.deepEqual(binds, [layout.workdir], 'nothing else is bound writable');
   for (const [i, a] of pairs.entries()) if (a === '--ro-bind') assert.match(pairs[i + 1], /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt)$/);
   assert.deepEqual(pairs.slice(-5), ['--bind', layout.workdir, layout.workdir, '--chdir', layout.workdir], 'the workdir is bound last, after every cover');
-  assert.deepEqual(args.slice(sep), ['--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, 'none', '/usr/bin/bash', '-c', 'echo hi']);
+  assert.deepEqual(args.slice(sep), ['--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, '8192', 'none', '/usr/bin/bash', '-c', 'echo hi']);
 });
 
 test('a hidden folder under a system root is covered with an empty tmpfs; one elsewhere is never bound at all', () => {
@@ -50,7 +50,7 @@ test('with listed destinations: the relay starts first, and its pieces are shown
   const extraBinds = [{ source: '/tmp/murmur-egress-x/hosts', target: '/etc/hosts', writable: false }];
   const args = bwrapArgs({ ...layout, extraBinds, relay: { spec: '127.0.0.1:8080=/run/murmur/egress/0.sock' } }, '/usr/bin/true', []);
   const sep = args.indexOf('--');
-  assert.deepEqual(args.slice(sep + 5), ['relay', '/run/murmur/node', '/run/murmur/relay.mjs', '127.0.0.1:8080=/run/murmur/egress/0.sock', '/usr/bin/true']);
+  assert.deepEqual(args.slice(sep + 6), ['relay', '/run/murmur/node', '/run/murmur/relay.mjs', '127.0.0.1:8080=/run/murmur/egress/0.sock', '/usr/bin/true']);
   assert.ok(args.indexOf('/etc/hosts') > args.lastIndexOf('/etc'), "the listed names' hosts file covers the system's");
   assert.match(WRAPPER_SCRIPT, /kill -9 "\$r"; exit 0/, 'the wrapper ends the relay before it goes');
 });
@@ -58,7 +58,7 @@ test('with listed destinations: the relay starts first, and its pieces are shown
 test('the wrapper, run by sh: the exit on fd 3, the command kept off fd 3, and a relay that did not start said on stderr', async () => {
   const { spawnSync } = await import('node:child_process');
   const run = (relay: string[], command: string) =>
-    spawnSync('/bin/sh', ['-c', WRAPPER_SCRIPT, WRAPPER_NAME, ...relay, '/bin/sh', '-c', command], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], encoding: 'utf8', timeout: 5000 });
+    spawnSync('/bin/sh', ['-c', WRAPPER_SCRIPT, WRAPPER_NAME, '8', ...relay, '/bin/sh', '-c', command], { stdio: ['ignore', 'pipe', 'pipe', 'pipe'], encoding: 'utf8', timeout: 5000 });
   const plain = run(['none'], 'echo out; echo fake-exit >&3; exit 7');
   assert.equal(plain.stdout, 'out\n');
   assert.match(String(plain.output[3]), /^started \d+\nexit 7\n$/, 'only the wrapper writes fd 3');
@@ -66,4 +66,18 @@ test('the wrapper, run by sh: the exit on fd 3, the command kept off fd 3, and a
   const noRelay = run(['relay', '/bin/false', '/nonexistent.mjs', 'spec'], 'exit 0');
   assert.equal(noRelay.stderr, 'murmur-sandbox: the network relay did not start: no listed destination is reachable\n');
   assert.match(String(noRelay.output[3]), /exit 0\n$/);
+});
+
+test('a command writes no file past capabilities.shell.max_file_mib: the write fails, SIGXFSZ ends the writer', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdtempSync, statSync } = await import('node:fs');
+  const dir = mkdtempSync('/tmp/murmur-fsize-');
+  // 8 blocks of 512 bytes: 4 KiB, as max_file_mib: 1 would be 2,048 blocks.
+  const run = spawnSync('/bin/sh', ['-c', WRAPPER_SCRIPT, WRAPPER_NAME, '8', 'none', '/bin/sh', '-c', `head -c 10000 /dev/zero > ${dir}/big; echo "head $?"`], {
+    stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    encoding: 'utf8',
+    timeout: 5000,
+  });
+  assert.match(run.stdout, /^head 153$/m, '128 + SIGXFSZ (25)');
+  assert.equal(statSync(`${dir}/big`).size, 4096);
 });

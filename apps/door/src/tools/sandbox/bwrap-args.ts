@@ -19,9 +19,11 @@ export const EGRESS_SOCKETS_PATH = '/run/murmur/egress';
  * and stays while anything the command started still runs (the relay aside): bubblewrap ends the namespace, and
  * every process in it, when this exits. Only shell builtins run in the wait, so it adds no process of its own to count.
  *
- * Its arguments: `relay <node> <relay script> <spec>` or `none`, then the command.
+ * Its arguments: the largest file the command may write (512-byte blocks, RLIMIT_FSIZE), `relay <node> <relay
+ * script> <spec>` or `none`, then the command.
  */
 export const WRAPPER_SCRIPT = [
+  'ulimit -f "$1"; shift',
   'k=2; r=',
   'if [ "$1" = relay ]; then',
   '  mkfifo /tmp/.murmur-relay',
@@ -63,6 +65,8 @@ export interface BwrapLayout {
   extraBinds?: readonly ExtraBind[];
   /** Set when commands may reach listed destinations. */
   relay?: RelayStart | null;
+  /** The largest file a command may write, in MiB (capabilities.shell.max_file_mib). */
+  maxFileMib: number;
 }
 
 /** What a system root is on this host: a folder to bind, a symlink to make again, or nothing. */
@@ -102,6 +106,6 @@ export function bwrapArgs(layout: BwrapLayout, binary: string, args: readonly st
   for (const bind of layout.extraBinds ?? []) out.push(bind.writable ? '--bind' : '--ro-bind', bind.source, bind.target);
   out.push('--bind', layout.workdir, layout.workdir, '--chdir', layout.workdir);
   const relay = layout.relay ? ['relay', RELAY_NODE_PATH, RELAY_SCRIPT_PATH, layout.relay.spec] : ['none'];
-  out.push('--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, ...relay, binary, ...args);
+  out.push('--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, String(layout.maxFileMib * 2048), ...relay, binary, ...args);
   return out;
 }
