@@ -97,11 +97,12 @@ describe('a sandboxed command reaches nothing the card does not grant', () => {
     const text = await run(
       door,
       'records',
-      `cat ../store.db ../trace.jsonl ../logs/door.log; cat ${door.recordsDir}/trace.jsonl; ln -s ../trace.jsonl t; cat t; ls -A ..; ls ${path.dirname(door.recordsDir)}`,
+      `cat ../store.db ../trace.jsonl ../logs/door.log; cat ${door.recordsDir}/trace.jsonl; ln -s ../trace.jsonl t; cat t; ln ${door.recordsDir}/trace.jsonl h; ls -A ..; ls ${path.dirname(door.recordsDir)}`,
     );
     assert.match(text, /cat: \.\.\/store\.db: No such file or directory/);
     assert.match(text, new RegExp(`cat: ${door.recordsDir}/trace\\.jsonl: No such file or directory`));
     assert.match(text, /cat: t: No such file or directory/);
+    assert.match(text, /ln: failed to access '.*trace\.jsonl': No such file or directory/, 'no hard link to it either');
     assert.match(text, /^work$/m, "the workdir's parent holds the workdir only");
     assert.doesNotMatch(text, /session_start|task_start/);
   });
@@ -148,6 +149,25 @@ describe('a sandboxed command reaches nothing the card does not grant', () => {
     assert.doesNotMatch(text, /service-banner/);
     assert.equal(tcp4.connections(), 0);
     assert.equal(tcp6?.connections() ?? 0, 0);
+  });
+
+  test("an abstract unix socket of the host's is not reachable", async (t) => {
+    // The attempt is made with Node.js, which a command sees only where it is installed under a system folder.
+    if (!/^\/(usr|opt)\//.test(process.execPath)) return t.skip(`node is at ${process.execPath}, which the sandbox does not show`);
+    const name = `murmur-test-${process.pid}-${Date.now()}`;
+    let accepted = 0;
+    const server = createServer((socket) => {
+      accepted += 1;
+      socket.end();
+    });
+    await new Promise<void>((resolve) => server.listen(`\0${name}`, resolve));
+    try {
+      const text = await run(door, 'abstract', `${process.execPath} -e "require('net').connect('\\0${name}').on('connect', () => console.log('connected')).on('error', (e) => console.log(e.code))"`);
+      assert.match(text, /^ECONNREFUSED$/m);
+      assert.equal(accepted, 0);
+    } finally {
+      server.close();
+    }
   });
 
   test('UDP and DNS reach nothing', async () => {
