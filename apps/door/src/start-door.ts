@@ -75,6 +75,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const tasks = app.get(TaskQueue);
   const trace = app.get(TraceWriter);
   const processes = app.get(ProcessRegistry);
+  const sandbox = app.get(SessionSandbox);
   trace.write('session_start', {
     session_id: session.sessionId,
     name: session.manifest.name,
@@ -83,7 +84,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     resumed: session.resumed,
     tools_declared: app.get(ToolDispatcher).inventory.names(),
     // How the session's commands run (docs/sandbox.md): an opt-out is on the record.
-    sandbox: app.get(SessionSandbox).record,
+    sandbox: sandbox.record,
   });
   if (lost.length > 0) {
     trace.write('commands_lost', { commands: lost.map(({ group, wasRunning }) => ({ ...group, killed_on_reopen: wasRunning })) });
@@ -112,6 +113,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
         clearTimeout(force);
         // Every command of the session, foreground or background, ends with it: SIGTERM, SIGKILL 2 s later.
         await processes.killAll();
+        sandbox.release();
         trace.write('session_end', { session_id: session.sessionId });
         removeTokens(session.recordsDir);
       })();

@@ -348,6 +348,27 @@ describe('when the sandbox cannot be built, or the capsule opts out', () => {
     }
   });
 
+  test('capabilities.shell.max_processes bounds what the commands start (a pids cgroup); the cgroup goes with the session', async (t) => {
+    const manifest = lifecycleManifest().replace('allow: [bash]', 'allow: [bash]\n    max_processes: 24');
+    const door = await runDoor(makeCapsule(manifest, OBEY));
+    const cgroup = readFileSync('/proc/mounts', 'utf8').includes(' cgroup ') || readFileSync('/proc/mounts', 'utf8').includes(' cgroup2 ');
+    try {
+      const text = await run(door, 'forks', "sh -c 'for i in $(seq 100); do sleep 30 < /dev/null > /dev/null 2>&1 & done' 2>&1 | tail -1; n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; echo \"procs $n\"");
+      const procs = Number(/^procs (\d+)$/m.exec(text)?.[1]);
+      if (!cgroup || procs > 24) {
+        // Where no pids cgroup can be made, nothing bounds them (docs/sandbox.md); here it must have been made.
+        assert.ok(!cgroup, `a pids hierarchy is mounted, yet ${procs} processes ran: ${text}`);
+        return t.skip('no pids cgroup on this host');
+      }
+      assert.ok(procs <= 24, text);
+      assert.match(text, /Cannot fork|Resource temporarily unavailable/, 'the fork past the bound failed');
+    } finally {
+      await door.stop();
+    }
+    const left = readFileSync('/proc/mounts', 'utf8').split('\n').some((l) => l.includes(`murmur-${door.sessionId}`));
+    assert.equal(left, false);
+  });
+
   test('a binary the sandbox does not show is refused by name', async () => {
     const bin = tempDir('tools');
     writeFileSync(path.join(bin, 'mytool'), '#!/bin/sh\necho mine\n', { mode: 0o755 });

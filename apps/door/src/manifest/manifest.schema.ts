@@ -123,6 +123,8 @@ export const manifestSchema = z.strictObject({
           env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).default([]),
           /** The largest file a sandboxed command may write, in MiB (RLIMIT_FSIZE; docs/sandbox.md, "Resource limits"). */
           max_file_mib: z.number().int().min(1).max(1_048_576).default(4096),
+          /** The most processes the session's commands may run at once, where a pids cgroup can be made (docs/sandbox.md). */
+          max_processes: z.number().int().min(8).max(1_000_000).default(1024),
         })
         .prefault({}),
       network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),

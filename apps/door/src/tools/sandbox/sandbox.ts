@@ -62,12 +62,14 @@ export function unsandboxed(doorPath: string, home: string): CommandSandbox {
 export interface BwrapOptions {
   bwrap: string;
   layout: BwrapLayout;
+  /** The session's pids cgroup: each command joins it before bubblewrap starts, so all it starts is counted. */
+  cgroupProcs: string | null;
   /** The door's PATH; a command's is its folders the sandbox shows. */
   doorPath: string;
 }
 
 /** Commands in bubblewrap (docs/sandbox.md): built once a session, after a probe proves the sandbox runs here. */
-export function bwrapSandbox({ bwrap, layout, doorPath }: BwrapOptions): CommandSandbox {
+export function bwrapSandbox({ bwrap, layout, doorPath, cgroupProcs }: BwrapOptions): CommandSandbox {
   const path = doorPath
     .split(':')
     .filter((dir) => dir !== '' && visibleInSandbox(dir, layout))
@@ -85,7 +87,11 @@ export function bwrapSandbox({ bwrap, layout, doorPath }: BwrapOptions): Command
       if (outside === null || visibleInSandbox(outside, layout)) return null;
       return `shell binary '${binary}' is at ${outside}, which the sandbox does not show: commands see the system folders (/usr, /bin, /etc, /opt …) and the workdir only`;
     },
-    commandLine: (binaryPath, args) => ({ file: bwrap, args: bwrapArgs(layout, binaryPath, args), statusOnFd3: true }),
+    commandLine: (binaryPath, args) =>
+      cgroupProcs === null
+        ? { file: bwrap, args: bwrapArgs(layout, binaryPath, args), statusOnFd3: true }
+        : // The shell joins the cgroup, then becomes bubblewrap: nothing of the command runs outside it.
+          { file: '/bin/sh', args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroupProcs, bwrap, ...bwrapArgs(layout, binaryPath, args)], statusOnFd3: true },
   };
 }
 

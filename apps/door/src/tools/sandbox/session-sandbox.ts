@@ -5,6 +5,7 @@ import { COMMAND_SESSION_ENV } from '../process-registry.js';
 import { resolveOnPath } from './binary-path.js';
 import { CommandEgress, commandDestinations } from './command-egress.js';
 import { commandEnv } from './command-env.js';
+import { openPidsCgroup, type PidsCgroup } from './pids-cgroup.js';
 import { bwrapSandbox, type CommandSandbox, probeSandbox, SandboxUnavailableError, unsandboxed } from './sandbox.js';
 
 /** What session_start records of the sandbox: bubblewrap, opted out, or no shell granted (nothing to sandbox). */
@@ -17,11 +18,18 @@ export class SessionSandbox {
     readonly env: Record<string, string>,
     readonly record: SandboxRecord,
     private readonly egress: CommandEgress | null = null,
+    /** The session's pids cgroup, or null where none can be made here (docs/sandbox.md, "Resource limits"). */
+    readonly cgroup: PidsCgroup | null = null,
   ) {}
 
   /** The door closes: the egress sockets go (Nest calls it when the door's modules are destroyed). */
   async onModuleDestroy(): Promise<void> {
     await this.egress?.close();
+  }
+
+  /** Every command of the session is killed: its cgroup goes. */
+  release(): void {
+    this.cgroup?.release();
   }
 
   /**
@@ -47,13 +55,15 @@ export class SessionSandbox {
     const destinations = commandDestinations(session.manifest.capabilities.network.allow);
     const egress = destinations.length > 0 ? await CommandEgress.open(destinations, process.execPath) : null;
     const layout = { workdir: session.workDir, hidden, asRoot: doorUid === 0, maxFileMib: shell.max_file_mib, extraBinds: egress?.plan.binds ?? [], relay: egress ? { spec: egress.plan.relaySpec } : null };
-    const sandbox = bwrapSandbox({ bwrap, doorPath, layout });
+    const cgroup = openPidsCgroup(session.sessionId, shell.max_processes);
+    const sandbox = bwrapSandbox({ bwrap, doorPath, layout, cgroupProcs: cgroup?.procs ?? null });
     const env = envFor(sandbox);
     const why = probeSandbox(sandbox, env);
     if (why !== null) {
       await egress?.close();
+      cgroup?.release();
       throw new SandboxUnavailableError(manifestFile, shell.allow, why);
     }
-    return new SessionSandbox(sandbox, env, 'bwrap', egress);
+    return new SessionSandbox(sandbox, env, 'bwrap', egress, cgroup);
   }
 }
