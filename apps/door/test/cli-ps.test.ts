@@ -1,10 +1,11 @@
 /**
  * `mur ps` end to end, and `mur stop` refusing an unreachable session (seed 000, "A card with no supportedInterfaces":
- * mur ps and mur stop list such a capsule as unreachable; the record is kept, never pruned).
+ * mur ps and mur stop list such a capsule as unreachable; the record is kept, never pruned). Only a stale record (its
+ * process gone) is removed, once listed (docs/cli.md, "Stale registry entries").
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { deadPid, manifest, registerFake, runMur, sleeper, type TinyServer, tinyServer } from './support/client-cli.js';
@@ -34,6 +35,9 @@ describe('mur ps', () => {
   let old: TinyServer;
   let oldProcess: ChildProcess;
   let silentProcess: ChildProcess;
+  let stalePid: number;
+  // Registered again by each test that lists it: the mur ps (or any mur command) before removed it.
+  const registerStale = () => registerFake(home, { sessionId: STALE_ID, name: 'gone', url: 'http://127.0.0.1:9', pid: stalePid });
 
   before(async () => {
     [open, secure] = await Promise.all([
@@ -63,7 +67,8 @@ describe('mur ps', () => {
     oldProcess = sleeper();
     silentProcess = sleeper();
     registerFake(home, { sessionId: OLD_ID, name: 'old-runtime', version: '0.0.9', url: old.url, pid: oldProcess.pid! });
-    registerFake(home, { sessionId: STALE_ID, name: 'gone', url: 'http://127.0.0.1:9', pid: await deadPid() });
+    stalePid = await deadPid();
+    registerStale();
     // A live process whose address answers nothing (a closed port).
     registerFake(home, { sessionId: SILENT_ID, name: 'silent', url: 'http://127.0.0.1:9', pid: silentProcess.pid! });
     // A record whose address now answers for another session.
@@ -102,7 +107,8 @@ describe('mur ps', () => {
     assert.equal(oldRow.pid, oldProcess.pid);
 
     assert.equal(byId.get(STALE_ID)?.reachable, false);
-    assert.match(byId.get(STALE_ID)!.reason!, /is gone \(a stale record\)/);
+    assert.equal(byId.get(STALE_ID)!.reason, `its process ${stalePid} is gone (a stale record): removed from the registry`);
+    assert.equal(existsSync(path.join(home, 'sessions', `${STALE_ID}.json`)), false, 'the stale record is removed once listed');
 
     assert.equal(byId.get(SILENT_ID)?.reachable, false);
     assert.match(byId.get(SILENT_ID)!.reason!, /^no answer from http:\/\/127\.0\.0\.1:9/);
@@ -116,6 +122,7 @@ describe('mur ps', () => {
   });
 
   test('the table names each session and says reachable or why not', async () => {
+    registerStale();
     const result = await runMur(['ps'], home);
     assert.equal(result.code, 0, result.stderr);
     const lines = result.stdout.trimEnd().split('\n');
@@ -124,7 +131,7 @@ describe('mur ps', () => {
     const line = (id: string) => lines.find((l) => l.includes(id)) ?? '';
     assert.match(line(open.sessionId), new RegExp(`^open-door\\s+0\\.1\\.0\\s+${open.url.replace(/\./g, '\\.')}\\s+${open.sessionId}\\s+${open.pid}\\s+reachable$`));
     assert.match(line(OLD_ID), /^old-runtime\s+0\.0\.9\s+.*\s+unreachable: its card has no supportedInterfaces/);
-    assert.match(line(STALE_ID), /unreachable: its process \d+ is gone/);
+    assert.match(line(STALE_ID), new RegExp(`unreachable: its process ${stalePid} is gone \\(a stale record\\): removed from the registry$`));
   });
 
   test('mur stop refuses an unreachable session and does not signal it; the records stay', async () => {
@@ -148,7 +155,11 @@ describe('mur ps', () => {
     process.kill(silentProcess.pid!, 0);
 
     const listed = JSON.parse((await runMur(['ps', '--json'], home)).stdout) as PsRow[];
-    assert.equal(listed.length, 6, 'records are listed, never pruned');
+    assert.deepEqual(
+      listed.map((r) => r.sessionId).sort(),
+      [open.sessionId, secure.sessionId, OLD_ID, SILENT_ID, IMPOSTOR_ID].sort(),
+      'the unreachable records whose process runs are kept; only the stale one was removed',
+    );
   });
 
   test('usage errors exit 2; a home with no records says so', async () => {
@@ -173,8 +184,8 @@ describe('mur ps as a tree: a formation’s members under it, a delegation’s c
   let supervisor: ChildProcess;
   after(() => supervisor?.kill('SIGKILL'));
 
-  before(async () => {
-    pid = await deadPid();
+  // The sessions' pid is gone, so each mur ps lists them once and removes them: each test registers them again.
+  const registerSessions = () => {
     const formation = (member: string, entry = false) => ({ name: 'trio', member, entry, supervisorPid: pid });
     // Registered out of order: the tree, not the start times, decides where each row goes.
     registerFake(home, { sessionId: id('1'), name: 'solo', url: 'http://127.0.0.1:9', pid, startedAt: at(1) });
@@ -185,6 +196,10 @@ describe('mur ps as a tree: a formation’s members under it, a delegation’s c
     registerFake(home, { sessionId: id('6'), name: 'deeper', url: 'http://127.0.0.1:9', pid, startedAt: at(6), delegation: { parentSessionId: id('5'), delegationId: 'dlg_bb' } });
     registerFake(home, { sessionId: id('7'), name: 'second', url: 'http://127.0.0.1:9', pid, startedAt: at(7), delegation: { parentSessionId: id('1'), delegationId: 'dlg_cc' } });
     registerFake(home, { sessionId: id('8'), name: 'orphan', url: 'http://127.0.0.1:9', pid, startedAt: at(8), delegation: { parentSessionId: id('9'), delegationId: 'dlg_dd' } });
+  };
+
+  before(async () => {
+    pid = await deadPid();
     // The supervisor's record gives the roster order (planner, worker, critic). Its pid must be alive to be read.
     supervisor = sleeper();
     mkdirSync(path.join(home, 'formations'), { recursive: true });
@@ -193,6 +208,7 @@ describe('mur ps as a tree: a formation’s members under it, a delegation’s c
   });
 
   test('--json lists the rows in tree order, each child carrying its parent', async () => {
+    registerSessions();
     const rows = JSON.parse((await runMur(['ps', '--json'], home)).stdout) as (PsRow & { formation?: { member: string }; parent?: { sessionId: string; delegationId: string } })[];
     assert.deepEqual(
       rows.map((r) => r.name),
@@ -208,6 +224,7 @@ describe('mur ps as a tree: a formation’s members under it, a delegation’s c
   });
 
   test('the table draws the tree: one formation line, its members in roster order, children indented under parents', async () => {
+    registerSessions();
     const out = (await runMur(['ps'], home)).stdout.split('\n').filter((l) => l !== '');
     const versionAt = out[0].indexOf('VERSION');
     const names = out.slice(1).map((l) => (l.startsWith('formation ') ? l : l.slice(0, versionAt).trimEnd()));
@@ -223,6 +240,6 @@ describe('mur ps as a tree: a formation’s members under it, a delegation’s c
       'orphan (delegation dlg_dd)',
     ]);
     assert.match(out[0], /^NAME\s+VERSION\s+ADDRESS\s+SESSION\s+PID\s+STATE$/);
-    assert.match(out.find((l) => l.startsWith('│     └─ deeper'))!, new RegExp(`${id('6')}\\s+${pid}\\s+unreachable: its process ${pid} is gone`));
+    assert.match(out.find((l) => l.startsWith('│     └─ deeper'))!, new RegExp(`${id('6')}\\s+${pid}\\s+unreachable: its process ${pid} is gone \\(a stale record\\): removed from the registry$`));
   });
 });

@@ -4,7 +4,7 @@ import { doorSettings } from '../config/settings.js';
 import { mintMemberTokens } from '../formations/member-tokens.js';
 import { callersFirst, loadRoster, type Roster } from '../formations/roster-loader.js';
 import { isMemberMessage, type MemberAnnounced, type MemberToSupervisor, type SupervisorToMember } from '../formations/seat-messages.js';
-import { registerFormation, unregisterFormation } from '../session/session-registry.js';
+import { registerFormation, unregister, unregisterFormation } from '../session/session-registry.js';
 import { launchTaskText } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
 import { atTime } from './run-command.js';
@@ -80,6 +80,8 @@ export async function superviseFormation(argv: string[], out: (line: string) => 
     stopping ??= (async () => {
       // Callers first: no member is called once its callee has gone.
       for (const name of callersFirst(roster)) await stopMember(byName.get(name)!);
+      // Every member has exited by now: a member that could not unregister (SIGKILLed) leaves no entry behind.
+      for (const member of members) if (member.announced) unregister(member.announced.sessionId);
       unregisterFormation(roster.name, process.pid);
     })();
     return stopping;

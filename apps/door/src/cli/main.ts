@@ -48,12 +48,19 @@ ${STOP_USAGE}`;
 }
 
 const HELP = new Set([undefined, 'help', '--help', '-h']);
+/**
+ * The commands that remove the registry's stale entries before they run (docs/cli.md, "Stale registry entries"):
+ * every command but help, and mur ps, which lists them first and removes them itself. A formation member and a
+ * delegated child (forked by mur run) leave it to the mur that started them.
+ */
+const PRUNES_FIRST = new Set(['run', 'console', 'demo', 'token', 'watch', 'cancel', 'stop']);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   // The environment's settings are read once, here, before any command runs (docs/cli.md, "Environment settings"):
   // a bad value stops the process now, exit 2, rather than whenever something first needs it.
   if (!HELP.has(command)) (await import('../config/settings.js')).doorSettings();
+  if (PRUNES_FIRST.has(command) && !rest.includes('--member') && !rest.includes('--delegation')) (await import('../session/session-registry.js')).pruneStale();
   switch (command) {
     case 'run': {
       // Before the door's code loads: its start would grow the young generation for good (young-generation.ts).

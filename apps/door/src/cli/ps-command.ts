@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { listFormations, listSessions, type SessionEntry } from '../session/session-registry.js';
+import { listFormations, listSessions, pruneStale, type SessionEntry } from '../session/session-registry.js';
 import { checkCard, clientFor, type CommandIo, fetchCard, inPlainWords, withUsage } from './client-command-support.js';
 import { type FormationOrder, psTree } from './ps-tree.js';
 import { UsageError } from './usage-error.js';
@@ -65,22 +65,26 @@ function table(rows: PsRow[], formations: readonly FormationOrder[]): string[] {
 }
 
 /** The running formations' member order, from the supervisors' records. */
-function formationOrders(): FormationOrder[] {
-  return listFormations()
+function formationOrders(formations: ReturnType<typeof listFormations>): FormationOrder[] {
+  return formations
     .filter((f) => !f.stale)
     .map((f) => ({ name: f.name, pid: f.pid, entry: f.entry, members: f.members.map((m) => m.member) }));
 }
 
 /**
- * mur ps: every session in the registry, each reachable or not. Records are listed, never pruned: a stale one (its
- * process gone) and an unreachable one (no answer, a card without supportedInterfaces, a card naming another
- * session) are listed with the reason.
+ * mur ps: every session in the registry, each reachable or not, with the reason when not (no answer, a card without
+ * supportedInterfaces, a card naming another session, its process gone). A stale entry (its process gone) is listed
+ * this once and removed, as a stale formation's entry is (docs/cli.md, "Stale registry entries"); every other entry
+ * is kept.
  */
 export async function ps(argv: string[], io: CommandIo): Promise<number> {
   const { values, positionals } = withUsage(PS_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } }));
   if (positionals.length > 0) throw new UsageError(`mur ps takes no arguments\n${PS_USAGE}`);
-  const probed = await Promise.all(listSessions().map(probe));
-  const formations = formationOrders();
+  const sessions = listSessions();
+  const registered = listFormations();
+  const pruned = new Set(pruneStale(undefined, { sessions, formations: registered }).sessions.map((s) => s.sessionId));
+  const probed = (await Promise.all(sessions.map(probe))).map((r) => (pruned.has(r.sessionId) ? { ...r, reason: `${r.reason}: removed from the registry` } : r));
+  const formations = formationOrders(registered);
   // Tree order: a formation's members together in roster order, each delegated sub-capsule after its parent.
   const rows = psTree(probed, formations).flatMap((l) => (l.kind === 'session' ? [l.row] : []));
   if (values.json) {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import type { RegisteredSession } from '@murmur/protocol';
 import { makePrivateDir, writePrivateFile } from '../common/private-files.js';
@@ -92,7 +92,7 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** Every session registered under `home` (MURMUR_HOME), each marked stale when its process is gone (the entry is reported, not trusted). */
+/** Every session registered under `home` (MURMUR_HOME), each marked stale when its process is gone (the entry is reported, not trusted; pruneStale removes it). */
 export function listSessions(home = murmurHome()): (SessionEntry & { stale: boolean })[] {
   let files: string[];
   try {
@@ -110,4 +110,41 @@ export function listSessions(home = murmurHome()): (SessionEntry & { stale: bool
     }
   }
   return entries.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+}
+
+/** What pruneStale removed: the stale entries it found, as listSessions and listFormations read them. */
+export interface Pruned {
+  sessions: (SessionEntry & { stale: boolean })[];
+  formations: (FormationEntry & { stale: boolean })[];
+}
+
+/**
+ * Removes the registry entries under `home` whose process is gone (docs/cli.md, "Stale registry entries"): a
+ * session's entry when its pid is not alive, a formation's when its supervisor's is not. Staleness is listSessions'
+ * and listFormations' (isAlive), and each file is read again just before it is removed, so an entry whose process
+ * runs is never removed, nor a half-written or foreign file. Each removal is one unlink; one that another `mur` won
+ * (ENOENT) is no failure, nor is any other (a registry that cannot be written still lists). `given`: entries a caller
+ * already read (mur ps lists them first); without it the registry is read here.
+ */
+export function pruneStale(home = murmurHome(), given?: { sessions: readonly (SessionEntry & { stale: boolean })[]; formations: readonly (FormationEntry & { stale: boolean })[] }): Pruned {
+  const removed: Pruned = { sessions: [], formations: [] };
+  for (const s of given?.sessions ?? listSessions(home)) {
+    if (s.stale && removeIfGone(path.join(registryDir(home), `${s.sessionId}.json`), (e: SessionEntry) => e.sessionId === s.sessionId)) removed.sessions.push(s);
+  }
+  for (const f of given?.formations ?? listFormations(home)) {
+    if (f.stale && removeIfGone(path.join(formationsDir(home), `${f.name}-${f.pid}.json`), (e: FormationEntry) => e.name === f.name && e.pid === f.pid)) removed.formations.push(f);
+  }
+  return removed;
+}
+
+/** Unlinks an entry file that still reads as `same` entry with its process gone; false otherwise, or when another mur removed it first. */
+function removeIfGone<E extends { pid: number }>(file: string, same: (entry: E) => boolean): boolean {
+  try {
+    const entry = JSON.parse(readFileSync(file, 'utf8')) as E;
+    if (!same(entry) || typeof entry.pid !== 'number' || isAlive(entry.pid)) return false;
+    unlinkSync(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
