@@ -4,8 +4,10 @@
  * own lines outside every fence.
  */
 import { fenceUntrusted } from '../auth/untrusted-fence.js';
+import type { MemberCallEnding } from '../records/trace-schema.js';
 
-export type CallStatus = 'completed' | 'no_answer' | 'failed' | 'canceled' | 'rejected' | 'timed_out' | 'unreachable' | 'abandoned';
+/** How a call ended: the records' list (records/trace-schema.ts), which the member_call record carries. */
+export type CallStatus = MemberCallEnding;
 
 export interface EndedCall {
   callId: string;

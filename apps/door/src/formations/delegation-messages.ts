@@ -3,8 +3,10 @@
  * The delegation token travels only here: never on disk, in argv or in the environment.
  */
 
-/** How a delegation ended, as the child reports it in its completion. */
-export type DelegationStatus = 'completed' | 'failed' | 'canceled' | 'rejected' | 'timed_out' | 'lost';
+import type { DelegationStatus } from '../records/trace-schema.js';
+
+/** How a delegation ended, as the child reports it in its completion: the records' list. */
+export type { DelegationStatus };
 
 export type ChildToParent =
   | { kind: 'announced'; sessionId: string; url: string; pid: number; version: string }

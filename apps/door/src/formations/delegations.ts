@@ -9,6 +9,7 @@ import type { CompletionSink } from '../rpc/completion-sink.js';
 import { newId } from '../common/ids.js';
 import { makePrivateDir } from '../common/private-files.js';
 import type { SessionContext } from '../session/session-context.js';
+import { DELEGATION_STATUSES } from '../records/trace-schema.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import type { ResidueSource } from '../tasks/residue-source.js';
 import type { TraceContextSource } from '../telemetry/trace-context.js';
@@ -193,7 +194,6 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
   }
 }
 
-const STATUSES: readonly DelegationStatus[] = ['completed', 'failed', 'canceled', 'rejected', 'timed_out', 'lost'];
 
 /** The completion's data part (cli/delegation-child.ts writes it), or null when it holds none this runtime reads. */
 function completionData(params: JsonObject): Pick<CompletionData, 'status' | 'output'> | null {
@@ -201,7 +201,7 @@ function completionData(params: JsonObject): Pick<CompletionData, 'status' | 'ou
   if (!Array.isArray(parts)) return null;
   for (const part of parts as { data?: unknown }[]) {
     const data = part?.data as Partial<CompletionData> | undefined;
-    if (data && typeof data.output === 'string' && STATUSES.includes(data.status as DelegationStatus)) return { status: data.status!, output: data.output };
+    if (data && typeof data.output === 'string' && (DELEGATION_STATUSES as readonly string[]).includes(data.status as string)) return { status: data.status!, output: data.output };
   }
   return null;
 }

@@ -18,9 +18,15 @@ const usage = z.union([
   z.literal('unreported'),
 ]);
 
-/** A member call's ending (seed 004, call-member): the statuses a `member_call` record may carry. */
-const memberCallEnding = z.enum(['completed', 'rejected', 'failed', 'canceled', 'no_answer', 'timed_out', 'unreachable', 'abandoned']);
-const delegationStatus = z.enum(['completed', 'failed', 'canceled', 'rejected', 'timed_out', 'lost']);
+/** How a member call ends (seed 004, call-member): the statuses a `member_call` record carries; formations/ uses this list. */
+export const MEMBER_CALL_ENDINGS = ['completed', 'no_answer', 'failed', 'canceled', 'rejected', 'timed_out', 'unreachable', 'abandoned'] as const;
+export type MemberCallEnding = (typeof MEMBER_CALL_ENDINGS)[number];
+/** How a delegation ends, as its child reports it in its completion (docs/formations.md, "Delegation"). */
+export const DELEGATION_STATUSES = ['completed', 'failed', 'canceled', 'rejected', 'timed_out', 'lost'] as const;
+export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
+
+const memberCallEnding = z.enum(MEMBER_CALL_ENDINGS);
+const delegationStatus = z.enum(DELEGATION_STATUSES);
 
 export const TRACE_SCHEMAS = {
   // The session.

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { test } from 'node:test';
-import { CommandEgress, commandDestinations } from './command-egress.js';
+import { commandDestinations } from '../../egress/command-destinations.js';
+import { CommandEgress } from './command-egress.js';
 
 test('a command reaches host:port entries only; localhost and 127.0.0.1 name each other; a bare host or :* is the runtime tools alone', () => {
   assert.deepEqual(commandDestinations(['localhost', 'localhost:*', '127.0.0.1:8080', 'LOCALHOST:8080', 'api.example.com:443', 'api.example.com', 'bad host:1', 'x:0', 'x:65536', ':80', '[::1]:80']), [

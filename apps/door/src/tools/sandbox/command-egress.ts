@@ -2,37 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import type { CommandDestination } from '../../egress/command-destinations.js';
 import { EGRESS_SOCKETS_PATH, type ExtraBind, RELAY_NODE_PATH, RELAY_SCRIPT_PATH } from './bwrap-args.js';
 import { RELAY_SCRIPT } from './relay-script.js';
 import { splice } from './splice.js';
-
-/** A destination a command may reach: one `host:port` entry of capabilities.network.allow (docs/sandbox.md, "Network"). */
-export interface CommandDestination {
-  /** As listed, lowercase; `localhost` and `127.0.0.1` both read `localhost`. */
-  host: string;
-  port: number;
-}
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1']);
-const HOST = /^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/;
-
-/**
- * The entries of capabilities.network.allow a command reaches: each `host:port` (a host name or IPv4 address, a port
- * from 1 to 65535). A bare host or `host:*` admits the runtime tools' requests only: a command reaches no port it does
- * not name.
- */
-export function commandDestinations(allow: readonly string[]): CommandDestination[] {
-  const out: CommandDestination[] = [];
-  for (const entry of allow) {
-    const match = /^([^:]+):(\d{1,5})$/.exec(entry.trim().toLowerCase());
-    if (!match) continue;
-    const port = Number(match[2]);
-    if (port < 1 || port > 65535 || !HOST.test(match[1])) continue;
-    const host = LOOPBACK.has(match[1]) ? 'localhost' : match[1];
-    if (!out.some((d) => d.host === host && d.port === port)) out.push({ host, port });
-  }
-  return out;
-}
 
 /** What a command's sandbox gets for its egress: the relay's spec, and the files it shows. */
 export interface EgressPlan {
