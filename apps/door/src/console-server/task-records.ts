@@ -1,6 +1,7 @@
 import { isTerminalState, type JsonValue, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordSummary } from '@murmur/protocol';
 import type { StoredTask } from '../records/task-table.js';
-import { type TraceLine, unhandledRecord } from '../records/trace-schema.js';
+import type { TraceLine } from '../records/trace-schema.js';
+import { unhandledRecord } from '../records/unhandled-record.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -4,7 +4,7 @@
  * own lines outside every fence.
  */
 import { fenceUntrusted } from '../auth/untrusted-fence.js';
-import type { MemberCallEnding } from '../records/trace-schema.js';
+import type { MemberCallEnding } from '../records/record-statuses.js';
 
 /** How a call ended: the records' list (records/trace-schema.ts), which the member_call record carries. */
 export type CallStatus = MemberCallEnding;

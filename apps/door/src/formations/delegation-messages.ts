@@ -3,7 +3,7 @@
  * The delegation token travels only here: never on disk, in argv or in the environment.
  */
 
-import type { DelegationStatus } from '../records/trace-schema.js';
+import type { DelegationStatus } from '../records/record-statuses.js';
 
 /** How a delegation ended, as the child reports it in its completion: the records' list. */
 export type { DelegationStatus };

@@ -9,7 +9,7 @@ import type { CompletionSink } from '../rpc/completion-sink.js';
 import { newId } from '../common/ids.js';
 import { makePrivateDir } from '../common/private-files.js';
 import type { SessionContext } from '../session/session-context.js';
-import { DELEGATION_STATUSES } from '../records/trace-schema.js';
+import { DELEGATION_STATUSES } from '../records/record-statuses.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import type { ResidueSource } from '../tasks/residue-source.js';
 import type { TraceContextSource } from '../telemetry/trace-context.js';

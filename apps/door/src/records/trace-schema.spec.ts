@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isTraceType, TRACE_TYPES, type TraceFields, type TraceLine, unhandledRecord } from './trace-schema.js';
+import { isTraceType, TRACE_TYPES, type TraceFields, type TraceLine } from './trace-schema.js';
+import { unhandledRecord } from './unhandled-record.js';
 
 /**
  * The schema's promises to the compiler: these lines are type errors, each marked so; were one to compile (a writer

@@ -1,5 +1,6 @@
 import { TASK_STATES } from '@murmur/protocol';
 import * as z from 'zod';
+import { DELEGATION_STATUSES, MEMBER_CALL_ENDINGS } from './record-statuses.js';
 
 /**
  * trace.jsonl's records, one schema per record type (docs/records.md): the writer takes exactly these fields
@@ -17,13 +18,6 @@ const usage = z.union([
   z.object({ input: count.optional(), output: count.optional(), cached: count.optional(), cacheWrite: count.optional() }),
   z.literal('unreported'),
 ]);
-
-/** How a member call ends (seed 004, call-member): the statuses a `member_call` record carries; formations/ uses this list. */
-export const MEMBER_CALL_ENDINGS = ['completed', 'no_answer', 'failed', 'canceled', 'rejected', 'timed_out', 'unreachable', 'abandoned'] as const;
-export type MemberCallEnding = (typeof MEMBER_CALL_ENDINGS)[number];
-/** How a delegation ends, as its child reports it in its completion (docs/formations.md, "Delegation"). */
-export const DELEGATION_STATUSES = ['completed', 'failed', 'canceled', 'rejected', 'timed_out', 'lost'] as const;
-export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
 
 const memberCallEnding = z.enum(MEMBER_CALL_ENDINGS);
 const delegationStatus = z.enum(DELEGATION_STATUSES);
@@ -157,9 +151,4 @@ export const TRACE_TYPES = Object.keys(TRACE_SCHEMAS) as TraceType[];
 /** Whether `type` names a record type of this schema. */
 export function isTraceType(type: unknown): type is TraceType {
   return typeof type === 'string' && Object.hasOwn(TRACE_SCHEMAS, type);
-}
-
-/** For a `switch` over TraceLine's types that must name every one: a type left out fails the build here. */
-export function unhandledRecord(line: never): never {
-  throw new Error(`unhandled trace record ${JSON.stringify(line)}`);
 }

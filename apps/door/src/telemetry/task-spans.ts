@@ -1,6 +1,7 @@
 import { type Attributes, type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { type TraceLine, type TraceLineOf, unhandledRecord } from '../records/trace-schema.js';
+import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
+import { unhandledRecord } from '../records/unhandled-record.js';
 import type { TraceContext } from './trace-context.js';
 
 /** One live task's spans: the task's own, the inference call in flight, and its tool calls by id. */

@@ -12,8 +12,6 @@ import type { TraceWriter } from '../../records/trace-writer.js';
 import { type ToolCallContext, ToolInputError } from '../tool-call.js';
 import { PEER_PATH_PREFIX, toolPathSegments } from './tool-path.js';
 
-/** The largest file fetch-peer-file stores: the download is cut off and refused past it (docs/planes.md). */
-export const MAX_PEER_FETCH_BYTES = 256 * 1024 * 1024;
 /** How long a redeem may take before its answer's headers arrive. */
 export const REDEEM_HEADERS_TIMEOUT_MS = 10_000;
 
@@ -35,7 +33,7 @@ export const fetchPeerFileGranted = (manifest: Manifest): boolean => manifest.ca
 export interface FetchPeerFileDeps {
   session: SessionContext;
   trace: TraceWriter;
-  /** The size limit; MAX_PEER_FETCH_BYTES unless a test lowers it. */
+  /** The size limit: the settings' MURMUR_PEER_FETCH_MAX_BYTES (256 MiB unless set). */
   maxBytes: number;
 }
 

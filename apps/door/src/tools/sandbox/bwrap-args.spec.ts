@@ -48,7 +48,7 @@ test("the wrapper's status goes to fd 3, which the command does not get", () => 
 
 test('with listed destinations: the relay starts first, and its pieces are shown after everything but the workdir', () => {
   const extraBinds = [{ source: '/tmp/murmur-egress-x/hosts', target: '/etc/hosts', writable: false }];
-  const args = bwrapArgs({ ...layout, extraBinds, relay: { spec: '127.0.0.1:8080=/run/murmur/egress/0.sock' } }, '/usr/bin/true', []);
+  const args = bwrapArgs({ ...layout, extraBinds, relaySpec: '127.0.0.1:8080=/run/murmur/egress/0.sock' }, '/usr/bin/true', []);
   const sep = args.indexOf('--');
   assert.deepEqual(args.slice(sep + 6), ['relay', '/run/murmur/node', '/run/murmur/relay.mjs', '127.0.0.1:8080=/run/murmur/egress/0.sock', '/usr/bin/true']);
   assert.ok(args.indexOf('/etc/hosts') > args.lastIndexOf('/etc'), "the listed names' hosts file covers the system's");

@@ -49,11 +49,6 @@ export interface ExtraBind {
   writable: boolean;
 }
 
-/** The relay a command's wrapper starts: its `listen=socket` pairs, comma-separated (relay-script.ts). */
-export interface RelayStart {
-  spec: string;
-}
-
 export interface BwrapLayout {
   /** The only folder a command may write, bound at its own path. */
   workdir: string;
@@ -63,8 +58,8 @@ export interface BwrapLayout {
   asRoot: boolean;
   /** Shown at their targets, after everything else (the relay's pieces, the listed names' /etc/hosts). */
   extraBinds?: readonly ExtraBind[];
-  /** Set when commands may reach listed destinations. */
-  relay?: RelayStart | null;
+  /** The relay's `listen=socket` pairs, comma-separated (relay-script.ts), when commands may reach listed destinations. */
+  relaySpec?: string | null;
   /** The largest file a command may write, in MiB (capabilities.shell.max_file_mib). */
   maxFileMib: number;
 }
@@ -105,7 +100,7 @@ export function bwrapArgs(layout: BwrapLayout, binary: string, args: readonly st
   for (const hidden of layout.hidden) if (SYSTEM_ROOTS.some((root) => inside(hidden, root))) out.push('--tmpfs', hidden);
   for (const bind of layout.extraBinds ?? []) out.push(bind.writable ? '--bind' : '--ro-bind', bind.source, bind.target);
   out.push('--bind', layout.workdir, layout.workdir, '--chdir', layout.workdir);
-  const relay = layout.relay ? ['relay', RELAY_NODE_PATH, RELAY_SCRIPT_PATH, layout.relay.spec] : ['none'];
+  const relay = layout.relaySpec ? ['relay', RELAY_NODE_PATH, RELAY_SCRIPT_PATH, layout.relaySpec] : ['none'];
   out.push('--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, String(layout.maxFileMib * 2048), ...relay, binary, ...args);
   return out;
 }

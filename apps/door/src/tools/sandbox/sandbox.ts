@@ -11,7 +11,7 @@ export const SANDBOX_OFF_WARNING =
   "mur: warning: capabilities.shell.sandbox is off: this capsule's commands run unsandboxed, with the door's user, files and network (docs/sandbox.md)";
 
 /** The fix a refusal names: how to get bubblewrap, or how to opt out. */
-export const SANDBOX_FIX = 'install bubblewrap (apt-get install -y bubblewrap) or opt out with capabilities.shell.sandbox: off';
+const SANDBOX_FIX = 'install bubblewrap (apt-get install -y bubblewrap) or opt out with capabilities.shell.sandbox: off';
 
 /**
  * A capsule that grants a shell cannot start: its commands cannot be sandboxed here (docs/sandbox.md, "When the

@@ -55,7 +55,7 @@ export class SessionSandbox {
     // The listed host:port destinations, carried by the door through a relay in each command's sandbox.
     const destinations = commandDestinations(session.manifest.capabilities.network.allow);
     const egress = destinations.length > 0 ? await CommandEgress.open(destinations, process.execPath) : null;
-    const layout = { workdir: session.workDir, hidden, asRoot: doorUid === 0, maxFileMib: shell.max_file_mib, extraBinds: egress?.plan.binds ?? [], relay: egress ? { spec: egress.plan.relaySpec } : null };
+    const layout = { workdir: session.workDir, hidden, asRoot: doorUid === 0, maxFileMib: shell.max_file_mib, extraBinds: egress?.plan.binds ?? [], relaySpec: egress?.plan.relaySpec ?? null };
     const cgroup = openPidsCgroup(session.sessionId, shell.max_processes);
     const sandbox = bwrapSandbox({ bwrap, doorPath, layout, cgroupProcs: cgroup?.procs ?? null });
     const env = envFor(sandbox);
