@@ -33,17 +33,20 @@ async function getJson<T>(url: string, fetcher: Fetch, signal?: AbortSignal): Pr
   return (await response.json()) as T;
 }
 
+/** The most pages of a task's record the console reads (1,000 entries each). */
+const RECORD_PAGES_MAX = 20;
+
 /**
  * A task's whole record (every page) with its formation member tasks' records, which each page carries for its own
  * entries (docs/console.md, "Formations"), by task id; null when no records folder on this host holds it.
  */
-export async function readTaskRecord(taskId: string, options: { fetch?: Fetch; signal?: AbortSignal; pageLimit?: number } = {}) {
+export async function readTaskRecord(taskId: string, options: { fetch?: Fetch; signal?: AbortSignal } = {}) {
   const fetcher = options.fetch ?? defaultFetch;
   let task: TaskRecordSummary | null = null;
   const entries: TaskRecordEntry[] = [];
   const members = new Map<string, TaskRecordMember>();
   let cursor: string | null = '0';
-  for (let pages = 0; cursor !== null && pages < (options.pageLimit ?? 20); pages++) {
+  for (let pages = 0; cursor !== null && pages < RECORD_PAGES_MAX; pages++) {
     const page: ConsoleTaskRecordPage | null = await getJson<ConsoleTaskRecordPage>(
       `${CONSOLE_RECORD_TASK_PREFIX}${encodeURIComponent(taskId)}?cursor=${cursor}&limit=1000`,
       fetcher,
