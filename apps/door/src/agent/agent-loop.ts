@@ -3,6 +3,9 @@ import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
+import type { SpendAdmission, SpendCeilings } from '../usage/spend-ceilings.js';
+import type { DriverSelection } from '../tools/runtime/index.js';
+import { AnswerGovernors } from './answer-governors.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import { TaskCanceledError, type TaskLifecycle } from '../tasks/task-lifecycle.js';
 import type { RunningTask, TaskRunner } from '../tasks/task-queue.js';
@@ -25,6 +28,9 @@ export interface AgentLoopDeps {
   tools: ToolDispatcher;
   trace: TraceWriter;
   usage: UsageLedger;
+  spend: SpendCeilings;
+  /** The choice serving the next call: its output cap is part of a call's projected spend. */
+  selection: DriverSelection;
   log: DoorLog;
   driverFor: DriverFactory;
   /** A formation member's continuations (formations/); absent outside a formation. */
@@ -45,6 +51,12 @@ function estimateTokens(messages: readonly ConversationMessage[]): number {
   return Math.ceil(JSON.stringify(messages).length / CHARS_PER_TOKEN);
 }
 
+/** The conversation's size as the last call measured it, and the estimate of the transcript at that moment. */
+interface Measure {
+  tokens: number;
+  estimateAt: number;
+}
+
 /**
  * Runs a task's turns: one inference call with the whole conversation, then the tool calls it asked for, in order,
  * until the model answers, asks for input, fails, or runs out of turns (inference.max_turns). Every call's usage
@@ -52,9 +64,16 @@ function estimateTokens(messages: readonly ConversationMessage[]): number {
  */
 export class AgentLoop implements TaskRunner, OnModuleDestroy {
   private readonly result: ResultFile;
+  private readonly governors: AnswerGovernors;
 
   constructor(private readonly deps: AgentLoopDeps) {
     this.result = new ResultFile(deps.session.recordsDir, (error) => deps.log.error('out/result.txt could not be written', { error: error.message }));
+    this.governors = new AnswerGovernors({
+      lifecycle: deps.session.manifest.lifecycle,
+      trace: deps.trace,
+      runCheck: (command, task, timeoutMs) => deps.tools.runCheck(command, task, timeoutMs),
+      progress: (taskId, text) => deps.lifecycle.progress(taskId, text),
+    });
   }
 
   /** The session is ending: out/result.txt is brought up to date before the process may exit. */
@@ -69,16 +88,28 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     const system = systemPrompt(session);
     const tools: ToolSpec[] = this.deps.tools.inventory.entries().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
     const messages: ConversationMessage[] = [taskMessage(task)];
-    const progress: TaskProgress = { startedAtMs: task.startedAtMs, turnsUsed: 0, context: null };
+    const progress: TaskProgress = { startedAtMs: task.startedAtMs, turnsUsed: 0, context: null, keepWorkingUsed: 0, doneCheckUsed: 0 };
+    // The system prompt and the tool inventory are sent with every call: part of every call's projected spend.
+    const fixedTokens = Math.ceil((system.length + JSON.stringify(tools).length) / CHARS_PER_TOKEN);
+    let measure: Measure | null = null;
     try {
       for (let turn = 1; ; turn++) {
         if (turn > maxTurns) {
           await lifecycle.fail(task.id, `max_turns exceeded: the task used all ${maxTurns} inference turns`);
           return;
         }
+        // Seed 001's spend refusal: a call whose projected cost would pass a ceiling is not made.
+        const projected = this.projectedTokens(messages, measure, fixedTokens);
+        const admitted = this.deps.spend.admit(projected);
+        if ('refusal' in admitted) {
+          const { refusal } = admitted;
+          trace.write('spend_refused', { task_id: task.id, turn, ceiling: refusal.ceiling, limit: refusal.limit, spent: refusal.spent, projected: refusal.projected });
+          await lifecycle.fail(task.id, refusal.message);
+          return;
+        }
         lifecycle.progress(task.id, `inference turn ${turn}`);
         progress.turnsUsed = turn;
-        const { response, chunked, durationMs, firstTokenMs } = await this.infer(task, driver, { turn, system, messages, tools });
+        const { response, chunked, durationMs, firstTokenMs } = await this.settled(admitted.admission, () => this.infer(task, driver, { turn, system, messages, tools }));
         this.deps.usage.record(response.usage);
         progress.context = response.usage?.input !== undefined
           ? { usedTokens: response.usage.input + (response.usage.output ?? 0), measuredBy: 'actual' }
@@ -97,6 +128,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
           first_token_ms: firstTokenMs,
         });
         messages.push({ role: 'assistant', text: response.text, thinking: response.thinking, toolCalls: response.toolCalls });
+        measure = response.usage?.input !== undefined ? { tokens: response.usage.input + (response.usage.output ?? 0), estimateAt: estimateTokens(messages) } : null;
         if (response.toolCalls.length > 0) {
           messages.push({ role: 'tool', results: await this.runTools(task, response.toolCalls, progress) });
         }
@@ -124,6 +156,16 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
                 messages.push({ role: 'user', origin: 'runtime', content: [{ type: 'text', text }] });
                 break;
               }
+            }
+            // keep_working and done_check (docs/agent-loop.md, "When the model answers").
+            const next = await this.governors.afterAnswer(task, progress, turn, { left: turn < maxTurns, maxTurns });
+            if (next.kind === 'continue') {
+              messages.push({ role: 'user', origin: 'runtime', content: [{ type: 'text', text: next.text }] });
+              break;
+            }
+            if (next.kind === 'fail') {
+              await lifecycle.fail(task.id, next.message);
+              return;
             }
             // A completed task whose last call streamed nothing reports its whole reply as one final text frame.
             if (!chunked && response.text !== '') events.emit('text', { taskId: task.id, text: response.text, final: true });
@@ -163,6 +205,31 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
       // Every other ending accounts for the task's calls at once: outstanding ones abandoned.
       this.deps.continuations?.settle(task.id);
     }
+  }
+
+  /**
+   * A call's projected cost (docs/agent-loop.md, "Spend ceilings"): the conversation as the last call measured it plus
+   * the estimate of what was added since (or the whole estimate before any measure), the system prompt and the tools,
+   * plus the output cap the call will send (none for the script driver).
+   */
+  private projectedTokens(messages: readonly ConversationMessage[], measure: Measure | null, fixedTokens: number): number {
+    const estimate = estimateTokens(messages);
+    const input = measure ? measure.tokens + Math.max(0, estimate - measure.estimateAt) : estimate + fixedTokens;
+    const choice = this.deps.selection.current;
+    return input + (choice && choice.driver !== 'script' ? choice.maxOutputTokens : 0);
+  }
+
+  /** Runs an admitted call and settles its spend with what it reported; a call that failed reported nothing. */
+  private async settled<T extends { response: DriverResponse }>(admission: SpendAdmission, call: () => Promise<T>): Promise<T> {
+    let result: T;
+    try {
+      result = await call();
+    } catch (error) {
+      this.deps.spend.settle(admission, null);
+      throw error;
+    }
+    this.deps.spend.settle(admission, result.response.usage);
+    return result;
   }
 
   /** One inference call, its chunks streamed as frames; the chunk ids follow the task's counter around it (seed 001). */

@@ -4,6 +4,7 @@ import { SESSION_CONTEXT, type SessionContext } from '../session/session-context
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../records/trace-writer.js';
 import { UsageLedger } from '../usage/usage-ledger.js';
+import { SpendCeilings } from '../usage/spend-ceilings.js';
 import { TaskEvents } from '../tasks/task-events.js';
 import { TaskLifecycle } from '../tasks/task-lifecycle.js';
 import { TaskQueue } from '../tasks/task-queue.js';
@@ -36,6 +37,7 @@ import { TASK_CONTINUATIONS, type TaskContinuations } from './task-continuations
         tools: ToolDispatcher,
         trace: TraceWriter,
         usage: UsageLedger,
+        spend: SpendCeilings,
         log: DoorLog,
         selection: DriverSelection,
         scope: DriverSessionScope,
@@ -43,7 +45,7 @@ import { TASK_CONTINUATIONS, type TaskContinuations } from './task-continuations
       ) => {
         // Every task runs on the selected driver choice (docs/drivers.md); scripts load and validate here, at launch.
         const driverFor = createDriverFactory({ selection, trace, sessionSignal: scope.signal, variables: session.settings });
-        return new AgentLoop({ session, lifecycle, events, tools, trace, usage, log, driverFor, continuations: continuations ?? null });
+        return new AgentLoop({ session, lifecycle, events, tools, trace, usage, spend, selection, log, driverFor, continuations: continuations ?? null });
       },
       inject: [
         SESSION_CONTEXT,
@@ -52,6 +54,7 @@ import { TASK_CONTINUATIONS, type TaskContinuations } from './task-continuations
         ToolDispatcher,
         TraceWriter,
         UsageLedger,
+        SpendCeilings,
         DoorLog,
         DriverSelection,
         DriverSessionScope,

@@ -95,6 +95,9 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
       case 'task_end':
       case 'task_result':
       case 'inference_retry':
+      case 'spend_refused':
+      case 'keep_working':
+      case 'done_check':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

@@ -86,6 +86,9 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
       case 'commands_lost':
       case 'task_continued':
       case 'inference_retry':
+      case 'spend_refused':
+      case 'keep_working':
+      case 'done_check':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

@@ -63,6 +63,10 @@ export function spawnName(entry: string): string {
   return entry.replace(/[\\/]+$/, '').split(/[\\/]/).at(-1) ?? entry;
 }
 
+/** What keep_working sends when the capsule gives no message of its own (docs/agent-loop.md, "keep_working"). */
+export const KEEP_WORKING_MESSAGE =
+  'You ended your turn, but this task asks you to keep working: check that everything it asks for is done, do what is left, and then give your final answer again.';
+
 const exportRoot = z.strictObject({ root: z.string().min(1).default('.') });
 
 export const manifestSchema = z.strictObject({
@@ -79,6 +83,21 @@ export const manifestSchema = z.strictObject({
       deadline_notice_secs: z.number().int().min(0).optional(),
       /** How long one call-member call (offers to a busy member and the wait for its answer together) may take (seed 004). */
       delegation_deadline_secs: z.number().int().min(1).optional(),
+      /** Messages the runtime sends a task whose model answers, so it goes on (docs/agent-loop.md, "keep_working"). */
+      keep_working: z
+        .strictObject({
+          limit: z.number().int().min(1).max(1000),
+          message: z.string().regex(/\S/, 'a non-blank text').default(KEEP_WORKING_MESSAGE),
+        })
+        .optional(),
+      /** A command run after the model answers; a failing exit sends the task back to work (docs/agent-loop.md, "done_check"). */
+      done_check: z
+        .strictObject({
+          command: z.string().regex(/\S/, 'a non-blank command'),
+          limit: z.number().int().min(1).max(100),
+          timeout_secs: z.number().int().min(1).max(3600).default(300),
+        })
+        .optional(),
     })
     .prefault({}),
   inference: z
@@ -89,6 +108,8 @@ export const manifestSchema = z.strictObject({
       script: z.string().min(1).optional(),
       choices: z.record(choiceName, inferenceChoice).default({}),
       max_turns: z.number().int().min(1).default(50),
+      /** The session's spend ceiling in tokens (docs/agent-loop.md, "Spend ceilings"). */
+      max_session_tokens: z.number().int().min(1).optional(),
       transport: z.literal('http').default('http'),
     })
     .superRefine((inference, ctx) => {
@@ -106,6 +127,8 @@ export const manifestSchema = z.strictObject({
       }
     })
     .optional(),
+  /** This host's day total of tokens, shared by every session that declares it (docs/agent-loop.md, "Spend ceilings"). */
+  spend: z.strictObject({ machine_tokens_per_day: z.number().int().min(1).optional() }).prefault({}),
   control: z
     .strictObject({
       /** The agent settings the agent may change itself (seed 004): inference.driver grants switch-driver. */

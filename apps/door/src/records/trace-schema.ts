@@ -76,6 +76,21 @@ export const TRACE_SCHEMAS = {
     first_token_ms: count.nullable(),
   }),
   inference_retry: z.object({ task_id: id, turn: count, driver: z.string(), attempt: count, reason: z.string(), delay_ms: count }),
+  /** A call the spend ceilings did not let through (docs/agent-loop.md, "Spend ceilings"). */
+  spend_refused: z.object({ task_id: id, turn: count, ceiling: z.enum(['session', 'machine']), limit: count, spent: count, projected: count }),
+  /** lifecycle.keep_working sent its message: the task goes on (docs/agent-loop.md, "keep_working"). */
+  keep_working: z.object({ task_id: id, turn: count, used: count, left: count }),
+  /** One run of lifecycle.done_check's command (docs/agent-loop.md, "done_check"). */
+  done_check: z.object({
+    task_id: id,
+    turn: count,
+    exit_code: count.nullable(),
+    timed_out: z.boolean(),
+    duration_ms: count,
+    outcome: z.enum(['passed', 'sent_back', 'exhausted']),
+    used: count,
+    left: count,
+  }),
   conversation_trimmed: z.object({ task_id: id, turn: count, elided_chars: count, budget_chars: count }),
   tool_call: z.object({
     task_id: id,

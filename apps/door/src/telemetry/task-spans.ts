@@ -82,6 +82,9 @@ export class TaskSpans {
       case 'task_continued':
       case 'task_result':
       case 'inference_retry':
+      case 'spend_refused':
+      case 'keep_working':
+      case 'done_check':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

@@ -31,6 +31,10 @@ export interface TaskProgress {
   turnsUsed: number;
   /** The conversation's size as last measured, or null before the first call returned. */
   context: { usedTokens: number; measuredBy: 'actual' | 'estimate' } | null;
+  /** Messages lifecycle.keep_working has sent the task (docs/agent-loop.md, "keep_working"). */
+  keepWorkingUsed: number;
+  /** Times lifecycle.done_check has sent the task back to work (docs/agent-loop.md, "done_check"). */
+  doneCheckUsed: number;
 }
 
 /** Where a tool call runs and where its live output goes. */
@@ -56,4 +60,13 @@ export interface RuntimeToolAnswer {
 /** A call refused with a message the model reads as the tool's error (bad input, a missing declaration). */
 export class ToolInputError extends Error {
   override readonly name = 'ToolInputError';
+}
+
+/** A done check's run (ToolDispatcher.runCheck): its exit (null when it did not finish), its output, whether its time ran out. */
+export interface CheckRun {
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  durationMs: number;
 }

@@ -3,12 +3,13 @@ import type { PeerHandles } from '../peers/peer-handles.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
+import type { SpendCeilings } from '../usage/spend-ceilings.js';
 import type { BackgroundCommands } from './background-commands.js';
 import type { ProcessRegistry } from './process-registry.js';
 import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { type DriverSelection, isRuntimeToolName, type MemberCallPort, type DelegatePort, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
 import { runShell } from './shell-tool.js';
-import { type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
+import { type CheckRun, type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { shellEntry, type ToolEntry, ToolInventory } from './tool-inventory.js';
 import { fenceToolResult } from '../auth/untrusted-fence.js';
 
@@ -20,6 +21,7 @@ export interface ToolDispatcherDeps {
   sandbox: SessionSandbox;
   trace: TraceWriter;
   usage: UsageLedger;
+  spend: SpendCeilings;
   drivers: DriverSelection;
   /** A formation member's calls (formations/), or null outside a formation. */
   memberCalls?: MemberCallPort | null;
@@ -125,6 +127,36 @@ export class ToolDispatcher {
         artifact: artifactOf(content, { isError: true }),
         refused: true,
       };
+    }
+  }
+
+  /**
+   * Runs an operator's command (a done check) as a shell call runs — `sh -c <command>` in the workdir, in the sandbox,
+   * recorded and reaped like every command — but never moved to the background: it ends by its exit, by `timeoutMs`
+   * (its process group killed) or by the task's signal (which rethrows).
+   */
+  async runCheck(command: string, task: { id: string; signal: AbortSignal }, timeoutMs: number): Promise<CheckRun> {
+    const started = Date.now();
+    const stop = new AbortController();
+    const timedOut = new Error('the check timed out');
+    // A plain controller fed by the task's signal and a timer (AbortSignal.any loses its timeout to a collection on Node 20).
+    const onTaskAbort = () => stop.abort(task.signal.reason);
+    task.signal.addEventListener('abort', onTaskAbort, { once: true });
+    const timer = setTimeout(() => stop.abort(timedOut), timeoutMs);
+    try {
+      const result = await runShell(
+        { taskId: task.id, binary: 'sh', input: { command }, cwd: this.deps.session.workDir, graceSecs: null, logsDir: path.join(this.deps.session.recordsDir, 'logs'), signal: stop.signal, onOutput: () => undefined },
+        this.deps,
+      );
+      return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, timedOut: false, durationMs: Date.now() - started };
+    } catch (error) {
+      // A command that could not start (no `sh` where commands run) fails the check as a shell reports it: 127.
+      if (error instanceof ToolInputError) return { exitCode: 127, stdout: '', stderr: `${error.message}\n`, timedOut: false, durationMs: Date.now() - started };
+      if (error !== timedOut) throw error;
+      return { exitCode: null, stdout: '', stderr: '', timedOut: true, durationMs: Date.now() - started };
+    } finally {
+      clearTimeout(timer);
+      task.signal.removeEventListener('abort', onTaskAbort);
     }
   }
 

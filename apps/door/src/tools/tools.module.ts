@@ -5,6 +5,7 @@ import { SESSION_CONTEXT, type SessionContext } from '../session/session-context
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../records/trace-writer.js';
 import { UsageLedger } from '../usage/usage-ledger.js';
+import { SpendCeilings } from '../usage/spend-ceilings.js';
 import { BackgroundCommands } from './background-commands.js';
 import { ProcessRegistry } from './process-registry.js';
 import { SessionSandbox } from './sandbox/session-sandbox.js';
@@ -29,18 +30,19 @@ import { ToolDispatcher } from './tool-dispatcher.js';
         processes: ProcessRegistry,
         trace: TraceWriter,
         usage: UsageLedger,
+        spend: SpendCeilings,
         drivers: DriverSelection,
         handles: PeerHandles,
         sandbox: SessionSandbox,
         memberCalls?: MemberCallPort,
         delegations?: DelegatePort,
       ) => {
-        const dispatcher = new ToolDispatcher({ session, background, processes, sandbox, trace, usage, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null });
+        const dispatcher = new ToolDispatcher({ session, background, processes, sandbox, trace, usage, spend, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null });
         dispatcher.inventory.stage(session.runtimeDir);
         return dispatcher;
       },
       // The member calls and delegations come from formations/ (provided by app.module.ts under this layer's token), absent outside a formation.
-      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, DriverSelection, PeerHandles, SessionSandbox, { token: MEMBER_CALL_PORT, optional: true }, { token: DELEGATE_PORT, optional: true }],
+      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, SpendCeilings, DriverSelection, PeerHandles, SessionSandbox, { token: MEMBER_CALL_PORT, optional: true }, { token: DELEGATE_PORT, optional: true }],
     },
   ],
   exports: [BackgroundCommands, ProcessRegistry, SessionSandbox, ToolDispatcher, DriverSelection],

@@ -4,6 +4,7 @@ import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
 import type { PeerHandles } from '../../peers/peer-handles.js';
 import type { UsageLedger } from '../../usage/usage-ledger.js';
+import type { SpendCeilings } from '../../usage/spend-ceilings.js';
 import type { BackgroundCommands } from '../background-commands.js';
 import type { DriverSelection } from './driver-selection.js';
 import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_CHECKED_SCHEMA, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';
@@ -33,6 +34,7 @@ export interface RuntimeToolDeps {
   background: BackgroundCommands;
   trace: TraceWriter;
   usage: UsageLedger;
+  spend: SpendCeilings;
   drivers: DriverSelection;
   /** A formation member's calls, when roster.yaml lets it call another member; else null. */
   memberCalls: MemberCallPort | null;

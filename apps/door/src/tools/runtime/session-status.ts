@@ -3,6 +3,7 @@ import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
 import type { UsageLedger } from '../../usage/usage-ledger.js';
+import type { SpendCeilings, SpendStatus } from '../../usage/spend-ceilings.js';
 import type { ToolCallContext } from '../tool-call.js';
 import type { DriverSelection } from './driver-selection.js';
 
@@ -23,8 +24,8 @@ type UnknownOr<T> = T | 'unknown';
 export interface SessionStatus {
   time: { elapsed_secs: number; task_elapsed_secs: UnknownOr<number>; deadline: NoneOr<{ at: string; left_secs: number }> };
   turns: { used: number; cap: NoneOr<number> };
-  keep_working: 'none';
-  done_check: 'none';
+  keep_working: NoneOr<{ used: number; left: number }>;
+  done_check: NoneOr<{ used: number; left: number }>;
   context: UnknownOr<{
     used_tokens: number;
     window_tokens: NoneOr<number>;
@@ -33,16 +34,17 @@ export interface SessionStatus {
     measured_by: 'actual' | 'estimate';
   }>;
   tokens: { input: UnknownOr<number>; output: UnknownOr<number>; cached: UnknownOr<number>; cache_write: UnknownOr<number>; unreported_calls: number };
-  spend: { tokens: number; ceiling: 'none'; machine: 'none' };
+  spend: { tokens: number } & SpendStatus;
 }
 
 const secs = (ms: number) => Math.max(0, Math.floor(ms / 1000));
 
-/**
- * session-status, measured at the moment of the call. This runtime has no keep_working, done_check, spend ceilings
- * or context windows yet, so those read "none"; context is "unknown" before the first inference call returns.
- */
-export function sessionStatus(deps: { session: SessionContext; usage: UsageLedger; drivers?: DriverSelection; now?: () => number }, ctx: ToolCallContext): SessionStatus {
+/** A governor's counts for the running task: `used` of `limit`, 0 used outside a task; "none" when the option is not set. */
+const counted = (limit: number | undefined, used: number | undefined): NoneOr<{ used: number; left: number }> =>
+  limit === undefined ? 'none' : { used: used ?? 0, left: limit - (used ?? 0) };
+
+/** session-status, measured at the moment of the call; context is "unknown" before the first inference call returns. */
+export function sessionStatus(deps: { session: SessionContext; usage: UsageLedger; spend: SpendCeilings; drivers?: DriverSelection; now?: () => number }, ctx: ToolCallContext): SessionStatus {
   const now = (deps.now ?? Date.now)();
   const { session, usage } = deps;
   const totals = usage.totals();
@@ -54,13 +56,13 @@ export function sessionStatus(deps: { session: SessionContext; usage: UsageLedge
       deadline: session.deadline ? { at: session.deadline.at, left_secs: session.deadline.leftSecs() } : 'none',
     },
     turns: { used: ctx.task?.turnsUsed ?? 0, cap: maxTurns ?? 'none' },
-    keep_working: 'none',
-    done_check: 'none',
+    keep_working: counted(session.manifest.lifecycle.keep_working?.limit, ctx.task?.keepWorkingUsed),
+    done_check: counted(session.manifest.lifecycle.done_check?.limit, ctx.task?.doneCheckUsed),
     context: ctx.task?.context
       ? { used_tokens: ctx.task.context.usedTokens, ...contextWindow(deps.drivers), measured_by: ctx.task.context.measuredBy }
       : 'unknown',
     tokens: { input: totals.input, output: totals.output, cached: totals.cached, cache_write: totals.cacheWrite, unreported_calls: totals.unreportedCalls },
-    spend: { tokens: usage.spentTokens(), ceiling: 'none', machine: 'none' },
+    spend: { tokens: usage.spentTokens(), ...deps.spend.status() },
   };
 }
 
@@ -76,7 +78,7 @@ function contextWindow(drivers: DriverSelection | undefined): Pick<Exclude<Sessi
 }
 
 /** The tool: the object as JSON, and one session_status record carrying it. */
-export async function runSessionStatus(deps: { session: SessionContext; usage: UsageLedger; trace: TraceWriter; drivers?: DriverSelection }, ctx: ToolCallContext): Promise<string> {
+export async function runSessionStatus(deps: { session: SessionContext; usage: UsageLedger; spend: SpendCeilings; trace: TraceWriter; drivers?: DriverSelection }, ctx: ToolCallContext): Promise<string> {
   const status = sessionStatus(deps, ctx);
   deps.trace.write('session_status', { task_id: ctx.taskId, status });
   return JSON.stringify(status);

@@ -20,8 +20,9 @@ const SANDBOX_FIX = 'install bubblewrap (apt-get install -y bubblewrap) or opt o
 export class SandboxUnavailableError extends ConfigError {
   override readonly name = 'SandboxUnavailableError';
 
-  constructor(manifestFile: string, allow: readonly string[], why: string) {
-    super(manifestFile, [{ path: 'capabilities.shell.allow', found: shown(allow), allowed: `a shell only where its commands can be sandboxed, and here ${why}: ${SANDBOX_FIX}` }]);
+  /** `needs`: the key that makes the capsule run commands (its shell, or a done check) and its value. */
+  constructor(manifestFile: string, needs: { path: string; found: unknown }, why: string) {
+    super(manifestFile, [{ path: needs.path, found: shown(needs.found), allowed: `a shell only where its commands can be sandboxed, and here ${why}: ${SANDBOX_FIX}` }]);
   }
 }
 

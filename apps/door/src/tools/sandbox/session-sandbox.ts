@@ -43,14 +43,19 @@ export class SessionSandbox {
     const doorHome = session.settings.variable('HOME');
     const envFor = (sandbox: CommandSandbox) =>
       commandEnv({ path: sandbox.path, home: sandbox.home, passed: shell.env, mark: [COMMAND_SESSION_ENV, session.sessionId], variables: session.settings });
-    if (shell.allow.length === 0 || shell.sandbox === 'off') {
+    // A done check's command runs as a shell call does, so it needs the sandbox too (docs/agent-loop.md, "done_check").
+    const doneCheck = session.manifest.lifecycle.done_check;
+    const runsCommands = shell.allow.length > 0 || doneCheck !== undefined;
+    if (!runsCommands || shell.sandbox === 'off') {
       // Unsandboxed commands keep their own HOME, the door's; the environment is the same allow-list.
       const sandbox = unsandboxed(doorPath, doorHome ?? session.workDir);
-      return new SessionSandbox(sandbox, envFor(sandbox), shell.allow.length === 0 ? 'no-shell' : 'off');
+      return new SessionSandbox(sandbox, envFor(sandbox), runsCommands ? 'off' : 'no-shell');
     }
+    // What the refusal names: the shell, or the done check when that is the only command the capsule runs.
+    const needs = shell.allow.length > 0 ? { path: 'capabilities.shell.allow', found: shell.allow } : { path: 'lifecycle.done_check.command', found: doneCheck!.command };
     const manifestFile = path.join(session.capsuleDir, MANIFEST_FILE);
     const bwrap = resolveOnPath('bwrap', doorPath);
-    if (bwrap === null) throw new SandboxUnavailableError(manifestFile, shell.allow, 'bubblewrap (bwrap) is not installed');
+    if (bwrap === null) throw new SandboxUnavailableError(manifestFile, needs, 'bubblewrap (bwrap) is not installed');
     const hidden = [session.settings.home, session.capsuleDir, session.recordsDir, ...(doorHome ? [doorHome] : [])].map((p) => path.resolve(p));
     // The listed host:port destinations, carried by the door through a relay in each command's sandbox.
     const destinations = commandDestinations(session.manifest.capabilities.network.allow);
@@ -63,7 +68,7 @@ export class SessionSandbox {
     if (why !== null) {
       await egress?.close();
       cgroup?.release();
-      throw new SandboxUnavailableError(manifestFile, shell.allow, why);
+      throw new SandboxUnavailableError(manifestFile, needs, why);
     }
     return new SessionSandbox(sandbox, env, 'bwrap', egress, cgroup);
   }
