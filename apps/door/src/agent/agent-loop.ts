@@ -4,7 +4,8 @@ import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
 import type { SpendAdmission, SpendCeilings } from '../usage/spend-ceilings.js';
-import type { DriverSelection } from '../tools/runtime/index.js';
+import { type DriverSelection, inputTimeoutText } from '../tools/runtime/index.js';
+import { agentText } from '../tasks/task-text.js';
 import { AnswerGovernors } from './answer-governors.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import { TaskCanceledError, type TaskLifecycle } from '../tasks/task-lifecycle.js';
@@ -174,8 +175,10 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
             return;
           }
           case 'input_required': {
-            const reply = await lifecycle.awaitReply(task.id, stop.prompt);
-            messages.push({ role: 'user', origin: 'reply', content: [{ type: 'text', text: reply }] });
+            // The script driver's `ask`: no tool asked, so a timeout reaches the model as the runtime's own message.
+            const outcome = await lifecycle.awaitReply(task.id, stop.prompt, this.inputTimeoutMs());
+            if (outcome.kind === 'reply') messages.push({ role: 'user', origin: 'reply', content: [{ type: 'text', text: agentText(outcome.text, outcome.trust) }] });
+            else messages.push({ role: 'user', origin: 'runtime', content: [{ type: 'text', text: `[request-input] ${inputTimeoutText(session.manifest.lifecycle.input_timeout_secs)}` }] });
             break;
           }
           case 'error':
@@ -205,6 +208,12 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
       // Every other ending accounts for the task's calls at once: outstanding ones abandoned.
       this.deps.continuations?.settle(task.id);
     }
+  }
+
+  /** lifecycle.input_timeout_secs in ms; null (no limit) for 0. */
+  private inputTimeoutMs(): number | null {
+    const secs = this.deps.session.manifest.lifecycle.input_timeout_secs;
+    return secs === 0 ? null : secs * 1000;
   }
 
   /**
@@ -268,6 +277,8 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         task: progress,
         trust: task.trust,
         sentBy: task.owner.startsWith('member:') ? task.owner.slice('member:'.length) : null,
+        askUser: (prompt) =>
+          this.deps.lifecycle.awaitReply(task.id, prompt, this.inputTimeoutMs()).then((outcome) => (outcome.kind === 'reply' ? { kind: 'reply', text: outcome.text } : outcome)),
         onOutput: (stream, text) => events.emit('tool-call-progress', { taskId: task.id, toolCallId: call.id, stream, text }),
       });
       trace.write('tool_call', {

@@ -98,6 +98,7 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
       case 'spend_refused':
       case 'keep_working':
       case 'done_check':
+      case 'task_input_timeout':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

@@ -89,6 +89,7 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
       case 'spend_refused':
       case 'keep_working':
       case 'done_check':
+      case 'task_input_timeout':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

@@ -83,6 +83,8 @@ export const manifestSchema = z.strictObject({
       deadline_notice_secs: z.number().int().min(0).optional(),
       /** How long one call-member call (offers to a busy member and the wait for its answer together) may take (seed 004). */
       delegation_deadline_secs: z.number().int().min(1).optional(),
+      /** How long a task waits for a reply to its question; 0 waits without a limit (docs/agent-loop.md, "Asking for input"). */
+      input_timeout_secs: z.number().int().min(0).max(604_800).default(900),
       /** Messages the runtime sends a task whose model answers, so it goes on (docs/agent-loop.md, "keep_working"). */
       keep_working: z
         .strictObject({
@@ -151,6 +153,8 @@ export const manifestSchema = z.strictObject({
         })
         .prefault({}),
       network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),
+      /** Grants request-input: the model may ask the task's sender a question and wait (docs/agent-loop.md, "Asking for input"). */
+      request_input: z.boolean().default(false),
       /** Grants fetch-peer-file (seed 004): redeem a peer handle into the workdir (docs/planes.md). */
       peer_fetch: z.boolean().default(false),
       /**

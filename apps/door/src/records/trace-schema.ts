@@ -52,6 +52,8 @@ export const TRACE_SCHEMAS = {
   task_settled_on_reopen: z.object({ task_id: id, state: z.literal('TASK_STATE_FAILED') }),
   task_input_required: z.object({ task_id: id, prompt: z.string() }),
   task_resumed: z.object({ task_id: id, reply_chars: count, reply: z.string() }),
+  /** No reply came within lifecycle.input_timeout_secs: the wait ended and the task went back to work. */
+  task_input_timeout: z.object({ task_id: id, waited_secs: count }),
   task_continued: z.object({ task_id: id, answers: count, delegations: count }),
   task_end: z.object({
     task_id: id,

@@ -150,7 +150,7 @@ export class StreamHub {
     return { messageId: newId('message'), contextId: row.contextId, taskId: row.id, role: 'ROLE_AGENT' as const, parts: [{ text, mediaType: 'text/plain' }] };
   }
 
-  private onStatus({ row, progress, resumed, canceledQueued }: TaskStatusEvent): void {
+  private onStatus({ row, progress, resumed, inputTimeout, canceledQueued }: TaskStatusEvent): void {
     switch (row.state) {
       case 'TASK_STATE_SUBMITTED':
         // Not a seed-001 frame: live only, with no id, so the first working status keeps id 0.
@@ -159,6 +159,8 @@ export class StreamHub {
       case 'TASK_STATE_WORKING':
         if (progress !== null) this.status(row, this.ids.nextTask(row.id), row.state, progress, Date.now(), null);
         else if (resumed) this.status(row, this.ids.nextInputWait(row.id), row.state, 'resumed', row.statusTimestampMs, row.change);
+        // Seed 001's failed/input-timeout frame: the task goes on, so in A2A v1.0 it is a WORKING status (docs/streaming.md).
+        else if (inputTimeout) this.status(row, this.ids.nextInputWait(row.id), row.state, 'input-timeout', row.statusTimestampMs, row.change);
         // The stored start of work is reported by the "inference turn 1" status that follows it.
         return;
       case 'TASK_STATE_INPUT_REQUIRED':

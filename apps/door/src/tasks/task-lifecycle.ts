@@ -6,7 +6,6 @@ import type { TaskEndingHold } from './task-ending-hold.js';
 import type { TaskRow } from './task.entity.js';
 import type { TaskEvents } from './task-events.js';
 import type { TaskStore } from './task-store.js';
-import { agentText } from './task-text.js';
 
 export const STATUS_TEXT = {
   completed: 'task completed',
@@ -34,10 +33,13 @@ export class TaskNotWaitingError extends Error {
   }
 }
 
+/** How a wait for input ended: a reply (its text as sent, and who sent it), or the input timeout. */
+export type InputOutcome = { kind: 'reply'; text: string; trust: MessageTrust } | { kind: 'timeout'; waitedSecs: number };
+
 /** A task that has started: its cancel signal, and where a reply to its question goes. */
 interface LiveTask {
   readonly abort: AbortController;
-  deliverReply: ((text: string) => void) | null;
+  deliverReply: ((outcome: InputOutcome) => void) | null;
 }
 
 type EndingFields = Partial<Pick<TaskRow, 'statusText' | 'response' | 'prompt' | 'residue' | 'murmur'>>;
@@ -216,21 +218,53 @@ export class TaskLifecycle {
     await this.transition(id, 'TASK_STATE_FAILED', { statusText: message, murmur: this.endMetadata(id, Date.now(), answers) });
   }
 
-  /** Pauses the task for input and resolves with the reply; rejects with TaskCanceledError when it is canceled meanwhile. */
-  async awaitReply(id: string, prompt: string): Promise<string> {
+  /**
+   * Pauses the task for input and resolves with the reply, or with the timeout once `timeoutMs` pass without one (null:
+   * no limit): the task is then written back to TASK_STATE_WORKING, reported as `input-timeout` (docs/agent-loop.md,
+   * "Asking for input"). Rejects with TaskCanceledError when it is canceled meanwhile.
+   */
+  async awaitReply(id: string, prompt: string, timeoutMs: number | null = null): Promise<InputOutcome> {
     const task = this.live.get(id);
     if (!task) throw new TaskCanceledError(id);
-    const reply = new Promise<string>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = new Promise<InputOutcome>((resolve, reject) => {
       task.deliverReply = resolve;
       task.abort.signal.addEventListener('abort', () => reject(new TaskCanceledError(id)), { once: true });
     });
     // A cancel written before this pause aborts the task while the pause is still being written: the reply then
     // rejects before anyone awaits it, and an unhandled rejection would end the process. The caller still gets it.
-    reply.catch(() => undefined);
+    outcome.catch(() => undefined);
     const row = await this.transition(id, 'TASK_STATE_INPUT_REQUIRED', { prompt });
     if (!row) throw new TaskCanceledError(id);
     this.deps.trace.write('task_input_required', { task_id: id, prompt });
-    return reply;
+    if (timeoutMs !== null) {
+      const startedMs = Date.now();
+      timer = setTimeout(() => this.inputTimedOut(id, task, startedMs), timeoutMs);
+    }
+    try {
+      return await outcome;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** No reply came in time: the wait ends, the task goes back to work (stored, then reported as `input-timeout`). */
+  private inputTimedOut(id: string, task: LiveTask, startedMs: number): void {
+    const { store, events, trace } = this.deps;
+    const current = store.latest(id);
+    const deliver = task.deliverReply;
+    if (!current || current.state !== 'TASK_STATE_INPUT_REQUIRED' || !deliver) return;
+    task.deliverReply = null;
+    const waitedSecs = Math.floor((Date.now() - startedMs) / 1000);
+    const { row: resumed, durable } = store.issue({ ...current, state: 'TASK_STATE_WORKING', prompt: null }, Date.now());
+    void events
+      .afterCommit(id, durable, () => {
+        store.publish(resumed);
+        events.emit('status', { row: resumed, progress: null, inputTimeout: true });
+        trace.write('task_input_timeout', { task_id: id, waited_secs: waitedSecs });
+        deliver({ kind: 'timeout', waitedSecs });
+      })
+      .catch(() => undefined);
   }
 
   /**
@@ -252,7 +286,7 @@ export class TaskLifecycle {
         store.publish(resumed);
         events.emit('status', { row: resumed, progress: null, resumed: true });
         trace.write('task_resumed', { task_id: row.id, reply_chars: text.length, reply: text });
-        deliver(agentText(text, trust));
+        deliver({ kind: 'reply', text, trust });
       })
       .then(() => resumed);
   }

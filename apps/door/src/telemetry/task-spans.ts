@@ -64,6 +64,9 @@ export class TaskSpans {
       case 'task_resumed':
         this.live.get(line.task_id)?.span.addEvent('murmur.resumed', { 'murmur.reply.chars': line.reply_chars }, now());
         return;
+      case 'task_input_timeout':
+        this.live.get(line.task_id)?.span.addEvent('murmur.input_timeout', { 'murmur.input.waited_secs': line.waited_secs }, now());
+        return;
       case 'member_call_start':
         this.live.get(line.task_id)?.span.addEvent('murmur.member_call_start', { 'murmur.member': line.member, 'murmur.member.task_id': line.member_task_id }, now());
         return;

@@ -48,7 +48,12 @@ export interface ToolCallContext {
   trust?: 'trusted' | 'untrusted';
   /** The formation member that sent the running task, or null (docs/formations.md). */
   sentBy?: string | null;
+  /** Pauses the running task for input with `prompt` (request-input); absent outside a task. */
+  askUser?: (prompt: string) => Promise<AskOutcome>;
 }
+
+/** How request-input's wait ended: the reply's text as sent, or no reply within the input timeout. */
+export type AskOutcome = { kind: 'reply'; text: string } | { kind: 'timeout'; waitedSecs: number };
 
 /** A runtime tool's answer: its data (fenced as the tool's result), the runtime's note after the fence, and whether it failed. */
 export interface RuntimeToolAnswer {

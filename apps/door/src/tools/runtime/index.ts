@@ -14,6 +14,7 @@ import { type DelegatePort, delegateTaskDescription, delegateTaskSchema } from '
 import { FETCH_PEER_FILE_DESCRIPTION, FETCH_PEER_FILE_SCHEMA, fetchPeerFileGranted, runFetchPeerFile } from './fetch-peer-file.js';
 import { runShareFile, SHARE_FILE_DESCRIPTION, SHARE_FILE_SCHEMA, shareFileGranted } from './share-file.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
+import { inputTimeoutText, REQUEST_INPUT_SCHEMA, requestInputDescription, requestInputGranted, runRequestInput } from './request-input.js';
 import { runSessionStatus, SESSION_STATUS_DESCRIPTION, SESSION_STATUS_SCHEMA, sessionStatusGranted } from './session-status.js';
 import { refuseSwitch, runSwitchDriver, switchDriverDescription, switchDriverGranted, switchDriverSchema } from './switch-driver.js';
 
@@ -44,6 +45,8 @@ export interface RuntimeToolDeps {
   handles: PeerHandles;
 }
 
+export { inputTimeoutText };
+
 /** The runtime tools implemented so far, by name: the dispatcher looks a call up here instead of branching on names. */
 export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolName, RuntimeTool>> {
   return {
@@ -61,6 +64,12 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
       granted: switchDriverGranted,
       run: (input, ctx) => runSwitchDriver(input, deps, ctx),
       inputRefused: (input, reason, ctx) => refuseSwitch(deps, input.driver, reason, ctx),
+    },
+    'request-input': {
+      description: requestInputDescription(deps.session.manifest.lifecycle.input_timeout_secs),
+      inputSchema: REQUEST_INPUT_SCHEMA,
+      granted: requestInputGranted,
+      run: (input, ctx) => runRequestInput(input, ctx, deps.session.manifest.lifecycle.input_timeout_secs),
     },
     'background-command': {
       description: BACKGROUND_COMMAND_DESCRIPTION,

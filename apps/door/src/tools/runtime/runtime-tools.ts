@@ -21,6 +21,8 @@ export const RUNTIME_TOOL_GRANTS = {
   'remove-artifact': 'capabilities.install, under transport: http',
   'session-status': 'an inference: block',
   'background-command': 'an inference: block, a non-empty capabilities.shell.allow and a lifecycle.shell_grace_secs',
+  // Not one of seed 004's: the tool seed 001's request-input frames speak of (docs/agent-loop.md, "Asking for input").
+  'request-input': 'capabilities.request_input: true',
 } as const;
 
 export type RuntimeToolName = keyof typeof RUNTIME_TOOL_GRANTS;
