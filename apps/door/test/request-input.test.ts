@@ -59,8 +59,6 @@ async function door(text: string, script = SCRIPT): Promise<DoorProcess> {
   return d;
 }
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
-const statusText = (task: any): string => task.status.message?.parts?.[0]?.text ?? '';
-// biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
 const answerText = (task: any): string => task.artifacts?.[0]?.parts?.[0]?.text ?? '';
 
 /** What a watcher saw of one task once it ended: [status state:text | frame name, id]. */

@@ -253,7 +253,7 @@ export class TaskLifecycle {
     const { store, events, trace } = this.deps;
     const current = store.latest(id);
     const deliver = task.deliverReply;
-    if (!current || current.state !== 'TASK_STATE_INPUT_REQUIRED' || !deliver) return;
+    if (current?.state !== 'TASK_STATE_INPUT_REQUIRED' || !deliver) return;
     task.deliverReply = null;
     const waitedSecs = Math.floor((Date.now() - startedMs) / 1000);
     const { row: resumed, durable } = store.issue({ ...current, state: 'TASK_STATE_WORKING', prompt: null }, Date.now());
