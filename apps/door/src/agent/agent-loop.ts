@@ -7,6 +7,7 @@ import type { SpendAdmission, SpendCeilings } from '../usage/spend-ceilings.js';
 import { type DriverSelection, inputTimeoutText } from '../tools/runtime/index.js';
 import { agentText } from '../tasks/task-text.js';
 import { AnswerGovernors } from './answer-governors.js';
+import { TaskHooks } from './task-hooks.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import { TaskCanceledError, type TaskLifecycle } from '../tasks/task-lifecycle.js';
 import type { RunningTask, TaskRunner } from '../tasks/task-queue.js';
@@ -52,6 +53,16 @@ function estimateTokens(messages: readonly ConversationMessage[]): number {
   return Math.ceil(JSON.stringify(messages).length / CHARS_PER_TOKEN);
 }
 
+/** The task's attempts (a hook may reopen it): the current one's number and inference turns, and the reopens so far. */
+interface Attempt {
+  number: number;
+  reopens: number;
+  turn: number;
+}
+
+/** How an attempt is ending, before the on_task_end hooks have their say. */
+type Ending = { kind: 'complete'; answer: string; chunked: boolean } | { kind: 'fail'; message: string; noAnswer?: boolean };
+
 /** The conversation's size as the last call measured it, and the estimate of the transcript at that moment. */
 interface Measure {
   tokens: number;
@@ -66,6 +77,7 @@ interface Measure {
 export class AgentLoop implements TaskRunner, OnModuleDestroy {
   private readonly result: ResultFile;
   private readonly governors: AnswerGovernors;
+  private readonly hooks: TaskHooks;
 
   constructor(private readonly deps: AgentLoopDeps) {
     this.result = new ResultFile(deps.session.recordsDir, (error) => deps.log.error('out/result.txt could not be written', { error: error.message }));
@@ -75,6 +87,12 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
       runCheck: (command, task, timeoutMs) => deps.tools.runCheck(command, task, timeoutMs),
       progress: (taskId, text) => deps.lifecycle.progress(taskId, text),
     });
+    this.hooks = new TaskHooks({
+      hooks: deps.session.manifest.hooks,
+      maxReopens: deps.session.manifest.lifecycle.max_task_reopens,
+      trace: deps.trace,
+      run: (command, task, timeoutMs, stdin) => deps.tools.runCheck(command, task, timeoutMs, stdin),
+    });
   }
 
   /** The session is ending: out/result.txt is brought up to date before the process may exit. */
@@ -83,7 +101,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
   }
 
   async run(task: RunningTask): Promise<void> {
-    const { session, lifecycle, events, trace } = this.deps;
+    const { session, lifecycle, trace } = this.deps;
     const maxTurns = session.manifest.inference?.max_turns ?? 1;
     const driver = this.deps.driverFor(task);
     const system = systemPrompt(session);
@@ -93,22 +111,27 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     // The system prompt and the tool inventory are sent with every call: part of every call's projected spend.
     const fixedTokens = Math.ceil((system.length + JSON.stringify(tools).length) / CHARS_PER_TOKEN);
     let measure: Measure | null = null;
+    // `turn` counts the task's calls across its attempts (inference.max_turns); `attempt.turn` names them in the stream.
+    const attempt: Attempt = { number: 1, reopens: 0, turn: 0 };
+    const end = (ending: Ending) => this.finish(task, messages, attempt, ending);
     try {
-      for (let turn = 1; ; turn++) {
-        if (turn > maxTurns) {
-          await lifecycle.fail(task.id, `max_turns exceeded: the task used all ${maxTurns} inference turns`);
-          return;
+      for (let turn = 0; ; ) {
+        if (turn >= maxTurns) {
+          if (await end({ kind: 'fail', message: `max_turns exceeded: the task used all ${maxTurns} inference turns` })) return;
+          continue;
         }
         // Seed 001's spend refusal: a call whose projected cost would pass a ceiling is not made.
         const projected = this.projectedTokens(messages, measure, fixedTokens);
         const admitted = this.deps.spend.admit(projected);
         if ('refusal' in admitted) {
           const { refusal } = admitted;
-          trace.write('spend_refused', { task_id: task.id, turn, ceiling: refusal.ceiling, limit: refusal.limit, spent: refusal.spent, projected: refusal.projected });
-          await lifecycle.fail(task.id, refusal.message);
-          return;
+          trace.write('spend_refused', { task_id: task.id, turn: turn + 1, ceiling: refusal.ceiling, limit: refusal.limit, spent: refusal.spent, projected: refusal.projected });
+          if (await end({ kind: 'fail', message: refusal.message })) return;
+          continue;
         }
-        lifecycle.progress(task.id, `inference turn ${turn}`);
+        turn += 1;
+        attempt.turn += 1;
+        lifecycle.progress(task.id, `inference turn ${attempt.turn}`);
         progress.turnsUsed = turn;
         const { response, chunked, durationMs, firstTokenMs } = await this.settled(admitted.admission, () => this.infer(task, driver, { turn, system, messages, tools }));
         this.deps.usage.record(response.usage);
@@ -131,18 +154,14 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         messages.push({ role: 'assistant', text: response.text, thinking: response.thinking, toolCalls: response.toolCalls });
         measure = response.usage?.input !== undefined ? { tokens: response.usage.input + (response.usage.output ?? 0), estimateAt: estimateTokens(messages) } : null;
         if (response.toolCalls.length > 0) {
-          messages.push({ role: 'tool', results: await this.runTools(task, response.toolCalls, progress) });
+          messages.push({ role: 'tool', results: await this.runTools(task, turn, response.toolCalls, progress) });
         }
         const elided = keepWithinBudget(messages);
         if (elided > 0) trace.write('conversation_trimmed', { task_id: task.id, turn, elided_chars: elided, budget_chars: CONVERSATION_TEXT_BUDGET });
         if (response.toolCalls.length > 0) {
           // Seed 004, "end-without-answer": once the turn's tool calls finish, the attempt ends with no further call.
           const reason = this.deps.continuations?.endingWithoutAnswer(task.id) ?? null;
-          if (reason !== null) {
-            this.result.write(`no answer: ${reason}`);
-            await lifecycle.fail(task.id, reason, { noAnswer: true, noAnswerBelow: this.deps.continuations!.noAnswerBelow(task.id) });
-            return;
-          }
+          if (reason !== null && (await end({ kind: 'fail', message: reason, noAnswer: true }))) return;
           continue;
         }
         const stop = response.stop;
@@ -164,15 +183,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
               messages.push({ role: 'user', origin: 'runtime', content: [{ type: 'text', text: next.text }] });
               break;
             }
-            if (next.kind === 'fail') {
-              await lifecycle.fail(task.id, next.message);
-              return;
-            }
-            // A completed task whose last call streamed nothing reports its whole reply as one final text frame.
-            if (!chunked && response.text !== '') events.emit('text', { taskId: task.id, text: response.text, final: true });
-            this.result.write(response.text);
-            await lifecycle.complete(task.id, response.text, { noAnswerBelow: this.deps.continuations?.noAnswerBelow(task.id) ?? [] });
-            return;
+            const ending: Ending = next.kind === 'fail' ? { kind: 'fail', message: next.message } : { kind: 'complete', answer: response.text, chunked };
+            if (await end(ending)) return;
+            break;
           }
           case 'input_required': {
             // The script driver's `ask`: no tool asked, so a timeout reaches the model as the runtime's own message.
@@ -182,11 +195,11 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
             break;
           }
           case 'error':
-            await lifecycle.fail(task.id, stop.message);
-            return;
+            if (await end({ kind: 'fail', message: stop.message })) return;
+            break;
           case 'max_tokens':
-            await lifecycle.fail(task.id, 'the model’s reply was cut off at its output token cap');
-            return;
+            if (await end({ kind: 'fail', message: 'the model’s reply was cut off at its output token cap' })) return;
+            break;
           case 'tool_use':
           case 'pause_turn':
             break;
@@ -208,6 +221,49 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
       // Every other ending accounts for the task's calls at once: outstanding ones abandoned.
       this.deps.continuations?.settle(task.id);
     }
+  }
+
+  /**
+   * An attempt ends (docs/agent-loop.md, "Hooks"): the on_task_end hooks run, their artifacts go out, and either the
+   * ending is written (true) or a hook reopened the task (false: the next attempt goes on, from inference turn 1).
+   */
+  private async finish(task: RunningTask, messages: ConversationMessage[], attempt: Attempt, ending: Ending): Promise<boolean> {
+    const { lifecycle, events, trace, continuations } = this.deps;
+    if (this.hooks.hasTaskEndHooks) {
+      const verdict = await this.hooks.afterAttempt(
+        task,
+        attempt.number,
+        {
+          state: ending.kind === 'complete' ? 'completed' : 'failed',
+          answer: ending.kind === 'complete' ? ending.answer : null,
+          status: ending.kind === 'fail' ? ending.message : null,
+          noAnswer: ending.kind === 'fail' && ending.noAnswer === true,
+        },
+        attempt.reopens,
+      );
+      for (const artifact of verdict.artifacts) events.emit('artifact', { taskId: task.id, artifact });
+      if (verdict.reopen !== null) {
+        attempt.reopens += 1;
+        attempt.number += 1;
+        attempt.turn = 0;
+        trace.write('task_reopened', { task_id: task.id, hook: verdict.reopen.hook, attempt: attempt.number });
+        continuations?.reopened?.(task.id);
+        lifecycle.reopened(task.id, `reopened by ${verdict.reopen.hook}: attempt ${attempt.number}`);
+        messages.push({ role: 'user', origin: 'runtime', content: [{ type: 'text', text: verdict.reopen.text }] });
+        return false;
+      }
+    }
+    const noAnswerBelow = continuations?.noAnswerBelow(task.id) ?? [];
+    if (ending.kind === 'complete') {
+      // A completed task whose last call streamed nothing reports its whole reply as one final text frame.
+      if (!ending.chunked && ending.answer !== '') events.emit('text', { taskId: task.id, text: ending.answer, final: true });
+      this.result.write(ending.answer);
+      await lifecycle.complete(task.id, ending.answer, { noAnswerBelow });
+    } else if (ending.noAnswer) {
+      this.result.write(`no answer: ${ending.message}`);
+      await lifecycle.fail(task.id, ending.message, { noAnswer: true, noAnswerBelow });
+    } else await lifecycle.fail(task.id, ending.message);
+    return true;
   }
 
   /** lifecycle.input_timeout_secs in ms; null (no limit) for 0. */
@@ -264,12 +320,18 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     return { response, chunked, durationMs: Math.round(performance.now() - startedMs), firstTokenMs };
   }
 
-  /** The calls of one turn, in order, each through the dispatcher; the first result inside the deadline's margin carries its notice. */
-  private async runTools(task: RunningTask, calls: ToolCallRequest[], progress: TaskProgress): Promise<ToolResult[]> {
+  /** The calls of one turn, in order, each past the on_tool_call hooks and through the dispatcher; the first result inside the deadline's margin carries its notice. */
+  private async runTools(task: RunningTask, turn: number, calls: ToolCallRequest[], progress: TaskProgress): Promise<ToolResult[]> {
     const { events, trace, session } = this.deps;
     const results: ToolResult[] = [];
     for (const call of calls) {
       if (task.signal.aborted) throw new TaskCanceledError(task.id);
+      // The on_tool_call decision point (docs/agent-loop.md, "Hooks"): a denied call runs nothing and writes no frame.
+      const denied = await this.hooks.decide(task, turn, call);
+      if (denied !== null) {
+        results.push({ toolCallId: call.id, name: call.name, content: denied, isError: true, outcome: { name: call.name, stdout: '', stderr: denied, exitCode: null, workId: null, isError: true, content: denied } });
+        continue;
+      }
       events.emit('tool-call-started', { taskId: task.id, toolCallId: call.id, toolName: call.name, input: call.input });
       const done = await this.deps.tools.dispatch(call, {
         taskId: task.id,

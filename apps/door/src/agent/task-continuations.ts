@@ -13,6 +13,8 @@ export interface TaskContinuations {
   endingWithoutAnswer(taskId: string): string | null;
   /** The members this task had no answer from, then those they reported further down: each once, at most 8. */
   noAnswerBelow(taskId: string): { member: string; status: string }[];
+  /** An on_task_end hook reopened the task: an accepted end-without-answer no longer ends it. */
+  reopened?(taskId: string): void;
   /** The attempt ended any other way: outstanding calls are recorded abandoned, arrived answers undelivered. */
   settle(taskId: string): void;
 }

@@ -99,6 +99,10 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
       case 'keep_working':
       case 'done_check':
       case 'task_input_timeout':
+      case 'tool_call_denied':
+      case 'hook_artifact':
+      case 'hook_failed':
+      case 'task_reopened':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

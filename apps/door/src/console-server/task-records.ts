@@ -90,6 +90,10 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
       case 'keep_working':
       case 'done_check':
       case 'task_input_timeout':
+      case 'tool_call_denied':
+      case 'hook_artifact':
+      case 'hook_failed':
+      case 'task_reopened':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

@@ -29,6 +29,10 @@ export class Continuations implements TaskContinuations {
     return continuationText({ ...input, outcomes: outcomes.map(outcomeBlock) });
   }
 
+  reopened(taskId: string): void {
+    this.calls?.reopened(taskId);
+  }
+
   endingWithoutAnswer(taskId: string): string | null {
     return this.calls?.endingWithoutAnswer(taskId) ?? null;
   }

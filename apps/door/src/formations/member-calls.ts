@@ -168,6 +168,12 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
     };
   }
 
+  /** The task was reopened (an on_task_end hook): the end-without-answer it had accepted no longer ends it. */
+  reopened(taskId: string): void {
+    const task = this.tasks.get(taskId);
+    if (task) task.ending = null;
+  }
+
   endingWithoutAnswer(taskId: string): string | null {
     return this.tasks.get(taskId)?.ending ?? null;
   }

@@ -63,6 +63,18 @@ export function spawnName(entry: string): string {
   return entry.replace(/[\\/]+$/, '').split(/[\\/]/).at(-1) ?? entry;
 }
 
+/** One hook: a named command run as a shell call runs (docs/agent-loop.md, "Hooks"). */
+const hook = z.strictObject({
+  name: z.string().regex(/^[a-z][a-z0-9_-]*$/, 'a hook name: lowercase letters, digits, - and _, starting with a letter'),
+  command: z.string().regex(/\S/, 'a non-blank command'),
+  timeout_secs: z.number().int().min(1).max(600).default(30),
+});
+
+const hookList = z
+  .array(hook)
+  .default([])
+  .refine((hooks) => new Set(hooks.map((h) => h.name)).size === hooks.length, { message: 'hooks with different names' });
+
 /** What keep_working sends when the capsule gives no message of its own (docs/agent-loop.md, "keep_working"). */
 export const KEEP_WORKING_MESSAGE =
   'You ended your turn, but this task asks you to keep working: check that everything it asks for is done, do what is left, and then give your final answer again.';
@@ -85,6 +97,8 @@ export const manifestSchema = z.strictObject({
       delegation_deadline_secs: z.number().int().min(1).optional(),
       /** How long a task waits for a reply to its question; 0 waits without a limit (docs/agent-loop.md, "Asking for input"). */
       input_timeout_secs: z.number().int().min(0).max(604_800).default(900),
+      /** How often on_task_end hooks may reopen one task (docs/agent-loop.md, "Hooks"). */
+      max_task_reopens: z.number().int().min(0).max(100).default(0),
       /** Messages the runtime sends a task whose model answers, so it goes on (docs/agent-loop.md, "keep_working"). */
       keep_working: z
         .strictObject({
@@ -129,6 +143,8 @@ export const manifestSchema = z.strictObject({
       }
     })
     .optional(),
+  /** Commands the runtime runs at its decision points: every tool call, and the end of each attempt (docs/agent-loop.md, "Hooks"). */
+  hooks: z.strictObject({ on_tool_call: hookList, on_task_end: hookList }).prefault({}),
   /** This host's day total of tokens, shared by every session that declares it (docs/agent-loop.md, "Spend ceilings"). */
   spend: z.strictObject({ machine_tokens_per_day: z.number().int().min(1).optional() }).prefault({}),
   control: z

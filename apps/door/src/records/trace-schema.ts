@@ -78,6 +78,14 @@ export const TRACE_SCHEMAS = {
     first_token_ms: count.nullable(),
   }),
   inference_retry: z.object({ task_id: id, turn: count, driver: z.string(), attempt: count, reason: z.string(), delay_ms: count }),
+  /** An on_tool_call hook denied a call: it ran nothing (docs/agent-loop.md, "Hooks"). */
+  tool_call_denied: z.object({ task_id: id, tool: z.string(), tool_call_id: id, hook: z.string(), reason: z.string() }),
+  /** An on_task_end hook's artifact, as its frame carries it. */
+  hook_artifact: z.object({ task_id: id, hook: z.string(), content: z.string() }),
+  /** A hook that had no say: it failed, timed out, answered off its form, or reopened past the limit. */
+  hook_failed: z.object({ task_id: id, hook: z.string(), reason: z.string() }),
+  /** An on_task_end hook reopened the task: `attempt` is the new attempt's number. */
+  task_reopened: z.object({ task_id: id, hook: z.string(), attempt: count }),
   /** A call the spend ceilings did not let through (docs/agent-loop.md, "Spend ceilings"). */
   spend_refused: z.object({ task_id: id, turn: count, ceiling: z.enum(['session', 'machine']), limit: count, spent: count, projected: count }),
   /** lifecycle.keep_working sent its message: the task goes on (docs/agent-loop.md, "keep_working"). */

@@ -25,6 +25,12 @@ export class EventIdCounters {
     return id;
   }
 
+  /** A reopened attempt: the task's counter starts again at 0. */
+  restart(taskId: string): void {
+    this.task.set(taskId, 0n);
+    this.chunk.delete(taskId);
+  }
+
   /** Before each inference call the task's chunk counter takes the task's value. */
   inferenceStarts(taskId: string): void {
     this.chunk.set(taskId, this.task.get(taskId) ?? 0n);

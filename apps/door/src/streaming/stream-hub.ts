@@ -150,15 +150,18 @@ export class StreamHub {
     return { messageId: newId('message'), contextId: row.contextId, taskId: row.id, role: 'ROLE_AGENT' as const, parts: [{ text, mediaType: 'text/plain' }] };
   }
 
-  private onStatus({ row, progress, resumed, inputTimeout, canceledQueued }: TaskStatusEvent): void {
+  private onStatus({ row, progress, resumed, inputTimeout, reopened, canceledQueued }: TaskStatusEvent): void {
     switch (row.state) {
       case 'TASK_STATE_SUBMITTED':
         // Not a seed-001 frame: live only, with no id, so the first working status keeps id 0.
         this.status(row, null, row.state, null, row.statusTimestampMs, row.change);
         return;
       case 'TASK_STATE_WORKING':
-        if (progress !== null) this.status(row, this.ids.nextTask(row.id), row.state, progress, Date.now(), null);
-        else if (resumed) this.status(row, this.ids.nextInputWait(row.id), row.state, 'resumed', row.statusTimestampMs, row.change);
+        if (progress !== null) {
+          this.status(row, this.ids.nextTask(row.id), row.state, progress, Date.now(), null);
+          // A reopened attempt's frames count from 0 again (seed 001, "A final status is the last frame …").
+          if (reopened) this.ids.restart(row.id);
+        } else if (resumed) this.status(row, this.ids.nextInputWait(row.id), row.state, 'resumed', row.statusTimestampMs, row.change);
         // Seed 001's failed/input-timeout frame: the task goes on, so in A2A v1.0 it is a WORKING status (docs/streaming.md).
         else if (inputTimeout) this.status(row, this.ids.nextInputWait(row.id), row.state, 'input-timeout', row.statusTimestampMs, row.change);
         // The stored start of work is reported by the "inference turn 1" status that follows it.

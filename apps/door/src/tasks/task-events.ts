@@ -12,6 +12,8 @@ export interface TaskStatusEvent {
   progress: string | null;
   /** A reply moved the task from TASK_STATE_INPUT_REQUIRED back to work. */
   resumed?: true;
+  /** An on_task_end hook reopened the task: after this status the task's counter starts again at 0 (seed 001). */
+  reopened?: true;
   /** No reply came within lifecycle.input_timeout_secs: the task went back to work without one. */
   inputTimeout?: true;
   /** The task was canceled while it waited in the queue, before it started. */

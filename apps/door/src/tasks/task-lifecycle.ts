@@ -204,6 +204,12 @@ export class TaskLifecycle {
     if (row && row.state === 'TASK_STATE_WORKING') this.deps.events.emit('status', { row, progress: text });
   }
 
+  /** A hook reopened the task (docs/agent-loop.md, "Hooks"): its stream shows `text`, then the new attempt's ids start at 0. */
+  reopened(id: string, text: string): void {
+    const row = this.deps.store.latest(id);
+    if (row && row.state === 'TASK_STATE_WORKING') this.deps.events.emit('status', { row, progress: text, reopened: true });
+  }
+
   /** `answers`: what a formation member's task says of the answers it lacks (seed 000, "Task metadata"). */
   async complete(id: string, response: string, answers: Pick<MurmurTaskMetadata, 'noAnswerBelow'> = {}): Promise<void> {
     const hold = this.endingHold(id);

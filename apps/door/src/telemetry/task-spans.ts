@@ -88,6 +88,10 @@ export class TaskSpans {
       case 'spend_refused':
       case 'keep_working':
       case 'done_check':
+      case 'tool_call_denied':
+      case 'hook_artifact':
+      case 'hook_failed':
+      case 'task_reopened':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

@@ -31,6 +31,8 @@ export interface ShellCall {
   logsDir: string;
   signal: AbortSignal;
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
+  /** What the command reads on standard input (a hook's input); none (/dev/null) when absent. */
+  stdin?: string;
 }
 
 export interface ShellDeps {
@@ -135,7 +137,12 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
   const startedAtMs = Date.now();
   deps.processes.ensureReaper();
   const line = sandbox.commandLine(binaryPath, args, call.cwd);
-  const child = spawn(line.file, line.args, { cwd: call.cwd, detached: true, env, stdio: ['ignore', 'pipe', 'pipe', line.statusOnFd3 ? 'pipe' : 'ignore'] });
+  const child = spawn(line.file, line.args, { cwd: call.cwd, detached: true, env, stdio: [call.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', line.statusOnFd3 ? 'pipe' : 'ignore'] });
+  if (call.stdin !== undefined && child.stdin) {
+    // A command that exits without reading all of it closes the pipe: that is its business, not an error of the door's.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(call.stdin);
+  }
   const pgid = child.pid;
   if (pgid !== undefined) deps.processes.track(pgid, { binary: call.binary, command: shown, taskId: call.taskId, workId: null, startedAtMs });
   const { exited, closed, spawnError } = watch(child, line.statusOnFd3);

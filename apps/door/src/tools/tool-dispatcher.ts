@@ -131,11 +131,11 @@ export class ToolDispatcher {
   }
 
   /**
-   * Runs an operator's command (a done check) as a shell call runs — `sh -c <command>` in the workdir, in the sandbox,
+   * Runs an operator's command (a done check, a hook; `stdin` its input) as a shell call runs — `sh -c <command>` in the workdir, in the sandbox,
    * recorded and reaped like every command — but never moved to the background: it ends by its exit, by `timeoutMs`
    * (its process group killed) or by the task's signal (which rethrows).
    */
-  async runCheck(command: string, task: { id: string; signal: AbortSignal }, timeoutMs: number): Promise<CheckRun> {
+  async runCheck(command: string, task: { id: string; signal: AbortSignal }, timeoutMs: number, stdin?: string): Promise<CheckRun> {
     const started = Date.now();
     const stop = new AbortController();
     const timedOut = new Error('the check timed out');
@@ -145,7 +145,7 @@ export class ToolDispatcher {
     const timer = setTimeout(() => stop.abort(timedOut), timeoutMs);
     try {
       const result = await runShell(
-        { taskId: task.id, binary: 'sh', input: { command }, cwd: this.deps.session.workDir, graceSecs: null, logsDir: path.join(this.deps.session.recordsDir, 'logs'), signal: stop.signal, onOutput: () => undefined },
+        { taskId: task.id, binary: 'sh', input: { command }, cwd: this.deps.session.workDir, graceSecs: null, logsDir: path.join(this.deps.session.recordsDir, 'logs'), signal: stop.signal, onOutput: () => undefined, stdin },
         this.deps,
       );
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, timedOut: false, durationMs: Date.now() - started };

@@ -42,7 +42,7 @@ test('what a command can see: the workdir and the system folders, less every hid
 });
 
 test("the wrapper's status goes to fd 3, which the command does not get", () => {
-  assert.match(WRAPPER_SCRIPT, /^"\$@" 3>&- & c=\$!$/m);
+  assert.match(WRAPPER_SCRIPT, /^"\$@" 3>&- 0<&4 4<&- & c=\$!$/m);
   assert.match(WRAPPER_SCRIPT, /echo "exit \$s" >&3; exec 3>&-/);
 });
 
@@ -63,6 +63,9 @@ test('the wrapper, run by sh: the exit on fd 3, the command kept off fd 3, and a
   assert.equal(plain.stdout, 'out\n');
   assert.match(String(plain.output[3]), /^started \d+\nexit 7\n$/, 'only the wrapper writes fd 3');
   assert.match(plain.stderr, /3: Bad file descriptor/);
+  const fed = spawnSync('/bin/sh', ['-c', WRAPPER_SCRIPT, WRAPPER_NAME, '8', 'none', '/bin/sh', '-c', 'cat; ls /proc/self/fd'], { input: 'a hook input', stdio: ['pipe', 'pipe', 'pipe', 'pipe'], encoding: 'utf8', timeout: 5000 });
+  assert.ok(fed.stdout.startsWith('a hook input'), "the command reads the wrapper's standard input");
+  assert.ok(!fed.stdout.slice('a hook input'.length).split('\n').includes('4'), 'and holds no fd 4 of it');
   const noRelay = run(['relay', '/bin/false', '/nonexistent.mjs', 'spec'], 'exit 0');
   assert.equal(noRelay.stderr, 'murmur-sandbox: the network relay did not start: no listed destination is reachable\n');
   assert.match(String(noRelay.output[3]), /exit 0\n$/);

@@ -32,8 +32,11 @@ export const WRAPPER_SCRIPT = [
   '  [ "$ready" = ready ] || echo "murmur-sandbox: the network relay did not start: no listed destination is reachable" >&2',
   '  k=3; shift 4',
   'else shift 1; fi',
-  // fd 3 is the wrapper's alone: the command cannot write a status line of its own.
-  '"$@" 3>&- & c=$!',
+  // fd 3 is the wrapper's alone: the command cannot write a status line of its own. An asynchronous list reads
+  // /dev/null unless told otherwise: the command gets the wrapper's standard input (a hook's input) through fd 4.
+  'exec 4<&0',
+  '"$@" 3>&- 0<&4 4<&- & c=$!',
+  'exec 4<&-',
   'exec >/dev/null 2>&1 </dev/null',
   'echo "started $c" >&3',
   'wait "$c"; s=$?',

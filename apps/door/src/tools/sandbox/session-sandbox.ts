@@ -43,16 +43,22 @@ export class SessionSandbox {
     const doorHome = session.settings.variable('HOME');
     const envFor = (sandbox: CommandSandbox) =>
       commandEnv({ path: sandbox.path, home: sandbox.home, passed: shell.env, mark: [COMMAND_SESSION_ENV, session.sessionId], variables: session.settings });
-    // A done check's command runs as a shell call does, so it needs the sandbox too (docs/agent-loop.md, "done_check").
+    // A done check's and a hook's command run as a shell call does, so they need the sandbox too (docs/agent-loop.md).
     const doneCheck = session.manifest.lifecycle.done_check;
-    const runsCommands = shell.allow.length > 0 || doneCheck !== undefined;
+    const hooks = [...session.manifest.hooks.on_tool_call, ...session.manifest.hooks.on_task_end];
+    const runsCommands = shell.allow.length > 0 || doneCheck !== undefined || hooks.length > 0;
     if (!runsCommands || shell.sandbox === 'off') {
       // Unsandboxed commands keep their own HOME, the door's; the environment is the same allow-list.
       const sandbox = unsandboxed(doorPath, doorHome ?? session.workDir);
       return new SessionSandbox(sandbox, envFor(sandbox), runsCommands ? 'off' : 'no-shell');
     }
     // What the refusal names: the shell, or the done check when that is the only command the capsule runs.
-    const needs = shell.allow.length > 0 ? { path: 'capabilities.shell.allow', found: shell.allow } : { path: 'lifecycle.done_check.command', found: doneCheck!.command };
+    const needs =
+      shell.allow.length > 0
+        ? { path: 'capabilities.shell.allow', found: shell.allow }
+        : doneCheck
+          ? { path: 'lifecycle.done_check.command', found: doneCheck.command }
+          : { path: 'hooks', found: hooks.map((h) => h.name) };
     const manifestFile = path.join(session.capsuleDir, MANIFEST_FILE);
     const bwrap = resolveOnPath('bwrap', doorPath);
     if (bwrap === null) throw new SandboxUnavailableError(manifestFile, needs, 'bubblewrap (bwrap) is not installed');
