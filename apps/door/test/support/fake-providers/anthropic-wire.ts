@@ -52,15 +52,18 @@ export function anthropicEvents(turn: FakeTurn, model: string): WireEvent[] {
     index += 1;
   }
   const stop = turn.stop ?? ((turn.toolCalls?.length ?? 0) > 0 ? 'tool' : 'end');
-  events.push(ev('message_delta', { delta: { stop_reason: { end: 'end_turn', tool: 'tool_use', length: 'max_tokens' }[stop], stop_sequence: null }, usage: { output_tokens: u?.output ?? 0 } }));
+  events.push(ev('message_delta', { delta: { stop_reason: { end: 'end_turn', tool: 'tool_use', length: 'max_tokens', filter: 'refusal' }[stop], stop_sequence: null }, usage: { output_tokens: u?.output ?? 0 } }));
   events.push(ev('message_stop', {}));
   return events;
 }
 
 /** Anthropic's in-stream error event (an overload mid-stream is delivered this way, not as an HTTP status). */
-export function anthropicStreamError(errorType: string): WireEvent {
-  return ev('error', { error: { type: errorType, message: errorType === 'overloaded_error' ? 'Overloaded' : 'The stream failed' } });
+export function anthropicStreamError(errorType: string, message?: string): WireEvent {
+  return ev('error', { error: { type: errorType, message: message ?? (errorType === 'overloaded_error' ? 'Overloaded' : 'The stream failed') } });
 }
+
+/** A text delta for a content block no content_block_start opened. */
+export const ANTHROPIC_ORPHAN_DELTA: WireEvent = ev('content_block_delta', { index: 7, delta: { type: 'text_delta', text: 'from nowhere' } });
 
 export const ANTHROPIC_MALFORMED: WireEvent = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":' };
 

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ANTHROPIC_MALFORMED, anthropicErrorBody, anthropicEvents, anthropicStreamError } from './anthropic-wire.js';
+import { ANTHROPIC_MALFORMED, ANTHROPIC_ORPHAN_DELTA, anthropicErrorBody, anthropicEvents, anthropicStreamError } from './anthropic-wire.js';
 import { type FakeReply, type FakeStatus, type FakeTurn, isStatus, type WireEvent } from './fake-turn.js';
 import { OPENAI_MALFORMED, openAiErrorBody, openAiEvents, openAiStreamError } from './openai-wire.js';
 
@@ -167,11 +167,16 @@ export class FakeProvider {
         }
         if (turn.fault.kind === 'error') {
           const type = turn.fault.errorType ?? 'overloaded_error';
-          this.write(res, this.kind === 'openai' ? openAiStreamError(type) : anthropicStreamError(type), record);
+          const message = turn.fault.errorMessage;
+          this.write(res, this.kind === 'openai' ? openAiStreamError(type, message) : anthropicStreamError(type, message), record);
           res.end();
           return false;
         }
-        this.write(res, this.kind === 'openai' ? OPENAI_MALFORMED : ANTHROPIC_MALFORMED, record);
+        if (turn.fault.kind === 'orphan-delta') {
+          if (this.kind !== 'anthropic') throw new Error('orphan-delta is an Anthropic fault');
+          this.write(res, ANTHROPIC_ORPHAN_DELTA, record);
+        } else if (turn.fault.kind === 'not-object') this.write(res, { data: '2' }, record);
+        else this.write(res, this.kind === 'openai' ? OPENAI_MALFORMED : ANTHROPIC_MALFORMED, record);
       }
       if (turn.paceMs) await new Promise((resolve) => setTimeout(resolve, turn.paceMs));
       if (res.destroyed) return false;

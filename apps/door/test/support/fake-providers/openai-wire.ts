@@ -13,12 +13,13 @@ export function openAiEvents(turn: FakeTurn, model: string): WireEvent[] {
   const events: WireEvent[] = [delta({ role: 'assistant', content: '', refusal: null })];
   for (const t of turn.thinking ?? []) events.push(delta({ reasoning_content: t }));
   for (const t of turn.text ?? []) events.push(delta({ content: t }));
+  if (turn.refusal !== undefined) events.push(delta({ refusal: turn.refusal }));
   (turn.toolCalls ?? []).forEach((call, index) => {
     events.push(delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
     for (const piece of pieces(JSON.stringify(call.input))) events.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   const stop = turn.stop ?? ((turn.toolCalls?.length ?? 0) > 0 ? 'tool' : 'end');
-  events.push(delta({}, { end: 'stop', tool: 'tool_calls', length: 'length' }[stop]));
+  events.push(delta({}, { end: 'stop', tool: 'tool_calls', length: 'length', filter: 'content_filter' }[stop]));
   if (turn.usage) {
     const u = turn.usage;
     events.push(
@@ -39,8 +40,8 @@ export function openAiEvents(turn: FakeTurn, model: string): WireEvent[] {
 
 /** A chunk that is not JSON, as a broken proxy might pass on. */
 /** An OpenAI-compatible server's in-stream error chunk, as vLLM and the API send one when a stream fails midway. */
-export function openAiStreamError(errorType: string): WireEvent {
-  return { data: JSON.stringify({ error: { type: errorType, message: errorType === 'overloaded_error' ? 'Overloaded' : 'The stream failed', code: null, param: null } }) };
+export function openAiStreamError(errorType: string, message?: string): WireEvent {
+  return { data: JSON.stringify({ error: { type: errorType, message: message ?? (errorType === 'overloaded_error' ? 'Overloaded' : 'The stream failed'), code: null, param: null } }) };
 }
 
 export const OPENAI_MALFORMED: WireEvent = { data: '{"id":"chatcmpl-broken","choices":[{"delta":{"content":"x"' };
