@@ -153,9 +153,12 @@ export class FakeProvider {
 
   /** Writes the turn's events; false when it ended early (a fault, or the client went away). */
   private async stream(res: ServerResponse, turn: FakeTurn, record: RecordedRequest, model: string): Promise<boolean> {
+    if (turn.fault?.kind === 'no-headers') return false;
     const events = this.kind === 'openai' ? openAiEvents(turn, model) : anthropicEvents(turn, model);
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    for (let i = 0; i < events.length; i++) {
+    let i = -1;
+    for (const event of events) {
+      i += 1;
       if (turn.fault && i === turn.fault.afterEvents) {
         if (turn.fault.kind === 'stall') return false;
         if (turn.fault.kind === 'disconnect') {
@@ -180,7 +183,7 @@ export class FakeProvider {
       }
       if (turn.paceMs) await new Promise((resolve) => setTimeout(resolve, turn.paceMs));
       if (res.destroyed) return false;
-      if (!this.write(res, events[i], record)) await new Promise((resolve) => res.once('drain', resolve));
+      if (!this.write(res, event, record)) await new Promise((resolve) => res.once('drain', resolve));
     }
     res.end();
     return true;
