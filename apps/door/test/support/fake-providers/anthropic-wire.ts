@@ -17,17 +17,17 @@ export function* anthropicEvents(turn: FakeTurn, model: string): Generator<WireE
   const cached = u?.cached ?? 0;
   const cacheWrite = u?.cacheWrite ?? 0;
   yield ev('message_start', {
-      message: {
-        id: `msg_fake${++sequence}`,
-        type: 'message',
-        role: 'assistant',
-        model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: u ? u.input - cached - cacheWrite : 0, cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cached, output_tokens: 1 },
-      },
-    });
+    message: {
+      id: `msg_fake${++sequence}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: u ? u.input - cached - cacheWrite : 0, cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cached, output_tokens: 1 },
+    },
+  });
   yield ev('ping', {});
   let index = 0;
   if (turn.thinking && turn.thinking.length > 0) {

@@ -24,14 +24,14 @@ export function* openAiEvents(turn: FakeTurn, model: string): Generator<WireEven
   if (turn.usage) {
     const u = turn.usage;
     yield chunk([], {
-        usage: {
-          prompt_tokens: u.input,
-          completion_tokens: u.output,
-          total_tokens: u.input + u.output,
-          prompt_tokens_details: { cached_tokens: u.cached ?? 0, audio_tokens: 0 },
-          completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
-        },
-      });
+      usage: {
+        prompt_tokens: u.input,
+        completion_tokens: u.output,
+        total_tokens: u.input + u.output,
+        prompt_tokens_details: { cached_tokens: u.cached ?? 0, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      },
+    });
   }
   yield { data: '[DONE]' };
 }
