@@ -303,3 +303,85 @@ describe('failures: the documented task failure, with retry where it should', ()
     assert.equal(failureText(task), `driver invocation failed: fast: the provider could not be reached at ${new URL(baseUrl).origin}: ECONNREFUSED (after 2 attempts)`);
   });
 });
+
+describe('provider faults where code and docs once disagreed (docs/drivers.md, "Failures")', () => {
+  const statusLimit = 'driver invocation failed: fast: '.length + 1_001;
+
+  test('a call refused with a 400 writes its inference record: stop_reason failed, the failure, usage unreported', async () => {
+    const before = fakes.openai.requests.length;
+    fakes.openai.enqueue({ status: 400, message: "This model's maximum context length is 32000 tokens" });
+    const task = await runTask(fast, 'too long', 'TASK_STATE_FAILED');
+    assert.equal(failureText(task), "driver invocation failed: fast: HTTP 400: This model's maximum context length is 32000 tokens");
+    assert.equal(fakes.openai.requests.length - before, 1, 'a 400 is not retried');
+    // agent-loop.md: "Every call writes one `inference` trace record" — a failed one too.
+    const records = readTrace(fast.recordsDir).filter((r) => r.type === 'inference' && r.task_id === task.id);
+    assert.deepEqual(
+      records.map((r) => [r.turn, r.driver, r.model, r.stop_reason, r.failure, r.usage, r.tool_calls]),
+      [[1, 'fast', 'fake-gpt', 'failed', "fast: HTTP 400: This model's maximum context length is 32000 tokens", 'unreported', 0]],
+    );
+  });
+
+  test("a provider's long words are cut: 500 characters each, the status message's failure at 1,000", async () => {
+    // drivers.md: "The provider's own words — its error message and error type, a refusal's text, a tool call's id and
+    // name — are each cut at 500 characters (then `…`), and the whole `<what>` at 1,000 characters".
+    fakes.openai.enqueue({ status: 400, message: 'm'.repeat(2_100) });
+    const http = failureText(await runTask(fast, 'long message', 'TASK_STATE_FAILED'));
+    assert.equal(http, `driver invocation failed: fast: HTTP 400: ${'m'.repeat(500)}…`);
+
+    fakes.openai.enqueue({ text: ['a'], fault: { kind: 'error', afterEvents: 2, errorType: 't'.repeat(2_000), errorMessage: 'e'.repeat(2_000) } });
+    const stream = failureText(await runTask(fast, 'long error type', 'TASK_STATE_FAILED'));
+    // Type and message are 500 characters and `…` each; together past 1,000, so the whole is cut again.
+    assert.equal(stream, `driver invocation failed: fast: ${'t'.repeat(500)}…: ${'e'.repeat(497)}…`);
+    assert.equal(stream.length, statusLimit);
+
+    fakes.openai.enqueue({ refusal: 'r'.repeat(2_100) });
+    const refusal = failureText(await runTask(fast, 'refuse at length', 'TASK_STATE_FAILED'));
+    assert.equal(refusal, `the model declined to answer: ${'r'.repeat(500)}…`);
+
+    // Arguments that are a JSON array, not an object, under a tool name of 2,000 characters.
+    const name = 'n'.repeat(2_000);
+    fakes.openai.enqueue({ toolCalls: [{ id: 'call_long', name, input: [] as unknown as Record<string, unknown> }] });
+    const args = failureText(await runTask(fast, 'long tool name', 'TASK_STATE_FAILED'));
+    assert.equal(args, `driver invocation failed: fast: tool call call_long (${'n'.repeat(500)}…): its arguments are not a JSON object`);
+  });
+
+  test('an OpenAI-compatible server_error chunk before anything streamed is retried; an invalid_request_error is not', async () => {
+    // drivers.md: "`overloaded_error`, `api_error`, `server_error` …: yes, if no chunk was streamed yet; any other type: no".
+    let before = fakes.openai.requests.length;
+    fakes.openai.enqueue({ ...ANSWER_TURN, fault: { kind: 'error', afterEvents: 0, errorType: 'server_error' } }, ANSWER_TURN);
+    const retried = await runTask(fast, 'server error chunk', 'TASK_STATE_COMPLETED');
+    assert.equal(retried.artifacts?.[0]?.parts?.[0]?.text, 'All done.');
+    assert.equal(fakes.openai.requests.length - before, 2);
+    before = fakes.openai.requests.length;
+    fakes.openai.enqueue({ ...ANSWER_TURN, fault: { kind: 'error', afterEvents: 0, errorType: 'invalid_request_error' } });
+    const failed = await runTask(fast, 'invalid request chunk', 'TASK_STATE_FAILED');
+    assert.equal(failureText(failed), 'driver invocation failed: fast: invalid_request_error: The stream failed');
+    assert.equal(fakes.openai.requests.length - before, 1);
+  });
+
+  test('an Anthropic text_delta for a block that never started fails the call, named, not retried', async () => {
+    const before = fakes.anthropic.requests.length;
+    // message_start, ping, then the orphan delta (event 3) before the text block opens.
+    fakes.anthropic.enqueue({ text: ['a', 'b'], fault: { kind: 'orphan-delta', afterEvents: 2 } });
+    const task = await runTask(deep, 'orphan delta', 'TASK_STATE_FAILED');
+    assert.equal(failureText(task), "driver invocation failed: deep: the provider's stream could not be read: event 3 is a delta for content block 7, which never started");
+    assert.equal(fakes.anthropic.requests.length - before, 1);
+  });
+
+  test("the content filter's message is drivers.md's, with a plain apostrophe", async () => {
+    fakes.openai.enqueue({ text: ['Once upon'], stop: 'filter' });
+    const task = await runTask(fast, 'filtered', 'TASK_STATE_FAILED');
+    assert.equal(failureText(task), "the provider's content filter stopped the reply");
+  });
+
+  for (const [label, door, fakeOf, choice] of [
+    ['openai-compatible', () => fast, () => fakes.openai, 'fast'],
+    ['anthropic', () => deep, () => fakes.anthropic, 'deep'],
+  ] as const) {
+    test(`${label}: an event that is JSON but no object is "not an object"`, async () => {
+      fakeOf().enqueue({ text: ['a'], fault: { kind: 'not-object', afterEvents: 1 } });
+      const task = await runTask(door(), 'not an object', 'TASK_STATE_FAILED');
+      assert.equal(failureText(task), `driver invocation failed: ${choice}: the provider's stream could not be read: event 2 is not an object`);
+    });
+  }
+});

@@ -10,7 +10,8 @@
  *   collection ran, and the call then hung until the member resumed; the callers' doors here collect every 50 ms (a
  *   `--require` preload with `--expose-gc`, through NODE_OPTIONS).
  * - "The model never sees the door's address or the token": the dead member's call fails naming the member only, and
- *   no tool result or answer of these formations carries `http://` or `mur_`.
+ *   no tool result or answer of these formations carries `http://` or `mur_` (every suite's tool results are read
+ *   the same way when its doors stop: support/trace-schema-check.ts, assertNoAddressToModel).
  *
  * MURMUR_FROZEN_REPS sets how many frozen calls the 3 s case makes (3 here; `npm run soak` makes 100).
  */

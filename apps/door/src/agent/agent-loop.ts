@@ -308,13 +308,35 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     const startedMs = performance.now();
     let firstTokenMs: number | null = null;
     events.emit('inference', { taskId: task.id, phase: 'start' });
-    const response = await driver.infer({ ...request, signal: task.signal }, (chunk) => {
-      firstTokenMs ??= Math.round(performance.now() - startedMs);
-      if (chunk.kind === 'text') {
-        chunked = true;
-        events.emit('text', { taskId: task.id, text: chunk.text, final: false });
-      } else events.emit('thinking', { taskId: task.id, text: chunk.text });
-    });
+    let response: DriverResponse;
+    try {
+      response = await driver.infer({ ...request, signal: task.signal }, (chunk) => {
+        firstTokenMs ??= Math.round(performance.now() - startedMs);
+        if (chunk.kind === 'text') {
+          chunked = true;
+          events.emit('text', { taskId: task.id, text: chunk.text, final: false });
+        } else events.emit('thinking', { taskId: task.id, text: chunk.text });
+      });
+    } catch (error) {
+      // A call that failed (a 400, a broken stream) is a call too: its record says so (docs/agent-loop.md); one a
+      // cancel or the session's end cut short is not a failure and writes none.
+      if (!task.signal.aborted) {
+        this.deps.usage.record(null);
+        this.deps.trace.write('inference', {
+          task_id: task.id,
+          turn: request.turn,
+          driver: driver.choice,
+          ...(driver.model ? { model: driver.model } : {}),
+          stop_reason: 'failed',
+          failure: error instanceof Error ? error.message : String(error),
+          usage: 'unreported',
+          tool_calls: 0,
+          duration_ms: Math.round(performance.now() - startedMs),
+          first_token_ms: firstTokenMs,
+        });
+      }
+      throw error;
+    }
     if (chunked) events.emit('text', { taskId: task.id, text: '', final: true });
     events.emit('inference', { taskId: task.id, phase: 'end' });
     return { response, chunked, durationMs: Math.round(performance.now() - startedMs), firstTokenMs };

@@ -70,7 +70,9 @@ export const TRACE_SCHEMAS = {
     turn: count,
     driver: z.string(),
     model: z.string().optional(),
+    /** `failed` for a call that ended in a driver failure, which `failure` states (docs/agent-loop.md). */
     stop_reason: z.string(),
+    failure: z.string().optional(),
     usage,
     tool_calls: count,
     /** The call's wall time, and from its start to the first streamed chunk (null: nothing streamed). */

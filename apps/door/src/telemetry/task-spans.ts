@@ -196,7 +196,8 @@ export class TaskSpans {
         'murmur.first_token_ms': fields.first_token_ms ?? undefined,
       }),
     );
-    if (stop === 'error' || stop === 'max_tokens') span.setStatus({ code: SpanStatusCode.ERROR, message: `stop reason ${stop}` });
+    if (stop === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: fields.failure ?? 'the call failed' });
+    else if (stop === 'error' || stop === 'max_tokens') span.setStatus({ code: SpanStatusCode.ERROR, message: `stop reason ${stop}` });
     span.end(now());
   }
 

@@ -1,7 +1,7 @@
 /**
  * `npm run soak`: the long runs of issue 16, each printing its figures. Seeds and sizes come from the environment:
  * MURMUR_FUZZ_SEED / MURMUR_FUZZ_RUNS (the fuzz runs as its node:test file), MURMUR_FROZEN_REPS (formation-faults.test's
- * frozen calls, 100), MURMUR_CRASH_SEED, MURMUR_SOAK_STREAMS, MURMUR_SOAK_SECONDS. Loopback only; every loop is bounded in count and time.
+ * frozen calls, 100), MURMUR_PROVIDER_FAULT_SEED / _RUNS / _HUGE_MB (provider-faults.test's draws, 200 of them, 20 MB replies), MURMUR_CRASH_SEED, MURMUR_SOAK_STREAMS, MURMUR_SOAK_SECONDS. Loopback only; every loop is bounded in count and time.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,16 @@ const frozen = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('../
 });
 console.log(frozen.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
 check(frozen.status === 0, 'frozen member');
+
+const providerRuns = process.env.MURMUR_PROVIDER_FAULT_RUNS ?? '200';
+const hugeMb = process.env.MURMUR_PROVIDER_FAULT_HUGE_MB ?? '20';
+console.log(`== provider faults: ${providerRuns} scenarios drawn from seed ${process.env.MURMUR_PROVIDER_FAULT_SEED ?? 29}, huge replies of ${hugeMb} MB`);
+const providers = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('../provider-faults.test.js', import.meta.url))], {
+  env: { ...process.env, MURMUR_PROVIDER_FAULT_RUNS: providerRuns, MURMUR_PROVIDER_FAULT_HUGE_MB: hugeMb },
+  encoding: 'utf8',
+});
+console.log(providers.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
+check(providers.status === 0, 'provider faults');
 
 const streams = Number(process.env.MURMUR_SOAK_STREAMS ?? 1000);
 const seconds = Number(process.env.MURMUR_SOAK_SECONDS ?? 60);

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { assertTraceOnSchema } from './trace-schema-check.js';
+import { assertNoAddressToModel, assertTraceOnSchema } from './trace-schema-check.js';
 
 /** The `mur` users run (bin/mur.js, which runs the bundle the build makes). */
 export const MUR_CLI = fileURLToPath(new URL('../../../bin/mur.js', import.meta.url));
@@ -106,6 +106,7 @@ export async function runDoor(capsuleDir: string, args: string[] = [], home = te
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       const exit = await exited;
       assertTraceOnSchema(announced.recordsDir);
+      assertNoAddressToModel(announced.recordsDir);
       return exit;
     },
   };

@@ -2,8 +2,16 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { after } from 'node:test';
 import { spawnMur, type MurProcess } from './client-cli.js';
 import { MUR_CLI, tempDir } from './door-process.js';
+import { assertNoAddressToModel } from './trace-schema-check.js';
+
+/** Every member door the file's formations started: once its tests are done, no tool result they handed a model carries an address. */
+const memberRecords = new Set<string>();
+after(() => {
+  for (const dir of memberRecords) assertNoAddressToModel(dir);
+});
 
 export interface MemberSpec {
   /** murmur.yaml's text (its name is the member's). */
@@ -68,6 +76,7 @@ export async function runFormation(rosterFile: string, home: string, args: strin
     }),
   ]);
   const announced = JSON.parse(/^\{.*\}$/m.exec(line)![0]) as AnnouncedFormation;
+  for (const m of announced.members) memberRecords.add(m.recordsDir);
   return { ...announced, mur, member: (name) => announced.members.find((m) => m.member === name)! };
 }
 

@@ -74,7 +74,7 @@ export class AnthropicStream implements StreamConsumer {
       case 'error': {
         const type = typeof event.error?.type === 'string' ? event.error.type : 'error';
         const text = typeof event.error?.message === 'string' ? event.error.message : 'an error';
-        throw new ProviderFailure('stream-error', `${type}: ${redact(text, this.key)}`, { errorType: type });
+        throw new ProviderFailure('stream-error', `${redact(type, this.key)}: ${redact(text, this.key)}`, { errorType: type });
       }
       default:
         // ping, and events this driver does not know: Anthropic's versioning asks clients to ignore them.
@@ -103,6 +103,9 @@ export class AnthropicStream implements StreamConsumer {
 
   private delta(index: number, delta: WireEvent): void {
     const block = this.blocks.get(index);
+    // A delta belongs to a block its content_block_start opened: one that never started is a broken stream, not text
+    // to show or drop unsaid.
+    if (block === undefined) throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is a delta for content block ${index}, which never started`);
     switch (delta.type) {
       case 'text_delta':
         if (typeof delta.text === 'string') this.text(index, delta.text);

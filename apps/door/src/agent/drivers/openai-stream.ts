@@ -51,7 +51,9 @@ export class OpenAiStream implements StreamConsumer {
     if (chunk === null || typeof chunk !== 'object') throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is not an object`);
     if (chunk.error !== undefined) {
       const error = typeof chunk.error === 'string' ? { message: chunk.error } : chunk.error;
-      throw new ProviderFailure('stream-error', `${error.type ?? 'error'}: ${redact(error.message ?? 'an error', this.key)}`, error.type ? { errorType: error.type } : {});
+      const type = typeof error.type === 'string' ? error.type : undefined;
+      const text = typeof error.message === 'string' ? error.message : 'an error';
+      throw new ProviderFailure('stream-error', `${redact(type ?? 'error', this.key)}: ${redact(text, this.key)}`, type ? { errorType: type } : {});
     }
     if (chunk.usage) this.usage = usageOf(chunk.usage);
     const choice = chunk.choices?.[0];
@@ -91,12 +93,12 @@ export class OpenAiStream implements StreamConsumer {
   }
 
   private stop(hasCalls: boolean): StopReason {
-    if (this.refusal !== '') return { kind: 'error', message: `the model declined to answer: ${this.refusal}` };
+    if (this.refusal !== '') return { kind: 'error', message: `the model declined to answer: ${redact(this.refusal, this.key)}` };
     switch (this.finish) {
       case 'length':
         return { kind: 'max_tokens' };
       case 'content_filter':
-        return { kind: 'error', message: 'the provider’s content filter stopped the reply' };
+        return { kind: 'error', message: "the provider's content filter stopped the reply" };
       case 'tool_calls':
       case 'function_call':
         return { kind: 'tool_use' };

@@ -1,6 +1,6 @@
 import { abortableDelay } from '../abortable-delay.js';
 import { DriverError } from '../driver.js';
-import { ProviderFailure } from './provider-failure.js';
+import { cut, FAILURE_TEXT_LIMIT, ProviderFailure } from './provider-failure.js';
 import { retryDelayMs, shouldRetry } from './retry-policy.js';
 import { type AttemptSpec, runAttempt } from './sse-attempt.js';
 import type { StreamConsumer } from './stream-consumer.js';
@@ -33,8 +33,8 @@ export async function callProvider<C extends StreamConsumer>(spec: CallSpec, new
       return consumer;
     } catch (error) {
       if (spec.signal.aborted) throw spec.signal.reason;
-      if (!(error instanceof ProviderFailure)) throw new DriverError(`${spec.choice}: ${error instanceof Error ? error.message : String(error)}`);
-      if (consumer.streamed || attempt > spec.maxRetries || !shouldRetry(error)) throw new DriverError(`${spec.choice}: ${error.describe(attempt)}`);
+      if (!(error instanceof ProviderFailure)) throw new DriverError(`${spec.choice}: ${cut(error instanceof Error ? error.message : String(error), FAILURE_TEXT_LIMIT)}`);
+      if (consumer.streamed || attempt > spec.maxRetries || !shouldRetry(error)) throw new DriverError(`${spec.choice}: ${cut(error.describe(attempt), FAILURE_TEXT_LIMIT)}`);
       const delayMs = retryDelayMs(attempt, error);
       spec.onRetry?.({ attempt, reason: error.message, delayMs });
       await abortableDelay(delayMs, spec.signal);

@@ -43,7 +43,10 @@ export class ProviderFailure extends Error {
   }
 }
 
-const MESSAGE_LIMIT = 500;
+/** The provider's own words (its error message and type, a refusal, a tool call's id and name) are cut at this. */
+const PROVIDER_TEXT_LIMIT = 500;
+/** A failure's whole text (`<what>` in `driver invocation failed: <choice>: <what>`) is cut at this. */
+export const FAILURE_TEXT_LIMIT = 1_000;
 
 /**
  * The provider's own error message from an error body (OpenAI `{"error": {"message"}}`, Anthropic
@@ -68,7 +71,10 @@ export function providerMessage(body: string, key: string | null): { message: st
 
 /** Cuts a provider's text to size and replaces every occurrence of the key (some providers quote a bad key back). */
 export function redact(text: string, key: string | null): string {
-  let out = key ? text.split(key).join('[redacted]') : text;
-  if (out.length > MESSAGE_LIMIT) out = `${out.slice(0, MESSAGE_LIMIT)}…`;
-  return out;
+  return cut(key ? text.split(key).join('[redacted]') : text, PROVIDER_TEXT_LIMIT);
+}
+
+/** The text, or its first `limit` characters and `…`. */
+export function cut(text: string, limit = PROVIDER_TEXT_LIMIT): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
 }

@@ -11,7 +11,7 @@ test('shouldRetry: 408, 409, 429 and 5xx, connection failures, stalls and early 
   for (const status of [400, 401, 403, 404, 413, 422]) assert.equal(shouldRetry(http(status)), false, String(status));
   for (const kind of ['connect', 'stall', 'closed'] as const) assert.equal(shouldRetry(new ProviderFailure(kind, kind)), true);
   for (const kind of ['malformed', 'arguments'] as const) assert.equal(shouldRetry(new ProviderFailure(kind, kind)), false);
-  assert.equal(shouldRetry(new ProviderFailure('stream-error', 'x', { errorType: 'overloaded_error' })), true);
+  for (const type of ['overloaded_error', 'api_error', 'server_error']) assert.equal(shouldRetry(new ProviderFailure('stream-error', 'x', { errorType: type })), true, type);
   assert.equal(shouldRetry(new ProviderFailure('stream-error', 'x', { errorType: 'invalid_request_error' })), false);
   assert.equal(shouldRetry(http(500, { 'x-should-retry': 'false' })), false, 'the provider’s header decides');
   assert.equal(shouldRetry(http(400, { 'x-should-retry': 'true' })), true);

@@ -1,4 +1,4 @@
-import { ProviderFailure } from './provider-failure.js';
+import { cut, ProviderFailure } from './provider-failure.js';
 
 /** A tool call's arguments as assembled from the stream: a JSON object, `""` read as `{}`. */
 export function parseToolArguments(id: string, name: string, json: string): Record<string, unknown> {
@@ -10,7 +10,7 @@ export function parseToolArguments(id: string, name: string, json: string): Reco
     value = undefined;
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ProviderFailure('arguments', `tool call ${id} (${name}): its arguments are not a JSON object`);
+    throw new ProviderFailure('arguments', `tool call ${cut(id)} (${cut(name)}): its arguments are not a JSON object`);
   }
   return value as Record<string, unknown>;
 }

@@ -11,56 +11,57 @@ export function fakeSignature(thinking: string): string {
   return createHash('sha256').update(thinking).digest('base64');
 }
 
-export function anthropicEvents(turn: FakeTurn, model: string): WireEvent[] {
+/** Lazily, one event at a time (see openAiEvents). */
+export function* anthropicEvents(turn: FakeTurn, model: string): Generator<WireEvent> {
   const u = turn.usage;
   const cached = u?.cached ?? 0;
   const cacheWrite = u?.cacheWrite ?? 0;
-  const events: WireEvent[] = [
-    ev('message_start', {
-      message: {
-        id: `msg_fake${++sequence}`,
-        type: 'message',
-        role: 'assistant',
-        model,
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: u ? u.input - cached - cacheWrite : 0, cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cached, output_tokens: 1 },
-      },
-    }),
-    ev('ping', {}),
-  ];
+  yield ev('message_start', {
+    message: {
+      id: `msg_fake${++sequence}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: u ? u.input - cached - cacheWrite : 0, cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cached, output_tokens: 1 },
+    },
+  });
+  yield ev('ping', {});
   let index = 0;
   if (turn.thinking && turn.thinking.length > 0) {
-    events.push(ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } }));
-    for (const t of turn.thinking) events.push(ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } }));
-    events.push(ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: fakeSignature(turn.thinking.join('')) } }));
-    events.push(ev('content_block_stop', { index }));
+    yield ev('content_block_start', { index, content_block: { type: 'thinking', thinking: '', signature: '' } });
+    for (const t of turn.thinking) yield ev('content_block_delta', { index, delta: { type: 'thinking_delta', thinking: t } });
+    yield ev('content_block_delta', { index, delta: { type: 'signature_delta', signature: fakeSignature(turn.thinking.join('')) } });
+    yield ev('content_block_stop', { index });
     index += 1;
   }
   if (turn.text && turn.text.length > 0) {
-    events.push(ev('content_block_start', { index, content_block: { type: 'text', text: '' } }));
-    for (const t of turn.text) events.push(ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } }));
-    events.push(ev('content_block_stop', { index }));
+    yield ev('content_block_start', { index, content_block: { type: 'text', text: '' } });
+    for (const t of turn.text) yield ev('content_block_delta', { index, delta: { type: 'text_delta', text: t } });
+    yield ev('content_block_stop', { index });
     index += 1;
   }
   for (const call of turn.toolCalls ?? []) {
-    events.push(ev('content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } }));
-    events.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } }));
-    for (const piece of pieces(JSON.stringify(call.input))) events.push(ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }));
-    events.push(ev('content_block_stop', { index }));
+    yield ev('content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
+    yield ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } });
+    for (const piece of pieces(JSON.stringify(call.input))) yield ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+    yield ev('content_block_stop', { index });
     index += 1;
   }
   const stop = turn.stop ?? ((turn.toolCalls?.length ?? 0) > 0 ? 'tool' : 'end');
-  events.push(ev('message_delta', { delta: { stop_reason: { end: 'end_turn', tool: 'tool_use', length: 'max_tokens' }[stop], stop_sequence: null }, usage: { output_tokens: u?.output ?? 0 } }));
-  events.push(ev('message_stop', {}));
-  return events;
+  yield ev('message_delta', { delta: { stop_reason: { end: 'end_turn', tool: 'tool_use', length: 'max_tokens', filter: 'refusal' }[stop], stop_sequence: null }, usage: { output_tokens: u?.output ?? 0 } });
+  yield ev('message_stop', {});
 }
 
 /** Anthropic's in-stream error event (an overload mid-stream is delivered this way, not as an HTTP status). */
-export function anthropicStreamError(errorType: string): WireEvent {
-  return ev('error', { error: { type: errorType, message: errorType === 'overloaded_error' ? 'Overloaded' : 'The stream failed' } });
+export function anthropicStreamError(errorType: string, message?: string): WireEvent {
+  return ev('error', { error: { type: errorType, message: message ?? (errorType === 'overloaded_error' ? 'Overloaded' : 'The stream failed') } });
 }
+
+/** A text delta for a content block no content_block_start opened. */
+export const ANTHROPIC_ORPHAN_DELTA: WireEvent = ev('content_block_delta', { index: 7, delta: { type: 'text_delta', text: 'from nowhere' } });
 
 export const ANTHROPIC_MALFORMED: WireEvent = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":' };
 

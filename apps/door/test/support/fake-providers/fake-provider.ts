@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ANTHROPIC_MALFORMED, anthropicErrorBody, anthropicEvents, anthropicStreamError } from './anthropic-wire.js';
+import { ANTHROPIC_MALFORMED, ANTHROPIC_ORPHAN_DELTA, anthropicErrorBody, anthropicEvents, anthropicStreamError } from './anthropic-wire.js';
 import { type FakeReply, type FakeStatus, type FakeTurn, isStatus, type WireEvent } from './fake-turn.js';
 import { OPENAI_MALFORMED, openAiErrorBody, openAiEvents, openAiStreamError } from './openai-wire.js';
 
@@ -153,9 +153,12 @@ export class FakeProvider {
 
   /** Writes the turn's events; false when it ended early (a fault, or the client went away). */
   private async stream(res: ServerResponse, turn: FakeTurn, record: RecordedRequest, model: string): Promise<boolean> {
+    if (turn.fault?.kind === 'no-headers') return false;
     const events = this.kind === 'openai' ? openAiEvents(turn, model) : anthropicEvents(turn, model);
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    for (let i = 0; i < events.length; i++) {
+    let i = -1;
+    for (const event of events) {
+      i += 1;
       if (turn.fault && i === turn.fault.afterEvents) {
         if (turn.fault.kind === 'stall') return false;
         if (turn.fault.kind === 'disconnect') {
@@ -167,15 +170,20 @@ export class FakeProvider {
         }
         if (turn.fault.kind === 'error') {
           const type = turn.fault.errorType ?? 'overloaded_error';
-          this.write(res, this.kind === 'openai' ? openAiStreamError(type) : anthropicStreamError(type), record);
+          const message = turn.fault.errorMessage;
+          this.write(res, this.kind === 'openai' ? openAiStreamError(type, message) : anthropicStreamError(type, message), record);
           res.end();
           return false;
         }
-        this.write(res, this.kind === 'openai' ? OPENAI_MALFORMED : ANTHROPIC_MALFORMED, record);
+        if (turn.fault.kind === 'orphan-delta') {
+          if (this.kind !== 'anthropic') throw new Error('orphan-delta is an Anthropic fault');
+          this.write(res, ANTHROPIC_ORPHAN_DELTA, record);
+        } else if (turn.fault.kind === 'not-object') this.write(res, { data: '2' }, record);
+        else this.write(res, this.kind === 'openai' ? OPENAI_MALFORMED : ANTHROPIC_MALFORMED, record);
       }
       if (turn.paceMs) await new Promise((resolve) => setTimeout(resolve, turn.paceMs));
       if (res.destroyed) return false;
-      if (!this.write(res, events[i], record)) await new Promise((resolve) => res.once('drain', resolve));
+      if (!this.write(res, event, record)) await new Promise((resolve) => res.once('drain', resolve));
     }
     res.end();
     return true;

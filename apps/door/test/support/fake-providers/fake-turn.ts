@@ -16,15 +16,20 @@ export interface FakeTurn {
   toolCalls?: FakeToolCall[];
   /** As the door counts it: input includes cached and cache-write tokens. */
   usage?: { input: number; output: number; cached?: number; cacheWrite?: number };
-  /** Default: `tool` with tool calls, else `end`. */
-  stop?: 'end' | 'tool' | 'length';
+  /** OpenAI-compatible only: a refusal (`delta.refusal`), sent in one piece. */
+  refusal?: string;
+  /** Default: `tool` with tool calls, else `end`. `filter`: OpenAI's `content_filter`, Anthropic's `refusal`. */
+  stop?: 'end' | 'tool' | 'length' | 'filter';
   /** Pause before each event. @unit ms */
   paceMs?: number;
   /**
-   * After this many events: a chunk that is not JSON, a stall (nothing more, the socket left open), a disconnect, or
-   * the provider's in-stream error event (`errorType`, default overloaded_error), after which the stream ends.
+   * After this many events: a chunk that is not JSON (`malformed`), one that is JSON but no object (`not-object`), a
+   * stall (nothing more, the socket left open), a disconnect, the provider's in-stream error event (`errorType`, default
+   * overloaded_error; `errorMessage`), after which the stream ends, or (Anthropic only) a `text_delta` for a content
+   * block that never started (`orphan-delta`). `no-headers`: the request is read and nothing is ever answered, not even
+   * the status line (afterEvents is not read).
    */
-  fault?: { kind: 'malformed' | 'stall' | 'disconnect' | 'error'; afterEvents: number; errorType?: string };
+  fault?: { kind: 'malformed' | 'not-object' | 'stall' | 'disconnect' | 'error' | 'orphan-delta' | 'no-headers'; afterEvents: number; errorType?: string; errorMessage?: string };
 }
 
 /** An HTTP error answer in the provider's error shape. */
