@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { authBlock, bearer, tokensOf } from './support/auth.js';
-import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
+import { type DoorProcess, makeCapsule, manifestYaml, runDoor } from './support/door-process.js';
 import { rpc, userMessage, waitFor } from './support/rpc.js';
 import { readTrace, runMur } from './support/tasks.js';
 import { httpRequest, type RawAnswer } from './support/wire.js';
@@ -304,4 +304,22 @@ test('the token is in no record, log or registry entry, and its file goes when t
   if (existsSync(log)) assert.ok(!readFileSync(log, 'utf8').includes(control.token));
   await door.stop();
   assert.equal(existsSync(path.join(door.recordsDir, 'control-token.json')), false);
+});
+
+test('a public door mints a control token too: the control surface still asks for it, and mur token prints only it', async () => {
+  const open = await runDoor(makeCapsule(manifestYaml({ name: 'open' }), 'default:\n  turns:\n    - answer: hi\n'));
+  try {
+    const minted = JSON.parse(readFileSync(path.join(open.recordsDir, 'control-token.json'), 'utf8')) as { tokenId: string; token: string };
+    const bare = await httpRequest(open.url, { method: 'GET', path: '/control' });
+    assertRefusal(bare, 401, 'unauthenticated', "the control surface needs the session's control token: send Authorization: Bearer <token> (mur token prints it)", 'Bearer realm="open control"');
+    const read = await httpRequest(open.url, { method: 'GET', path: '/control', headers: bearer(minted.token) });
+    assert.equal(read.status, 200);
+    assert.deepEqual(read.json.settings[0].choices, [{ name: 'script', driver: 'script', usable: true }]);
+    const printed = await runMur(['token', open.sessionId], open.home);
+    assert.deepEqual(printed, { code: 0, stdout: `control      ${minted.token}  the control surface (/control), not the door\n`, stderr: '' });
+    const json = await runMur(['token', open.sessionId, '--json'], open.home);
+    assert.deepEqual(JSON.parse(json.stdout), { sessionId: open.sessionId, url: open.url, tokens: [], control: minted });
+  } finally {
+    await open.stop();
+  }
 });
