@@ -15,7 +15,7 @@ const DOOR_LAYERS = [
   ['cli'],
   ['start-door.ts'],
   ['app.module.ts'],
-  ['methods', 'formations'],
+  ['methods', 'formations', 'control'],
   ['agent', 'streaming', 'rpc', 'planes', 'telemetry'],
   // One floor: neither imports the other; what one needs of the other is a port bound in app.module.ts.
   ['tasks', 'card', 'tools'],

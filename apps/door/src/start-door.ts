@@ -4,9 +4,11 @@ import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
+import { ControlGate, removeControlToken } from './auth/control-token.js';
 import { RequestGate } from './auth/request-gate.js';
 import { type MintedToken, removeTokens } from './auth/tokens.js';
 import { CardService } from './card/card.service.js';
+import { ControlSurface } from './control/control-surface.js';
 import { FilesPlane } from './planes/files-plane.js';
 import { PeerPlane } from './planes/peer-plane.js';
 import type { PlaneServers } from './rpc/plane-refusal.js';
@@ -23,6 +25,7 @@ import { TaskQueue } from './tasks/task-queue.js';
 import type { TaskRow } from './tasks/task.entity.js';
 import { ProcessRegistry } from './tools/process-registry.js';
 import { SessionSandbox } from './tools/sandbox/session-sandbox.js';
+import { DriverSelection } from './tools/runtime/index.js';
 import { ToolDispatcher } from './tools/tool-dispatcher.js';
 
 /** How long closing waits for open connections before it ends them. */
@@ -65,6 +68,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     manifest: session.manifest,
     bodyLimit: bodyLimitFor(images.max_bytes, images.max_per_turn),
     planes: servedPlanes(session, app.get(PeerHandles), app.get(TraceWriter)),
+    control: new ControlSurface({ session, gate: app.get(ControlGate), drivers: app.get(DriverSelection), trace: app.get(TraceWriter) }),
   });
   await app.listen({ port: session.requestedPort, host: session.host });
   const address = app.getHttpServer().address();
@@ -116,6 +120,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
         sandbox.release();
         trace.write('session_end', { session_id: session.sessionId });
         removeTokens(session.recordsDir);
+        removeControlToken(session.recordsDir);
       })();
       return closing;
     },

@@ -43,12 +43,15 @@ let resumed: DoorProcess | null = null;
 let firstOutput: { stdout(): string; stderr(): string };
 let resumedOutput: { stdout(): string; stderr(): string } | null = null;
 let firstTokens: MintedToken[];
+let firstControl: string;
+const controlTokenOf = (door: DoorProcess): string => JSON.parse(readFileSync(path.join(door.recordsDir, 'control-token.json'), 'utf8')).token;
 
 before(async () => {
   const dir = makeCapsule(manifestYaml({ name: REALM, extra: authBlock({ watcher: ['GetTask', 'ListTasks', 'murmur.WatchSession'], submitter: ['SendMessage', 'SendStreamingMessage', 'GetTask'] }) }), SCRIPT);
   first = await runDoor(dir);
   firstOutput = captureOutput(first);
   firstTokens = readTokensFile(first.recordsDir);
+  firstControl = controlTokenOf(first);
 });
 after(async () => {
   await Promise.all([first?.stop(), resumed?.stop()]);
@@ -84,7 +87,7 @@ function assertNoLeak(door: DoorProcess, output: { stdout(): string; stderr(): s
   }
   // Every other file under MURMUR_HOME (the task store included), byte for byte.
   for (const file of filesUnder(door.home)) {
-    if (path.basename(file) === 'tokens.json') continue;
+    if (path.basename(file) === 'tokens.json' || path.basename(file) === 'control-token.json') continue;
     const bytes = readFileSync(file);
     for (const token of tokens) assert.equal(bytes.includes(Buffer.from(token)), false, `${what}: a token is in ${file}`);
   }
@@ -144,7 +147,8 @@ describe('tokens', () => {
       mur(['token'], first.home),
     ]);
     assert.equal(bare.code, 0, bare.stderr);
-    assert.deepEqual(JSON.parse(bare.stdout), { sessionId: first.sessionId, url: first.url, tokens: firstTokens });
+    const control = JSON.parse(readFileSync(path.join(first.recordsDir, 'control-token.json'), 'utf8'));
+    assert.deepEqual(JSON.parse(bare.stdout), { sessionId: first.sessionId, url: first.url, tokens: firstTokens, control });
     assert.equal(named.code, 0, named.stderr);
     assert.deepEqual(JSON.parse(named.stdout), JSON.parse(bare.stdout));
     assert.equal(text.code, 0, text.stderr);
@@ -157,7 +161,7 @@ describe('tokens', () => {
 
   test('no token is written to the trace, the door log, the registry entry, or the door’s output', async () => {
     await exercise(first);
-    assertNoLeak(first, firstOutput, firstTokens.map((t) => t.token), 'first run');
+    assertNoLeak(first, firstOutput, [...firstTokens.map((t) => t.token), firstControl], 'first run');
   });
 
   test('a --resume mints new tokens; the old ones answer 401 invalid_token', async () => {
@@ -174,6 +178,12 @@ describe('tokens', () => {
     for (const t of fresh) assert.equal(firstTokens.some((old) => old.token === t.token), false, `${t.credential}: a new token`);
     for (const old of firstTokens) assertInvalidToken(await as(resumed.url, old.token, 'ListTasks', {}), REALM, `old ${old.credential} token`);
     for (const t of fresh) assertRpcResult(await as(resumed.url, t.token, 'GetExtendedAgentCard'), `new ${t.credential} token`);
+    // The control token is minted anew too (docs/control.md): the old one is refused by the control surface.
+    const oldControl = firstControl;
+    assert.notEqual(controlTokenOf(resumed), oldControl);
+    const refused = await fetch(`${resumed.url}/control`, { headers: { authorization: `Bearer ${oldControl}` } });
+    assert.equal(refused.status, 401);
+    assert.equal(((await refused.json()) as { error: string }).error, 'invalid_token');
     const printed = await mur(['token', '--json'], resumed.home);
     assert.equal(printed.code, 0, printed.stderr);
     assert.deepEqual(JSON.parse(printed.stdout).tokens, fresh);

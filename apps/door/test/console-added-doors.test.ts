@@ -68,6 +68,16 @@ describe('mur console --door', { skip: outside === null ? 'no non-loopback IPv4 
     assert.ok(Array.isArray(body.result?.tasks), JSON.stringify(body));
   });
 
+  test('never sends the token file’s door token to the control surface: only the browser’s token goes there', async () => {
+    const bare = await fetch(`${consoleUrl}/api/door/${key}/control`);
+    assert.equal(bare.status, 401);
+    assert.equal(((await bare.json()) as { error: string }).error, 'unauthenticated');
+    const control = (JSON.parse(readFileSync(path.join(door.recordsDir, 'control-token.json'), 'utf8')) as { token: string }).token;
+    const given = await fetch(`${consoleUrl}/api/door/${key}/control?fresh=1`, { headers: { authorization: `Bearer ${control}` } });
+    assert.equal(given.status, 200);
+    assert.equal(((await given.json()) as { sessionId: string }).sessionId, door.sessionId);
+  });
+
   test('still refuses a non-loopback door that was not added', async () => {
     const answer = await fetch(`${consoleUrl}/api/door/${outside}:${Number(new URL(door.url).port) + 1}/`);
     assert.equal(answer.status, 403);

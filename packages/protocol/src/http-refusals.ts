@@ -29,6 +29,12 @@ export const HTTP_REFUSALS = {
   method_not_allowed: { code: 'method_not_allowed', status: 405, from: 'door' },
   /** The operator plane: a Range that starts at or past the file's end (RFC 9110 §15.5.17). */
   range_not_satisfiable: { code: 'range_not_satisfiable', status: 416, from: 'door' },
+  /** The control surface (docs/control.md): a POST whose body is not `{"setting", "value"}` as JSON. */
+  invalid_request: { code: 'invalid_request', status: 400, from: 'door' },
+  /** The control surface: a setting it does not change, or one this capsule does not have. */
+  setting_not_controllable: { code: 'setting_not_controllable', status: 422, from: 'door' },
+  /** The control surface: a value the setting's checks refuse (switch-driver's checks and messages). */
+  control_refused: { code: 'control_refused', status: 422, from: 'door' },
   /** mur console's proxy: the path's door address is not host:port. */
   bad_address: { code: 'bad_address', status: 400, from: 'console' },
   /** mur console's proxy: the door address is not on this machine's loopback. */

@@ -8,6 +8,8 @@ export const ID_PREFIX = {
   delegation: 'dlg_',
   memberCall: 'mcl_',
   handle: 'hdl_',
+  /** The id the records carry for a control token (docs/control.md), never the token. */
+  controlToken: 'ctk_',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIX;

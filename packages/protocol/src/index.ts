@@ -91,6 +91,24 @@ export {
   refusalStatus,
   unauthenticatedRefusal,
 } from './http-refusals.js';
+export {
+  CONTROL_ALLOW,
+  CONTROL_PATH,
+  CONTROL_SETTINGS,
+  type ControlChange,
+  type ControlChangeRequest,
+  type ControlSettings,
+  type ControlTokenWhy,
+  controlChallenge,
+  controlInvalidTokenRefusal,
+  controlMethodNotAllowedRefusal,
+  controlNotFoundRefusal,
+  controlRefusedRefusal,
+  controlUnauthenticatedRefusal,
+  invalidControlRequestRefusal,
+  noInferenceRefusal,
+  unknownSettingRefusal,
+} from './control.js';
 export { ID_PREFIX, type IdKind, isId, statusMessageId } from './ids.js';
 export type { ImageMediaType } from './images.js';
 export { checkTenant, failure, isPlainObject, readEnvelope, readParams, success, successHead } from './jsonrpc.js';

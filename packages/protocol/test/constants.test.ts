@@ -108,7 +108,7 @@ test('a task settles when it ends, or pauses in TASK_STATE_INPUT_REQUIRED', () =
 });
 
 test('identifiers: a prefix then 32 lowercase hex digits', () => {
-  assert.deepEqual(ID_PREFIX, { session: 'ses_', task: 'tsk_', context: 'ctx_', message: 'msg_', work: 'wrk_', delegation: 'dlg_', memberCall: 'mcl_', handle: 'hdl_' });
+  assert.deepEqual(ID_PREFIX, { session: 'ses_', task: 'tsk_', context: 'ctx_', message: 'msg_', work: 'wrk_', delegation: 'dlg_', memberCall: 'mcl_', handle: 'hdl_', controlToken: 'ctk_' });
   assert.equal(isId('session', 'ses_019f01a940ce7761854e768ecbe3d399'), true);
   assert.equal(isId('task', 'tsk_0199c4e2f1b7712a9d3e4f5061728394'), true);
   assert.equal(isId('context', 'ctx_0193f2a1c4d87e01b2c3d4e5f6a7b8c9'), true);

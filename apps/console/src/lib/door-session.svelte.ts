@@ -8,6 +8,7 @@
 import { MurmurClient } from '@murmur/client';
 import type { StopSessionResult, Task } from '@murmur/protocol';
 import { CAPSULE_CHECK_MS, capsuleGone } from './capsule-watch.js';
+import { ControlPanel } from './control.svelte.js';
 import { proxyAddress } from './door-address.js';
 import { DoorCards } from './door-cards.svelte.js';
 import type { DoorClient } from './door-client.js';
@@ -29,6 +30,8 @@ export interface DoorSessionOptions {
   /** The page's origin: the client talks to `<origin>/api/door/<key>`. */
   origin: string;
   tokens: TokenStore;
+  /** Where control tokens are kept, apart from door tokens (default: sessionStorage under their own prefix). */
+  controlTokens?: TokenStore;
   createClient?: ClientFactory;
   /** The page's performance counters, updated by the session timeline's flushes. */
   perf?: PerfCounters;
@@ -55,6 +58,8 @@ export class DoorSession {
   readonly actions: TaskActions;
   readonly send: Operation<Task>;
   readonly stop: Operation<StopSessionResult>;
+  /** The session's control surface, with its own token (docs/control.md). */
+  readonly control: ControlPanel;
   readonly #options: DoorSessionOptions;
   readonly #createClient: ClientFactory;
   #capsuleCheck: ReturnType<typeof setInterval> | null = null;
@@ -83,6 +88,7 @@ export class DoorSession {
     this.actions = new TaskActions(() => this.#client, { context, onProblem: report, onDone: () => this.tasks.notifyChange() });
     this.send = new Operation<Task>(context, report);
     this.stop = new Operation<StopSessionResult>(context, report);
+    this.control = new ControlPanel(key, { origin: options.origin, tokens: options.controlTokens });
   }
 
   get client(): DoorClient {
@@ -103,6 +109,7 @@ export class DoorSession {
     void this.watch.start();
     void this.tasks.load();
     void this.cards.load();
+    void this.control.load();
   }
 
   /** A problem from anything on this door: a 401 opens the token prompt. */

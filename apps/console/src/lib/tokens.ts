@@ -4,16 +4,21 @@
  */
 const PREFIX = 'murmur-console.token.';
 
+/** Control tokens (docs/control.md) are kept apart from door tokens: neither is ever sent where the other goes. */
+export const CONTROL_TOKEN_PREFIX = 'murmur-console.control-token.';
+
 export class TokenStore {
   readonly #storage: Storage | null;
+  readonly #prefix: string;
 
-  constructor(storage: Storage | null = typeof sessionStorage === 'undefined' ? null : sessionStorage) {
+  constructor(storage: Storage | null = typeof sessionStorage === 'undefined' ? null : sessionStorage, prefix = PREFIX) {
     this.#storage = storage;
+    this.#prefix = prefix;
   }
 
   get(door: string): string | null {
     try {
-      return this.#storage?.getItem(PREFIX + door) ?? null;
+      return this.#storage?.getItem(this.#prefix + door) ?? null;
     } catch {
       return null;
     }
@@ -21,7 +26,7 @@ export class TokenStore {
 
   set(door: string, token: string): void {
     try {
-      this.#storage?.setItem(PREFIX + door, token);
+      this.#storage?.setItem(this.#prefix + door, token);
     } catch {
       // Storage full or blocked: the token still works for this page's life.
     }
@@ -29,7 +34,7 @@ export class TokenStore {
 
   remove(door: string): void {
     try {
-      this.#storage?.removeItem(PREFIX + door);
+      this.#storage?.removeItem(this.#prefix + door);
     } catch {
       // as above
     }

@@ -85,6 +85,11 @@ export class RequestGate {
     return match?.[1].toLowerCase() === 'bearer' ? this.memberTokens.callerFor(match[2]) : null;
   }
 
+  /** Whether `token` is one this door accepts (any credential's, or a member's): the control surface refuses it by name. */
+  isDoorToken(token: string): boolean {
+    return (this.tokens?.callerFor(token) ?? this.memberTokens?.callerFor(token) ?? null) !== null;
+  }
+
   /** Step 11: the method's scope, on an authenticated door (and for a member token on a public one). Methods that need no scope pass. */
   scopeRefusal(caller: Caller, scope: string | null): GateVerdict | null {
     if ((this.tokens === null && caller === PUBLIC_CALLER) || scope === null || reaches(caller, scope)) return null;

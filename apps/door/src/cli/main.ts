@@ -7,7 +7,7 @@ import { UsageError } from './usage-error.js';
 const processIo = async () => (await import('./client-command-support.js')).processIo;
 
 async function usage(): Promise<string> {
-  const [{ ROSTER_USAGE }, { RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }] = await Promise.all([
+  const [{ ROSTER_USAGE }, { RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }, { CONTROL_USAGE }] = await Promise.all([
     import('./formation-supervisor.js'),
     import('./run-command.js'),
     import('./console-command.js'),
@@ -16,6 +16,7 @@ async function usage(): Promise<string> {
     import('./watch-command.js'),
     import('./cancel-command.js'),
     import('./stop-command.js'),
+    import('./control-command.js'),
   ]);
   return `usage: mur <command> [options]
 
@@ -24,11 +25,12 @@ commands:
   run --roster roster.yaml  run a formation: every member its own session and door
   console       serve the operators' console for the sessions on this host
   demo          run examples/hello and examples/secure, a short tour, and the console
-  token [SESSION]  print the door tokens of a running authenticated session
+  token [SESSION]  print the door tokens and the control token of a running session
   ps            list the sessions registered on this host, each reachable or not
   watch [SESSION|ADDR]  observe every task of a session until the capsule closes
   cancel TASK   cancel a task and print what it leaves running
   stop [SESSION]  cancel a session's live tasks, then end its process
+  control [SESSION] driver CHOICE  select the driver choice of a running session's next inference call
 
 ${RUN_USAGE}
 
@@ -44,7 +46,9 @@ ${WATCH_USAGE}
 
 ${CANCEL_USAGE}
 
-${STOP_USAGE}`;
+${STOP_USAGE}
+
+${CONTROL_USAGE}`;
 }
 
 const HELP = new Set([undefined, 'help', '--help', '-h']);
@@ -53,7 +57,7 @@ const HELP = new Set([undefined, 'help', '--help', '-h']);
  * every command but help, and mur ps, which lists them first and removes them itself. A formation member and a
  * delegated child (forked by mur run) leave it to the mur that started them.
  */
-const PRUNES_FIRST = new Set(['run', 'console', 'demo', 'token', 'watch', 'cancel', 'stop']);
+const PRUNES_FIRST = new Set(['run', 'console', 'demo', 'token', 'watch', 'cancel', 'stop', 'control']);
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -99,6 +103,8 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./cancel-command.js')).cancel(rest, await processIo());
     case 'stop':
       return (await import('./stop-command.js')).stop(rest, await processIo());
+    case 'control':
+      return (await import('./control-command.js')).control(rest, await processIo());
     case undefined:
     case 'help':
     case '--help':

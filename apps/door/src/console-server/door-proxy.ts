@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import {
   badAddressRefusal,
   CONSOLE_DOOR_PROXY_PREFIX,
+  CONTROL_PATH,
   doorUnreachableRefusal,
   encodeRefusalBody,
   type HttpRefusalBody,
@@ -29,7 +30,7 @@ function refuse(reply: FastifyReply, body: HttpRefusalBody): FastifyReply {
  * loopback only, so the console reaches local doors without CORS and without becoming an open proxy. Streams pass
  * through as they are written (no buffering, no compression), and a client that disconnects closes the upstream.
  * Doors added with `mur console --door` are reached too, by their exact host:port, over their own scheme, with their
- * token file's bearer token when the browser sends no Authorization of its own.
+ * token file's bearer token when the browser sends no Authorization of its own — except to the control surface.
  */
 export function registerDoorProxy(fastify: FastifyInstance, added: readonly AddedDoor[] = []): void {
   const byKey = new Map(added.map((door) => [door.key, door]));
@@ -46,7 +47,10 @@ export function registerDoorProxy(fastify: FastifyInstance, added: readonly Adde
       const value = request.headers[name];
       if (value !== undefined) headers[name] = value;
     }
-    if (door?.token && headers.authorization === undefined) headers.authorization = `Bearer ${door.token}`;
+    // The control surface takes its own token, never the door's (docs/control.md): only the browser's goes there.
+    const pathname = path.split('?')[0];
+    const toControl = pathname === CONTROL_PATH || pathname.startsWith(`${CONTROL_PATH}/`);
+    if (door?.token && headers.authorization === undefined && !toControl) headers.authorization = `Bearer ${door.token}`;
     const request_ = door?.protocol === 'https:' ? httpsRequest : httpRequest;
     reply.hijack();
     const res: ServerResponse = reply.raw;

@@ -22,6 +22,10 @@ const usage = z.union([
 const memberCallEnding = z.enum(MEMBER_CALL_ENDINGS);
 const delegationStatus = z.enum(DELEGATION_STATUSES);
 
+/** Who changed a setting: the agent presents no credential (seed 004); the operator's control token is named by its id. */
+const BY_AGENT = { principal: z.literal('agent') };
+const BY_OPERATOR = { principal: z.literal('operator'), token_id: id };
+
 export const TRACE_SCHEMAS = {
   // The session.
   session_start: z.object({ session_id: id, name: z.string(), version: z.string(), url: z.string(), resumed: z.boolean(), tools_declared: z.array(z.string()), sandbox: z.enum(['bwrap', 'off', 'no-shell']) }),
@@ -117,9 +121,20 @@ export const TRACE_SCHEMAS = {
   }),
   deadline_notice: z.object({ task_id: id, tool_call_id: id, at: z.string(), left_secs: count }),
   command_result_task: z.object({ task_id: id, work_id: id, state: taskState }),
-  control_applied: z.object({ principal: z.literal('agent'), setting: z.string(), value: z.string(), task_id: id, turn: count }),
-  control_refused: z.object({ principal: z.literal('agent'), setting: z.string(), value: jsonValue, reason: z.string(), task_id: id }),
-  control_change: z.object({ principal: z.literal('agent'), setting: z.string(), from: z.string(), to: z.string(), task_id: id }),
+  // A setting changed by the agent (switch-driver, inside a task) or by the operator (the control surface, with its
+  // token's id and outside any task): docs/control.md, "Records".
+  control_applied: z.union([
+    z.object({ ...BY_AGENT, setting: z.string(), value: z.string(), task_id: id, turn: count }),
+    z.object({ ...BY_OPERATOR, setting: z.string(), value: z.string(), task_id: id, turn: count }),
+  ]),
+  control_refused: z.union([
+    z.object({ ...BY_AGENT, setting: z.string(), value: jsonValue, reason: z.string(), task_id: id }),
+    z.object({ ...BY_OPERATOR, setting: z.string(), value: jsonValue, reason: z.string() }),
+  ]),
+  control_change: z.union([
+    z.object({ ...BY_AGENT, setting: z.string(), from: z.string(), to: z.string(), task_id: id }),
+    z.object({ ...BY_OPERATOR, setting: z.string(), from: z.string(), to: z.string() }),
+  ]),
 
   // Runtime tools (tools/runtime/).
   background_command: z.object({

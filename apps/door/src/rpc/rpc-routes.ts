@@ -1,9 +1,10 @@
-import { AGENT_CARD_PATH, doorNotFoundRefusal, encodeRefusalBody, failure, rpcError } from '@murmur/protocol';
+import { AGENT_CARD_PATH, CONTROL_PATH, doorNotFoundRefusal, encodeRefusalBody, failure, rpcError } from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
 import type { CardService } from '../card/card.service.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
+import { type ControlServer, isControlPath } from './control-server.js';
 import { INTAKE_SMALL_BODY_BYTES, INTAKE_STALL_MS, IntakeBudget, intakeBytesFor, SMALL_INTAKE_BYTES } from './intake-budget.js';
 import { type PlaneServers, planeOf, planeRefusal } from './plane-refusal.js';
 import type { RpcPipeline } from './rpc-pipeline.js';
@@ -11,6 +12,8 @@ import type { RpcPipeline } from './rpc-pipeline.js';
 declare module 'fastify' {
   interface FastifyRequest {
     murmurCaller?: Caller;
+    /** The control token's id, on a POST /control admitted by its own token (docs/control.md). */
+    murmurControlTokenId?: string;
     /** Gives back the body's share of the intake budget (idempotent). */
     murmurReleaseBody?: () => void;
   }
@@ -53,7 +56,7 @@ function isRpcRequest(request: FastifyRequest, pathname: string): boolean {
  */
 export function registerDoorRoutes(
   fastify: FastifyInstance,
-  deps: { gate: RequestGate; card: CardService; rpc: RpcPipeline; manifest: Manifest; bodyLimit: number; planes?: PlaneServers },
+  deps: { gate: RequestGate; card: CardService; rpc: RpcPipeline; manifest: Manifest; bodyLimit: number; planes?: PlaneServers; control?: ControlServer },
 ): void {
   fastify.removeAllContentTypeParsers();
   const intake = new IntakeBudget(intakeBytesFor(deps.bodyLimit));
@@ -93,6 +96,15 @@ export function registerDoorRoutes(
       const served = deps.planes?.peer_files;
       if (served !== undefined && deps.manifest.exports.peer_files !== undefined) return served.answer(request, reply, request.originalUrl);
       return sendPlaneRefusal(reply, plane, deps.manifest);
+    }
+    // Step 1: the control surface takes its own token, never a door token (docs/control.md).
+    if (deps.control !== undefined && isControlPath(pathname)) {
+      const admitted = deps.control.admit(request, reply, pathname);
+      if ('tokenId' in admitted) {
+        request.murmurControlTokenId = admitted.tokenId;
+        return;
+      }
+      return admitted;
     }
     const verdict = deps.gate.check(request.raw.rawHeaders);
     if (!verdict.ok) return reply.code(verdict.status).headers(verdict.headers).send(Buffer.from(verdict.body));
@@ -143,6 +155,19 @@ export function registerDoorRoutes(
       // A string sent through a reply serializer keeps content-type exactly as set (without one, Fastify appends a
       // charset to string payloads), and Node writes it in one piece with the head: no Buffer copy, no writev.
       return reply.code(answer.status).headers(answer.headers).serializer(asIs).send(answer.body);
+    } finally {
+      release();
+    }
+  });
+
+  // A POST /control that its token admitted in onRequest; every other control request was answered there.
+  fastify.post(CONTROL_PATH, { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request, reply) => {
+    const release = request.murmurReleaseBody ?? (() => undefined);
+    try {
+      const body = request.body as string | typeof TOO_LARGE | undefined;
+      request.body = undefined;
+      if (deps.control === undefined || request.murmurControlTokenId === undefined) return notFound(request, reply);
+      return deps.control.change(reply, typeof body === 'string' ? body : '', request.murmurControlTokenId);
     } finally {
       release();
     }

@@ -34,9 +34,13 @@ export class SelectedDriver implements TaskDriver {
   }
 
   async infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverResponse> {
-    const { choice, applied } = this.deps.selection.beginCall();
-    if (applied) {
-      this.deps.trace.write('control_applied', { principal: 'agent', setting: 'inference.driver', value: choice.name, task_id: this.task.id, turn: request.turn });
+    const { choice, appliedBy } = this.deps.selection.beginCall();
+    if (appliedBy) {
+      const fields = { setting: 'inference.driver', value: choice.name, task_id: this.task.id, turn: request.turn };
+      this.deps.trace.write(
+        'control_applied',
+        appliedBy.principal === 'agent' ? { principal: 'agent', ...fields } : { principal: 'operator', token_id: appliedBy.tokenId, ...fields },
+      );
     }
     this.served = choice.name;
     this.servedModel = choice.driver === 'script' ? undefined : choice.model;

@@ -118,4 +118,5 @@ export { MEMBER_CALL_PORT, type MemberCallPort } from './call-member.js';
 export { DELEGATE_PORT, type DelegatePort } from './delegate-task.js';
 
 export { DriverSelection } from './driver-selection.js';
+export { switchResult } from './switch-driver.js';
 export { isRuntimeToolName, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeToolName } from './runtime-tools.js';

@@ -1,11 +1,12 @@
 import type { JsonObject } from '@murmur/protocol';
-import { describeChoice } from '../../manifest/inference-choices.js';
+import { type DriverChoice, describeChoice } from '../../manifest/inference-choices.js';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
 import { type ToolCallContext, ToolInputError } from '../tool-call.js';
 import type { DriverSelection } from './driver-selection.js';
 
 const SETTING = 'inference.driver';
+const AGENT = { principal: 'agent' } as const;
 
 /** Granted by control.agent_settings: [inference.driver] in a capsule with an inference: block (seed 004). */
 export function switchDriverGranted(manifest: Manifest): boolean {
@@ -39,13 +40,18 @@ export async function runSwitchDriver(
   ctx: Pick<ToolCallContext, 'taskId'>,
 ): Promise<string> {
   const name = input.driver;
-  const outcome = typeof name === 'string' ? deps.drivers.switchTo(name) : ({ switched: false, reason: 'driver is required' } as const);
+  const outcome = typeof name === 'string' ? deps.drivers.switchTo(name, AGENT) : ({ switched: false, reason: 'driver is required' } as const);
   if (!outcome.switched) {
     refuseSwitch(deps, name, outcome.reason, ctx);
     throw new ToolInputError(outcome.reason);
   }
   const { from, to } = outcome;
   deps.trace.write('control_change', { principal: 'agent', setting: SETTING, from: from.name, to: to.name, task_id: ctx.taskId });
+  return switchResult(from, to);
+}
+
+/** What an accepted switch says, to the model and to the control surface's caller alike. */
+export function switchResult(from: DriverChoice, to: DriverChoice): string {
   if (from.name === to.name) return `${SETTING} is already ${to.name}; nothing changes`;
   return `${SETTING}: ${from.name} → ${to.name} (${describeChoice(to)}); the next inference call is served by ${to.name}`;
 }
