@@ -188,11 +188,11 @@ describe('spend ceilings', () => {
 default:
   turns:
     - usage: { input: 1000, output: 100 }
+      text: [one]
+    - usage: { input: 1000, output: 100 }
       tools:
         - tool: session-status
           input: {}
-    - usage: { input: 1000, output: 100 }
-      text: ["status: {{tool.stdout}}"]
     - usage: { input: 1000, output: 100 }
       answer: never
 `;
@@ -207,9 +207,9 @@ default:
     assert.equal(refused.ceiling, 'session');
     assert.equal(refused.turn, 3);
     assert.equal(refused.spent, 2200);
-    assert.ok((refused.projected as number) >= 1100 && (refused.projected as number) < 1500, `projected ${refused.projected}`);
+    assert.ok((refused.projected as number) > 700 && (refused.projected as number) < 5000, `projected ${refused.projected}`);
     const status = ofType(d, 'session_status')[0].status as { spend: unknown };
-    assert.deepEqual(status.spend, { tokens: 1100, ceiling: 2900, machine: 'none' });
+    assert.deepEqual(status.spend, { tokens: 2200, ceiling: 2900, machine: 'none' });
   });
 
   test('spend.machine_tokens_per_day: one day total for two concurrent sessions, never passed', async () => {

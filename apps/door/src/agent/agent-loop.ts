@@ -7,6 +7,8 @@ import type { SpendAdmission, SpendCeilings } from '../usage/spend-ceilings.js';
 import { type DriverSelection, inputTimeoutText } from '../tools/runtime/index.js';
 import { agentText } from '../tasks/task-text.js';
 import { AnswerGovernors } from './answer-governors.js';
+import { CHARS_PER_TOKEN, COMPACTION_SYSTEM, Compactor, type ConversationSize, estimateTokens, type SummaryOutcome } from './compaction.js';
+import { contextBudget, outputCapOf } from '../manifest/inference-choices.js';
 import { TaskHooks } from './task-hooks.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import { TaskCanceledError, type TaskLifecycle } from '../tasks/task-lifecycle.js';
@@ -39,8 +41,6 @@ export interface AgentLoopDeps {
   continuations?: TaskContinuations | null;
 }
 
-/** Characters per token when a call reported no usage: the runtime's own estimate of the conversation's size. */
-const CHARS_PER_TOKEN = 4;
 
 /** The task's own user message: its text (data renderings and reference block included), then its images in order. */
 function taskMessage(task: RunningTask): ConversationMessage {
@@ -49,9 +49,6 @@ function taskMessage(task: RunningTask): ConversationMessage {
   return { role: 'user', origin: 'task', content };
 }
 
-function estimateTokens(messages: readonly ConversationMessage[]): number {
-  return Math.ceil(JSON.stringify(messages).length / CHARS_PER_TOKEN);
-}
 
 /** The task's attempts (a hook may reopen it): the current one's number and inference turns, and the reopens so far. */
 interface Attempt {
@@ -78,6 +75,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
   private readonly result: ResultFile;
   private readonly governors: AnswerGovernors;
   private readonly hooks: TaskHooks;
+  private readonly compactionSettings: { threshold: number; keep_turns: number };
 
   constructor(private readonly deps: AgentLoopDeps) {
     this.result = new ResultFile(deps.session.recordsDir, (error) => deps.log.error('out/result.txt could not be written', { error: error.message }));
@@ -87,6 +85,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
       runCheck: (command, task, timeoutMs) => deps.tools.runCheck(command, task, timeoutMs),
       progress: (taskId, text) => deps.lifecycle.progress(taskId, text),
     });
+    this.compactionSettings = Compactor.settingsOf(deps.session.manifest);
     this.hooks = new TaskHooks({
       hooks: deps.session.manifest.hooks,
       maxReopens: deps.session.manifest.lifecycle.max_task_reopens,
@@ -119,6 +118,23 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         if (turn >= maxTurns) {
           if (await end({ kind: 'fail', message: `max_turns exceeded: the task used all ${maxTurns} inference turns` })) return;
           continue;
+        }
+        // Compaction (docs/agent-loop.md): past the threshold of the next call's budget, the conversation shrinks first.
+        const budget = contextBudget(this.deps.selection.current);
+        if (budget) {
+          const compactor = new Compactor({ settings: this.compactionSettings, trace, summarize: (transcript) => this.summarize(task, driver, turn + 1, transcript) });
+          const size = this.sizeNow(messages, measure, fixedTokens);
+          if (size.tokens > this.compactionSettings.threshold * budget.budgetTokens) lifecycle.progress(task.id, 'compacting the conversation');
+          const compacted = await compactor.compact(task.id, turn + 1, messages, size, budget, fixedTokens);
+          if (compacted.kind === 'failed') {
+            // Seed 001: a task whose compaction failed ends `failed` with `session ended`; the record says why.
+            if (await end({ kind: 'fail', message: 'session ended' })) return;
+            continue;
+          }
+          if (compacted.kind === 'compacted') {
+            measure = { tokens: compacted.tokensAfter, estimateAt: estimateTokens(messages) };
+            progress.context = { usedTokens: compacted.tokensAfter, measuredBy: 'estimate' };
+          }
         }
         // Seed 001's spend refusal: a call whose projected cost would pass a ceiling is not made.
         const projected = this.projectedTokens(messages, measure, fixedTokens);
@@ -273,15 +289,44 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
   }
 
   /**
-   * A call's projected cost (docs/agent-loop.md, "Spend ceilings"): the conversation as the last call measured it plus
-   * the estimate of what was added since (or the whole estimate before any measure), the system prompt and the tools,
-   * plus the output cap the call will send (none for the script driver).
+   * The conversation's size before the next call: the last call's reported input + output grown by the estimate of
+   * what was added since, or — before any report — the estimate of the transcript, the system prompt and the tools.
    */
-  private projectedTokens(messages: readonly ConversationMessage[], measure: Measure | null, fixedTokens: number): number {
+  private sizeNow(messages: readonly ConversationMessage[], measure: Measure | null, fixedTokens: number): ConversationSize {
     const estimate = estimateTokens(messages);
-    const input = measure ? measure.tokens + Math.max(0, estimate - measure.estimateAt) : estimate + fixedTokens;
+    if (!measure) return { tokens: estimate + fixedTokens, source: 'estimate', ratio: 1 };
+    const ratio = measure.estimateAt > 0 ? measure.tokens / (measure.estimateAt + fixedTokens) : 1;
+    return { tokens: measure.tokens + Math.ceil(Math.max(0, estimate - measure.estimateAt) * ratio), source: 'actual', ratio };
+  }
+
+  /** A call's projected cost (docs/agent-loop.md, "Spend ceilings"): the conversation's size plus the output cap the call will send. */
+  private projectedTokens(messages: readonly ConversationMessage[], measure: Measure | null, fixedTokens: number): number {
     const choice = this.deps.selection.current;
-    return input + (choice && choice.driver !== 'script' ? choice.maxOutputTokens : 0);
+    return this.sizeNow(messages, measure, fixedTokens).tokens + (choice ? outputCapOf(choice) : 0);
+  }
+
+  /**
+   * Compaction's summary: one call of the task's driver with the older turns as a transcript and no tools, admitted
+   * and settled against the spend ceilings like any call; its chunks are not the task's reply, so none is streamed.
+   */
+  private async summarize(task: RunningTask, driver: TaskDriver, turn: number, transcript: string): Promise<SummaryOutcome> {
+    const messages: ConversationMessage[] = [{ role: 'user', origin: 'runtime', content: [{ type: 'text', text: `Summarise this transcript:\n\n${transcript}` }] }];
+    const choice = this.deps.selection.current;
+    const admitted = this.deps.spend.admit(estimateTokens(messages) + Math.ceil(COMPACTION_SYSTEM.length / CHARS_PER_TOKEN) + (choice ? outputCapOf(choice) : 0));
+    if ('refusal' in admitted) return { kind: 'failed', reason: admitted.refusal.message };
+    let response: DriverResponse;
+    try {
+      response = await driver.infer({ turn, system: COMPACTION_SYSTEM, messages, tools: [], signal: task.signal, purpose: 'compaction' }, () => undefined);
+    } catch (error) {
+      this.deps.spend.settle(admitted.admission, null);
+      if (task.signal.aborted) throw error;
+      return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
+    this.deps.spend.settle(admitted.admission, response.usage);
+    this.deps.usage.record(response.usage);
+    if (response.stop.kind === 'error') return { kind: 'failed', reason: response.stop.message };
+    if (response.text.trim() === '') return { kind: 'failed', reason: 'the model wrote no summary' };
+    return { kind: 'summary', text: response.text };
   }
 
   /** Runs an admitted call and settles its spend with what it reported; a call that failed reported nothing. */

@@ -22,6 +22,8 @@ export interface DriverRequest {
   messages: readonly ConversationMessage[];
   tools: readonly ToolSpec[];
   signal: AbortSignal;
+  /** `compaction`: the call summarises older turns (docs/agent-loop.md, "Compaction"), not a turn of the task. */
+  purpose?: 'compaction';
 }
 
 export type DriverChunk = { kind: 'text'; text: string } | { kind: 'thinking'; text: string };

@@ -136,6 +136,11 @@ export class ScriptTaskDriver implements TaskDriver {
   }
 
   async infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverResponse> {
+    // A compaction's summary is not a turn of the script: it answers deterministically and the script keeps its place.
+    if (request.purpose === 'compaction') {
+      const chars = request.messages.reduce((n, m) => n + (m.role === 'user' ? userText(m).length : 0), 0);
+      return respond({ text: [`scripted summary of ${chars} characters of earlier conversation`], thinking: [] }, { kind: 'end_turn' }, null);
+    }
     const tool = latest(request.messages, isToolMessage)?.results.at(-1)?.outcome ?? null;
     const reply = latest(request.messages, isReply);
     const added = latest(request.messages, isRuntime);

@@ -103,6 +103,7 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
       case 'hook_artifact':
       case 'hook_failed':
       case 'task_reopened':
+      case 'compaction':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

@@ -94,6 +94,7 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
       case 'hook_artifact':
       case 'hook_failed':
       case 'task_reopened':
+      case 'compaction':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

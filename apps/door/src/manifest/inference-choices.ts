@@ -19,6 +19,8 @@ export interface ProviderChoice {
   apiKeyEnv: string | null;
   maxOutputTokens: number;
   contextWindow: number | null;
+  /** The provider's input ceiling, or null. */
+  maxInputTokens: number | null;
   /** @unit ms */
   idleTimeoutMs: number;
   maxRetries: number;
@@ -30,6 +32,9 @@ export interface ScriptChoice {
   name: string;
   driver: 'script';
   scriptPath: string;
+  /** A scripted model's window and input ceiling (declared choices only); it has no output cap. */
+  contextWindow: number | null;
+  maxInputTokens: number | null;
 }
 
 export type DriverChoice = ProviderChoice | ScriptChoice;
@@ -99,6 +104,7 @@ function providerChoice(name: string, spec: ProviderSpec, vars: Variables, probl
     apiKeyEnv: spec.api_key_env ?? null,
     maxOutputTokens: spec.max_output_tokens,
     contextWindow: spec.context_window ?? null,
+    maxInputTokens: spec.max_input_tokens ?? null,
     idleTimeoutMs: Math.round(spec.idle_timeout_secs * 1000),
     maxRetries: spec.max_retries,
     thinkingBudgetTokens: spec.driver === 'anthropic' ? (spec.thinking_budget_tokens ?? null) : null,
@@ -110,11 +116,11 @@ export function declaredChoices(manifest: Manifest, capsuleDir: string, vars: Va
   const choices = new Map<string, DriverChoice>();
   const inference = manifest.inference;
   if (!inference) return choices;
-  if (inference.script !== undefined) choices.set('script', { name: 'script', driver: 'script', scriptPath: path.resolve(capsuleDir, inference.script) });
+  if (inference.script !== undefined) choices.set('script', { name: 'script', driver: 'script', scriptPath: path.resolve(capsuleDir, inference.script), contextWindow: null, maxInputTokens: null });
   const problems: ConfigProblem[] = [];
   for (const [name, spec] of Object.entries(inference.choices)) {
     if (spec.driver === 'script') {
-      choices.set(name, { name, driver: 'script', scriptPath: path.resolve(capsuleDir, spec.script) });
+      choices.set(name, { name, driver: 'script', scriptPath: path.resolve(capsuleDir, spec.script), contextWindow: spec.context_window ?? null, maxInputTokens: spec.max_input_tokens ?? null });
       continue;
     }
     const choice = providerChoice(name, spec, vars, problems);
@@ -134,4 +140,25 @@ export function keyProblem(choice: DriverChoice, vars: Variables): string | null
 /** How a choice is described to the model and in messages: `<driver>, <model>`. */
 export function describeChoice(choice: DriverChoice): string {
   return choice.driver === 'script' ? 'script' : `${choice.driver}, ${choice.model}`;
+}
+
+/** A choice's input budget (seed 004, session-status "context"): the window and the limit that set the budget. */
+export interface ContextBudget {
+  windowTokens: number;
+  budgetTokens: number;
+  basis: 'max_input_tokens' | 'context_window_less_output_cap';
+}
+
+/** The output cap a choice's calls send: a provider's max_output_tokens; none for the script driver. */
+export const outputCapOf = (choice: DriverChoice): number => (choice.driver === 'script' ? 0 : choice.maxOutputTokens);
+
+/**
+ * The budget rule of seed 004: the input ceiling, or the window less the output cap the call sends, whichever is
+ * smaller; null for a choice with no window (a ceiling alone sets no budget: the seed's budget is "none" without one).
+ */
+export function contextBudget(choice: DriverChoice | null): ContextBudget | null {
+  if (!choice || choice.contextWindow === null) return null;
+  const lessCap = Math.max(0, choice.contextWindow - outputCapOf(choice));
+  if (choice.maxInputTokens !== null && choice.maxInputTokens < lessCap) return { windowTokens: choice.contextWindow, budgetTokens: choice.maxInputTokens, basis: 'max_input_tokens' };
+  return { windowTokens: choice.contextWindow, budgetTokens: lessCap, basis: 'context_window_less_output_cap' };
 }

@@ -41,6 +41,8 @@ const providerChoice = {
   api_key_env: envName.optional(),
   max_output_tokens: z.number().int().min(1).default(4096),
   context_window: z.number().int().min(1).optional(),
+  /** The provider's input ceiling, when it is below the window less the output cap (docs/agent-loop.md, "The context budget"). */
+  max_input_tokens: z.number().int().min(1).optional(),
   idle_timeout_secs: z.number().positive().default(60),
   max_retries: z.number().int().min(0).max(10).default(2),
 };
@@ -53,7 +55,8 @@ const inferenceChoice = z.discriminatedUnion('driver', [
       message: 'fewer tokens than max_output_tokens',
       path: ['thinking_budget_tokens'],
     }),
-  z.strictObject({ driver: z.literal('script'), script: z.string().min(1) }),
+  // A script choice may play a model with a window, so compaction is testable deterministically.
+  z.strictObject({ driver: z.literal('script'), script: z.string().min(1), context_window: z.number().int().min(1).optional(), max_input_tokens: z.number().int().min(1).optional() }),
 ]);
 
 export type InferenceChoice = z.output<typeof inferenceChoice>;
@@ -124,6 +127,13 @@ export const manifestSchema = z.strictObject({
       script: z.string().min(1).optional(),
       choices: z.record(choiceName, inferenceChoice).default({}),
       max_turns: z.number().int().min(1).default(50),
+      /** When the conversation is compacted before a call (docs/agent-loop.md, "Compaction"). */
+      compaction: z
+        .strictObject({
+          threshold: z.number().gt(0, 'a fraction of the budget, above 0 and at most 1').max(1, 'a fraction of the budget, above 0 and at most 1').default(0.8),
+          keep_turns: z.number().int().min(1).max(50).default(4),
+        })
+        .prefault({}),
       /** The session's spend ceiling in tokens (docs/agent-loop.md, "Spend ceilings"). */
       max_session_tokens: z.number().int().min(1).optional(),
       transport: z.literal('http').default('http'),

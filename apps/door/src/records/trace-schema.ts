@@ -107,6 +107,19 @@ export const TRACE_SCHEMAS = {
     used: count,
     left: count,
   }),
+  /** The conversation was compacted before a call (docs/agent-loop.md, "Compaction"); `failed` when it could not be. */
+  compaction: z.object({
+    task_id: id,
+    turn: count,
+    tokens_before: count,
+    tokens_before_source: z.enum(['actual', 'estimate']),
+    tokens_after: count,
+    budget_tokens: count,
+    threshold: count,
+    elided_results: count,
+    summarized_messages: count,
+    failed: z.string().optional(),
+  }),
   conversation_trimmed: z.object({ task_id: id, turn: count, elided_chars: count, budget_chars: count }),
   tool_call: z.object({
     task_id: id,

@@ -92,6 +92,7 @@ export class TaskSpans {
       case 'hook_artifact':
       case 'hook_failed':
       case 'task_reopened':
+      case 'compaction':
       case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':

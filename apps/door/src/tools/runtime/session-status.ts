@@ -6,6 +6,7 @@ import type { UsageLedger } from '../../usage/usage-ledger.js';
 import type { SpendCeilings, SpendStatus } from '../../usage/spend-ceilings.js';
 import type { ToolCallContext } from '../tool-call.js';
 import type { DriverSelection } from './driver-selection.js';
+import { contextBudget } from '../../manifest/inference-choices.js';
 
 export const SESSION_STATUS_SCHEMA: JsonObject = { type: 'object', properties: {} };
 
@@ -66,15 +67,11 @@ export function sessionStatus(deps: { session: SessionContext; usage: UsageLedge
   };
 }
 
-/** The window of the choice that served the last call, and the budget it leaves: the window less the output cap it sent. */
+/** The window of the choice that served the last call, and the budget the compaction check compares with (seed 004). */
 function contextWindow(drivers: DriverSelection | undefined): Pick<Exclude<SessionStatus['context'], 'unknown'>, 'window_tokens' | 'budget_tokens' | 'budget_basis'> {
-  const served = drivers?.lastServed;
-  if (!served || served.driver === 'script' || served.contextWindow === null) return { window_tokens: 'none', budget_tokens: 'none', budget_basis: 'none' };
-  return {
-    window_tokens: served.contextWindow,
-    budget_tokens: Math.max(0, served.contextWindow - served.maxOutputTokens),
-    budget_basis: 'context_window_less_output_cap',
-  };
+  const budget = contextBudget(drivers?.lastServed ?? null);
+  if (!budget) return { window_tokens: 'none', budget_tokens: 'none', budget_basis: 'none' };
+  return { window_tokens: budget.windowTokens, budget_tokens: budget.budgetTokens, budget_basis: budget.basis };
 }
 
 /** The tool: the object as JSON, and one session_status record carrying it. */

@@ -11,6 +11,9 @@ import { OPENAI_MALFORMED, openAiErrorBody, openAiEvents, openAiStreamError } fr
 
 export type FakeKind = 'openai' | 'anthropic';
 
+/** The fake's tokenizer: this many characters of a request's body are one token. */
+export const FAKE_CHARS_PER_TOKEN = 4;
+
 export interface RecordedRequest {
   path: string;
   headers: IncomingMessage['headers'];
@@ -42,7 +45,12 @@ export class FakeProvider {
 
   constructor(
     readonly kind: FakeKind,
-    private readonly options: { fallback?: FakeReply; expectKey?: string; host?: string } = {},
+    /**
+     * `contextLimitTokens`: the model's context, counted by the fake's tokenizer (FAKE_CHARS_PER_TOKEN characters of the
+     * request body a token): a request past it is refused 400 in the provider's context-length shape, and every turn's
+     * usage reports the counted input, as a real provider's does.
+     */
+    private readonly options: { fallback?: FakeReply; expectKey?: string; host?: string; contextLimitTokens?: number } = {},
   ) {
     this.server = createServer((req, res) => void this.handle(req, res));
   }
@@ -107,10 +115,18 @@ export class FakeProvider {
       body = null;
     }
     const keyOk = this.options.expectKey === undefined || this.presentedKey(req) === this.options.expectKey;
-    const reply: FakeReply = keyOk
+    const limit = this.options.contextLimitTokens;
+    const counted = Math.ceil(Buffer.concat(chunks).length / FAKE_CHARS_PER_TOKEN);
+    const scripted: FakeReply = keyOk
       ? (this.replies.shift() ?? this.options.fallback ?? { text: ['ok'], usage: { input: 10, output: 1 } })
       : // As OpenAI does, the refusal quotes the key it was given: the door must not pass it on.
         { status: 401, message: `Incorrect API key provided: ${this.presentedKey(req) ?? '(none)'}` };
+    const reply: FakeReply =
+      limit === undefined || isStatus(scripted)
+        ? scripted
+        : counted > limit
+          ? this.contextLengthError(counted, limit)
+          : { ...scripted, usage: { output: 1, ...scripted.usage, input: counted } };
     const record: RecordedRequest = {
       path,
       headers: req.headers,
@@ -143,6 +159,13 @@ export class FakeProvider {
     // Anthropic takes x-api-key (the API's documented header) or a bearer token (what @anthropic-ai/sdk 1.x sends).
     if (this.kind === 'anthropic' && typeof req.headers['x-api-key'] === 'string') return req.headers['x-api-key'];
     return req.headers.authorization?.replace(/^Bearer /, '');
+  }
+
+  /** The provider's refusal of a request past the model's context, in its own words. */
+  private contextLengthError(counted: number, limit: number): FakeStatus {
+    return this.kind === 'openai'
+      ? { status: 400, errorType: 'invalid_request_error', message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${counted} tokens.` }
+      : { status: 400, errorType: 'invalid_request_error', message: `prompt is too long: ${counted} tokens > ${limit} maximum` };
   }
 
   private writeStatus(res: ServerResponse, reply: FakeStatus): void {
