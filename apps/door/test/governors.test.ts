@@ -252,3 +252,51 @@ default:
     assert.deepEqual(status.spend.machine, { tokens_today: 500 + held, ceiling: 100000 });
   });
 });
+
+describe('session-status of a capsule that sets every governor', () => {
+  test('each field from its working feature: keep_working, done_check, context with its budget, spend with both ceilings', async () => {
+    const home = tempDir('status-home');
+    const text = `name: governed-all
+version: 0.1.0
+lifecycle:
+  task_acceptance: queue
+  keep_working:
+    limit: 1
+  done_check:
+    command: "true"
+    limit: 2
+inference:
+  driver: scripted
+  max_turns: 9
+  max_session_tokens: 100000
+  choices:
+    scripted:
+      driver: script
+      script: script.yaml
+      context_window: 50000
+spend:
+  machine_tokens_per_day: 900000
+`;
+    const script = `default:
+  turns:
+    - usage: { input: 400, output: 20 }
+      answer: first
+    - usage: { input: 500, output: 30, cached: 100 }
+      tools:
+        - tool: session-status
+          input: {}
+      answer: "{{tool.stdout}}"
+`;
+    const d = await runDoor(makeCapsule(text, script), [], home);
+    doors.push(d);
+    const task = taskOf(await send(d.url, 'status'));
+    const status = JSON.parse(answerText(task));
+    assert.equal(status.time.deadline, 'none');
+    assert.deepEqual(status.turns, { used: 2, cap: 9 });
+    assert.deepEqual(status.keep_working, { used: 1, left: 0 });
+    assert.deepEqual(status.done_check, { used: 0, left: 2 });
+    assert.deepEqual(status.context, { used_tokens: 530, window_tokens: 50000, budget_tokens: 50000, budget_basis: 'context_window_less_output_cap', measured_by: 'actual' });
+    assert.deepEqual(status.tokens, { input: 900, output: 50, cached: 100, cache_write: 'unknown', unreported_calls: 0 });
+    assert.deepEqual(status.spend, { tokens: 950, ceiling: 100000, machine: { tokens_today: 950, ceiling: 900000 } });
+  });
+});
