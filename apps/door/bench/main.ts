@@ -21,6 +21,7 @@ import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
 import { type PlanesMeasurement, measurePlanes, renderPlanes } from './measure-planes.js';
 import { measureProcessLifetime } from './measure-process-lifetime.js';
+import { type GovernorsMeasurement, governorsLines, measureGovernors } from './measure-governors.js';
 import { measureShellSandbox, type ShellSandboxMeasurement, shellSandboxJson, shellSandboxLines } from './measure-shell-sandbox.js';
 import { type ColdStart, FOOTPRINT_REST_MS, FOOTPRINT_SETTLE_MS, type Footprint, fill, measureColdStart } from './measure-footprint.js';
 import { measureStreamMemory, type StreamMemoryMeasurement } from './measure-stream-memory.js';
@@ -137,6 +138,14 @@ async function run(root: string): Promise<void> {
     process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-shell-sandbox', at: new Date().toISOString(), shellSandbox: shellSandboxJson(m) })}\n`);
     return;
   }
+  // The governors' cost: the on_tool_call decision point per tool call and one compaction (docs/benchmarks.md).
+  const governors = (): Promise<GovernorsMeasurement> =>
+    measureGovernors(root, { calls: config.quick ? 40 : 100, warmup: 10, compactions: config.quick ? 10 : 30 }, log);
+  const printGovernors = (m: GovernorsMeasurement) => {
+    process.stdout.write(`\n${governorsLines(m).join('\n')}\n\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-governors', at: new Date().toISOString(), governors: m })}\n`);
+  };
+  if (process.argv.includes('--governors')) return printGovernors(await governors());
   const home = path.join(root, 'home');
   const capsuleDir = writeCapsule(path.join(root, 'capsule'));
 
@@ -168,6 +177,7 @@ async function run(root: string): Promise<void> {
   const drivers = await measureDrivers(root);
   const planesMeasurement = await planes();
   const formationMeasurement = await formation();
+  const governorsMeasurement = await governors();
   const consolePerf = readConsolePerf();
 
   const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, shellSandbox: shellSandboxMeasurement, consolePerf };
@@ -177,6 +187,7 @@ async function run(root: string): Promise<void> {
   process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-drivers', at: new Date().toISOString(), drivers })}\n`);
   printPlanes(planesMeasurement);
   printFormation(formationMeasurement);
+  printGovernors(governorsMeasurement);
 }
 
 async function main(): Promise<number> {

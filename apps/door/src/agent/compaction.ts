@@ -84,6 +84,7 @@ export class Compactor {
     const { threshold, keep_turns: keepTurns } = this.deps.settings;
     const limit = threshold * budget.budgetTokens;
     if (size.tokens <= limit) return { kind: 'not-needed' };
+    const startedMs = performance.now();
     const sizeOf = () => Math.ceil((estimateTokens(messages) + fixedTokens) * size.ratio);
     const cut = this.keptFrom(messages, keepTurns);
     let elided = 0;
@@ -118,6 +119,7 @@ export class Compactor {
       threshold,
       elided_results: elided,
       summarized_messages: summarized,
+      duration_ms: Math.round((performance.now() - startedMs) * 100) / 100,
       ...(reason === null ? {} : { failed: reason }),
     });
     return reason === null ? { kind: 'compacted', tokensAfter } : { kind: 'failed', reason };

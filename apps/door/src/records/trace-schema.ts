@@ -118,6 +118,8 @@ export const TRACE_SCHEMAS = {
     threshold: count,
     elided_results: count,
     summarized_messages: count,
+    /** The compaction's wall time in ms (to 0.01), its summary call included. */
+    duration_ms: count,
     failed: z.string().optional(),
   }),
   conversation_trimmed: z.object({ task_id: id, turn: count, elided_chars: count, budget_chars: count }),
