@@ -100,6 +100,9 @@ export class TaskSpans {
       case 'control_change':
       case 'background_command':
       case 'session_status':
+      case 'plan_start':
+      case 'plan_step':
+      case 'plan_end':
       case 'peer_handle_mint':
       case 'peer_handle_redeem':
       case 'peer_handle_refused':
