@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { renderToolInput, shellQuote } from '../src/agent/script-driver.js';
+import { renderToolInput } from '../src/agent/script-driver.js';
+import { shellQuote } from '../src/tools/shell-quote.js';
 import { makeCapsule, manifestYaml, REPO_ROOT, runDoor, tempDir } from './support/door-process.js';
 import { send } from './support/rpc.js';
 

@@ -143,6 +143,43 @@ describe('spans of one task on a live collector', () => {
   });
 });
 
+describe('a plan: one plan span under its submit-plan call, a child per step', () => {
+  test('the plan span (gen_ai.operation.name plan) holds its steps in order, a failed one ERROR, a skipped one too', async () => {
+    const c = await collector();
+    const manifest = [manifestYaml({ name: 'otel-planner' }).trimEnd(), '  plan:', '    submit: true', ''].join('\n');
+    const steps = [
+      { id: 'one', tool: 'bash', input: { command: 'echo one' } },
+      { id: 'two', tool: 'bash', input: { command: 'exit 4' } },
+      { id: 'three', tool: 'bash', input: { command: 'true' } },
+    ];
+    const script = `default:\n  turns:\n    - tools:\n        - tool: submit-plan\n          input: ${JSON.stringify({ steps })}\n      answer: planned\n`;
+    const d = await runDoor(makeCapsule(manifest, script), [], tempDir('home'), { env: { OTEL_EXPORTER_OTLP_ENDPOINT: c.url } });
+    doors.push(d);
+    const answer = await rpc(d.url, 'SendMessage', { message: userMessage('plan it') });
+    const taskId = answer.json.result.task.id;
+    const spans = await waitFor(async () => {
+      const task = c.spans.find((s) => s.attributes['murmur.task.id'] === taskId && s.name.startsWith('invoke_agent'));
+      return task ? c.spans.filter((s) => s.traceId === task.traceId) : undefined;
+    }, 'the task span at the collector');
+    const call = spans.find((s) => s.name === 'execute_tool submit-plan')!;
+    const plan = spans.find((s) => s.attributes['gen_ai.operation.name'] === 'plan')!;
+    assert.equal(plan.name, 'plan');
+    assert.equal(plan.parentSpanId, call.spanId, 'the plan is a child of its submit-plan call');
+    assert.deepEqual([plan.attributes['murmur.plan.steps'], plan.attributes['murmur.plan.status'], plan.status.code], [3, 'stopped', 2]);
+    const children = spans.filter((s) => s.parentSpanId === plan.spanId).sort((a, b) => Number(a.startNs - b.startNs));
+    assert.deepEqual(
+      children.map((s) => [s.name, s.attributes['murmur.plan.step'], s.attributes['murmur.plan.step.status'], s.attributes['murmur.tool.exit_code'], s.status.code]),
+      [
+        ['execute_tool bash', 'one', 'passed', 0, 0],
+        ['execute_tool bash', 'two', 'failed', 4, 2],
+        ['execute_tool bash', 'three', 'skipped', undefined, 0],
+      ],
+    );
+    for (const child of children) assert.ok(child.startNs >= plan.startNs && child.endNs <= plan.endNs, `${child.attributes['murmur.plan.step']} inside the plan`);
+    assert.ok(plan.startNs >= call.startNs && plan.endNs <= call.endNs, 'the plan inside its call');
+  });
+});
+
 describe('a collector that never answers', () => {
   test('the task is not held, and the door closes within its budget', async () => {
     const c = await collector({ hang: true });

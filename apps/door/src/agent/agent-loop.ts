@@ -408,6 +408,8 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         sentBy: task.owner.startsWith('member:') ? task.owner.slice('member:'.length) : null,
         askUser: (prompt) =>
           this.deps.lifecycle.awaitReply(task.id, prompt, this.inputTimeoutMs()).then((outcome) => (outcome.kind === 'reply' ? { kind: 'reply', text: outcome.text } : outcome)),
+        // A plan's steps pass the same decision point (docs/plans.md).
+        decide: (step) => this.hooks.decide(task, turn, step),
         onOutput: (stream, text) => events.emit('tool-call-progress', { taskId: task.id, toolCallId: call.id, stream, text }),
       });
       trace.write('tool_call', {

@@ -4,6 +4,7 @@ import { abortableDelay } from './abortable-delay.js';
 import { type ConversationMessage, latest, userText } from './conversation.js';
 import type { DriverChunk, DriverRequest, DriverResponse, StopReason, TaskDriver, ToolOutcome, Usage } from './driver.js';
 import { type Script, type ScriptTurn, scriptSchema } from './script.schema.js';
+import { shellQuote } from '../tools/shell-quote.js';
 
 /** A script file that cannot be played: the message names the file, then each bad key's path, value and what is allowed. Exits 2. */
 export class ScriptError extends ConfigError {
@@ -35,6 +36,8 @@ interface TemplateScope {
   tool: ToolOutcome | null;
   /** The names of the tools the call was sent, in inventory order. */
   inventory?: readonly string[];
+  /** The system prompt the call was sent. */
+  system?: string;
   /** The text of the latest message the runtime added (a formation's continuation), or null. */
   continuation?: string | null;
 }
@@ -51,6 +54,7 @@ function templateValue(key: string, scope: TemplateScope): string | null {
   if (key === 'tool.work_id') return scope.tool?.workId ?? '';
   if (key === 'tool.content') return scope.tool?.content ?? '';
   if (key === 'inventory') return (scope.inventory ?? []).join(', ');
+  if (key === 'system') return scope.system ?? '';
   if (key === 'continuation') return scope.continuation ?? '';
   return null;
 }
@@ -59,7 +63,7 @@ const TEMPLATE = /\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g;
 
 /**
  * {{task.text}}, {{reply}}, {{match.N}}, {{tool.stdout}}, {{tool.stderr}}, {{tool.exit_code}}, {{tool.work_id}},
- * {{tool.content}} (trailing newlines trimmed from the streams), {{inventory}}: the tool names the call was sent, and
+ * {{tool.content}} (trailing newlines trimmed from the streams), {{inventory}}: the tool names the call was sent, {{system}}: the system prompt it was sent, and
  * {{continuation}}: the latest message the runtime added, such as a formation's member answers.
  */
 export function renderTemplate(template: string, scope: TemplateScope, quote: (value: string) => string = (v) => v): string {
@@ -71,13 +75,6 @@ export function renderTemplate(template: string, scope: TemplateScope, quote: (v
   });
 }
 
-/** Characters that mean nothing to a POSIX shell, so a word of only these needs no quotes (as Python's shlex.quote). */
-const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./-]+$/;
-
-/** One POSIX shell word that reads back as exactly `value`: single-quoted, each `'` written `'\''`, unless plain. */
-export function shellQuote(value: string): string {
-  return PLAIN_WORD.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
-}
 
 /**
  * A tool call's input with its templates filled in, member by member. Values reach a shell only through a string
@@ -150,6 +147,7 @@ export class ScriptTaskDriver implements TaskDriver {
       reply: reply ? userText(reply) : null,
       tool,
       inventory: request.tools.map((t) => t.name),
+      system: request.system,
       continuation: added ? userText(added) : null,
     };
     if (this.endingPending) {

@@ -112,6 +112,9 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
       case 'control_change':
       case 'background_command':
       case 'session_status':
+      case 'plan_start':
+      case 'plan_step':
+      case 'plan_end':
       case 'peer_handle_mint':
       case 'peer_handle_redeem':
       case 'peer_handle_refused':

@@ -103,6 +103,9 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
       case 'control_change':
       case 'background_command':
       case 'session_status':
+      case 'plan_start':
+      case 'plan_step':
+      case 'plan_end':
       case 'peer_handle_mint':
       case 'peer_handle_redeem':
       case 'peer_handle_refused':

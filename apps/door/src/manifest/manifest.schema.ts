@@ -191,6 +191,8 @@ export const manifestSchema = z.strictObject({
         .strictObject({ allow: z.array(z.string().min(1)).default([]) })
         .prefault({})
         .refine((s) => new Set(s.allow.map(spawnName)).size === s.allow.length, { message: "entries with different bare names (a folder's last segment)", path: ['allow'] }),
+      /** Grants submit-plan (seed 004): one plan of steps run against this session's tools (docs/plans.md). */
+      plan: z.strictObject({ submit: z.boolean().default(false) }).prefault({}),
     })
     .prefault({}),
   exports: z

@@ -1,6 +1,6 @@
 import { TASK_STATES } from '@murmur/protocol';
 import * as z from 'zod';
-import { DELEGATION_STATUSES, MEMBER_CALL_ENDINGS } from './record-statuses.js';
+import { DELEGATION_STATUSES, MEMBER_CALL_ENDINGS, PLAN_ENDINGS, PLAN_STEP_STATUSES } from './record-statuses.js';
 
 /**
  * trace.jsonl's records, one schema per record type (docs/records.md): the writer takes exactly these fields
@@ -161,6 +161,22 @@ export const TRACE_SCHEMAS = {
     waited_secs: count.optional(),
     phase: z.literal('background_wait').optional(),
   }),
+  // submit-plan (docs/plans.md, "Records"): the plan is one tool call, its steps these records.
+  plan_start: z.object({ task_id: id, tool_call_id: id, steps: z.array(z.object({ id, tool: z.string() })) }),
+  plan_step: z.object({
+    task_id: id,
+    tool_call_id: id,
+    step: id,
+    index: count,
+    tool: z.string(),
+    status: z.enum(PLAN_STEP_STATUSES),
+    duration_ms: count,
+    exit_code: count.nullable(),
+    input: jsonValue,
+    output: z.string(),
+    door_task_id: id.nullable(),
+  }),
+  plan_end: z.object({ task_id: id, tool_call_id: id, status: z.enum(PLAN_ENDINGS), passed: count, failed: count, skipped: count, duration_ms: count }),
   /** The object session-status returned (seed 004), as the model read it; no reader takes it apart. */
   session_status: z.object({ task_id: id, status: jsonValue }),
   peer_handle_mint: z.object({ task_id: id, handle_id: id, audience: z.string(), path: z.string(), expires_at: z.string(), uses: count }),

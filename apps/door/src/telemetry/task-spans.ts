@@ -11,6 +11,8 @@ interface LiveTask {
   turn: number;
   inference: Span | null;
   tools: Map<string, Span>;
+  /** Plans in flight, by their submit-plan call's id (docs/plans.md), with when each started. */
+  plans: Map<string, { span: Span; startedAt: number }>;
 }
 
 const propagator = new W3CTraceContextPropagator();
@@ -56,6 +58,13 @@ export class TaskSpans {
       case 'tool_call': {
         const task = this.live.get(line.task_id);
         if (task) this.endTool(task, line);
+        return;
+      }
+      case 'plan_start':
+      case 'plan_step':
+      case 'plan_end': {
+        const task = this.live.get(line.task_id);
+        if (task) this.plan(task, line);
         return;
       }
       case 'task_input_required':
@@ -172,7 +181,7 @@ export class TaskSpans {
       },
       parent,
     );
-    this.live.set(taskId, { span, context: trace.setSpan(ROOT_CONTEXT, span), turn: 0, inference: null, tools: new Map() });
+    this.live.set(taskId, { span, context: trace.setSpan(ROOT_CONTEXT, span), turn: 0, inference: null, tools: new Map(), plans: new Map() });
   }
 
   private endInference(task: LiveTask, fields: TraceLineOf<'inference'>): void {
@@ -214,10 +223,50 @@ export class TaskSpans {
     span.end(now());
   }
 
+  /**
+   * A plan (docs/telemetry.md): a `plan` span under its submit-plan call's span, from plan_start to plan_end, and a
+   * child per step, placed by its plan_step record (written as the step ends, duration_ms after it began; a whole
+   * millisecond, so a step never starts before its plan).
+   */
+  private plan(task: LiveTask, fields: TraceLineOf<'plan_start' | 'plan_step' | 'plan_end'>): void {
+    const id = fields.tool_call_id;
+    if (fields.type === 'plan_start') {
+      const call = task.tools.get(id);
+      const parent = call ? trace.setSpan(ROOT_CONTEXT, call) : task.context;
+      const attributes = { 'gen_ai.operation.name': 'plan', 'gen_ai.tool.call.id': id, 'murmur.plan.steps': fields.steps.length, 'murmur.turn': task.turn };
+      const startedAt = now();
+      task.plans.set(id, { span: this.tracer.startSpan('plan', { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent), startedAt });
+      return;
+    }
+    const open = task.plans.get(id);
+    if (!open) return;
+    const plan = open.span;
+    if (fields.type === 'plan_end') {
+      task.plans.delete(id);
+      plan.setAttributes({ 'murmur.plan.status': fields.status, 'murmur.plan.passed': fields.passed, 'murmur.plan.failed': fields.failed, 'murmur.plan.skipped': fields.skipped });
+      if (fields.status !== 'completed') plan.setStatus({ code: SpanStatusCode.ERROR, message: `the plan ${fields.status === 'stopped' ? 'stopped at a step' : 'was canceled'}` });
+      plan.end(now());
+      return;
+    }
+    const end = now();
+    const attributes = defined({
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': fields.tool,
+      'gen_ai.tool.call.id': `${id}.${fields.step}`,
+      'murmur.plan.step': fields.step,
+      'murmur.plan.step.index': fields.index,
+      'murmur.plan.step.status': fields.status,
+      'murmur.tool.exit_code': fields.exit_code ?? undefined,
+    });
+    const step = this.tracer.startSpan(`execute_tool ${fields.tool}`, { kind: SpanKind.INTERNAL, startTime: Math.max(open.startedAt, end - fields.duration_ms), attributes }, trace.setSpan(ROOT_CONTEXT, plan));
+    if (['failed', 'refused', 'denied', 'canceled'].includes(fields.status)) step.setStatus({ code: SpanStatusCode.ERROR, message: `the step ${fields.status}` });
+    step.end(end);
+  }
+
   private end(taskId: string, task: LiveTask, fields: TraceLineOf<'task_end'>): void {
     this.live.delete(taskId);
     // A call still open when its task ended (canceled, failed mid-call) ends with it, marked so.
-    for (const open of [task.inference, ...task.tools.values()]) {
+    for (const open of [task.inference, ...[...task.plans.values()].map((p) => p.span), ...task.tools.values()]) {
       if (!open) continue;
       open.setStatus({ code: SpanStatusCode.ERROR, message: 'the task ended before this call returned' });
       open.end(now());

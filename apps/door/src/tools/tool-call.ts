@@ -40,6 +40,8 @@ export interface TaskProgress {
 /** Where a tool call runs and where its live output goes. */
 export interface ToolCallContext {
   taskId: string;
+  /** The call's own id, as the dispatcher hands it to a runtime tool (submit-plan names its steps' records by it). */
+  toolCallId?: string;
   signal: AbortSignal;
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
   /** The running task's progress; absent outside a task. */
@@ -50,6 +52,11 @@ export interface ToolCallContext {
   sentBy?: string | null;
   /** Pauses the running task for input with `prompt` (request-input); absent outside a task. */
   askUser?: (prompt: string) => Promise<AskOutcome>;
+  /**
+   * The on_tool_call decision point (agent/, docs/agent-loop.md "Hooks") for a call the runtime makes on the model's
+   * behalf — a plan's step (docs/plans.md): the refusal the model reads when a hook denies it, or null. Absent outside a task.
+   */
+  decide?: (call: ToolCallRequest) => Promise<string | null>;
 }
 
 /** How request-input's wait ended: the reply's text as sent, or no reply within the input timeout. */
@@ -60,6 +67,8 @@ export interface RuntimeToolAnswer {
   data: string;
   note?: string;
   failed?: boolean;
+  /** `data` is already the whole content the model reads, its untrusted parts fenced by the tool (submit-plan's steps). */
+  fenced?: boolean;
 }
 
 /** A call refused with a message the model reads as the tool's error (bad input, a missing declaration). */

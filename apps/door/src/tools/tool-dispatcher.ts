@@ -48,7 +48,13 @@ export class ToolDispatcher {
 
   constructor(private readonly deps: ToolDispatcherDeps) {
     const manifest = deps.session.manifest;
-    const implemented = runtimeTools({ ...deps, memberCalls: deps.memberCalls ?? null, delegations: deps.delegations ?? null });
+    const implemented = runtimeTools({
+      ...deps,
+      memberCalls: deps.memberCalls ?? null,
+      delegations: deps.delegations ?? null,
+      // A plan's tool steps run through this dispatcher exactly as direct calls (docs/plans.md).
+      plans: { dispatch: (call, ctx) => this.dispatch(call, ctx), missing: (name) => this.missing(name) },
+    });
     // Seed 004's table order, shell binaries first.
     const granted = (Object.keys(RUNTIME_TOOL_GRANTS) as RuntimeToolName[]).flatMap((name) => {
       const tool = implemented[name];
@@ -91,10 +97,10 @@ export class ToolDispatcher {
         throw new ToolInputError(refusal);
       }
       if (runtimeTool) {
-        const answer = await runtimeTool.run(call.input, ctx);
-        const { data, note, failed = false } = typeof answer === 'string' ? { data: answer } : answer;
+        const answer = await runtimeTool.run(call.input, { ...ctx, toolCallId: call.id });
+        const { data, note, failed = false, fenced = false } = typeof answer === 'string' ? { data: answer } : answer;
         // The runtime's own note goes on the line after the closing marker, outside the fence (seed 004).
-        const content = `${fenceToolResult(call.name, `${data}\n`)}${note === undefined ? '' : `\n${note}`}`;
+        const content = fenced ? data : `${fenceToolResult(call.name, `${data}\n`)}${note === undefined ? '' : `\n${note}`}`;
         return {
           outcome: { name: call.name, stdout: data, stderr: '', exitCode: null, workId: null, isError: failed, content },
           artifact: artifactOf(content, { isError: failed }),

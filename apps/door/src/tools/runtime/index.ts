@@ -15,6 +15,8 @@ import { FETCH_PEER_FILE_DESCRIPTION, FETCH_PEER_FILE_SCHEMA, fetchPeerFileGrant
 import { runShareFile, SHARE_FILE_DESCRIPTION, SHARE_FILE_SCHEMA, shareFileGranted } from './share-file.js';
 import type { RuntimeToolName, RuntimeToolRun } from './runtime-tools.js';
 import { inputTimeoutText, REQUEST_INPUT_SCHEMA, requestInputDescription, requestInputGranted, runRequestInput } from './request-input.js';
+import { runPlan, type StepDispatch } from './plan-run.js';
+import { readPlan, SUBMIT_PLAN_CHECKED_SCHEMA, SUBMIT_PLAN_DESCRIPTION, SUBMIT_PLAN_SCHEMA, submitPlanGranted } from './submit-plan.js';
 import { runSessionStatus, SESSION_STATUS_DESCRIPTION, SESSION_STATUS_SCHEMA, sessionStatusGranted } from './session-status.js';
 import { refuseSwitch, runSwitchDriver, switchDriverDescription, switchDriverGranted, switchDriverSchema } from './switch-driver.js';
 
@@ -43,6 +45,8 @@ export interface RuntimeToolDeps {
   delegations: DelegatePort | null;
   /** The peer handles share-file mints and the peer plane redeems. */
   handles: PeerHandles;
+  /** What a plan's tool steps run through: the dispatcher, and its refusal of a tool this session does not have. */
+  plans: { dispatch: StepDispatch; missing: (name: string) => string | null };
 }
 
 export { inputTimeoutText };
@@ -70,6 +74,18 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
       inputSchema: REQUEST_INPUT_SCHEMA,
       granted: requestInputGranted,
       run: (input, ctx) => runRequestInput(input, ctx, deps.session.manifest.lifecycle.input_timeout_secs),
+    },
+    'submit-plan': {
+      description: SUBMIT_PLAN_DESCRIPTION,
+      inputSchema: SUBMIT_PLAN_SCHEMA,
+      checkedSchema: SUBMIT_PLAN_CHECKED_SCHEMA,
+      granted: submitPlanGranted,
+      run: (input, ctx) => {
+        const { session } = deps;
+        const steps = readPlan(input, { missing: deps.plans.missing, allow: session.manifest.capabilities.network.allow });
+        const deadlineSecs = session.manifest.lifecycle.delegation_deadline_secs ?? session.settings.delegationTimeoutSecs;
+        return runPlan(steps, ctx.toolCallId ?? '', ctx, { dispatch: deps.plans.dispatch, trace: deps.trace, deadlineSecs });
+      },
     },
     'background-command': {
       description: BACKGROUND_COMMAND_DESCRIPTION,
@@ -119,4 +135,5 @@ export { DELEGATE_PORT, type DelegatePort } from './delegate-task.js';
 
 export { DriverSelection } from './driver-selection.js';
 export { switchResult } from './switch-driver.js';
+export { PLAN_GUIDANCE, submitPlanGranted } from './submit-plan.js';
 export { isRuntimeToolName, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeToolName } from './runtime-tools.js';
