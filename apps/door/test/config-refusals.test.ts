@@ -37,7 +37,7 @@ describe('the three YAML readers, one format', { concurrency: true }, () => {
         `mur: ${path.join(dir, 'murmur.yaml')}:`,
         '  name: found "Refused"; allowed: a capsule name: lowercase letters, digits, ., - and _, starting with a letter or digit',
         '  lifecycle.task_acceptance: found "sometimes"; allowed: one of "single", "queue", "none"',
-        '  lifecycle: found unknown key "after_tusk"; allowed: the keys task_acceptance, conversation, after_task, shell_grace_secs, deadline_notice_secs, delegation_deadline_secs, keep_working, done_check',
+        '  lifecycle: found unknown key "after_tusk"; allowed: the keys task_acceptance, conversation, after_task, shell_grace_secs, deadline_notice_secs, delegation_deadline_secs, input_timeout_secs, max_task_reopens, keep_working, done_check',
         '  inference.max_turns: found 0; allowed: an integer from 1',
         '  capabilities.shell.allow[1]: found ""; allowed: a non-empty string',
         '',

@@ -23,6 +23,7 @@ import { MurmurClient } from '@murmur/client';
 import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
 import { type FormationProcess, makeFormation, memberManifest, runFormation } from './support/formation.js';
+import { completeLines } from './support/tasks.js';
 
 const REPS = Number(process.env.MURMUR_FROZEN_REPS ?? 3);
 const SHORT_DEADLINE_S = 3;
@@ -55,11 +56,7 @@ default:
 `;
 
 type TraceRecord = Record<string, unknown> & { type: string; ts: string };
-const trace = (dir: string): TraceRecord[] =>
-  readFileSync(path.join(dir, 'trace.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => JSON.parse(l) as TraceRecord);
+const trace = (dir: string): TraceRecord[] => completeLines(readFileSync(path.join(dir, 'trace.jsonl'), 'utf8')).map((l) => JSON.parse(l) as TraceRecord);
 const responseOf = (task: { artifacts?: { artifactId: string; parts: { text?: string }[] }[] }) => task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0].text ?? '';
 
 /** Every text of a formation that reached a model: each tool result, each task's answer (continuations included). */

@@ -120,12 +120,12 @@ describe('a manifest mur run refuses', { concurrency: true }, () => {
     [
       'an unknown top-level key',
       `${lifecycleManifest()}colour: blue\n`,
-      '(top level): found unknown key "colour"; allowed: the keys name, version, description, lifecycle, inference, spend, control, capabilities, exports, context, network',
+      '(top level): found unknown key "colour"; allowed: the keys name, version, description, lifecycle, inference, hooks, spend, control, capabilities, exports, context, network',
     ],
     [
       'an unknown nested key',
       lifecycleManifest().replace('  task_acceptance: queue', '  task_acceptance: queue\n  after_tusk: exit'),
-      'lifecycle: found unknown key "after_tusk"; allowed: the keys task_acceptance, conversation, after_task, shell_grace_secs, deadline_notice_secs, delegation_deadline_secs, keep_working, done_check',
+      'lifecycle: found unknown key "after_tusk"; allowed: the keys task_acceptance, conversation, after_task, shell_grace_secs, deadline_notice_secs, delegation_deadline_secs, input_timeout_secs, max_task_reopens, keep_working, done_check',
     ],
     ['a value outside an enum', lifecycleManifest().replace('task_acceptance: queue', 'task_acceptance: many'), 'lifecycle.task_acceptance: found "many"; allowed: one of "single", "queue", "none"'],
     [

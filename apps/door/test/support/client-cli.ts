@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { completeLines } from './tasks.js';
 import { type DoorProcess, MUR_CLI, runDoor } from './door-process.js';
 
 export interface MurResult {
@@ -371,7 +372,7 @@ default:
 
 /** The work id once the task's bash command has moved to the background (its tool_call trace record). */
 export function backgroundWorkId(recordsDir: string, taskId: string): string | undefined {
-  const lines = readFileSync(path.join(recordsDir, 'trace.jsonl'), 'utf8').split('\n').filter(Boolean);
+  const lines = completeLines(readFileSync(path.join(recordsDir, 'trace.jsonl'), 'utf8'));
   for (const line of lines) {
     const record = JSON.parse(line) as { type?: string; task_id?: string; work_id?: string };
     if (record.type === 'tool_call' && record.task_id === taskId && typeof record.work_id === 'string') return record.work_id;

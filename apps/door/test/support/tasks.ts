@@ -79,10 +79,18 @@ export interface TraceRecord {
 export function readTrace(recordsDir: string): TraceRecord[] {
   const file = path.join(recordsDir, 'trace.jsonl');
   if (!existsSync(file)) return [];
-  return readFileSync(file, 'utf8')
+  return completeLines(readFileSync(file, 'utf8')).map((line) => JSON.parse(line) as TraceRecord);
+}
+
+/**
+ * The whole lines of a file a door may be appending to: a reader can see a record's line half written (one write(2)
+ * is not atomic against a concurrent read of a regular file), so the text after the last newline is left for later.
+ */
+export function completeLines(text: string): string[] {
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as TraceRecord);
+    .filter((line) => line !== '');
 }
 
 /** Whether a process exists and is not a zombie (an orphan killed in a container may linger unreaped). */
