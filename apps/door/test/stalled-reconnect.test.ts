@@ -17,9 +17,15 @@
  * One task, four phases: a prelude, a burst of BURST chunks of 8,000 characters (far past what a paused reader's
  * socket holds), a pause, a paced run of small chunks, a pause, the answer. Four readers of murmur.WatchSession and
  * one of SubscribeToTask follow it beside a control reader that keeps up.
+ *
+ * Then MURMUR_STALL_TRIALS draws (0 here, 20 in `npm run soak`) from MURMUR_STALL_SEED (29 unless given): each a
+ * task of 6,000 chunks of 2,000 characters and one reader — WatchSession or SubscribeToTask — that stalls 0.3–4 s and
+ * reconnects while still stalled or after reading on for 20–1,000 ms. Each must end exact (no gap, dropped + received
+ * = kept up) or with a gap that covers every event it lacks; the figures line counts both, and the trials not judged.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { prng } from './support/auth.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor } from './support/door-process.js';
 import {
   delay,
@@ -36,6 +42,10 @@ import {
 } from './support/sse.js';
 
 const BURST = 1200;
+const SEED = Number(process.env.MURMUR_STALL_SEED ?? 29);
+const TRIALS = Number(process.env.MURMUR_STALL_TRIALS ?? 0);
+const TRIAL_TURNS = 60;
+const trialTurns = Array.from({ length: TRIAL_TURNS }, () => `      - sleep_ms: 30\n        text: ["${'t'.repeat(2000)}"]\n        repeat: 100\n`).join('');
 const PACED = 200;
 const SCRIPT = `
 rules:
@@ -53,6 +63,9 @@ rules:
         pace_ms: 2
       - sleep_ms: 1500
         answer: stall over
+  - match: '^trial'
+    turns:
+${trialTurns}      - answer: trial over
 default:
   turns:
     - answer: no rule
@@ -60,7 +73,7 @@ default:
 
 let door: DoorProcess;
 before(async () => {
-  door = await runDoor(makeCapsule(manifestYaml({ acceptance: 'queue' }), SCRIPT));
+  door = await runDoor(makeCapsule(manifestYaml({ acceptance: 'queue', maxTurns: TRIAL_TURNS + 2 }), SCRIPT));
 });
 after(() => door.stop());
 
@@ -107,6 +120,16 @@ function account(taskId: string, control: SseReader, first: SseReader, second: S
     missing: keptUp.filter((e) => !seen.has(key(e))),
     duplicates: one.length + two.length - seen.size,
   };
+}
+
+/**
+ * Across a gap: the events a reader lacks with ids between its Last-Event-ID and the gap's first id (gone unannounced),
+ * and the rest, which only a `lagged` frame may account for.
+ */
+function behindGap(a: Accounting): { between: SseEvent[]; counted: SseEvent[] } {
+  const [low, high] = [BigInt(a.lastEventId), BigInt(a.gaps[0])];
+  const between = a.missing.filter((e) => BigInt(e.id!) > low && BigInt(e.id!) < high);
+  return { between, counted: a.missing.filter((e) => !between.includes(e)) };
 }
 
 const figures = (name: string, a: Accounting) =>
@@ -183,13 +206,80 @@ test('a stalled reader that reconnects with Last-Event-ID accounts for every eve
   assert.equal(flightFigures.dropped, 0);
   assert.equal(BigInt(flightFigures.second[0].id!), BigInt(flightFigures.lastEventId) + 1n, 'the replay starts right after Last-Event-ID');
 
-  // With a gap: the reader lacks events it was never told of, every one of them between its Last-Event-ID and the gap.
+  // With a gap: the reader lacks events it was never told of, every one of them between its Last-Event-ID and the gap;
+  // any other it lacks was counted by a lagged frame.
   assert.equal(goneFigures.gaps.length, 1, 'gone: a gap');
-  const firstAvailable = BigInt(goneFigures.gaps[0]);
-  assert.ok(goneFigures.missing.length > 0);
-  for (const e of goneFigures.missing) {
-    assert.ok(BigInt(e.id!) > BigInt(goneFigures.lastEventId) && BigInt(e.id!) < firstAvailable, `gone: ${e.id} lies between ${goneFigures.lastEventId} and ${firstAvailable}`);
-  }
-  assert.equal(goneFigures.first.length + goneFigures.second.length + goneFigures.dropped + goneFigures.missing.length, goneFigures.keptUp.length);
+  const goneLacked = behindGap(goneFigures);
+  assert.ok(goneLacked.between.length > 0, 'gone: events lacked behind the gap');
+  assert.equal(goneLacked.counted.length, goneFigures.dropped, 'gone: every other event it lacks was counted dropped (by a lagged frame on its second connection)');
+  assert.equal(goneFigures.first.length + goneFigures.second.length + goneFigures.dropped + goneLacked.between.length, goneFigures.keptUp.length);
   assert.equal(statusTextOf(goneFigures.second.at(-1)!), 'task completed');
+});
+
+test(`${TRIALS} seeded stalls and reconnects (seed ${SEED}): each exact, or a gap that covers every event the reader lacks`, { skip: TRIALS === 0 }, async () => {
+  const random = prng(SEED);
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)];
+  const tally = { exact: 0, gap: 0, controlLagged: 0, endedFirst: 0, dropped: 0, lacked: 0, events: 0 };
+  for (let trial = 0; trial < TRIALS; trial++) {
+    const method = pick(['WatchSession', 'SubscribeToTask'] as const);
+    const stallMs = pick([300, 1000, 2500, 4000]);
+    const readOnMs = pick([null, 20, 200, 1000]);
+    const what = `trial ${trial} (${method}, stalled ${stallMs} ms, ${readOnMs === null ? 'reconnected stalled' : `read on ${readOnMs} ms`})`;
+    const control = await watchSession(door.url);
+    await control.waitForCount(1);
+    const runner = await sendStreamingStream(door.url, 'trial');
+    const taskId: string = (await runner.waitForCount(1))[0].data.result.task.id;
+    /** Null when SubscribeToTask refuses a task that has ended (-32004): a task stream cannot resume it. */
+    const open = async (lastEventId: string | undefined): Promise<SseReader | null> => {
+      if (method === 'WatchSession') return watchSession(door.url, { lastEventId });
+      const answer = await subscribe(door.url, taskId, { activate: true, lastEventId });
+      if (answer.kind === 'json' && answer.json?.error?.code === -32004) return null;
+      assert.equal(answer.kind, 'stream', `${what}: ${answer.kind === 'json' ? answer.text : ''}`);
+      return (answer as { stream: SseReader }).stream;
+    };
+    const first = (await open(undefined))!;
+    await first.until(() => (eventsOf(taskId, first).length >= 600 ? true : undefined), `${what}: 600 events`, 60_000);
+    first.pause();
+    await delay(stallMs);
+    if (readOnMs !== null) {
+      first.resume();
+      await delay(readOnMs);
+    }
+    first.abort();
+    const second = await open(lastIdOf(taskId, first));
+    if (second === null) {
+      await reach(control, (e) => taskIdOf(e) === taskId && isStatus(e, 'TASK_STATE_COMPLETED'), `${what}: the control's end`);
+      control.abort();
+      await runner.waitForEnd(10_000);
+      tally.endedFirst += 1;
+      continue;
+    }
+    const ended = (e: SseEvent) => taskIdOf(e) === taskId && isStatus(e, 'TASK_STATE_COMPLETED');
+    const endedBefore = first.events.some(ended);
+    await Promise.all([reach(control, ended, `${what}: the control's end`), endedBefore ? delay(300) : reach(second, ended, `${what}: the end`), runner.waitForEnd(60_000)]);
+    await delay(100);
+    control.abort();
+    second.abort();
+    const a = account(taskId, control, first, second);
+    if (dropped(control.events) > 0) {
+      tally.controlLagged += 1;
+      continue;
+    }
+    tally.events += a.keptUp.length;
+    tally.dropped += a.dropped;
+    assert.equal(a.duplicates, 0, `${what}: nothing twice; ${figures('', a)}`);
+    if (a.gaps.length === 0) {
+      assert.equal(a.first.length + a.second.length + a.dropped, a.keptUp.length, `${what}: dropped + received = kept up; ${figures('', a)}`);
+      tally.exact += 1;
+    } else {
+      assert.equal(behindGap(a).counted.length, a.dropped, `${what}: every event it lacks lies before the gap or was counted dropped; ${figures('', a)}`);
+      tally.gap += 1;
+      tally.lacked += behindGap(a).between.length;
+    }
+  }
+  console.log(
+    `figures: seed ${SEED}, ${TRIALS} trials: ${tally.exact} exact, ${tally.gap} with a gap covering every event lacked, ${tally.controlLagged} not judged (the control fell behind), ${tally.endedFirst} not resumable (the task ended before a task stream reconnected: -32004); ` +
+      `${tally.events} events kept up, ${tally.dropped} counted dropped, ${tally.lacked} lacked behind a gap`,
+  );
+  assert.ok(tally.exact + tally.gap >= Math.ceil(TRIALS / 2), 'most trials judged');
 });
