@@ -1,7 +1,7 @@
 /**
  * `npm run soak`: the long runs of issue 16, each printing its figures. Seeds and sizes come from the environment:
  * MURMUR_FUZZ_SEED / MURMUR_FUZZ_RUNS (the fuzz runs as its node:test file), MURMUR_FROZEN_REPS (formation-faults.test's
- * frozen calls, 100), MURMUR_PROVIDER_FAULT_SEED / _RUNS / _HUGE_MB (provider-faults.test's draws, 200 of them, 20 MB replies), MURMUR_CRASH_SEED, MURMUR_SOAK_STREAMS, MURMUR_SOAK_SECONDS. Loopback only; every loop is bounded in count and time.
+ * frozen calls, 100), MURMUR_PROVIDER_FAULT_SEED / _RUNS / _HUGE_MB (provider-faults.test's draws, 200 of them, 20 MB replies), MURMUR_STALL_SEED / MURMUR_STALL_TRIALS (stalled-reconnect.test's draws, 20), MURMUR_CRASH_SEED, MURMUR_SOAK_STREAMS, MURMUR_SOAK_SECONDS. Loopback only; every loop is bounded in count and time.
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,15 @@ const providers = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('
 });
 console.log(providers.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
 check(providers.status === 0, 'provider faults');
+
+const stallTrials = process.env.MURMUR_STALL_TRIALS ?? '20';
+console.log(`== stalled readers: ${stallTrials} stalls and reconnects drawn from seed ${process.env.MURMUR_STALL_SEED ?? 29}`);
+const stalls = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('../stalled-reconnect.test.js', import.meta.url))], {
+  env: { ...process.env, MURMUR_STALL_TRIALS: stallTrials },
+  encoding: 'utf8',
+});
+console.log(stalls.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
+check(stalls.status === 0, 'stalled readers');
 
 const streams = Number(process.env.MURMUR_SOAK_STREAMS ?? 1000);
 const seconds = Number(process.env.MURMUR_SOAK_SECONDS ?? 60);
