@@ -1,7 +1,8 @@
 /**
  * Accessibility (issue 14, "axe still reports no violation"): axe-core in Debian's Chromium on the console's main
- * pages — the capsules page, a session's timeline with its tasks table, an ended task's page with its record, and a
- * formation's view with a caller's record nesting its members' tasks — against WCAG 2.x A and AA rules.
+ * pages — the capsules page, a session's timeline with its tasks table, an ended task's page with its record, a
+ * formation's view with a caller's record nesting its members' tasks, and a record nesting a plan's steps — against
+ * WCAG 2.x A and AA rules.
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
@@ -49,6 +50,22 @@ test('axe finds no violation on the capsules page, the timeline and tasks table,
   // The check can fail: the same builder in the same browser finds an image without a text alternative.
   await page.setContent('<!doctype html><html lang="en"><title>control</title><main><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></html>');
   expect((await violations(page)).some((line) => line.startsWith('image-alt'))).toBe(true);
+});
+
+test('axe finds no violation on a record nesting a plan’s steps, their outputs open', async ({ page, murmur }) => {
+  const door = await murmur.startDoor('plan');
+  try {
+    const task = await clientOf(door).sendText('Write me a host report', { returnImmediately: false });
+    expect(task.status.state).toBe('TASK_STATE_COMPLETED');
+    await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${task.id}`);
+    const steps = page.getByRole('table', { name: 'Task record' }).locator('tr.plan-step');
+    await expect(steps).toHaveCount(3);
+    for (let i = 0; i < 3; i++) await steps.nth(i).locator('summary').click();
+    await expect(steps.nth(2)).toContainText('# Host report');
+    expect(await violations(page), 'record with a plan’s steps').toEqual([]);
+  } finally {
+    await door.stop();
+  }
 });
 
 test('axe finds no violation on a formation view and a record nesting member tasks', async ({ page, murmur }) => {

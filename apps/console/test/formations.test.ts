@@ -139,7 +139,7 @@ describe('recordRows: a member task nested under its call-member tool call', () 
     // The member's own offsets are from its creation (+20 ms on the caller's axis).
     const worker = { task: summary('tsk_w', t0 + 20, 3000), entries: [turn(20, 2500), tool(2600, { tool: 'bash', durationMs: 300 }), { kind: 'answer', ...at(3000), text: 'x' } as TaskRecordEntry] };
     const rows = recordRows(caller, new Date(t0).toISOString(), new Map([['tsk_w', worker]]));
-    expect(rows.map((r) => (r.kind === 'entry' ? `entry ${r.index}` : r.kind === 'member-task' ? `task ${r.depth} ${r.offsetMs} ${r.durationMs}` : `${r.member} ${r.entry.kind} ${r.offsetMs}`))).toEqual([
+    expect(rows.map((r) => (r.kind === 'entry' ? `entry ${r.index}` : r.kind === 'member-task' ? `task ${r.depth} ${r.offsetMs} ${r.durationMs}` : r.kind === 'member-entry' ? `${r.member} ${r.entry.kind} ${r.offsetMs}` : r.kind))).toEqual([
       'entry 0',
       'entry 1',
       'task 1 20 3000',

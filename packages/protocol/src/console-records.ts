@@ -82,6 +82,36 @@ export interface TaskRecordMemberCall {
   offers: number;
 }
 
+/** How one step of a plan ends (docs/plans.md): the statuses its `plan_step` record carries. */
+export const PLAN_STEP_STATUSES = ['passed', 'failed', 'refused', 'denied', 'background', 'skipped', 'canceled'] as const;
+export type PlanStepStatus = (typeof PLAN_STEP_STATUSES)[number];
+
+/** What a task record's `submit-plan` tool-call entry says of one step of its plan, from the step's `plan_step` record. */
+export interface TaskRecordPlanStep {
+  /** The step's id in the plan. */
+  id: string;
+  /** Its place in the plan, from 1. */
+  index: number;
+  /** A tool step's tool; null for a capsule step. */
+  tool: string | null;
+  /** A capsule step's door (its `capsule` URL); null for a tool step. */
+  capsule: string | null;
+  status: PlanStepStatus;
+  /** Its input as filled in (a capsule step's `{capsule, task}`); null for a skipped step, which never had one. */
+  input: JsonValue | null;
+  /** What the model read of it (a refused or denied step's sentence); empty for a skipped step. */
+  output: string;
+  /** A shell step's exit code; null otherwise. */
+  exitCode: number | null;
+  /** A capsule step's task at its door. */
+  doorTaskId: string | null;
+  /** When it started (RFC 3339 UTC, milliseconds) and its offset from the task's creation. @unit ms */
+  at: string;
+  offsetMs: number;
+  /** @unit ms */
+  durationMs: number;
+}
+
 interface EntryBase {
   /** When it started (RFC 3339 UTC, milliseconds). */
   at: string;
@@ -116,6 +146,8 @@ export type TaskRecordEntry =
       durationMs: number | null;
       /** A `call-member` call: the member call it made (null when it made none, e.g. refused). Absent on other tools. */
       memberCall?: TaskRecordMemberCall | null;
+      /** A `submit-plan` call: its plan's steps in plan order (empty when the plan was refused before it ran). Absent on other tools. */
+      planSteps?: TaskRecordPlanStep[];
     })
   | (EntryBase & { kind: 'input-required'; prompt: string })
   | (EntryBase & { kind: 'reply'; text: string | null })

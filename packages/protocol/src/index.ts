@@ -30,6 +30,8 @@ export {
   firstLine,
   type MemberCallStatus,
   memberTaskIds,
+  PLAN_STEP_STATUSES,
+  type PlanStepStatus,
   RECORD_IDS_MAX,
   RECORD_MEMBER_DEPTH,
   RECORD_MEMBER_ENTRIES_MAX,
@@ -39,6 +41,7 @@ export {
   type TaskRecordEntry,
   type TaskRecordMember,
   type TaskRecordMemberCall,
+  type TaskRecordPlanStep,
   type TaskRecordSummary,
 } from './console-records.js';
 export { renderFence } from './data-fence.js';

@@ -1,8 +1,16 @@
 /**
  * The task record's rows with formation member tasks nested (docs/console.md, "Formations"): under each
- * `call-member` tool call, the member's task and its turns and tool calls, placed on the calling task's time axis.
+ * `call-member` tool call, the member's task and its turns and tool calls, placed on the calling task's time axis;
+ * and under each `submit-plan` tool call its plan's steps (docs/console.md, "Plans").
  */
-import { RECORD_MEMBER_DEPTH, type TaskRecordEntry, type TaskRecordMember, type TaskRecordMemberCall, type TaskRecordSummary } from '@murmur/protocol';
+import {
+  RECORD_MEMBER_DEPTH,
+  type TaskRecordEntry,
+  type TaskRecordMember,
+  type TaskRecordMemberCall,
+  type TaskRecordPlanStep,
+  type TaskRecordSummary,
+} from '@murmur/protocol';
 import { doorKeyOfUrl } from './door-address.js';
 
 export type TimedEntry = Extract<TaskRecordEntry, { kind: 'turn' | 'tool-call' }>;
@@ -20,7 +28,18 @@ export type RecordRow =
       offsetMs: number;
       durationMs: number | null;
     }
-  | { kind: 'member-entry'; depth: number; member: string; taskId: string; door: string | null; entry: TimedEntry; /** On the calling task's axis. @unit ms */ offsetMs: number };
+  | { kind: 'member-entry'; depth: number; member: string; taskId: string; door: string | null; entry: TimedEntry; /** On the calling task's axis. @unit ms */ offsetMs: number }
+  | {
+      kind: 'plan-step';
+      depth: number;
+      step: TaskRecordPlanStep;
+      /** The plan's step count. */
+      of: number;
+      /** The task's own record index of the plan's submit-plan call; null when it is a member's call. */
+      planIndex: number | null;
+      /** On the calling task's axis. @unit ms */
+      offsetMs: number;
+    };
 
 /** How long an entry lasted: a turn's inference call, a tool call; null for the others and when not recorded. @unit ms */
 export function entryDurationMs(entry: TaskRecordEntry): number | null {
@@ -35,6 +54,11 @@ export function recordRows(entries: readonly TaskRecordEntry[], createdAt: strin
   const origin = Date.parse(createdAt);
   const rows: RecordRow[] = [];
   const shown = new Set<string>();
+  const steps = (entry: TaskRecordEntry, depth: number, planIndex: number | null) => {
+    if (entry.kind !== 'tool-call' || !entry.planSteps) return;
+    const of = entry.planSteps.length;
+    for (const step of entry.planSteps) rows.push({ kind: 'plan-step', depth, step, of, planIndex, offsetMs: Date.parse(step.at) - origin });
+  };
   const nest = (entry: TaskRecordEntry, depth: number) => {
     if (entry.kind !== 'tool-call' || !entry.memberCall || depth > RECORD_MEMBER_DEPTH) return;
     const call = entry.memberCall;
@@ -51,11 +75,13 @@ export function recordRows(entries: readonly TaskRecordEntry[], createdAt: strin
     for (const e of record.entries) {
       if (e.kind !== 'turn' && e.kind !== 'tool-call') continue;
       rows.push({ kind: 'member-entry', depth, member: call.member, taskId: record.task.taskId, door, entry: e, offsetMs: Date.parse(e.at) - origin });
+      steps(e, depth + 1, null);
       nest(e, depth + 1);
     }
   };
   entries.forEach((entry, index) => {
     rows.push({ kind: 'entry', entry, index });
+    steps(entry, 1, index);
     nest(entry, 1);
   });
   return rows;
@@ -76,6 +102,8 @@ export function rowSpan(row: RecordRow): RowSpan {
       return { offsetMs: row.offsetMs, durationMs: row.durationMs };
     case 'member-entry':
       return { offsetMs: row.offsetMs, durationMs: row.entry.durationMs };
+    case 'plan-step':
+      return { offsetMs: row.offsetMs, durationMs: row.step.durationMs };
     default: {
       const unreachable: never = row;
       throw new TypeError(`unknown record row ${String(unreachable)}`);
@@ -83,7 +111,7 @@ export function rowSpan(row: RecordRow): RowSpan {
   }
 }
 
-/** The span a row's waterfall bar draws: turns, tool calls and member tasks have one; the other entries do not. */
+/** The span a row's waterfall bar draws: turns, tool calls, plan steps and member tasks have one; the other entries do not. */
 export function rowBar(row: RecordRow): RowSpan | null {
   if (row.kind === 'entry' && row.entry.kind !== 'turn' && row.entry.kind !== 'tool-call') return null;
   return rowSpan(row);

@@ -1,9 +1,50 @@
-import { isTerminalState, type JsonValue, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordSummary } from '@murmur/protocol';
+import { isTerminalState, type JsonValue, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordPlanStep, type TaskRecordSummary } from '@murmur/protocol';
+import { CAPSULE_STEP_TOOL } from '../records/record-statuses.js';
 import type { StoredTask } from '../records/task-table.js';
-import type { TraceLine } from '../records/trace-schema.js';
+import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
 import { unhandledRecord } from '../records/unhandled-record.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The steps of each plan the task's `submit-plan` calls ran, by the call's tool call id, in plan order: one per
+ * `plan_step` record (written when the step ends, so it started duration_ms before). A capsule step's door is its
+ * filled-in input's `capsule`.
+ */
+function planStepsOf(records: readonly TraceLine[], origin: number): Map<string, TaskRecordPlanStep[]> {
+  const plans = new Map<string, TaskRecordPlanStep[]>();
+  for (const record of records) {
+    if (record.type !== 'plan_step') continue;
+    const ended = Date.parse(record.ts);
+    if (Number.isNaN(ended)) continue;
+    const start = ended - record.duration_ms;
+    const steps = plans.get(record.tool_call_id) ?? [];
+    plans.set(record.tool_call_id, steps);
+    steps.push({
+      id: record.step,
+      index: record.index,
+      tool: record.tool === CAPSULE_STEP_TOOL ? null : record.tool,
+      capsule: record.tool === CAPSULE_STEP_TOOL ? capsuleOf(record) : null,
+      status: record.status,
+      input: (record.input as JsonValue | undefined) ?? null,
+      output: record.output,
+      exitCode: record.exit_code,
+      doorTaskId: record.door_task_id,
+      at: iso(start),
+      offsetMs: Math.max(0, start - origin),
+      durationMs: record.duration_ms,
+    });
+  }
+  for (const steps of plans.values()) steps.sort((a, b) => a.index - b.index);
+  return plans;
+}
+
+function capsuleOf(record: TraceLineOf<'plan_step'>): string | null {
+  const input = record.input;
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return null;
+  const capsule = (input as Record<string, unknown>).capsule;
+  return typeof capsule === 'string' ? capsule : null;
+}
 
 /**
  * The task's record entries, in time order, from its trace records and its stored row; `memberCalls` (by tool call
@@ -17,6 +58,7 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
   const endRecord = records.find((r) => r.type === 'task_end');
   const endMs = endRecord ? Date.parse(endRecord.ts) : Number.NaN;
   const push = (ms: number, entry: TaskRecordEntry) => entries.push({ ms, entry });
+  const plans = planStepsOf(records, origin);
   for (const record of records) {
     const ms = Date.parse(record.ts);
     if (Number.isNaN(ms)) continue;
@@ -54,6 +96,7 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
           status: record.status,
           durationMs: record.duration_ms,
           ...(record.tool === 'call-member' ? { memberCall: memberCalls.get(record.tool_call_id) ?? null } : {}),
+          ...(record.tool === 'submit-plan' ? { planSteps: plans.get(record.tool_call_id) ?? [] } : {}),
         });
         break;
       }
@@ -79,7 +122,8 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
         push(ms, { kind: 'end', ...at(ms), state: 'TASK_STATE_FAILED', status: 'settled FAILED when the session reopened' });
         break;
       // Not entries of the record: the session's own, and what the entries above already show (a member call's
-      // records are its call-member tool call's, a delegation's its child's task).
+      // records are its call-member tool call's, a plan's its submit-plan tool call's steps, a delegation's its
+      // child's task).
       case 'session_start':
       case 'session_end':
       case 'session_deadline':

@@ -11,9 +11,8 @@ export type MemberCallEnding = (typeof MEMBER_CALL_ENDINGS)[number];
 export const DELEGATION_STATUSES = ['completed', 'failed', 'canceled', 'rejected', 'timed_out', 'lost'] as const;
 export type DelegationStatus = (typeof DELEGATION_STATUSES)[number];
 
-/** How one step of a plan ends (docs/plans.md): the statuses a `plan_step` record carries. */
-export const PLAN_STEP_STATUSES = ['passed', 'failed', 'refused', 'denied', 'background', 'skipped', 'canceled'] as const;
-export type PlanStepStatus = (typeof PLAN_STEP_STATUSES)[number];
+/** The name a plan's capsule step passes the on_tool_call hooks and the records (`plan_start`, `plan_step`) under. */
+export const CAPSULE_STEP_TOOL = 'capsule-step';
 
 /** How a plan ends: every step run, stopped at a step, or its task cancelled (a `plan_end` record). */
 export const PLAN_ENDINGS = ['completed', 'stopped', 'canceled'] as const;

@@ -1,6 +1,6 @@
-import { TASK_STATES } from '@murmur/protocol';
+import { PLAN_STEP_STATUSES, TASK_STATES } from '@murmur/protocol';
 import * as z from 'zod';
-import { DELEGATION_STATUSES, MEMBER_CALL_ENDINGS, PLAN_ENDINGS, PLAN_STEP_STATUSES } from './record-statuses.js';
+import { DELEGATION_STATUSES, MEMBER_CALL_ENDINGS, PLAN_ENDINGS } from './record-statuses.js';
 
 /**
  * trace.jsonl's records, one schema per record type (docs/records.md): the writer takes exactly these fields

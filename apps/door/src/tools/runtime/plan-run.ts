@@ -1,12 +1,13 @@
+import type { PlanStepStatus } from '@murmur/protocol';
 import { fenceToolResult, fenceUntrusted } from '../../auth/untrusted-fence.js';
 import { redactHandles } from '../../peers/peer-handles.js';
-import type { PlanStepStatus } from '../../records/record-statuses.js';
+import { CAPSULE_STEP_TOOL } from '../../records/record-statuses.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
 import { shellQuote } from '../shell-quote.js';
 import { readShellInput } from '../shell-tool.js';
 import type { RuntimeToolAnswer, ToolCallContext, ToolCallRequest, ToolOutcome } from '../tool-call.js';
 import { runCapsuleStep } from './plan-door.js';
-import { CAPSULE_STEP_TOOL, type PlanStep, type ReferenceField, STEP_REFERENCE } from './submit-plan.js';
+import { type PlanStep, type ReferenceField, STEP_REFERENCE } from './submit-plan.js';
 
 /** The most of a step's output the plan's result shows, per stream (docs/plans.md, "Limits"). */
 const SHOWN_BYTES = 16 * 1024;

@@ -6,8 +6,6 @@ import { ToolInputError } from '../tool-call.js';
 /** The most steps one plan may hold (docs/plans.md, "Limits"). */
 const MAX_PLAN_STEPS = 20;
 const STEP_ID = /^[a-z][a-z0-9_]{0,31}$/;
-/** The name a capsule step passes the on_tool_call hooks and the records under. */
-export const CAPSULE_STEP_TOOL = 'capsule-step';
 
 /** One step of a plan, as read before anything runs; `index` counts from 1. */
 export type PlanStep = { id: string; index: number } & ({ kind: 'tool'; tool: string; input: Record<string, unknown> } | { kind: 'capsule'; url: string; task: string });

@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { TaskRecordEntry } from '@murmur/protocol';
+import { recordEntries } from './task-records.js';
+import type { StoredTask } from '../records/task-table.js';
+import { decodeTraceLine } from '../records/trace-lines.js';
+import type { TraceLine, TraceType } from '../records/trace-schema.js';
+
+const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
+const ts = (ms: number) => new Date(T0 + ms).toISOString();
+/** A record as the reader gets it: written as a line of trace.jsonl and decoded against the schema. */
+function rec(ms: number, type: TraceType, fields: Record<string, unknown> = {}): TraceLine {
+  const line = decodeTraceLine(JSON.stringify({ ts: ts(ms), type, task_id: 'tsk_p', ...fields }));
+  assert.ok(typeof line !== 'string', `the ${type} fixture is off the schema (${line})`);
+  return line;
+}
+const row = { id: 'tsk_p', createdAtMs: T0, response: null } as StoredTask;
+const step = (ms: number, callId: string, fields: Record<string, unknown>) =>
+  rec(ms, 'plan_step', { tool_call_id: callId, exit_code: null, input: null, output: '', door_task_id: null, ...fields });
+const toolCall = (ms: number, callId: string, tool: string, durationMs: number) =>
+  rec(ms, 'tool_call', { tool_call_id: callId, tool, duration_ms: durationMs, status: 'passed', exit_code: null, input: {}, output: '…' });
+type ToolCallEntry = Extract<TaskRecordEntry, { kind: 'tool-call' }>;
+const calls = (entries: TaskRecordEntry[]) => entries.filter((e): e is ToolCallEntry => e.kind === 'tool-call');
+
+test('a submit-plan tool call carries its plan steps, each timed from its plan_step record; the plan records are no entries of their own', () => {
+  const records = [
+    rec(100, 'plan_start', { tool_call_id: 'call_1', steps: [{ id: 'a', tool: 'bash' }, { id: 'ask', tool: 'capsule-step' }, { id: 'c', tool: 'bash' }] }),
+    step(130, 'call_1', { step: 'a', index: 1, tool: 'bash', status: 'passed', duration_ms: 25, exit_code: 0, input: { command: 'echo hi' }, output: 'hi' }),
+    step(400, 'call_1', {
+      step: 'ask',
+      index: 2,
+      tool: 'capsule-step',
+      status: 'failed',
+      duration_ms: 260,
+      input: { capsule: 'http://127.0.0.1:4100', task: 'sum hi' },
+      output: 'the door could not be reached: the connection was refused',
+      door_task_id: 'tsk_far',
+    }),
+    step(401, 'call_1', { step: 'c', index: 3, tool: 'bash', status: 'skipped', duration_ms: 0 }),
+    rec(402, 'plan_end', { tool_call_id: 'call_1', status: 'stopped', passed: 1, failed: 1, skipped: 1, duration_ms: 301 }),
+    toolCall(403, 'call_1', 'submit-plan', 305),
+    toolCall(500, 'call_2', 'bash', 10),
+  ];
+  const entries = recordEntries(row, records);
+  assert.deepEqual(
+    entries.map((e) => e.kind),
+    ['tool-call', 'tool-call'],
+  );
+  const [plan, bash] = calls(entries);
+  assert.equal(plan.offsetMs, 98);
+  assert.deepEqual(plan.planSteps, [
+    { id: 'a', index: 1, tool: 'bash', capsule: null, status: 'passed', input: { command: 'echo hi' }, output: 'hi', exitCode: 0, doorTaskId: null, at: ts(105), offsetMs: 105, durationMs: 25 },
+    {
+      id: 'ask',
+      index: 2,
+      tool: null,
+      capsule: 'http://127.0.0.1:4100',
+      status: 'failed',
+      input: { capsule: 'http://127.0.0.1:4100', task: 'sum hi' },
+      output: 'the door could not be reached: the connection was refused',
+      exitCode: null,
+      doorTaskId: 'tsk_far',
+      at: ts(140),
+      offsetMs: 140,
+      durationMs: 260,
+    },
+    { id: 'c', index: 3, tool: 'bash', capsule: null, status: 'skipped', input: null, output: '', exitCode: null, doorTaskId: null, at: ts(401), offsetMs: 401, durationMs: 0 },
+  ]);
+  assert.equal('planSteps' in bash, false, 'other tools carry no planSteps');
+});
+
+test('two plans in one task: each call gets its own steps in plan order; a plan refused before it ran has none', () => {
+  const records = [
+    step(20, 'call_b', { step: 'second', index: 2, tool: 'bash', status: 'passed', duration_ms: 5 }),
+    step(10, 'call_b', { step: 'first', index: 1, tool: 'bash', status: 'passed', duration_ms: 5 }),
+    toolCall(21, 'call_b', 'submit-plan', 15),
+    step(60, 'call_c', { step: 'only', index: 1, tool: 'bash', status: 'canceled', duration_ms: 30 }),
+    toolCall(61, 'call_c', 'submit-plan', 32),
+    toolCall(70, 'call_d', 'submit-plan', 1),
+  ];
+  const steps = calls(recordEntries(row, records)).map((e) => [e.toolCallId, e.planSteps?.map((s) => `${s.index} ${s.id} ${s.status}`)]);
+  assert.deepEqual(steps, [
+    ['call_b', ['1 first passed', '2 second passed']],
+    ['call_c', ['1 only canceled']],
+    ['call_d', []],
+  ]);
+});
