@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { test as base } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
+import { axeViolations, FAILING_IMPACTS } from './axe.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** The `mur` users run: bin/mur.js runs the bundle the build makes. */
@@ -65,6 +66,12 @@ export interface Murmur {
 }
 
 export const test = base.extend<object, { murmur: Murmur }>({
+  // Every test's page, where it ends, is checked with axe: a serious or critical violation fails the test that left it.
+  page: async ({ page, murmur }, use, testInfo) => {
+    await use(page);
+    if (testInfo.status !== 'passed' || page.isClosed() || !page.url().startsWith(murmur.consoleUrl)) return;
+    expect(await axeViolations(page, FAILING_IMPACTS), `axe: serious or critical violations on ${page.url()}`).toEqual([]);
+  },
   murmur: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring.
     async ({}, use) => {
@@ -97,4 +104,4 @@ export const test = base.extend<object, { murmur: Murmur }>({
   ],
 });
 
-export { expect } from '@playwright/test';
+export { expect };
