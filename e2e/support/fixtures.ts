@@ -5,7 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { test as base } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
+import { axeViolations, FAILING_IMPACTS } from './axe.js';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 /** The `mur` users run: bin/mur.js runs the bundle the build makes. */
@@ -64,7 +65,42 @@ export interface Murmur {
   startFormation(roster: string): Promise<Formation>;
 }
 
-export const test = base.extend<object, { murmur: Murmur }>({
+/**
+ * The line Chromium logs for every answer with status 400 or more. The console asks for such answers on purpose (a
+ * 401 opens the token prompt, a 403 says a token may not do that, a 404 that a record is not on this host, a 502
+ * that the door is unreachable) and shows
+ * them as problems; how often it asks is what auth.spec.ts counts. Every other console error fails a test.
+ */
+const REFUSAL_LOG = /^Failed to load resource: the server responded with a status of (401|403|404|502) /;
+
+/** The browser console errors a test expects (a door it kills mid-stream): each pattern excuses the lines it matches. */
+export interface ConsoleErrors {
+  allow(pattern: RegExp): void;
+}
+
+export const test = base.extend<{ consoleErrors: ConsoleErrors & { allowed: RegExp[] } }, { murmur: Murmur }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring.
+  consoleErrors: async ({}, use) => {
+    const allowed: RegExp[] = [];
+    await use({ allowed, allow: (pattern) => allowed.push(pattern) });
+  },
+  // Every test's page: an error in the browser's console fails the test (a refusal the console shows as a problem
+  // excepted: Chromium logs each 4xx/5xx answer, see REFUSAL_LOG); and where the test ends it is checked with axe, a
+  // serious or critical violation failing the test that left it.
+  page: async ({ page, murmur, consoleErrors }, use, testInfo) => {
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      const text = message.text();
+      if (message.type() !== 'error' || REFUSAL_LOG.test(text) || consoleErrors.allowed.some((p) => p.test(text))) return;
+      errors.push(`console error at ${message.location().url}: ${text}`);
+    });
+    page.on('pageerror', (error) => errors.push(`uncaught: ${error.stack ?? error.message}`));
+    await use(page);
+    if (testInfo.status !== 'passed' || page.isClosed()) return;
+    expect(errors, 'errors in the browser console').toEqual([]);
+    if (!page.url().startsWith(murmur.consoleUrl)) return;
+    expect(await axeViolations(page, FAILING_IMPACTS), `axe: serious or critical violations on ${page.url()}`).toEqual([]);
+  },
   murmur: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring.
     async ({}, use) => {
@@ -97,4 +133,4 @@ export const test = base.extend<object, { murmur: Murmur }>({
   ],
 });
 
-export { expect } from '@playwright/test';
+export { expect };

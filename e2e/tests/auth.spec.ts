@@ -113,4 +113,48 @@ test.describe('authenticated door', () => {
     await expect(page.getByRole('region', { name: 'Agent card' }).getByRole('heading', { name: 'Extended card' })).toBeVisible();
     await expect(page.getByText('Give a token to read the extended card.')).toBeVisible();
   });
+
+  test('once the door has answered 401 it is asked nothing more that needs a token until the operator acts', async ({ page, murmur }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().includes(`/api/door/${secure.address}/`)) return;
+      const body = request.postData();
+      asked.push(body === null ? `${request.method()} ${new URL(request.url()).pathname.replace(`/api/door/${secure.address}`, '')}` : (JSON.parse(body) as { method: string }).method);
+    });
+    await openDoor(page, murmur.consoleUrl, secure.address, { live: false });
+    await expect(tokenPrompt(page)).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Tasks' })).toContainText('Waiting for a token.');
+    await expect(page.getByRole('status', { name: 'Session stream' })).toHaveText('lost');
+    // A task page reached by its address (no click): its GetTask is not sent either.
+    await page.goto(`${murmur.consoleUrl}/#/door/${secure.address}/tasks/tsk_00000000000000000000000000000000`);
+    await expect(page.getByRole('heading', { name: 'This door needs a token' })).toBeVisible();
+    await page.goto(`${murmur.consoleUrl}/#/door/${secure.address}`);
+    await expect(tokenPrompt(page)).toBeVisible();
+    await page.waitForTimeout(3_000);
+    // One ListTasks learnt that the door needs a token; the public card needs none.
+    expect(asked.sort()).toEqual(['GET /.well-known/agent-card.json', 'ListTasks']);
+
+    // The operator acts: Refresh tasks asks again, once.
+    await page.getByRole('button', { name: 'Refresh tasks' }).click();
+    await expect.poll(() => asked.filter((m) => m === 'ListTasks').length).toBe(2);
+    await page.waitForTimeout(1_000);
+    expect(asked.filter((m) => m !== 'GET /.well-known/agent-card.json')).toEqual(['ListTasks', 'ListTasks']);
+  });
+});
+
+test('a door nobody answers is asked once, then again on the back-off (5 s first)', async ({ page, murmur }) => {
+  // Port 1 on loopback: nothing listens there, so mur console's proxy answers 502 door_unreachable.
+  const address = '127.0.0.1:1';
+  const asked: number[] = [];
+  const start = Date.now();
+  page.on('request', (request) => {
+    if (request.url().includes(`/api/door/${address}/`)) asked.push(Date.now() - start);
+  });
+  await openDoor(page, murmur.consoleUrl, address, { live: false });
+  await expect(page.getByRole('alert').filter({ hasText: `Cannot reach the door at ${address}` }).first()).toBeVisible();
+  await expect.poll(() => asked.length, { timeout: 4_000 }).toBe(1);
+  await page.waitForTimeout(3_000);
+  expect(asked).toHaveLength(1);
+  await expect.poll(() => asked.length, { timeout: 8_000 }).toBe(2);
+  expect(asked[1] - asked[0]).toBeGreaterThanOrEqual(4_900);
 });

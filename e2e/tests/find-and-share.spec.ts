@@ -85,7 +85,7 @@ test.describe('find and share', () => {
   test('a link to one entry of a task record scrolls to it and highlights it', async ({ page, murmur }) => {
     await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${grass}`);
     const record = page.getByRole('table', { name: 'Task record' });
-    const toolLink = record.getByRole('link', { name: /^Link to entry \d+: Tool call bash/ });
+    const toolLink = record.getByRole('link', { name: /^\+[^,]+, link to entry \d+: Tool call bash/ });
     await toolLink.click();
     await expect(page).toHaveURL(/\?entry=\d+$/);
     const link = page.url();

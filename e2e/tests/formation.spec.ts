@@ -97,7 +97,7 @@ test.describe('formation view', () => {
     });
     await page.goto(`${murmur.consoleUrl}/#/door/${formation.member('planner').address}/tasks/${callerTaskId}`);
     const record = page.getByRole('table', { name: 'Task record' });
-    await expect(record.getByRole('row', { name: /Link to entry \d+: Answer/ })).toContainText('critic: fine');
+    await expect(record.getByRole('row', { name: /link to entry \d+: Answer/ })).toContainText('critic: fine');
     const rows = record.getByRole('row');
     const texts = await rows.allTextContents();
     const callRow = texts.findIndex((t) => t.includes('Tool call call-member') && t.includes('→ worker'));

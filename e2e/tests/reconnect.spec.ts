@@ -33,7 +33,9 @@ test.describe('reconnect', () => {
     capsule?.remove();
   });
 
-  test('a dropped stream goes reconnecting → live, and no event is shown twice', async ({ page, murmur }) => {
+  test('a dropped stream goes reconnecting → live, and no event is shown twice', async ({ page, murmur, consoleErrors }) => {
+    // The proxy cuts the watch's open response: Chromium logs the broken stream.
+    consoleErrors.allow(/^Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING$/);
     await openDoor(page, murmur.consoleUrl, proxy.address);
     const indicator = page.getByRole('status', { name: 'Session stream' });
     const timeline = timelineOf(page, proxy.address);

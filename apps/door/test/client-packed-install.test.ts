@@ -52,11 +52,13 @@ describe('@murmur/client installed from its packed tarball', () => {
 
     const project = tempDir('integrator');
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'integrator', private: true, type: 'module' }));
-    await run(
+    const installed = await run(
       'npm',
-      ['install', ...tarballs.map((t) => path.join(packs, t)), '--no-save', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+      ['install', ...tarballs.map((t) => path.join(packs, t)), '--no-save', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'],
       { cwd: project },
     );
+    // On a Node the packages promise (this one), no dependency's engines exclude it (issue 26).
+    assert.doesNotMatch(`${installed.stdout}${installed.stderr}`, /EBADENGINE/);
     writeFileSync(path.join(project, 'integrator.ts'), INTEGRATOR);
     writeFileSync(
       path.join(project, 'tsconfig.json'),

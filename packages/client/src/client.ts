@@ -183,10 +183,15 @@ export class MurmurClient {
     return expectObject(await this.#rpc(METHOD.GetExtendedAgentCard, undefined, options, true), METHOD.GetExtendedAgentCard, 'an AgentCard') as unknown as AgentCard;
   }
 
-  /** The public card, `GET /.well-known/agent-card.json` (served without a token). */
+  /**
+   * The public card, `GET /.well-known/agent-card.json` (served without a token). Always asked of the door: a
+   * browser's cache revalidates with the card's ETag (the door answers 304 for an unchanged card) rather than reusing
+   * a card the door's max-age still allows, since a door restarted on the same address names a new session.
+   */
   async getCard(options: CallOptions = {}): Promise<AgentCard> {
     return this.#withRetries(options, true, async () => {
-      const answer = await this.#send('GET agent card', `${this.address}${AGENT_CARD_PATH}`, { method: 'GET', headers: this.#headers(false), signal: options.signal });
+      const init: RequestInit = { method: 'GET', headers: this.#headers(false), signal: options.signal, cache: 'no-cache' };
+      const answer = await this.#send('GET agent card', `${this.address}${AGENT_CARD_PATH}`, init);
       let body: unknown;
       try {
         body = JSON.parse(answer.text);

@@ -150,6 +150,19 @@ test('getCard reads GET /.well-known/agent-card.json', async () => {
   assert.equal(door.sent[0].headers['a2a-version'], '1.0');
 });
 
+test('getCard asks the door every time: a browser cache revalidates with the ETag (cache: no-cache)', async () => {
+  const door = fakeDoor(() => json({ name: 'my-agent', supportedInterfaces: [] }));
+  const modes: (RequestCache | undefined)[] = [];
+  const client = new MurmurClient('http://door.test', {
+    fetch: (url, init) => {
+      modes.push(init?.cache);
+      return door.fetch(url, init);
+    },
+  });
+  await client.getCard();
+  assert.deepEqual(modes, ['no-cache']);
+});
+
 test('a read is retried after a 503 (Retry-After honoured), with a new request id each time', async () => {
   const door = fakeDoor((sent, i) => (i === 0 ? json({ error: 'busy', message: 'busy' }, 503, { 'retry-after': '0' }) : json(success(sent.body!.id, completed))));
   const client = new MurmurClient('http://door.test', { fetch: door.fetch });

@@ -12,6 +12,7 @@ import { ControlPanel } from './control.svelte.js';
 import { proxyAddress } from './door-address.js';
 import { DoorCards } from './door-cards.svelte.js';
 import type { DoorClient } from './door-client.js';
+import { DoorHold, heldClient } from './door-hold.js';
 import type { Problem } from './errors.js';
 import { LiveFeed } from './live-feed.svelte.js';
 import { Operation } from './operation.svelte.js';
@@ -24,7 +25,18 @@ import type { TokenStore } from './tokens.js';
 
 export type ClientFactory = (address: string, token: string | null) => DoorClient;
 
-export const defaultClientFactory: ClientFactory = (address, token) => new MurmurClient(address, token === null ? {} : { token });
+/** The console's client asks once: when to ask an unreachable door again is the hold's back-off (door-hold.ts). */
+export const defaultClientFactory: ClientFactory = (address, token) => new MurmurClient(address, token === null ? { retry: { maxRetries: 0 } } : { token, retry: { maxRetries: 0 } });
+
+/** Calls `listener` on each click or form submission in the page; returns the unsubscribe. */
+export type OperatorActs = (listener: () => void) => () => void;
+
+const pageActs: OperatorActs = (listener) => {
+  for (const type of ['click', 'submit']) document.addEventListener(type, listener, { capture: true });
+  return () => {
+    for (const type of ['click', 'submit']) document.removeEventListener(type, listener, { capture: true });
+  };
+};
 
 export interface DoorSessionOptions {
   /** The page's origin: the client talks to `<origin>/api/door/<key>`. */
@@ -39,6 +51,10 @@ export interface DoorSessionOptions {
   capsuleGone?: ((door: string) => Promise<string | null>) | null;
   /** Runs after each timeline flush writes its state (the app passes svelte's flushSync). */
   afterFlush?: () => void;
+  /** What counts as the operator acting, which lets a held door be asked again (default: a click or submit). */
+  operatorActs?: OperatorActs;
+  /** The clock the hold's back-off reads. */
+  now?: () => number;
 }
 
 export class DoorSession {
@@ -63,10 +79,16 @@ export class DoorSession {
   readonly #options: DoorSessionOptions;
   readonly #createClient: ClientFactory;
   #capsuleCheck: ReturnType<typeof setInterval> | null = null;
+  /** Whether the door said it needs a token, or could not be reached: then it is not asked until the operator acts. */
+  readonly #hold: DoorHold;
+  #askAgain: ReturnType<typeof setTimeout> | null = null;
+  readonly #stopActs: () => void;
 
   constructor(key: string, options: DoorSessionOptions) {
     this.key = key;
     this.#options = options;
+    this.#hold = new DoorHold(options.now);
+    this.#stopActs = (options.operatorActs ?? pageActs)(() => this.#hold.acted());
     this.#createClient = options.createClient ?? defaultClientFactory;
     this.#token = options.tokens.get(key);
     this.#client = this.#makeClient();
@@ -102,18 +124,33 @@ export class DoorSession {
     return this.#tokenProblem;
   }
 
-  /** Opens the watch, lists the tasks and reads the cards. */
-  start(): void {
-    if (this.records.sessionId === null) void this.records.find();
-    this.#watchCapsule();
-    void this.watch.start();
-    void this.tasks.load();
-    void this.cards.load();
-    void this.control.load();
+  /** When an unreachable door is asked again (ms since the epoch), or null. */
+  get askAgainAt(): number | null {
+    return this.#hold.retryAt;
   }
 
-  /** A problem from anything on this door: a 401 opens the token prompt. */
+  /**
+   * Lists the tasks, then reads the cards and opens the watch: a door that answers the list 401 or not at all is
+   * asked nothing more (only its public card, which needs no token) until the operator acts.
+   */
+  start(): Promise<void> {
+    if (this.records.sessionId === null) void this.records.find();
+    this.#watchCapsule();
+    return this.#open(() => this.watch.start());
+  }
+
+  async #open(openWatch: () => Promise<void>): Promise<void> {
+    await this.tasks.load();
+    void this.cards.load();
+    // The control surface takes its own token (docs/control.md): it is read beside the door, whatever the door said.
+    void this.control.load();
+    void openWatch();
+  }
+
+  /** A problem from anything on this door: a 401 opens the token prompt; a 401 or an unreachable door holds it. */
   report(problem: Problem): void {
+    this.#hold.hold(problem);
+    this.#scheduleAskAgain();
     if (!problem.needsToken) return;
     this.#tokenProblem = problem;
     // A refused token: what was read with it is no longer the operator's to see.
@@ -153,6 +190,9 @@ export class DoorSession {
   }
 
   dispose(): void {
+    this.#stopActs();
+    if (this.#askAgain !== null) clearTimeout(this.#askAgain);
+    this.#askAgain = null;
     if (this.#capsuleCheck !== null) clearInterval(this.#capsuleCheck);
     this.#capsuleCheck = null;
     this.watch.stop();
@@ -179,11 +219,24 @@ export class DoorSession {
   }
 
   #makeClient(): DoorClient {
-    return this.#createClient(proxyAddress(this.#options.origin, this.key), this.#token);
+    return heldClient(this.#createClient(proxyAddress(this.#options.origin, this.key), this.#token), this.#hold);
+  }
+
+  /** An unreachable door is asked again at the back-off's next step: the list, then the cards and the watch. */
+  #scheduleAskAgain(): void {
+    const at = this.#hold.retryAt;
+    if (at === null) return;
+    if (this.#askAgain !== null) clearTimeout(this.#askAgain);
+    this.#askAgain = setTimeout(() => {
+      this.#askAgain = null;
+      const watch = this.watch.state;
+      void this.#open(() => (watch === 'lost' || watch === 'idle' || watch === 'closed' ? this.watch.reconnect() : Promise.resolve()));
+    }, Math.max(0, at - (this.#options.now ?? Date.now)()));
   }
 
   /** A new token (or none): nothing read with the old one stays on screen (tasks, inputs, extended card, timeline). */
   #restart(): void {
+    this.#hold.release();
     this.#client = this.#makeClient();
     this.#tokenProblem = null;
     this.tasks.clear();

@@ -53,6 +53,14 @@ export class ConsoleApiError extends Error {
   }
 }
 
+/** A request the console did not send: the door is held (door-hold.ts) for the problem it carries. */
+export class HeldRequest extends Error {
+  override name = 'HeldRequest';
+  constructor(readonly problem: Problem) {
+    super(problem.title);
+  }
+}
+
 const problem = (kind: ProblemKind, title: string, detail: string | null, code: number | null = null): Problem => ({
   kind,
   title,
@@ -68,6 +76,7 @@ export function isAbort(error: unknown): boolean {
 
 export function describeError(error: unknown, context: ErrorContext = {}): Problem {
   const door = context.door ? `the door at ${context.door}` : 'the door';
+  if (error instanceof HeldRequest) return error.problem;
   if (error instanceof ConsoleApiError) return problem('api', 'mur console did not answer', error.message, error.status);
   const kind = errorKind(error);
   switch (kind) {

@@ -1,12 +1,13 @@
 import { type AgentCard, buildAgentCard } from '@murmur/protocol';
 import type { SessionContext } from '../session/session-context.js';
+import { type ServedCard, servedCard } from './card-cache.js';
 import { servedMethods } from './served-methods.js';
 import type { ShellBinaries } from './shell-binaries.js';
 
 /** The agent card, derived from what this door serves and what the capsule may do. */
 export class CardService {
-  private publicJson: string | null = null;
-  private extended: AgentCard | null = null;
+  private publicServed: ServedCard | null = null;
+  private extendedServed: ServedCard | null = null;
 
   constructor(
     private readonly session: SessionContext,
@@ -34,14 +35,15 @@ export class CardService {
     });
   }
 
-  /** The public card as served bytes: built once the address is known, since nothing on it changes after. */
-  publicCardJson(): string {
-    this.publicJson ??= JSON.stringify(this.card('public'));
-    return this.publicJson;
+  /** The public card as served bytes and their ETag: built once the address is known, since nothing on it changes after. */
+  publicCard(): ServedCard {
+    this.publicServed ??= servedCard(JSON.stringify(this.card('public')));
+    return this.publicServed;
   }
 
-  extendedCard(): AgentCard {
-    this.extended ??= this.card('extended');
-    return this.extended;
+  /** The extended card as its JSON-RPC result's bytes and their ETag. */
+  extendedCard(): ServedCard {
+    this.extendedServed ??= servedCard(JSON.stringify(this.card('extended')));
+    return this.extendedServed;
   }
 }

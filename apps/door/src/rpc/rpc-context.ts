@@ -24,8 +24,8 @@ export type StreamStart = (res: ServerResponse) => void;
  */
 export type RpcAnswer =
   | { result: unknown; extensions?: string[] }
-  /** A result already serialized: exactly the JSON.stringify of the result it stands for. */
-  | { resultJson: string; extensions?: string[] }
+  /** A result already serialized: exactly the JSON.stringify of the result it stands for; `headers` join the answer's. */
+  | { resultJson: string; extensions?: string[]; headers?: Readonly<Record<string, string>> }
   | { error: JsonRpcErrorObject }
   | { stream: StreamStart; extensions?: string[] };
 

@@ -63,9 +63,9 @@ const jsonHeaders = (extensions?: string[]): Record<string, string> =>
 const json = (value: unknown, extensions?: string[]): RpcReply => ({ status: 200, headers: jsonHeaders(extensions), body: JSON.stringify(value) });
 
 /** The bytes JSON.stringify(success(id, result)) writes, around a result already serialized. */
-const jsonSuccess = (id: JsonRpcId, resultJson: string, extensions?: string[]): RpcReply => ({
+const jsonSuccess = (id: JsonRpcId, resultJson: string, extensions?: string[], extra?: Readonly<Record<string, string>>): RpcReply => ({
   status: 200,
-  headers: jsonHeaders(extensions),
+  headers: extra ? { ...jsonHeaders(extensions), ...extra } : jsonHeaders(extensions),
   body: `${successHead(id)}${resultJson}}`,
 });
 
@@ -152,7 +152,7 @@ export class RpcPipeline {
         if (answer.extensions && answer.extensions.length > 0) headers[A2A_EXTENSIONS_HEADER] = answer.extensions.join(', ');
         return { status: 200, headers, body: '', stream: answer.stream };
       }
-      if ('resultJson' in answer) return jsonSuccess(id, answer.resultJson, answer.extensions);
+      if ('resultJson' in answer) return jsonSuccess(id, answer.resultJson, answer.extensions, answer.headers);
       return json(success(id, answer.result), answer.extensions);
     } catch (error) {
       if (error instanceof CodedFault) {

@@ -2,6 +2,7 @@ import { AGENT_CARD_PATH, CONTROL_PATH, doorNotFoundRefusal, encodeRefusalBody, 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
+import { ifNoneMatchHits, PUBLIC_CARD_CACHE_CONTROL } from '../card/card-cache.js';
 import type { CardService } from '../card/card.service.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import { type ControlServer, isControlPath } from './control-server.js';
@@ -123,8 +124,11 @@ export function registerDoorRoutes(
     request.murmurCaller = verdict.caller;
   });
 
-  fastify.get(AGENT_CARD_PATH, async (_request, reply) => {
-    return reply.code(200).header('content-type', 'application/json').send(Buffer.from(deps.card.publicCardJson()));
+  fastify.get(AGENT_CARD_PATH, async (request, reply) => {
+    const card = deps.card.publicCard();
+    reply.header('cache-control', PUBLIC_CARD_CACHE_CONTROL).header('etag', card.etag);
+    if (ifNoneMatchHits(request.headers['if-none-match'], card.etag)) return reply.code(304).send();
+    return reply.code(200).header('content-type', 'application/json').send(Buffer.from(card.json));
   });
 
   fastify.post('/', { bodyLimit: Number.MAX_SAFE_INTEGER }, async (request, reply) => {

@@ -41,10 +41,15 @@ export async function* readSseItems(body: ReadableStream<Uint8Array>, maxEventSi
       if (error.type === 'max-buffer-size-exceeded') tooLarge ??= new EventTooLargeError(limit, null, { cause: error });
     },
   });
+  let endsInCr = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      parser.feed(done ? decoder.decode() : decoder.decode(value, { stream: true }));
+      const text = done ? decoder.decode() : decoder.decode(value, { stream: true });
+      if (text !== '') endsInCr = text.endsWith('\r');
+      // The parser holds a final CR, waiting to see whether LF follows; at the end nothing follows, so it ended a
+      // line: CRLF reads as that same line end, and completes an event the body ended with CR CR.
+      parser.feed(done && endsInCr ? `${text}\n` : text);
       if (pending.length === 0 && !done && tooLarge === null) yield { type: 'bytes' };
       for (let i = 0; i < pending.length; i++) yield pending[i];
       pending.length = 0;
