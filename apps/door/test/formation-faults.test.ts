@@ -14,6 +14,8 @@
  *   the same way when its doors stop: support/trace-schema-check.ts, assertNoAddressToModel).
  *
  * MURMUR_FROZEN_REPS sets how many frozen calls the 3 s case makes (3 here; `npm run soak` makes 100).
+ * MURMUR_FORMATION_FAULT_SEED (29 unless given) draws, for each of them, how long after the worker takes the call it
+ * is frozen (0–400 ms: before its first read is answered, or while its task sleeps); the figures line names the seed.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,8 +26,12 @@ import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
 import { type FormationProcess, makeFormation, memberManifest, runFormation } from './support/formation.js';
 import { completeLines } from './support/tasks.js';
+import { prng } from './support/auth.js';
 
 const REPS = Number(process.env.MURMUR_FROZEN_REPS ?? 3);
+const SEED = Number(process.env.MURMUR_FORMATION_FAULT_SEED ?? 29);
+/** The longest a drawn freeze waits after the worker took the call. */
+const MAX_HOLD_MS = 400;
 const SHORT_DEADLINE_S = 3;
 const LONG_DEADLINE_S = 9;
 /** How far past the moment it is due a call may be recorded: a loaded machine's scheduling, not a read's 2 s. */
@@ -137,10 +143,11 @@ describe('member calls under faults', () => {
    * One call from `caller` to worker, frozen once worker holds it: how the call was recorded, how long after its
    * start (by the caller's own member_call_start), and the calling task's answer. Worker is resumed and freed after.
    */
-  async function frozenCall(caller: 'lead' | 'patient', text: string, deadlineS: number) {
+  async function frozenCall(caller: 'lead' | 'patient', text: string, deadlineS: number, holdMs = 0) {
     const client = new MurmurClient(formation.member(caller).url);
     const task = await client.sendText(text, { returnImmediately: true });
     const start = await until(() => records(caller, task.id, 'member_call_start')[0], 'worker took the call', 20_000);
+    if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs));
     freeze();
     try {
       const call = await until(() => records(caller, task.id, 'member_call')[0], 'the call recorded while worker is frozen', (deadlineS + 8) * 1000);
@@ -160,8 +167,12 @@ describe('member calls under faults', () => {
 
   test(`a frozen member's call ends timed_out at its ${SHORT_DEADLINE_S} s deadline, ${REPS} times, with collections forced`, async () => {
     const late: string[] = [];
+    const random = prng(SEED);
+    const holds: number[] = [];
     for (let i = 0; i < REPS; i++) {
-      const { call, recordedAfterMs, answer } = await frozenCall('lead', `frozen ${i}`, SHORT_DEADLINE_S);
+      const holdMs = Math.floor(random() * (MAX_HOLD_MS + 1));
+      holds.push(holdMs);
+      const { call, recordedAfterMs, answer } = await frozenCall('lead', `frozen ${i}`, SHORT_DEADLINE_S, holdMs);
       assert.equal(call.status, 'timed_out', `repetition ${i}: ${JSON.stringify(call)}`);
       assert.ok((call.elapsed_ms as number) >= SHORT_DEADLINE_S * 1000, `repetition ${i}: elapsed ${call.elapsed_ms} ms`);
       if ((call.elapsed_ms as number) > SHORT_DEADLINE_S * 1000 + MARGIN_MS || recordedAfterMs > SHORT_DEADLINE_S * 1000 + MARGIN_MS) {
@@ -169,7 +180,7 @@ describe('member calls under faults', () => {
       }
       assert.match(answer, new RegExp(`ended timed_out, with no answer from worker:\\n<untrusted-content source=member:worker>\\nworker did not answer within ${SHORT_DEADLINE_S}s; it was not cancelled`));
     }
-    console.log(`figures: ${REPS} frozen calls, ${late.length} past the ${SHORT_DEADLINE_S} s deadline by more than ${MARGIN_MS} ms`);
+    console.log(`figures: seed ${SEED}, ${REPS} frozen calls (frozen ${Math.min(...holds)}–${Math.max(...holds)} ms after the worker took each), ${late.length} past the ${SHORT_DEADLINE_S} s deadline by more than ${MARGIN_MS} ms`);
     assert.deepEqual(late, [], `calls past their deadline by more than ${MARGIN_MS} ms`);
   });
 
