@@ -67,11 +67,11 @@ export interface Murmur {
 
 /**
  * The line Chromium logs for every answer with status 400 or more. The console asks for such answers on purpose (a
- * 401 opens the token prompt, a 403 says a token may not do that, a 404 that a record is not on this host, a 502
- * that the door is unreachable) and shows
+ * 401 opens the token prompt, a 403 says a token may not do that, a 404 that a record is not on this host, a 422 that
+ * the control surface refused a choice, a 502 that the door is unreachable) and shows
  * them as problems; how often it asks is what auth.spec.ts counts. Every other console error fails a test.
  */
-const REFUSAL_LOG = /^Failed to load resource: the server responded with a status of (401|403|404|502) /;
+const REFUSAL_LOG = /^Failed to load resource: the server responded with a status of (401|403|404|422|502) /;
 
 /** The browser console errors a test expects (a door it kills mid-stream): each pattern excuses the lines it matches. */
 export interface ConsoleErrors {

@@ -96,7 +96,7 @@ describe('a plan on the record', () => {
     expect(stepRows.map((r) => r.querySelector('.step-status')?.textContent)).toEqual(['passed (exit 0)', 'failed', 'skipped']);
     expect(stepRows[1].textContent).toContain('task tsk_far');
     // Each is keyboard reachable: a link to its plan's entry (the third entry), as every entry's row has.
-    const link = within(stepRows[0]).getByRole('link', { name: 'Link to entry 3, the plan of Step 1 of 3 "one" · bash' });
+    const link = within(stepRows[0]).getByRole('link', { name: /^\+[^,]+, link to entry 3, the plan of Step 1 of 3 "one" · bash$/ });
     expect(link.getAttribute('href')).toBe('#/door/127.0.0.1:4000/tasks/tsk_plan?entry=2');
     expect(within(stepRows[0]).getByText('$ echo one')).toBeTruthy();
     const summaryOf = within(stepRows[1]).getByText('Output of step ask');
