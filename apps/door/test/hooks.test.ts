@@ -11,7 +11,7 @@ import { after, describe, test } from 'node:test';
 import { taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
 import { send } from './support/rpc.js';
-import { frameOf, kindOf, type SseReader, statusTextOf, taskIdOf, watchSession } from './support/sse.js';
+import { frameOf, type SseReader, taskEventLabels, taskIdOf, watchSession } from './support/sse.js';
 import { readTrace } from './support/tasks.js';
 
 function manifest(opts: { hooks: string[]; reopens?: number; shell?: boolean }): string {
@@ -47,26 +47,6 @@ async function door(text: string, script: string): Promise<{ d: DoorProcess; wat
 }
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
 const answerText = (task: any): string => task.artifacts?.[0]?.parts?.[0]?.text ?? '';
-
-/** The watcher's view of one task once it ended: [label, id]. */
-async function seen(watcher: SseReader, taskId: string): Promise<[string, string | null][]> {
-  await watcher.waitForEvent((e) => taskIdOf(e) === taskId && kindOf(e) === 'status' && /COMPLETED|FAILED|CANCELED/.test(e.data.result.statusUpdate.status.state), 'the task’s end');
-  return watcher.events
-    .filter((e) => taskIdOf(e) === taskId)
-    .map((e) => {
-      const frame = frameOf(e);
-      const label = frame
-        ? frame.frame === 'artifact'
-          ? `artifact:${frame.artifact.toolName}`
-          : frame.frame === 'tool-call-started'
-            ? `started:${frame.toolName}`
-            : frame.frame
-        : kindOf(e) === 'status'
-          ? `${e.data.result.statusUpdate.status.state.replace('TASK_STATE_', '')}${statusTextOf(e) ? `:${statusTextOf(e)}` : ''}`
-          : `update:${e.data.result.artifactUpdate?.artifact?.artifactId}`;
-      return [label, e.id ?? null] as [string, string | null];
-    });
-}
 
 describe('on_tool_call: the decision point', () => {
   const POLICY = [
@@ -111,7 +91,7 @@ default:
       ['call_2'],
       'only the allowed call has a tool_call record',
     );
-    const labels = (await seen(watcher, task.id)).map(([label]) => label);
+    const labels = (await taskEventLabels(watcher, task.id)).map(([label]) => label);
     assert.deepEqual(
       labels.filter((l) => l.startsWith('started:') || l.startsWith('artifact:')),
       ['started:session-status', 'artifact:session-status'],
@@ -126,7 +106,7 @@ describe('on_task_end: artifacts and reopens', () => {
     const { d, watcher } = await door(manifest({ hooks, shell: false }), 'default:\n  turns:\n    - answer: done\n');
     const task = taskOf(await send(d.url, 'go'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
-    const events = await seen(watcher, task.id);
+    const events = await taskEventLabels(watcher, task.id);
     assert.deepEqual(
       events.map(([label]) => label),
       ['SUBMITTED', 'WORKING:inference turn 1', 'artifact:reviewer', 'text', 'update:response', 'COMPLETED:task completed'],
@@ -156,7 +136,7 @@ describe('on_task_end: artifacts and reopens', () => {
     const task = taskOf(await send(d.url, 'go'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(task));
     assert.equal(answerText(task), 'second saw <Look again.>');
-    assert.deepEqual(await seen(watcher, task.id), [
+    assert.deepEqual(await taskEventLabels(watcher, task.id), [
       ['SUBMITTED', null],
       ['WORKING:inference turn 1', '0'],
       ['WORKING:reopened by reviewer: attempt 2', '1'],

@@ -10,7 +10,7 @@ import { ANTHROPIC_KEY, driverManifest, exportKeys, OPENAI_KEY } from './support
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
 import { FakeProvider } from './support/fake-providers/fake-provider.js';
 import { send } from './support/rpc.js';
-import { frameOf, INPUT_WAIT_START, kindOf, type SseEvent, type SseReader, statusTextOf, taskIdOf, watchSession } from './support/sse.js';
+import { INPUT_WAIT_START, type SseReader, taskEventLabels, watchSession } from './support/sse.js';
 import { readTrace } from './support/tasks.js';
 
 const add = (base: string, n: number) => (BigInt(base) + BigInt(n)).toString();
@@ -61,24 +61,6 @@ async function door(text: string, script = SCRIPT): Promise<DoorProcess> {
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
 const answerText = (task: any): string => task.artifacts?.[0]?.parts?.[0]?.text ?? '';
 
-/** What a watcher saw of one task once it ended: [status state:text | frame name, id]. */
-async function seen(watcher: SseReader, taskId: string): Promise<[string, string | null][]> {
-  await watcher.waitForEvent((e) => taskIdOf(e) === taskId && kindOf(e) === 'status' && /COMPLETED|FAILED|CANCELED/.test(e.data.result.statusUpdate.status.state), 'the task’s end');
-  return watcher.events
-    .filter((e) => taskIdOf(e) === taskId)
-    .map((e: SseEvent) => {
-      const frame = frameOf(e);
-      const label = frame
-        ? frame.frame === 'artifact'
-          ? `artifact:${frame.artifact.toolName}:${frame.artifact.isError}`
-          : frame.frame
-        : kindOf(e) === 'status'
-          ? `${e.data.result.statusUpdate.status.state.replace('TASK_STATE_', '')}${statusTextOf(e) ? `:${statusTextOf(e)}` : ''}`
-          : `${kindOf(e)}:${e.data.result.artifactUpdate?.artifact?.artifactId}`;
-      return [label, e.id ?? null] as [string, string | null];
-    });
-}
-
 describe('request-input on the script driver', () => {
   test('the grant is the tool’s existence: without it, absent and refused naming the declaration', async () => {
     const d = await door(manifest({ grant: false }));
@@ -99,16 +81,16 @@ describe('request-input on the script driver', () => {
     const done = taskOf(await send(d.url, 'main', { taskId: waiting.id, contextId: waiting.contextId }));
     assert.equal(done.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(done));
     assert.equal(answerText(done), 'got main (<untrusted-content source=tool:request-input>\nmain\n</untrusted-content>)');
-    assert.deepEqual(await seen(watcher, waiting.id), [
+    assert.deepEqual(await taskEventLabels(watcher, waiting.id), [
       ['SUBMITTED', null],
       ['WORKING:inference turn 1', '0'],
-      ['tool-call-started', '1'],
+      ['started:request-input', '1'],
       ['INPUT_REQUIRED:Which branch?', INPUT_WAIT_START],
       ['WORKING:resumed', add(INPUT_WAIT_START, 1)],
-      ['artifact:request-input:false', '1'],
+      ['artifact:request-input', '1'],
       ['WORKING:inference turn 2', '2'],
       ['text', '3'],
-      ['artifact:response', '3'],
+      ['update:response', '3'],
       ['COMPLETED:task completed', '4'],
     ]);
   });
@@ -121,17 +103,17 @@ describe('request-input on the script driver', () => {
     assert.equal(waiting.status.state, 'TASK_STATE_INPUT_REQUIRED');
     const busy = taskOf(await send(d.url, 'another'));
     assert.equal(busy.status.state, 'TASK_STATE_REJECTED', 'a waiting task holds a single capsule');
-    const events = await seen(watcher, waiting.id);
+    const events = await taskEventLabels(watcher, waiting.id);
     assert.deepEqual(events, [
       ['SUBMITTED', null],
       ['WORKING:inference turn 1', '0'],
-      ['tool-call-started', '1'],
+      ['started:request-input', '1'],
       ['INPUT_REQUIRED:Which branch?', INPUT_WAIT_START],
       ['WORKING:input-timeout', add(INPUT_WAIT_START, 1)],
-      ['artifact:request-input:true', '1'],
+      ['artifact:request-input:error', '1'],
       ['WORKING:inference turn 2', '2'],
       ['text', '3'],
-      ['artifact:response', '3'],
+      ['update:response', '3'],
       ['COMPLETED:task completed', '4'],
     ]);
     const trace = readTrace(d.recordsDir);

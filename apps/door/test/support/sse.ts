@@ -411,3 +411,27 @@ export function dedupKey(event: SseEvent): string {
   const name = kind === 'artifact' ? 'artifact-update' : kind.startsWith('frame:') ? kind.slice(6) : kind;
   return `${taskIdOf(event) ?? '-'}|${name}|${event.id ?? '-'}`;
 }
+
+/**
+ * What a watcher saw of one task once it ended, each event a label and its id: a status as `STATE:message` (state
+ * without TASK_STATE_), a tool call's frames as `started:<tool>` and `artifact:<tool>` (`:error` for an error), any
+ * other frame by its name, an artifactUpdate as `update:<artifactId>`.
+ */
+export async function taskEventLabels(watcher: SseReader, taskId: string): Promise<[string, string | null][]> {
+  await watcher.waitForEvent((e) => taskIdOf(e) === taskId && kindOf(e) === 'status' && /COMPLETED|FAILED|CANCELED/.test(e.data.result.statusUpdate.status.state), 'the task’s end');
+  return watcher.events
+    .filter((e) => taskIdOf(e) === taskId)
+    .map((e) => {
+      const frame = frameOf(e);
+      const label = frame
+        ? frame.frame === 'artifact'
+          ? `artifact:${frame.artifact.toolName}${frame.artifact.isError ? ':error' : ''}`
+          : frame.frame === 'tool-call-started'
+            ? `started:${frame.toolName}`
+            : frame.frame
+        : kindOf(e) === 'status'
+          ? `${e.data.result.statusUpdate.status.state.replace('TASK_STATE_', '')}${statusTextOf(e) ? `:${statusTextOf(e)}` : ''}`
+          : `update:${e.data.result.artifactUpdate?.artifact?.artifactId}`;
+      return [label, e.id ?? null] as [string, string | null];
+    });
+}
