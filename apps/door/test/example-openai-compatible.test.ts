@@ -59,10 +59,10 @@ test('a longer task within bounds: it asks the sender, the done check sends it b
   const big = (c: string) => `head -c 7000 /dev/zero | tr '\\0' ${c}`;
   fake.enqueue(
     { toolCalls: [{ id: 'call_ask', name: 'request-input', input: { prompt: 'Which file should I write?' } }], usage: { input: 0, output: 12 } },
-    { toolCalls: [{ id: 'call_w', name: 'bash', input: { command: `echo draft > notes.txt; echo 'polish notes.txt' > TODO; ${big('a')}` } }], usage: { input: 0, output: 30 } },
+    { toolCalls: [{ id: 'call_w', name: 'bash', input: { command: `echo draft > notes.txt; echo 'polish notes.txt' > open-items.txt; ${big('a')}` } }], usage: { input: 0, output: 30 } },
     { toolCalls: [{ id: 'call_r', name: 'bash', input: { command: big('b') } }], usage: { input: 0, output: 10 } },
     { text: ['Wrote notes.txt.'], usage: { input: 0, output: 4 } },
-    { toolCalls: [{ id: 'call_p', name: 'bash', input: { command: `echo polished >> notes.txt; : > TODO; ${big('c')}` } }], usage: { input: 0, output: 20 } },
+    { toolCalls: [{ id: 'call_p', name: 'bash', input: { command: `echo polished >> notes.txt; : > open-items.txt; ${big('c')}` } }], usage: { input: 0, output: 20 } },
     { toolCalls: [{ id: 'call_s', name: 'session-status', input: {} }], usage: { input: 0, output: 5 } },
     { text: ['Done: notes.txt is written and polished.'], usage: { input: 0, output: 9 } },
   );
