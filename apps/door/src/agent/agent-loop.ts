@@ -113,6 +113,12 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     // `turn` counts the task's calls across its attempts (inference.max_turns); `attempt.turn` names them in the stream.
     const attempt: Attempt = { number: 1, reopens: 0, turn: 0 };
     const end = (ending: Ending) => this.finish(task, messages, attempt, ending);
+    const compactor = new Compactor({
+      settings: this.compactionSettings,
+      trace,
+      started: () => lifecycle.progress(task.id, 'compacting the conversation'),
+      summarize: (transcript, callTurn) => this.summarize(task, driver, callTurn, transcript),
+    });
     try {
       for (let turn = 0; ; ) {
         if (turn >= maxTurns) {
@@ -120,11 +126,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
           continue;
         }
         // Compaction (docs/agent-loop.md): past the threshold of the next call's budget, the conversation shrinks first.
+        let size = this.sizeNow(messages, measure, fixedTokens);
         const budget = contextBudget(this.deps.selection.current);
         if (budget) {
-          const compactor = new Compactor({ settings: this.compactionSettings, trace, summarize: (transcript) => this.summarize(task, driver, turn + 1, transcript) });
-          const size = this.sizeNow(messages, measure, fixedTokens);
-          if (size.tokens > this.compactionSettings.threshold * budget.budgetTokens) lifecycle.progress(task.id, 'compacting the conversation');
           const compacted = await compactor.compact(task.id, turn + 1, messages, size, budget, fixedTokens);
           if (compacted.kind === 'failed') {
             // Seed 001: a task whose compaction failed ends `failed` with `session ended`; the record says why.
@@ -133,11 +137,14 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
           }
           if (compacted.kind === 'compacted') {
             measure = { tokens: compacted.tokensAfter, estimateAt: estimateTokens(messages) };
+            size = { ...size, tokens: compacted.tokensAfter };
             progress.context = { usedTokens: compacted.tokensAfter, measuredBy: 'estimate' };
           }
         }
-        // Seed 001's spend refusal: a call whose projected cost would pass a ceiling is not made.
-        const projected = this.projectedTokens(messages, measure, fixedTokens);
+        // Seed 001's spend refusal: a call whose projected cost (the conversation and the output cap it sends) would
+        // pass a ceiling is not made (docs/agent-loop.md, "Spend ceilings").
+        const choice = this.deps.selection.current;
+        const projected = size.tokens + (choice ? outputCapOf(choice) : 0);
         const admitted = this.deps.spend.admit(projected);
         if ('refusal' in admitted) {
           const { refusal } = admitted;
@@ -297,12 +304,6 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     if (!measure) return { tokens: estimate + fixedTokens, source: 'estimate', ratio: 1 };
     const ratio = measure.estimateAt > 0 ? measure.tokens / (measure.estimateAt + fixedTokens) : 1;
     return { tokens: measure.tokens + Math.ceil(Math.max(0, estimate - measure.estimateAt) * ratio), source: 'actual', ratio };
-  }
-
-  /** A call's projected cost (docs/agent-loop.md, "Spend ceilings"): the conversation's size plus the output cap the call will send. */
-  private projectedTokens(messages: readonly ConversationMessage[], measure: Measure | null, fixedTokens: number): number {
-    const choice = this.deps.selection.current;
-    return this.sizeNow(messages, measure, fixedTokens).tokens + (choice ? outputCapOf(choice) : 0);
   }
 
   /**

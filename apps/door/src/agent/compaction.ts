@@ -71,7 +71,10 @@ export class Compactor {
     private readonly deps: {
       settings: { threshold: number; keep_turns: number };
       trace: TraceWriter;
-      summarize: (transcript: string) => Promise<SummaryOutcome>;
+      /** A compaction begins (the stream shows it). */
+      started: () => void;
+      /** One summary call, made before call `turn`. */
+      summarize: (transcript: string, turn: number) => Promise<SummaryOutcome>;
     },
   ) {}
 
@@ -84,6 +87,7 @@ export class Compactor {
     const { threshold, keep_turns: keepTurns } = this.deps.settings;
     const limit = threshold * budget.budgetTokens;
     if (size.tokens <= limit) return { kind: 'not-needed' };
+    this.deps.started();
     const startedMs = performance.now();
     const sizeOf = () => Math.ceil((estimateTokens(messages) + fixedTokens) * size.ratio);
     const cut = this.keptFrom(messages, keepTurns);
@@ -99,7 +103,7 @@ export class Compactor {
         const maxChars = Math.max(1000, Math.floor((budget.budgetTokens / 2) * CHARS_PER_TOKEN));
         const full = older.map(transcriptLine).join('\n\n');
         const transcript = full.length <= maxChars ? full : `[… ${full.length - maxChars} earlier characters left out]\n${full.slice(full.length - maxChars)}`;
-        const summary = await this.deps.summarize(transcript);
+        const summary = await this.deps.summarize(transcript, turn);
         if (summary.kind === 'failed') reason = `the summary could not be made: ${summary.reason}`;
         else {
           messages.splice(1, cut - 1, { role: 'user', origin: 'runtime', content: [{ type: 'text', text: summaryMessage(summary.text) }] });
