@@ -6,11 +6,10 @@
  * refused for its length.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { taskOf } from './support/assertions.js';
-import { ANTHROPIC_KEY, exportKeys, OPENAI_KEY } from './support/driver-capsule.js';
+import { fakeProviderPair } from './support/driver-capsule.js';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
-import { FakeProvider } from './support/fake-providers/fake-provider.js';
 import { isStatus } from './support/fake-providers/fake-turn.js';
 import { send, waitForState } from './support/rpc.js';
 import { readTrace } from './support/tasks.js';
@@ -134,20 +133,8 @@ default:
 });
 
 describe('the provider drivers against a real context limit', () => {
-  exportKeys();
   const LIMIT = 6000;
-  const fakes = {
-    openai: new FakeProvider('openai', { expectKey: OPENAI_KEY, contextLimitTokens: LIMIT }),
-    anthropic: new FakeProvider('anthropic', { expectKey: ANTHROPIC_KEY, contextLimitTokens: LIMIT }),
-  };
-  before(async () => {
-    await fakes.openai.start();
-    await fakes.anthropic.start();
-  });
-  after(async () => {
-    await fakes.openai.close();
-    await fakes.anthropic.close();
-  });
+  const fakes = fakeProviderPair({ contextLimitTokens: LIMIT });
 
   for (const [label, driver, fakeOf, key] of [
     ['openai-compatible', 'openai-compatible', () => fakes.openai, 'MURMUR_TEST_OPENAI_KEY'],

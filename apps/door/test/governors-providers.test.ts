@@ -7,26 +7,17 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { taskOf } from './support/assertions.js';
-import { ANTHROPIC_KEY, exportKeys, OPENAI_KEY } from './support/driver-capsule.js';
+import { fakeProviderPair } from './support/driver-capsule.js';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
-import { FakeProvider } from './support/fake-providers/fake-provider.js';
+import type { FakeProvider } from './support/fake-providers/fake-provider.js';
 import { send, waitForState } from './support/rpc.js';
 import { readTrace } from './support/tasks.js';
 
-exportKeys();
-const fakes = { openai: new FakeProvider('openai', { expectKey: OPENAI_KEY }), anthropic: new FakeProvider('anthropic', { expectKey: ANTHROPIC_KEY }) };
+const fakes = fakeProviderPair();
 const doors: DoorProcess[] = [];
-before(async () => {
-  await fakes.openai.start();
-  await fakes.anthropic.start();
-});
-after(async () => {
-  await Promise.all(doors.map((d) => d.stop()));
-  await fakes.openai.close();
-  await fakes.anthropic.close();
-});
+after(() => Promise.all(doors.map((d) => d.stop())));
 
 function manifest(driver: 'openai-compatible' | 'anthropic', fake: FakeProvider, key: string): string {
   return `name: governed-${driver}

@@ -4,11 +4,10 @@
  * timeout — its frames and ids on the stream, the failure the model reads, the task going on, a single capsule freed.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { taskOf } from './support/assertions.js';
-import { ANTHROPIC_KEY, driverManifest, exportKeys, OPENAI_KEY } from './support/driver-capsule.js';
+import { driverManifest, fakeProviderPair } from './support/driver-capsule.js';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
-import { FakeProvider } from './support/fake-providers/fake-provider.js';
 import { send } from './support/rpc.js';
 import { INPUT_WAIT_START, type SseReader, taskEventLabels, watchSession } from './support/sse.js';
 import { readTrace } from './support/tasks.js';
@@ -144,16 +143,7 @@ describe('request-input on the script driver', () => {
 });
 
 describe('request-input on the provider drivers', () => {
-  exportKeys();
-  const fakes = { openai: new FakeProvider('openai', { expectKey: OPENAI_KEY }), anthropic: new FakeProvider('anthropic', { expectKey: ANTHROPIC_KEY }) };
-  before(async () => {
-    await fakes.openai.start();
-    await fakes.anthropic.start();
-  });
-  after(async () => {
-    await fakes.openai.close();
-    await fakes.anthropic.close();
-  });
+  const fakes = fakeProviderPair();
 
   for (const [label, choice, fakeOf] of [
     ['openai-compatible', 'fast', () => fakes.openai],

@@ -1,5 +1,6 @@
 /** A capsule whose driver choices point at the fake providers (docs/drivers.md), and the keys the tests hand the door. */
-import type { FakeProvider } from './fake-providers/fake-provider.js';
+import { after, before } from 'node:test';
+import { FakeProvider } from './fake-providers/fake-provider.js';
 
 export const OPENAI_KEY = 'sk-fake-openai-Z3cr3tK3yValue0001';
 export const ANTHROPIC_KEY = 'sk-ant-fake-Z3cr3tK3yValue0002';
@@ -47,4 +48,22 @@ capabilities:
 control:
   agent_settings: [inference.driver]
 ${opts.extra ?? ''}`;
+}
+
+/**
+ * Both fake providers, each expecting its test key (exported here), started before the tests of the file or describe
+ * block that calls this and closed after them. `contextLimitTokens`: the models' context (FakeProvider).
+ */
+export function fakeProviderPair(options: { contextLimitTokens?: number } = {}): { openai: FakeProvider; anthropic: FakeProvider } {
+  exportKeys();
+  const fakes = { openai: new FakeProvider('openai', { expectKey: OPENAI_KEY, ...options }), anthropic: new FakeProvider('anthropic', { expectKey: ANTHROPIC_KEY, ...options }) };
+  before(async () => {
+    await fakes.openai.start();
+    await fakes.anthropic.start();
+  });
+  after(async () => {
+    await fakes.openai.close();
+    await fakes.anthropic.close();
+  });
+  return fakes;
 }
