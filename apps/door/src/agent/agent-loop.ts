@@ -82,7 +82,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     this.governors = new AnswerGovernors({
       lifecycle: deps.session.manifest.lifecycle,
       trace: deps.trace,
-      runCheck: (command, task, timeoutMs) => deps.tools.runCheck(command, task, timeoutMs),
+      runCommand: (command, task, timeoutMs) => deps.tools.runOperatorCommand(command, task, timeoutMs),
       progress: (taskId, text) => deps.lifecycle.progress(taskId, text),
     });
     this.compactionSettings = Compactor.settingsOf(deps.session.manifest);
@@ -90,7 +90,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
       hooks: deps.session.manifest.hooks,
       maxReopens: deps.session.manifest.lifecycle.max_task_reopens,
       trace: deps.trace,
-      run: (command, task, timeoutMs, stdin) => deps.tools.runCheck(command, task, timeoutMs, stdin),
+      run: (command, task, timeoutMs, stdin) => deps.tools.runOperatorCommand(command, task, timeoutMs, stdin),
     });
   }
 

@@ -1,10 +1,7 @@
 import { fenceUntrusted } from '../auth/untrusted-fence.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import type { TraceWriter } from '../records/trace-writer.js';
-import type { CheckRun, TaskProgress } from '../tools/tool-call.js';
-
-/** Runs a done check's command as a shell call runs (tools/): `sh -c` in the workdir and the sandbox. */
-export type CheckRunner = (command: string, task: { id: string; signal: AbortSignal }, timeoutMs: number) => Promise<CheckRun>;
+import type { CommandRun, OperatorCommandRunner, TaskProgress } from '../tools/tool-call.js';
 
 /** What follows the model's answer: another round with the runtime's message, the task's completion, or its failure. */
 export type AfterAnswer = { kind: 'continue'; text: string } | { kind: 'complete' } | { kind: 'fail'; message: string };
@@ -19,7 +16,7 @@ function shownStream(text: string): string {
   return `${kept}\n[… ${bytes - Buffer.byteLength(kept)} bytes cut]\n`;
 }
 
-const whatFailed = (run: CheckRun, timeoutSecs: number): string =>
+const whatFailed = (run: CommandRun, timeoutSecs: number): string =>
   run.timedOut ? `did not finish within ${timeoutSecs}s and was stopped` : `exited ${run.exitCode}`;
 
 /**
@@ -32,7 +29,7 @@ export class AnswerGovernors {
     private readonly deps: {
       lifecycle: Manifest['lifecycle'];
       trace: TraceWriter;
-      runCheck: CheckRunner;
+      runCommand: OperatorCommandRunner;
       /** A progress status on the task's stream. */
       progress: (taskId: string, text: string) => void;
     },
@@ -48,7 +45,7 @@ export class AnswerGovernors {
     }
     if (!doneCheck) return { kind: 'complete' };
     this.deps.progress(task.id, 'done check: running');
-    const run = await this.deps.runCheck(doneCheck.command, task, doneCheck.timeout_secs * 1000);
+    const run = await this.deps.runCommand(doneCheck.command, task, doneCheck.timeout_secs * 1000);
     const passed = !run.timedOut && run.exitCode === 0;
     const sendBack = !passed && progress.doneCheckUsed < doneCheck.limit && turnLeft.left;
     if (sendBack) progress.doneCheckUsed += 1;

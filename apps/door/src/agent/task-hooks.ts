@@ -1,12 +1,9 @@
 import type { ToolArtifactFrameFields } from '@murmur/protocol';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import type { TraceWriter } from '../records/trace-writer.js';
-import type { CheckRun, ToolCallRequest } from '../tools/tool-call.js';
+import type { CommandRun, OperatorCommandRunner, ToolCallRequest } from '../tools/tool-call.js';
 
 type Hook = Manifest['hooks']['on_tool_call'][number];
-
-/** Runs a hook's command as a shell call runs, its input on standard input (tools/, ToolDispatcher.runCheck). */
-export type HookRunner = (command: string, task: { id: string; signal: AbortSignal }, timeoutMs: number, stdin: string) => Promise<CheckRun>;
 
 /** Characters of a denying hook's output the model reads as the reason. */
 const REASON_CHARS = 1000;
@@ -25,7 +22,7 @@ export interface HooksVerdict {
   reopen: { hook: string; text: string } | null;
 }
 
-const failedBy = (run: CheckRun, hook: Hook): string | null =>
+const failedBy = (run: CommandRun, hook: Hook): string | null =>
   run.timedOut ? `the hook did not finish within ${hook.timeout_secs}s` : run.exitCode === 0 ? null : `the hook exited ${run.exitCode}`;
 
 /**
@@ -38,7 +35,7 @@ export class TaskHooks {
       hooks: Manifest['hooks'];
       maxReopens: number;
       trace: TraceWriter;
-      run: HookRunner;
+      run: OperatorCommandRunner;
     },
   ) {}
 

@@ -76,11 +76,14 @@ export class ToolInputError extends Error {
   override readonly name = 'ToolInputError';
 }
 
-/** A done check's run (ToolDispatcher.runCheck): its exit (null when it did not finish), its output, whether its time ran out. */
-export interface CheckRun {
+/** An operator's command's run (a done check, a hook): its exit (null when it did not finish), its output, whether its time ran out. */
+export interface CommandRun {
   exitCode: number | null;
   stdout: string;
   stderr: string;
   timedOut: boolean;
   durationMs: number;
 }
+
+/** Runs an operator's command as a shell call runs (ToolDispatcher.runOperatorCommand), `stdin` its input. */
+export type OperatorCommandRunner = (command: string, task: { id: string; signal: AbortSignal }, timeoutMs: number, stdin?: string) => Promise<CommandRun>;

@@ -9,7 +9,7 @@ import type { ProcessRegistry } from './process-registry.js';
 import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { type DriverSelection, isRuntimeToolName, type MemberCallPort, type DelegatePort, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
 import { runShell } from './shell-tool.js';
-import { type CheckRun, type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
+import { type CommandRun, type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { shellEntry, type ToolEntry, ToolInventory } from './tool-inventory.js';
 import { fenceToolResult } from '../auth/untrusted-fence.js';
 
@@ -141,7 +141,7 @@ export class ToolDispatcher {
    * recorded and reaped like every command — but never moved to the background: it ends by its exit, by `timeoutMs`
    * (its process group killed) or by the task's signal (which rethrows).
    */
-  async runCheck(command: string, task: { id: string; signal: AbortSignal }, timeoutMs: number, stdin?: string): Promise<CheckRun> {
+  async runOperatorCommand(command: string, task: { id: string; signal: AbortSignal }, timeoutMs: number, stdin?: string): Promise<CommandRun> {
     const started = Date.now();
     const stop = new AbortController();
     const timedOut = new Error('the check timed out');

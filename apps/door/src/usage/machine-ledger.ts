@@ -23,6 +23,8 @@ export class MachineLedger {
   /** Reservations of this process whose decision it is reading, by `<session> <n>`: the grant and the total before it. */
   private readonly decided = new Map<string, { grant: boolean; before: number } | null>();
   private seq = 0;
+  /** The ledger's folder was made (once per process, not once per line). */
+  private dirMade = false;
 
   constructor(
     private readonly dir: string,
@@ -72,7 +74,10 @@ export class MachineLedger {
   }
 
   private append(day: string, line: string): void {
-    makePrivateDir(this.dir);
+    if (!this.dirMade) {
+      makePrivateDir(this.dir);
+      this.dirMade = true;
+    }
     const fd = openSync(this.file(day), 'a', PRIVATE_FILE_MODE);
     try {
       writeSync(fd, line);
