@@ -178,8 +178,10 @@ describe('call-member between real doors', () => {
     assert.ok(busy.length >= 2, `busy offers: ${busy.length}`);
     const gap1 = busy[1] - busy[0];
     const gap2 = Date.parse(start.ts) - busy[1];
-    assert.ok(gap1 >= 1000 && gap1 < 1700, `second offer ${gap1} ms after the first`);
-    assert.ok(gap2 >= 2000 && gap2 < 2800, `third offer ${gap2} ms after the second`);
+    // The lower bounds are the back-off; the upper ones only tell its steps apart (1 s before 2 s before a third
+    // wait), so a loaded machine's late timer does not fail the test.
+    assert.ok(gap1 >= 1000 && gap1 < 2000, `second offer ${gap1} ms after the first`);
+    assert.ok(gap2 >= 2000 && gap2 < 4000, `third offer ${gap2} ms after the second`);
     assert.equal(start.offers, 3);
     assert.equal((await slow.getTask(occupied.id)).status.state, 'TASK_STATE_COMPLETED');
   });
