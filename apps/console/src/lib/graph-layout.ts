@@ -51,6 +51,8 @@ const PADDING = 16;
 const LINE_HEIGHT = 16;
 const CHAR_WIDTH = 6.8;
 const ROW_GAP_BASE = 36;
+/** Between a callee's top and its lowest label: the arrowheads show there. */
+const LABEL_CLEARANCE = 14;
 
 /** Edges that close a cycle, found by a depth-first walk from the nodes in their order. */
 function backEdges(nodes: readonly LayoutNodeInput[], edges: readonly LayoutEdgeInput[]): Set<string> {
@@ -118,16 +120,17 @@ export function layoutGraph(nodes: readonly LayoutNodeInput[], edges: readonly L
   const incoming = new Map<string, LayoutEdgeInput[]>();
   for (const e of drawn) incoming.set(e.to, [...(incoming.get(e.to) ?? []), e]);
   const mostIncoming = Math.max(1, ...[...incoming.values()].map((list) => list.length));
-  const rowPitch = NODE_HEIGHT + ROW_GAP_BASE + LINE_HEIGHT * mostIncoming;
+  const labelsHeight = LABEL_CLEARANCE + LINE_HEIGHT * mostIncoming;
+  const rowPitch = NODE_HEIGHT + ROW_GAP_BASE + labelsHeight;
   const widestRow = Math.max(1, ...byRow.map((r) => r.length));
   const width = PADDING * 2 + widestRow * pitch - COLUMN_GAP;
-  const height = PADDING * 2 + (rowCount - 1) * rowPitch + NODE_HEIGHT + LINE_HEIGHT * mostIncoming;
+  const height = PADDING * 2 + (rowCount - 1) * rowPitch + NODE_HEIGHT + labelsHeight;
 
   const placed = new Map<string, PlacedNode>();
   byRow.forEach((ids, r) => {
     const rowWidth = ids.length * pitch - COLUMN_GAP;
     const left = (width - rowWidth) / 2 + (pitch - COLUMN_GAP - NODE_WIDTH) / 2;
-    ids.forEach((id, i) => placed.set(id, { id, row: r, x: left + i * pitch, y: PADDING + LINE_HEIGHT * mostIncoming + r * rowPitch }));
+    ids.forEach((id, i) => placed.set(id, { id, row: r, x: left + i * pitch, y: PADDING + labelsHeight + r * rowPitch }));
   });
 
   // Ports: a node's outgoing edges leave its bottom, its incoming ones reach its top, spread in their ends' order.
@@ -147,7 +150,7 @@ export function layoutGraph(nodes: readonly LayoutNodeInput[], edges: readonly L
     const sx = portX(from, outs.indexOf(e), outs.length);
     const ex = portX(to, k, ins.length);
     // The first incoming edge's label is the highest, so labels read in the order their lines arrive.
-    const labelY = to.y - 6 - LINE_HEIGHT * (ins.length - 1 - k);
+    const labelY = to.y - LABEL_CLEARANCE - LINE_HEIGHT * (ins.length - 1 - k);
     if (back.has(e.id)) {
       const sy = from.y;
       const ey = to.y + NODE_HEIGHT;
