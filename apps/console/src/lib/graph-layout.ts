@@ -111,7 +111,7 @@ export function layoutGraph(nodes: readonly LayoutNodeInput[], edges: readonly L
       return callers.length > 0 ? Math.min(...callers) : Number.POSITIVE_INFINITY;
     };
     inRow.sort((a, b) => key(a) - key(b) || (order.get(a) ?? 0) - (order.get(b) ?? 0));
-    inRow.forEach((id, i) => columns.set(id, i));
+    for (const [i, id] of inRow.entries()) columns.set(id, i);
     byRow[r] = inRow;
   }
 
@@ -127,11 +127,11 @@ export function layoutGraph(nodes: readonly LayoutNodeInput[], edges: readonly L
   const height = PADDING * 2 + (rowCount - 1) * rowPitch + NODE_HEIGHT + labelsHeight;
 
   const placed = new Map<string, PlacedNode>();
-  byRow.forEach((ids, r) => {
+  for (const [r, ids] of byRow.entries()) {
     const rowWidth = ids.length * pitch - COLUMN_GAP;
     const left = (width - rowWidth) / 2 + (pitch - COLUMN_GAP - NODE_WIDTH) / 2;
-    ids.forEach((id, i) => placed.set(id, { id, row: r, x: left + i * pitch, y: PADDING + labelsHeight + r * rowPitch }));
-  });
+    for (const [i, id] of ids.entries()) placed.set(id, { id, row: r, x: left + i * pitch, y: PADDING + labelsHeight + r * rowPitch });
+  }
 
   // Ports: a node's outgoing edges leave its bottom, its incoming ones reach its top, spread in their ends' order.
   const portX = (node: PlacedNode, k: number, n: number) => node.x + ((k + 1) / (n + 1)) * NODE_WIDTH;
