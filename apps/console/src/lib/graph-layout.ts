@@ -124,13 +124,14 @@ export function layoutGraph(nodes: readonly LayoutNodeInput[], edges: readonly L
   const rowPitch = NODE_HEIGHT + ROW_GAP_BASE + labelsHeight;
   const widestRow = Math.max(1, ...byRow.map((r) => r.length));
   const width = PADDING * 2 + widestRow * pitch - COLUMN_GAP;
-  const height = PADDING * 2 + (rowCount - 1) * rowPitch + NODE_HEIGHT + labelsHeight;
+  // The top row has no labels above it: only callees do.
+  const height = PADDING * 2 + (rowCount - 1) * rowPitch + NODE_HEIGHT;
 
   const placed = new Map<string, PlacedNode>();
   for (const [r, ids] of byRow.entries()) {
     const rowWidth = ids.length * pitch - COLUMN_GAP;
     const left = (width - rowWidth) / 2 + (pitch - COLUMN_GAP - NODE_WIDTH) / 2;
-    for (const [i, id] of ids.entries()) placed.set(id, { id, row: r, x: left + i * pitch, y: PADDING + labelsHeight + r * rowPitch });
+    for (const [i, id] of ids.entries()) placed.set(id, { id, row: r, x: left + i * pitch, y: PADDING + r * rowPitch });
   }
 
   // Ports: a node's outgoing edges leave its bottom, its incoming ones reach its top, spread in their ends' order.
