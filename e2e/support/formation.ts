@@ -16,6 +16,8 @@ export interface MemberSpec {
   turns: ScriptTurn[];
   /** Shell binaries it may run. @default none */
   shell?: string[];
+  /** Sub-capsules it may delegate to (delegate-task), by bare name: each one's turns, written beside the members. */
+  spawn?: Record<string, ScriptTurn[]>;
 }
 
 export interface FormationSpec {
@@ -43,11 +45,21 @@ export function makeFormation(spec: FormationSpec): FormationFolder {
       version: '0.1.0',
       lifecycle: { task_acceptance: member.acceptance ?? 'single', ...(calls ? { delegation_deadline_secs: 60 } : {}) },
       inference: { driver: 'script', script: 'script.yaml', max_turns: 6 },
-      capabilities: { ...(member.shell ? { shell: { allow: member.shell } } : {}), ...(calls ? { network: { allow: ['localhost'] } } : {}) },
+      capabilities: {
+        ...(member.shell ? { shell: { allow: member.shell } } : {}),
+        ...(calls ? { network: { allow: ['localhost'] } } : {}),
+        ...(member.spawn ? { spawn: { allow: Object.keys(member.spawn).map((sub) => `../${sub}`) } } : {}),
+      },
       ...(member.callee ? { exports: { peer_tasks: { accept: true } } } : {}),
     };
     writeFileSync(path.join(dir, name, 'murmur.yaml'), `${JSON.stringify(manifest, null, 2)}\n`);
     writeFileSync(path.join(dir, name, 'script.yaml'), `${JSON.stringify({ default: { turns: member.turns } }, null, 2)}\n`);
+    for (const [sub, turns] of Object.entries(member.spawn ?? {})) {
+      mkdirSync(path.join(dir, sub));
+      const subManifest = { name: sub, version: '0.1.0', lifecycle: { task_acceptance: 'single' }, inference: { driver: 'script', script: 'script.yaml', max_turns: 4 } };
+      writeFileSync(path.join(dir, sub, 'murmur.yaml'), `${JSON.stringify(subManifest, null, 2)}\n`);
+      writeFileSync(path.join(dir, sub, 'script.yaml'), `${JSON.stringify({ default: { turns } }, null, 2)}\n`);
+    }
   }
   const roster = { name: spec.name, entry: spec.entry, members, rules: spec.rules };
   writeFileSync(path.join(dir, 'roster.yaml'), `${JSON.stringify(roster, null, 2)}\n`);

@@ -1,9 +1,9 @@
 /**
  * Accessibility (issue 14, "axe still reports no violation"): axe-core in Debian's Chromium on the console's main
  * pages — the capsules page, a session's timeline with its tasks table, an ended task's page with its record, a
- * formation's view with a caller's record nesting its members' tasks, and a record nesting a plan's steps — against
- * WCAG 2.x A and AA rules and label-content-name-mismatch. Here any violation fails; on every other test's final page
- * the fixtures fail a serious or critical one.
+ * formation's view with its graph (issue 27) and a caller's record nesting its members' tasks, reached by a graph
+ * edge's link, and a record nesting a plan's steps — against WCAG 2.x A and AA rules and label-content-name-mismatch.
+ * Here any violation fails; on every other test's final page the fixtures fail a serious or critical one.
  */
 import { MurmurClient } from '@murmur/client';
 import { FAILING_IMPACTS, axeViolations as violations } from '../support/axe.js';
@@ -67,7 +67,9 @@ test('axe finds no violation on a record nesting a plan’s steps, their outputs
   }
 });
 
-test('axe finds no violation on a formation view and a record nesting member tasks', async ({ page, murmur }) => {
+test('axe finds no violation on a formation view with its graph and a record nesting member tasks', async ({ page, murmur }) => {
+  // A formation's launch, a task through two members, and three axe runs: more than the default minute on a loaded host.
+  test.setTimeout(120_000);
   const folder = reviewFormation('axe', 200);
   const formation = await murmur.startFormation(folder.roster);
   try {
@@ -75,9 +77,15 @@ test('axe finds no violation on a formation view and a record nesting member tas
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
     await page.goto(`${murmur.consoleUrl}/#/formation/${formation.key}`);
     await expect(page.getByRole('table', { name: 'Calls' }).getByRole('row').filter({ hasText: 'planner → worker' })).toContainText('completed');
-    expect(await violations(page), 'formation view').toEqual([]);
+    const graph = page.getByRole('group', { name: /^Formation graph/ });
+    await expect(graph.getByRole('link', { name: /^1 call · 1 completed/ })).toHaveCount(2);
+    await expect(page.getByRole('table', { name: 'Graph edges' }).getByRole('row')).toHaveCount(3);
+    expect(await violations(page), 'formation view with its graph').toEqual([]);
 
-    await page.goto(`${murmur.consoleUrl}/#/door/${formation.member('planner').address}/tasks/${task.id}`);
+    // An edge's link: the caller's record, the call's entry outlined.
+    await graph.locator('[data-edge="planner → worker"] .edge-label').click();
+    await expect(page).toHaveURL(new RegExp(`/tasks/${task.id}\\?toolCall=`));
+    await expect(page.getByRole('table', { name: 'Task record' }).locator('tr[aria-current="true"]')).toContainText('→ worker');
     await expect(page.getByRole('table', { name: 'Task record' }).getByText("worker's task")).toBeVisible();
     expect(await violations(page), 'record with nested member tasks').toEqual([]);
   } finally {

@@ -37,6 +37,30 @@ export interface ConsoleMemberCall {
   elapsedMs: number | null;
 }
 
+/** How a delegation stands: `running` until its `delegation` record, then that record's status. */
+export type ConsoleDelegationStatus = 'running' | 'completed' | 'failed' | 'canceled' | 'rejected' | 'timed_out' | 'lost';
+
+/** One delegation (`delegate-task`) a member's trace records (`delegation_start`, then `delegation`). */
+export interface ConsoleFormationDelegation {
+  delegationId: string;
+  /** The member that delegated, and its session and task. */
+  member: string;
+  sessionId: string;
+  taskId: string;
+  /** The sub-capsule's bare name. */
+  capsule: string;
+  childSessionId: string;
+  childTaskId: string;
+  /** The member's `delegate-task` tool call that made it, when it could be told. */
+  toolCallId: string | null;
+  status: ConsoleDelegationStatus;
+  ended: boolean;
+  startedAt: string;
+  endedAt: string | null;
+  /** From `delegation_start` to `delegation`; null while running. @unit ms */
+  elapsedMs: number | null;
+}
+
 export interface ConsoleFormationMember {
   member: string;
   sessionId: string;
@@ -65,6 +89,8 @@ export interface ConsoleFormation {
   members: ConsoleFormationMember[];
   /** Every call any member's trace records, newest start first. */
   calls: ConsoleMemberCall[];
+  /** Every delegation any member's trace records, newest start first. */
+  delegations: ConsoleFormationDelegation[];
 }
 
 export interface ConsoleFormationsResponse {

@@ -12,7 +12,9 @@ export {
 } from './console-api.js';
 export {
   CONSOLE_FORMATIONS_PATH,
+  type ConsoleDelegationStatus,
   type ConsoleFormation,
+  type ConsoleFormationDelegation,
   type ConsoleFormationMember,
   type ConsoleFormationsResponse,
   type ConsoleMemberCall,

@@ -129,3 +129,10 @@ export function waterfallSpanMs(rows: readonly RecordRow[], taskDurationMs: numb
   const own = rows.reduce((max, row) => (row.kind === 'entry' ? Math.max(max, endMs(rowSpan(row))) : max), 0);
   return Math.max(taskDurationMs ?? 0, own, rowsSpanMs(rows), 1);
 }
+
+/** The index of the tool-call entry with that tool call id (a `?toolCall=` link's entry); undefined until it is read. */
+export function entryOfToolCall(entries: readonly TaskRecordEntry[], toolCallId: string | undefined): number | undefined {
+  if (toolCallId === undefined) return undefined;
+  const index = entries.findIndex((e) => e.kind === 'tool-call' && e.toolCallId === toolCallId);
+  return index < 0 ? undefined : index;
+}

@@ -3,6 +3,7 @@
  *   #/                              the capsules on this host
  *   #/door/<host:port>[?<query>]    one door: live timeline, tasks (the query holds the table's filters and page)
  *   #/door/<host:port>/tasks/<id>[?entry=N]   one task (N: the record entry to scroll to and highlight)
+ *   #/door/<host:port>/tasks/<id>?toolCall=<id>   one task, its entry for that tool call highlighted
  *   #/door/<host:port>/files[/<folder>/…]   the door's exported files in that folder, and its peer handles
  *   #/formation/<name>-<pid>        one formation on this host: its members and the calls between them
  * The hash keeps the app a static bundle: `mur console` serves index.html for `/` only.
@@ -11,7 +12,7 @@
 export type Route =
   | { name: 'capsules' }
   | { name: 'door'; door: string; /** The tasks table's filters and page (task-query.ts), without `?`. */ query?: string }
-  | { name: 'task'; door: string; taskId: string; /** The record entry linked to (its index). */ entry?: number }
+  | { name: 'task'; door: string; taskId: string; /** The record entry linked to (its index). */ entry?: number; /** Or the tool-call entry linked to, by its tool call id. */ toolCall?: string }
   | { name: 'files'; door: string; /** The folder under the export root, as segments (none: the root). */ folder: readonly string[] }
   | { name: 'formation'; /** `<name>-<supervisor pid>` (docs/console.md, "Formations"). */ key: string }
   | { name: 'not-found'; path: string };
@@ -30,10 +31,18 @@ export function parseRoute(hash: string): Route {
   if (third === undefined) return query === '' ? { name: 'door', door } : { name: 'door', door, query };
   if (third === 'files') return { name: 'files', door, folder: parts.slice(3) as string[] };
   if (third === 'tasks' && taskId !== undefined && more.length === 0) {
-    const entry = Number.parseInt(new URLSearchParams(query).get('entry') ?? '', 10);
-    return Number.isInteger(entry) && entry >= 0 ? { name: 'task', door, taskId, entry } : { name: 'task', door, taskId };
+    const params = new URLSearchParams(query);
+    const entry = Number.parseInt(params.get('entry') ?? '', 10);
+    if (Number.isInteger(entry) && entry >= 0) return { name: 'task', door, taskId, entry };
+    const toolCall = params.get('toolCall');
+    return toolCall ? { name: 'task', door, taskId, toolCall } : { name: 'task', door, taskId };
   }
   return { name: 'not-found', path };
+}
+
+function taskQuery(route: { entry?: number; toolCall?: string }): string {
+  if (route.entry !== undefined) return `?entry=${route.entry}`;
+  return route.toolCall ? `?toolCall=${encodeURIComponent(route.toolCall)}` : '';
 }
 
 /** The `#/…` link of a route. */
@@ -44,7 +53,7 @@ export function href(route: Route): string {
     case 'door':
       return `#/door/${encodeSegment(route.door)}${route.query ? `?${route.query}` : ''}`;
     case 'task':
-      return `#/door/${encodeSegment(route.door)}/tasks/${encodeSegment(route.taskId)}${route.entry === undefined ? '' : `?entry=${route.entry}`}`;
+      return `#/door/${encodeSegment(route.door)}/tasks/${encodeSegment(route.taskId)}${taskQuery(route)}`;
     case 'files':
       return `#/door/${encodeSegment(route.door)}/files${route.folder.map((segment) => `/${encodeSegment(segment)}`).join('')}`;
     case 'formation':

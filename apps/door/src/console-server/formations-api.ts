@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   CONSOLE_FORMATIONS_PATH,
   type ConsoleFormation,
+  type ConsoleFormationDelegation,
   type ConsoleFormationMember,
   type ConsoleFormationsResponse,
   type ConsoleMemberCall,
@@ -12,6 +13,7 @@ import {
   refusalStatus,
 } from '@murmur/protocol';
 import { type FormationEntry, listFormations, listSessions } from '../session/session-registry.js';
+import { delegationsOf } from './delegation-records.js';
 import { memberCallsOf } from './member-call-records.js';
 import { recordSessions } from './record-sessions.js';
 import { countTasksByState, storedStates } from './store-reader.js';
@@ -23,6 +25,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 async function describeFormation(entry: FormationEntry & { stale: boolean }, registered: ReturnType<typeof listSessions>, recordsDirOf: (sessionId: string) => string | null): Promise<ConsoleFormation> {
   const members: ConsoleFormationMember[] = [];
   const calls: ConsoleMemberCall[] = [];
+  const delegations: ConsoleFormationDelegation[] = [];
   const sessionOfMember = new Map(entry.members.map((m) => [m.member, m.sessionId]));
   for (const m of entry.members) {
     const reg = registered.find((s) => s.sessionId === m.sessionId);
@@ -57,6 +60,23 @@ async function describeFormation(entry: FormationEntry & { stale: boolean }, reg
           elapsedMs: call.elapsedMs,
         });
       }
+      for (const d of delegationsOf(taskId, records)) {
+        delegations.push({
+          delegationId: d.delegationId,
+          member: m.member,
+          sessionId: m.sessionId,
+          taskId,
+          capsule: d.capsule,
+          childSessionId: d.childSessionId,
+          childTaskId: d.childTaskId,
+          toolCallId: d.toolCallId,
+          status: d.status,
+          ended: d.ended,
+          startedAt: iso(d.startedMs),
+          endedAt: d.endedMs === null ? null : iso(d.endedMs),
+          elapsedMs: d.endedMs === null ? null : d.endedMs - d.startedMs,
+        });
+      }
     }
   }
   // Each member task's state, from its member's store (one query per callee).
@@ -69,6 +89,7 @@ async function describeFormation(entry: FormationEntry & { stale: boolean }, reg
     for (const call of mine) call.memberTaskState = states.get(call.memberTaskId as string) ?? null;
   }
   calls.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.callId.localeCompare(b.callId));
+  delegations.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.delegationId.localeCompare(b.delegationId));
   return {
     key: `${entry.name}-${entry.pid}`,
     name: entry.name,
@@ -79,6 +100,7 @@ async function describeFormation(entry: FormationEntry & { stale: boolean }, reg
     startedAt: entry.startedAt,
     members,
     calls,
+    delegations,
   };
 }
 
