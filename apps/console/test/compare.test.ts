@@ -116,7 +116,10 @@ describe('compareEntries', () => {
     expect(same).toMatchObject({ verdict: 'unchanged', changed: [], duration: { a: 30, b: 90, change: 'same' } });
     const changed = compareEntries(call(0, 'bash', 'a\nb\n'), call(0, 'bash', 'a\nc\n', { exitCode: 1, status: 'error', input: { command: 'cat f' }, durationMs: 400 }));
     expect(changed.verdict).toBe('changed');
-    expect(changed.changed).toEqual(['input', 'output', 'exit code', 'status', 'duration']);
+    expect(changed.changed).toEqual(['input', 'output', 'exit code', 'status']);
+    expect(changed.duration).toEqual({ a: 30, b: 400, change: 'slower' });
+    // Timing alone leaves a step unchanged, its duration marked.
+    expect(compareEntries(call(0, 'bash', 'x'), call(0, 'bash', 'x', { durationMs: 900 }))).toMatchObject({ verdict: 'unchanged', duration: { change: 'slower' } });
     expect(changed.fields.find((f) => f.name === 'output')?.diff).toEqual({
       kind: 'parts',
       parts: [

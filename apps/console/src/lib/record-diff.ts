@@ -1,6 +1,7 @@
 /**
  * What differs between two aligned steps of two runs (docs/console.md, "Compare two runs"): texts as line (or word)
- * diffs, bounded in size and edits; scalars by equality; durations only beyond a threshold, since they always move.
+ * diffs, bounded in size and edits; scalars by equality; durations apart, and only beyond a threshold, since they
+ * always move.
  */
 import type { TaskRecordEntry } from '@murmur/protocol';
 import { diffLines, diffWordsWithSpace } from 'diff';
@@ -66,7 +67,7 @@ export type Verdict = 'unchanged' | 'changed' | 'only-a' | 'only-b';
 export interface StepComparison {
   verdict: Verdict;
   fields: FieldComparison[];
-  /** Names of the fields that differ (a duration beyond the threshold included). */
+  /** Names of the fields that differ (not the duration: `duration.change` marks it). */
   changed: string[];
   duration: DurationComparison | null;
 }
@@ -157,8 +158,8 @@ export function compareEntries(a: Compared | null, b: Compared | null): StepComp
   const da = durationOf(a);
   const db = durationOf(b);
   const duration = da === null && db === null ? null : { a: da, b: db, change: durationChange(da, db) };
+  // A duration is marked on its own (slower, faster): timing alone does not make a step `changed`.
   const changed = fields.filter((f) => f.changed).map((f) => f.name);
-  if (duration && duration.change !== 'same') changed.push('duration');
   return { verdict: changed.length > 0 ? 'changed' : 'unchanged', fields, changed, duration };
 }
 
