@@ -12,7 +12,18 @@ import { openDoor } from '../support/console.js';
 import { type Door, expect, test } from '../support/fixtures.js';
 
 let capsule: Capsule;
+let reopening: Capsule;
 test.beforeAll(() => {
+  // Its on_task_end hook changes the notes and reopens the task once: two attempts reading different notes.
+  const reread = { tools: [{ tool: 'bash', input: { command: 'cat notes.txt' } }], answer: 'notes: {{tool.stdout}}' };
+  reopening = makeCapsule({
+    name: 'reopened',
+    lifecycle: { task_acceptance: 'queue', max_task_reopens: 1 },
+    hooks: {
+      on_task_end: [{ name: 'reread', command: `if grep -q '"attempt":1,'; then printf 'alpha\\nomega\\n' > notes.txt; echo '{"reopen": "Read them again."}'; fi` }],
+    },
+    rules: [{ match: '^read the notes', turns: [reread, reread] }],
+  });
   capsule = makeCapsule({
     name: 'compared',
     rules: [
@@ -23,7 +34,10 @@ test.beforeAll(() => {
     ],
   });
 });
-test.afterAll(() => capsule?.remove());
+test.afterAll(() => {
+  capsule?.remove();
+  reopening?.remove();
+});
 
 /** Writes the notes the scenario's shell tool reads, in the door's workdir (docs/sandbox.md). */
 const writeNotes = (door: Door, text: string) => writeFileSync(path.join(door.recordsDir, 'work', 'notes.txt'), text);
@@ -76,7 +90,7 @@ async function expectNotesCompared(page: Page, second: string) {
   await expect(ends.nth(1).locator('summary')).toContainText(/^≠ changed: text · Answer/);
   await expect(ends.nth(1).getByLabel('Difference in text, A to B').locator('del')).toHaveText(['− beta']);
   await expect(ends.nth(2).locator('summary')).toContainText(/^= unchanged · Ending: Ended completed/);
-  await expect(cellsOf(page.getByRole('table', { name: 'Runs' }), 'tool calls')).toHaveText(['2', '2', 'same']);
+  await expect(cellsOf(page.getByRole('table', { name: 'Runs' }), 'Tool calls')).toHaveText(['2', '2', 'same']);
 }
 
 test('two runs picked from the table: aligned steps, the changed output marked, the unchanged steps unchanged; the URL reopens the pair', async ({ page, murmur }) => {
@@ -143,5 +157,28 @@ test('a task no records folder holds is named; a bad attempt is refused in words
   await expect(page.getByRole('alert').filter({ hasText: 'Run B: no records folder on this host holds task tsk_nowhere.' })).toBeVisible();
   await page.goto(`${murmur.consoleUrl}/#/compare/${task}/${task}?a=1&b=2`);
   await expect(page.getByRole('alert').filter({ hasText: `Task ${task} has no attempt 2: its record holds 1.` })).toBeVisible();
+  await door.stop();
+});
+
+test('two attempts of a reopened task, from its page', async ({ page, murmur }) => {
+  const door = await murmur.startDoor(reopening.dir);
+  const task = await run(door, 'alpha\nbeta\n');
+  await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${task}`);
+  const record = page.getByRole('table', { name: 'Task record' });
+  await expect(record.getByRole('row').filter({ hasText: 'Reopened by reread: attempt 2' })).toBeVisible();
+  await page.getByRole('link', { name: 'Compare its attempts (1 and 2)' }).click();
+  await expect(page).toHaveURL(new RegExp(`#/compare/${task}/${task}\\?a=1&b=2$`));
+  const steps = stepsOf(page);
+  await expect(steps).toHaveCount(3);
+  await expect(steps.nth(0).locator('summary')).toContainText(/^= unchanged · 1\. Turn 1/);
+  await expect(steps.nth(1).locator('summary')).toContainText(/^≠ changed: output · 2\. Tool call bash \(exit 0\)/);
+  await expect(steps.nth(1).getByLabel('Difference in output, A to B').locator('ins')).toHaveText(['+ omega']);
+  await expect(steps.nth(2).locator('summary')).toContainText(/^= unchanged · 3\. Turn 2/);
+  // Attempt 1 ended by the reopen, which opened attempt 2; only the last attempt's answer is in the record.
+  const ends = endsOf(page);
+  await expect(ends.nth(0).locator('summary')).toContainText("Input: Operator's message ↔ Reopened by reread: attempt 2");
+  await expect(ends.nth(1).locator('summary')).toContainText(/^B only in B · Answer/);
+  await expect(ends.nth(2).locator('summary')).toContainText('Ending: Reopened by reread: attempt 2 ↔ Ended completed');
+  await expect(cellsOf(page.getByRole('table', { name: 'Runs' }), 'Task')).toHaveText([`${task} · attempt 1`, `${task} · attempt 2`, 'same task']);
   await door.stop();
 });

@@ -105,7 +105,7 @@ describe('runView and attempts', () => {
     expect(compared.steps[1].comparison.changed).toEqual(['output']);
     expect(compared.opening.changed).toContain('kind');
     expect(compared.answer.verdict).toBe('only-b');
-    expect(compared.totals.find((t) => t.name === 'duration')).toMatchObject({ a: 50, b: 50, change: 'same' });
+    expect(compared.totals.find((t) => t.name === 'Duration')).toMatchObject({ a: 50, b: 50, change: 'same' });
     expect(sideOf(record, 4)).toEqual({ problem: 'Task tsk_1 has no attempt 4: its record holds 2.' });
   });
 });

@@ -199,10 +199,10 @@ export function runTotals(steps: readonly StepEntry[], durationMs: number | null
 export function compareTotals(a: RunTotals, b: RunTotals): TotalComparison[] {
   const count = (name: string, x: number | null, y: number | null): TotalComparison => ({ name, a: x, b: y, change: x === y ? 'same' : 'changed' });
   return [
-    { name: 'duration', a: a.durationMs, b: b.durationMs, change: durationChange(a.durationMs, b.durationMs) },
-    count('turns', a.turns, b.turns),
-    count('tool calls', a.toolCalls, b.toolCalls),
-    count('input tokens', a.inputTokens, b.inputTokens),
-    count('output tokens', a.outputTokens, b.outputTokens),
+    { name: 'Duration', a: a.durationMs, b: b.durationMs, change: durationChange(a.durationMs, b.durationMs) },
+    count('Turns', a.turns, b.turns),
+    count('Tool calls', a.toolCalls, b.toolCalls),
+    count('Input tokens', a.inputTokens, b.inputTokens),
+    count('Output tokens', a.outputTokens, b.outputTokens),
   ];
 }
