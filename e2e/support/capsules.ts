@@ -38,6 +38,8 @@ export interface CapsuleSpec {
   shell?: string[];
   /** `network` of murmur.yaml (authentication…). */
   network?: Record<string, unknown>;
+  /** `hooks` of murmur.yaml (docs/agent-loop.md, "Hooks"). */
+  hooks?: Record<string, unknown>;
   rules: ScriptRule[];
   /** The default rule's turns. @default one turn answering "no rule for {{task.text}}" */
   defaultTurns?: ScriptTurn[];
@@ -60,6 +62,7 @@ export function makeCapsule(spec: CapsuleSpec): Capsule {
     capabilities: { shell: { allow: spec.shell ?? ['bash'] } },
   };
   if (spec.network) manifest.network = spec.network;
+  if (spec.hooks) manifest.hooks = spec.hooks;
   const script = {
     rules: spec.rules,
     default: { turns: spec.defaultTurns ?? [{ answer: 'no rule for {{task.text}}' }] },

@@ -2,8 +2,9 @@
  * Accessibility (issue 14, "axe still reports no violation"): axe-core in Debian's Chromium on the console's main
  * pages — the capsules page, a session's timeline with its tasks table, an ended task's page with its record, a
  * formation's view with its graph (issue 27) and a caller's record nesting its members' tasks, reached by a graph
- * edge's link, and a record nesting a plan's steps — against WCAG 2.x A and AA rules and label-content-name-mismatch.
- * Here any violation fails; on every other test's final page the fixtures fail a serious or critical one.
+ * edge's link, a record nesting a plan's steps, and the compare page with its differences open — against WCAG 2.x A
+ * and AA rules and label-content-name-mismatch. Here any violation fails; on every other test's final page the
+ * fixtures fail a serious or critical one.
  */
 import { MurmurClient } from '@murmur/client';
 import { FAILING_IMPACTS, axeViolations as violations } from '../support/axe.js';
@@ -16,7 +17,10 @@ let capsule: Capsule;
 test.beforeAll(() => {
   capsule = makeCapsule({
     name: 'accessible',
-    rules: [{ match: '^build', turns: [{ thinking: ['planning'], tools: [{ tool: 'bash', input: { command: 'echo built' } }], answer: '{{tool.stdout}}' }] }],
+    rules: [
+      { match: '^build', turns: [{ thinking: ['planning'], tools: [{ tool: 'bash', input: { command: 'echo built' } }], answer: '{{tool.stdout}}' }] },
+      { match: '^say (\\w+)', turns: [{ tools: [{ tool: 'bash', input: { command: 'echo first; echo {{match.1}}' } }], answer: '{{tool.stdout}}' }] },
+    ],
   });
 });
 test.afterAll(() => capsule?.remove());
@@ -91,6 +95,22 @@ test('axe finds no violation on a formation view with its graph and a record nes
   } finally {
     await formation.stop();
     folder.remove();
+  }
+});
+
+test('axe finds no violation on the compare page, its differences open', async ({ page, murmur }) => {
+  const door = await murmur.startDoor(capsule.dir);
+  try {
+    const one = await clientOf(door).sendText('say kite');
+    const two = await clientOf(door).sendText('say owl');
+    await page.goto(`${murmur.consoleUrl}/#/compare/${one.id}/${two.id}`);
+    const steps = page.getByRole('list', { name: 'Aligned steps' }).getByRole('listitem');
+    await expect(steps.nth(1).getByLabel('Difference in output, A to B').locator('ins').last()).toHaveText('+ owl');
+    // The folded (unchanged) step opened too, so its table is checked as well.
+    await steps.nth(0).locator('summary').click();
+    expect(await violations(page), 'compare page').toEqual([]);
+  } finally {
+    await door.stop();
   }
 });
 

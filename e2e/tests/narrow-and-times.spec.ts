@@ -47,6 +47,11 @@ test.describe('narrow window and exact times', () => {
     await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${taskId}`);
     await expect(page.getByRole('heading', { name: `Task ${taskId}`, level: 1 })).toBeVisible();
     expect(await overflow(page)).toEqual({ extra: 0, culprits: [] });
+
+    const other = (await client.sendText('What is 3+3?')).id;
+    await page.goto(`${murmur.consoleUrl}/#/compare/${taskId}/${other}`);
+    await expect(page.getByRole('list', { name: 'Aligned steps' })).toBeVisible();
+    expect(await overflow(page)).toEqual({ extra: 0, culprits: [] });
   });
 
   test('Times: relative, local time or UTC, on the page and kept for the next visit', async ({ page, murmur }) => {

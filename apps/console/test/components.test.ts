@@ -82,7 +82,7 @@ describe('TasksPanel', () => {
     await tasks.load();
     render(TasksPanel, { props: { tasks, door: '127.0.0.1:1' } });
     const table = screen.getByRole('table', { name: 'Tasks' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Task', 'Input', 'State', 'Status message', 'Context', 'Changed']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Task', 'Input', 'State', 'Status message', 'Context', 'Changed', 'Compare']);
     expect(within(table).getByText('failed')).toBeTruthy();
     expect(within(table).getByText('completed')).toBeTruthy();
     expect(screen.getByText(/of 3 in total/)).toBeTruthy();
@@ -91,6 +91,22 @@ describe('TasksPanel', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
     await vi.waitFor(() => expect(within(table).getByText('working')).toBeTruthy());
     expect(previous.disabled).toBe(false);
+  });
+
+  it('picks two tasks to compare from the table, linking to their comparison (docs/console.md, "Compare two runs")', async () => {
+    const { client } = fakeClient();
+    client.listTasks.mockResolvedValue({ tasks: [task('tsk_a', 'TASK_STATE_COMPLETED'), task('tsk_b', 'TASK_STATE_COMPLETED')], nextPageToken: '', pageSize: 2, totalSize: 2 });
+    const tasks = new TaskList(() => client);
+    await tasks.load();
+    render(TasksPanel, { props: { tasks, door: '127.0.0.1:1' } });
+    expect(screen.queryByRole('link', { name: 'Compare the picked tasks' })).toBeNull();
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'Compare tsk_a' }));
+    expect(screen.getByText(/pick one more/)).toBeTruthy();
+    await fireEvent.click(screen.getByRole('checkbox', { name: 'Compare tsk_b' }));
+    expect(screen.getByRole('link', { name: 'Compare the picked tasks' }).getAttribute('href')).toBe('#/compare/tsk_a/tsk_b');
+    await fireEvent.click(screen.getByRole('button', { name: 'Clear picks' }));
+    expect(screen.queryByRole('link', { name: 'Compare the picked tasks' })).toBeNull();
+    expect((screen.getByRole('checkbox', { name: 'Compare tsk_a' }) as HTMLInputElement).checked).toBe(false);
   });
 
   it('applies the filters on submit, from the first page', async () => {

@@ -152,7 +152,9 @@ export type TaskRecordEntry =
   | (EntryBase & { kind: 'input-required'; prompt: string })
   | (EntryBase & { kind: 'reply'; text: string | null })
   | (EntryBase & { kind: 'answer'; text: string })
-  | (EntryBase & { kind: 'end'; state: TaskState; status: string | null });
+  | (EntryBase & { kind: 'end'; state: TaskState; status: string | null })
+  /** An on_task_end hook reopened the task: the entries after it, up to the next one, are attempt `attempt` (from 2). */
+  | (EntryBase & { kind: 'reopen'; attempt: number; hook: string });
 
 export type TaskRecordEntryKind = TaskRecordEntry['kind'];
 

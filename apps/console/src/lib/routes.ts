@@ -1,11 +1,12 @@
 /**
- * Hash routes, hand-written (three shapes do not need a library):
+ * Hash routes, hand-written (a handful of shapes do not need a library):
  *   #/                              the capsules on this host
  *   #/door/<host:port>[?<query>]    one door: live timeline, tasks (the query holds the table's filters and page)
  *   #/door/<host:port>/tasks/<id>[?entry=N]   one task (N: the record entry to scroll to and highlight)
  *   #/door/<host:port>/tasks/<id>?toolCall=<id>   one task, its entry for that tool call highlighted
  *   #/door/<host:port>/files[/<folder>/…]   the door's exported files in that folder, and its peer handles
  *   #/formation/<name>-<pid>        one formation on this host: its members and the calls between them
+ *   #/compare/<task A>/<task B>[?a=N&b=M]   two tasks' records side by side (N, M: one attempt of each)
  * The hash keeps the app a static bundle: `mur console` serves index.html for `/` only.
  */
 
@@ -15,6 +16,14 @@ export type Route =
   | { name: 'task'; door: string; taskId: string; /** The record entry linked to (its index). */ entry?: number; /** Or the tool-call entry linked to, by its tool call id. */ toolCall?: string }
   | { name: 'files'; door: string; /** The folder under the export root, as segments (none: the root). */ folder: readonly string[] }
   | { name: 'formation'; /** `<name>-<supervisor pid>` (docs/console.md, "Formations"). */ key: string }
+  | {
+      name: 'compare';
+      a: string;
+      b: string;
+      /** One attempt of a reopened task (from 1); absent: the whole record (docs/console.md, "Compare two runs"). */
+      attemptA?: number;
+      attemptB?: number;
+    }
   | { name: 'not-found'; path: string };
 
 /** Reads `location.hash` (with or without `#`) into a route. */
@@ -27,6 +36,7 @@ export function parseRoute(hash: string): Route {
   if (parts.some((part) => part === null || part === '')) return { name: 'not-found', path };
   const [first, door, third, taskId, ...more] = parts as string[];
   if (first === 'formation' && door !== undefined && third === undefined) return { name: 'formation', key: door };
+  if (first === 'compare' && door !== undefined && third !== undefined && taskId === undefined) return compareRoute(door, third, query);
   if (first !== 'door' || door === undefined) return { name: 'not-found', path };
   if (third === undefined) return query === '' ? { name: 'door', door } : { name: 'door', door, query };
   if (third === 'files') return { name: 'files', door, folder: parts.slice(3) as string[] };
@@ -58,6 +68,12 @@ export function href(route: Route): string {
       return `#/door/${encodeSegment(route.door)}/files${route.folder.map((segment) => `/${encodeSegment(segment)}`).join('')}`;
     case 'formation':
       return `#/formation/${encodeSegment(route.key)}`;
+    case 'compare': {
+      const query = new URLSearchParams();
+      if (route.attemptA !== undefined) query.set('a', String(route.attemptA));
+      if (route.attemptB !== undefined) query.set('b', String(route.attemptB));
+      return `#/compare/${encodeSegment(route.a)}/${encodeSegment(route.b)}${query.size > 0 ? `?${query}` : ''}`;
+    }
     case 'not-found':
       return `#${route.path}`;
     default: {
@@ -65,6 +81,17 @@ export function href(route: Route): string {
       throw new TypeError(`unknown route ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+function compareRoute(a: string, b: string, query: string): Route {
+  const params = new URLSearchParams(query);
+  const attempt = (key: string) => {
+    const n = Number.parseInt(params.get(key) ?? '', 10);
+    return Number.isInteger(n) && n >= 1 ? n : undefined;
+  };
+  const attemptA = attempt('a');
+  const attemptB = attempt('b');
+  return { name: 'compare', a, b, ...(attemptA === undefined ? {} : { attemptA }), ...(attemptB === undefined ? {} : { attemptB }) };
 }
 
 // `:`, `[` and `]` stay readable in the hash (a door key is `127.0.0.1:41873` or `[::1]:41873`).

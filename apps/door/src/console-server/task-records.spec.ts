@@ -85,3 +85,18 @@ test('two plans in one task: each call gets its own steps in plan order; a plan 
     ['call_d', []],
   ]);
 });
+
+test('a reopen is an entry of its own, between the attempts it separates (docs/console.md, "Entries")', () => {
+  const records = [
+    rec(0, 'task_start', { context_id: 'ctx_p', message_id: 'msg_p', origin: 'operator', trust: 'trusted', text_chars: 2, text: 'go', references: [], attachments: [] }),
+    toolCall(50, 'call_1', 'bash', 10),
+    rec(60, 'task_reopened', { hook: 'recheck', attempt: 2 }),
+    toolCall(90, 'call_2', 'bash', 10),
+  ];
+  const entries = recordEntries(row, records);
+  assert.deepEqual(
+    entries.map((e) => e.kind),
+    ['input', 'tool-call', 'reopen', 'tool-call'],
+  );
+  assert.deepEqual(entries[2], { kind: 'reopen', at: ts(60), offsetMs: 60, attempt: 2, hook: 'recheck' });
+});

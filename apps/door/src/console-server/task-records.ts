@@ -121,6 +121,9 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
       case 'task_settled_on_reopen':
         push(ms, { kind: 'end', ...at(ms), state: 'TASK_STATE_FAILED', status: 'settled FAILED when the session reopened' });
         break;
+      case 'task_reopened':
+        push(ms, { kind: 'reopen', ...at(ms), attempt: record.attempt, hook: record.hook });
+        break;
       // Not entries of the record: the session's own, and what the entries above already show (a member call's
       // records are its call-member tool call's, a plan's its submit-plan tool call's steps, a delegation's its
       // child's task).
@@ -137,7 +140,6 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
       case 'tool_call_denied':
       case 'hook_artifact':
       case 'hook_failed':
-      case 'task_reopened':
       case 'compaction':
       case 'conversation_trimmed':
       case 'deadline_notice':
