@@ -86,6 +86,7 @@ export {
   insufficientScopeRefusal,
   invalidTokenRefusal,
   methodNotAllowedRefusal,
+  notLoopbackPeerRefusal,
   notLoopbackRefusal,
   type PlaneName,
   peerNotAcceptedRefusal,
