@@ -97,6 +97,10 @@ test.describe('the console across hosts', () => {
     await expect(page.getByRole('status', { name: 'Session stream' })).toHaveText('live');
     await expect(page.getByRole('heading', { name: 'This door needs a token' })).toHaveCount(0);
     await expect(page.getByRole('table', { name: 'Tasks' }).getByRole('link', { name: remoteTask.id })).toBeVisible();
+    // The extended card, read with the file's token too: only the extended card names the capsule extension.
+    const card = page.getByRole('region', { name: 'Agent card' });
+    await expect(card.getByText('https://docs.murmur.nexus/reference/agent-card/#murmur-capsule-v1', { exact: true })).toHaveCount(1);
+    await expect(card).not.toContainText('Give a token to read the extended card.');
   });
 
   test('a task sent from the console to alpha streams back live over the test network', async ({ page }) => {
