@@ -170,7 +170,7 @@ test.describe('the console across hosts', () => {
     await expect(record.locator('.wf-bar:not(.tool)')).toHaveCount(2);
   });
 
-  test('the search finds the remote task by a word of its answer', async ({ page }) => {
+  test('the search finds the remote task by a word of its input', async ({ page }) => {
     await openDoor(page, consoleUrl, alpha.address);
     await page.getByLabel('Search tasks').fill(remoteTask.text.split(' ').at(-1)!);
     await page.getByLabel('Search tasks').press('Enter');
