@@ -1,5 +1,5 @@
 /** Fixtures: real doors (`mur run`) and the real console (`mur console`) in a private MURMUR_HOME per worker. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,8 +22,12 @@ export interface Door {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-function spawnMur(args: string[], home: string, env: Record<string, string> = {}): { child: ChildProcess; first: Promise<string> } {
-  const child = spawn(process.execPath, [MUR, ...args], { env: { ...process.env, MURMUR_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** How a `mur` process is started: `spawn` itself, or a wrapper such as `ip netns exec` (support/netns.ts). */
+export type Launcher = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
+
+/** Starts `mur <args>` under MURMUR_HOME `home`; `first` is its first stdout line (the announcement). */
+export function spawnMur(args: string[], home: string, env: Record<string, string> = {}, launch: Launcher = spawn): { child: ChildProcess; first: Promise<string> } {
+  const child = launch(process.execPath, [MUR, ...args], { env: { ...process.env, MURMUR_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => {
     stderr += c.toString();
@@ -35,7 +39,8 @@ function spawnMur(args: string[], home: string, env: Record<string, string> = {}
   return { child, first };
 }
 
-function stopper(child: ChildProcess) {
+/** Stops a `mur` process with a signal (SIGTERM by default) and resolves once it has exited. */
+export function stopper(child: ChildProcess) {
   return (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();

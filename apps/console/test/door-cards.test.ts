@@ -7,10 +7,10 @@ import { fakeClient } from './support/fake-client';
 
 const card = (name: string, extended = true) => ({ name, version: '0.1.0', capabilities: { extendedAgentCard: extended }, securityRequirements: [{ schemes: {} }] }) as unknown as AgentCard;
 
-function setup(token: string | null = 'mur_t') {
+function setup(token: string | null = 'mur_t', proxyToken = false) {
   const { client } = fakeClient();
   const reported: Problem[] = [];
-  const cards = new DoorCards({ door: '127.0.0.1:1', client: () => client, token: () => token, report: (p) => reported.push(p) });
+  const cards = new DoorCards({ door: '127.0.0.1:1', client: () => client, token: () => token, proxyToken: () => proxyToken, report: (p) => reported.push(p) });
   return { client, cards, reported };
 }
 
@@ -21,6 +21,14 @@ describe('DoorCards', () => {
     client.getExtendedCard.mockResolvedValue(card('extended'));
     await cards.load();
     expect([cards.public?.name, cards.extended?.name, cards.extendedNote, cards.authenticated]).toEqual(['public', 'extended', null, true]);
+  });
+
+  it("reads the extended card without a token in the page when mur console's proxy sends one (--token-file)", async () => {
+    const { client, cards } = setup(null, true);
+    client.getCard.mockResolvedValue(card('public'));
+    client.getExtendedCard.mockResolvedValue(card('extended'));
+    await cards.load();
+    expect([cards.extended?.name, cards.extendedNote]).toEqual(['extended', null]);
   });
 
   it('keeps the card it read when a read fails, and says why', async () => {

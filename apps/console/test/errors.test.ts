@@ -66,6 +66,7 @@ describe('describeError', () => {
   it('covers unreadable answers, the console API, and anything else', () => {
     expect(describeError(new InvalidResponseError('not-json', "GetTask: the door's answer is not JSON (HTTP 200)"), door)).toMatchObject({ kind: 'invalid-response' });
     expect(describeError(new ConsoleApiError('/api/sessions answered HTTP 500', 500))).toMatchObject({ kind: 'api', title: 'mur console did not answer', code: 500 });
+    expect(describeError(new ConsoleApiError('/api/formations answered HTTP 403: not for 10.0.0.1', 403))).toMatchObject({ kind: 'api', title: 'mur console refused', detail: '/api/formations answered HTTP 403: not for 10.0.0.1', code: 403 });
     expect(describeError(new Error('boom'))).toMatchObject({ kind: 'unknown', title: 'boom' });
     expect(describeError('odd')).toMatchObject({ kind: 'unknown', title: 'odd' });
   });

@@ -226,6 +226,6 @@ describe('the formation view API', () => {
     if (!outside) return t.skip('no non-loopback IPv4 address on this host');
     const answer = await fetch(`${consoleUrl.replace('127.0.0.1', outside)}/api/formations`);
     assert.equal(answer.status, 403);
-    assert.equal(((await answer.json()) as { error: string }).error, 'not_loopback');
+    assert.deepEqual(await answer.json(), { error: 'not_loopback', message: `mur console reads this machine's records and formations for a loopback peer only, not for ${outside}` });
   });
 });

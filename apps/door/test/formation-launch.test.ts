@@ -130,7 +130,7 @@ describe('member tokens, added after launch', () => {
     // Before the seat, a member token is just a header a public door ignores.
     const early = new MurmurClient(announced.url, { token: planner });
     await early.sendText('before the seat');
-    child.send({ kind: 'seat', links: [], accept: [{ credential: 'member:planner', scopes, token: planner }, { credential: 'member:critic', scopes, token: critic }] });
+    child.send({ kind: 'seat', links: [], doors: [], accept: [{ credential: 'member:planner', scopes, token: planner }, { credential: 'member:critic', scopes, token: critic }] });
     await nextMessage(child, 'seated');
     const asPlanner = new MurmurClient(announced.url, { token: planner });
     const asCritic = new MurmurClient(announced.url, { token: critic });

@@ -330,7 +330,7 @@ describe('share-file to a member whose card is v0.4.0 (no supportedInterfaces)',
     const child = forkMember(roster, 'owner', home);
     try {
       const announced = await nextMessage<{ kind: string; url: string }>(child, 'announced');
-      child.send({ kind: 'seat', accept: [], links: [{ member: 'reader', url, token: 'mur_unused' }] });
+      child.send({ kind: 'seat', accept: [], links: [{ member: 'reader', url, token: 'mur_unused' }], doors: [url] });
       await nextMessage(child, 'seated');
       const task = await new MurmurClient(announced.url).sendText('share a.txt reader');
       const text = task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0].text ?? '';
@@ -370,7 +370,7 @@ describe('the peer plane on an authenticated door (seed 000 step 1: the handle i
     const child = forkMember(roster, 'owner', home);
     try {
       const announced = await nextMessage<{ kind: string; url: string; recordsDir: string }>(child, 'announced');
-      child.send({ kind: 'seat', accept: [], links: [{ member: 'reader', url: cardUrl, token: 'mur_unused' }] });
+      child.send({ kind: 'seat', accept: [], links: [{ member: 'reader', url: cardUrl, token: 'mur_unused' }], doors: [cardUrl] });
       await nextMessage(child, 'seated');
       const tokens = tokensOf(announced);
       // Sending the task takes the operator's token like any method.

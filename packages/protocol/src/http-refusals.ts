@@ -178,6 +178,14 @@ export function notLoopbackRefusal(host: string): HttpRefusalBody<'not_loopback'
   return { error: 'not_loopback', message: `the console only reaches doors on this machine's loopback, not ${host}` };
 }
 
+/**
+ * 403 not_loopback, for the peer: mur console's record and formation APIs read this machine's files, so they answer a
+ * loopback peer only, whatever address the console listens on. `peer` is the peer's address.
+ */
+export function notLoopbackPeerRefusal(peer: string): HttpRefusalBody<'not_loopback'> {
+  return { error: 'not_loopback', message: `mur console reads this machine's records and formations for a loopback peer only, not for ${peer}` };
+}
+
 /** 502 door_unreachable: the proxy's connection to the door failed before any answer. `address` is host:port. */
 export function doorUnreachableRefusal(address: string, cause: string): HttpRefusalBody<'door_unreachable'> {
   return { error: 'door_unreachable', message: `cannot reach the door at ${address}: ${cause}` };

@@ -88,6 +88,7 @@ export {
   insufficientScopeRefusal,
   invalidTokenRefusal,
   methodNotAllowedRefusal,
+  notLoopbackPeerRefusal,
   notLoopbackRefusal,
   type PlaneName,
   peerNotAcceptedRefusal,

@@ -12,6 +12,7 @@ import {
   type HttpRefusalCode,
   insufficientScopeRefusal,
   invalidTokenRefusal,
+  notLoopbackPeerRefusal,
   notLoopbackRefusal,
   peerNotAcceptedRefusal,
   planeNotServedRefusal,
@@ -81,6 +82,10 @@ test('the bodies are byte-identical to what the door and mur console have always
   assert.equal(wire(consoleNotFoundRefusal('/api/nope')), '{"error":"not_found","message":"no console API at /api/nope"}');
   assert.equal(wire(badAddressRefusal()), '{"error":"bad_address","message":"the door address must be host:port, such as 127.0.0.1:41873"}');
   assert.equal(wire(notLoopbackRefusal('10.0.0.1')), `{"error":"not_loopback","message":"the console only reaches doors on this machine's loopback, not 10.0.0.1"}`);
+  assert.equal(
+    wire(notLoopbackPeerRefusal('10.0.0.1')),
+    `{"error":"not_loopback","message":"mur console reads this machine's records and formations for a loopback peer only, not for 10.0.0.1"}`,
+  );
   assert.equal(
     wire(doorUnreachableRefusal('127.0.0.1:9', 'connect ECONNREFUSED 127.0.0.1:9')),
     '{"error":"door_unreachable","message":"cannot reach the door at 127.0.0.1:9: connect ECONNREFUSED 127.0.0.1:9"}',

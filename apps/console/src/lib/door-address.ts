@@ -1,10 +1,10 @@
 /**
  * Door addresses as the console names them: `host:port`, the key of a door in routes, in sessionStorage and in the
- * proxy path `mur console` serves (`/api/door/<host>:<port>/…`, loopback doors only).
+ * proxy path `mur console` serves (`/api/door/<host>:<port>/…`: loopback doors, and the doors added with `--door`).
  */
 import { CONSOLE_DOOR_PROXY_PREFIX, isLoopbackHost } from '@murmur/protocol';
 
-/** A loopback door the console's proxy can reach. */
+/** A door the console's proxy can reach: a loopback one, or one added with `mur console --door`. */
 export interface DoorAddress {
   /** `127.0.0.1`, `127.x.y.z` or `[::1]` (brackets kept: it is how the host appears in a URL, in the key and in protocol's parseHostPort). */
   host: string;
@@ -28,9 +28,9 @@ export function parseDoorAddress(input: string, added: ReadonlySet<string> = new
   if (text === '') return { ok: false, message: 'Type the address of a door, such as 127.0.0.1:41873.' };
   let raw = text;
   if (/^\d{1,5}$/.test(raw)) raw = `127.0.0.1:${raw}`;
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw);
-  if (scheme && scheme[1].toLowerCase() !== 'http') {
-    return { ok: false, message: `The console reaches doors over plain http on this host, not ${scheme[1]}://.` };
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1].toLowerCase() ?? null;
+  if (scheme !== null && scheme !== 'http' && scheme !== 'https') {
+    return { ok: false, message: `The console reaches doors over plain http on this host, not ${scheme}://.` };
   }
   let url: URL;
   try {
@@ -39,9 +39,11 @@ export function parseDoorAddress(input: string, added: ReadonlySet<string> = new
     return { ok: false, message: `"${text}" is not a door address; write it as host:port, such as 127.0.0.1:41873.` };
   }
   if (url.username !== '' || url.password !== '') return { ok: false, message: 'A door address carries no user name or password.' };
-  // A door `mur console --door` added is reached by its exact host:port, loopback or not.
+  // A door `mur console --door` added is reached by its exact host:port, loopback or not, over the scheme it was
+  // added with (an https door too: mur console's proxy speaks https to it).
   const addedKey = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
   if (added.has(addedKey)) return { ok: true, address: { host: url.hostname, port: Number(addedKey.slice(addedKey.lastIndexOf(':') + 1)), key: addedKey } };
+  if (scheme === 'https') return { ok: false, message: 'The console reaches doors over plain http on this host, not https://.' };
   if (!isLoopbackHost(url.hostname)) return { ok: false, message: `${url.hostname} is not a loopback address. ${LOOPBACK_ONLY}, or a door added with mur console --door.` };
   if (url.port === '') return { ok: false, message: `Add the door's port, such as ${url.hostname}:41873.` };
   const host = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;

@@ -15,6 +15,8 @@ export interface DoorCardsOptions {
   client: () => DoorClient;
   /** The door token now, or null. */
   token: () => string | null;
+  /** Whether mur console's proxy sends this door a token of its own (a door added with `--door … --token-file`). */
+  proxyToken?: () => boolean;
   /** A problem worth the door's attention (a 401 opens its token prompt). */
   report: (problem: Problem) => void;
 }
@@ -70,7 +72,7 @@ export class DoorCards {
       this.#extendedNote = PUBLIC_DOOR;
       return;
     }
-    if (this.#options.token() === null) {
+    if (this.#options.token() === null && !this.#options.proxyToken?.()) {
       this.#extended = null;
       this.#extendedNote = 'Give a token to read the extended card.';
       return;

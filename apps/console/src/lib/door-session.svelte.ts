@@ -55,6 +55,8 @@ export interface DoorSessionOptions {
   operatorActs?: OperatorActs;
   /** The clock the hold's back-off reads. */
   now?: () => number;
+  /** Whether mur console's proxy sends the door a token of its own (an added door's --token-file). @default never */
+  proxyToken?: (door: string) => boolean;
 }
 
 export class DoorSession {
@@ -94,7 +96,7 @@ export class DoorSession {
     this.#client = this.#makeClient();
     const context = { door: key };
     const report = (problem: Problem) => this.report(problem);
-    this.cards = new DoorCards({ door: key, client: () => this.#client, token: () => this.#token, report });
+    this.cards = new DoorCards({ door: key, client: () => this.#client, token: () => this.#token, proxyToken: () => options.proxyToken?.(key) ?? false, report });
     this.records = new RecordSearch(key);
     this.timeline = new TimelineStore({ perf: options.perf, afterFlush: options.afterFlush });
     this.watch = new LiveFeed((signal) => this.#client.watchSession({ signal }), {

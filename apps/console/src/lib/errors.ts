@@ -77,7 +77,7 @@ export function isAbort(error: unknown): boolean {
 export function describeError(error: unknown, context: ErrorContext = {}): Problem {
   const door = context.door ? `the door at ${context.door}` : 'the door';
   if (error instanceof HeldRequest) return error.problem;
-  if (error instanceof ConsoleApiError) return problem('api', 'mur console did not answer', error.message, error.status);
+  if (error instanceof ConsoleApiError) return problem('api', error.status === 403 ? 'mur console refused' : 'mur console did not answer', error.message, error.status);
   const kind = errorKind(error);
   switch (kind) {
     case 'http-refusal':

@@ -35,7 +35,12 @@ export class Formations {
       } catch (error) {
         throw new ConsoleApiError(`no answer from ${CONSOLE_FORMATIONS_PATH}: ${error instanceof Error ? error.message : String(error)}`, null);
       }
-      if (!response.ok) throw new ConsoleApiError(`${CONSOLE_FORMATIONS_PATH} answered HTTP ${response.status}`, response.status);
+      if (!response.ok) {
+        // A refusal says why in its body: a browser on another host is refused not_loopback (docs/console.md, "Across hosts").
+        const refusal = (await response.json().catch(() => null)) as { message?: unknown } | null;
+        const why = typeof refusal?.message === 'string' ? `: ${refusal.message}` : '';
+        throw new ConsoleApiError(`${CONSOLE_FORMATIONS_PATH} answered HTTP ${response.status}${why}`, response.status);
+      }
       return readFormations(await response.json().catch(() => null));
     });
   }

@@ -19,7 +19,7 @@ import { manageMemoryWhileServing } from '../memory/serving-memory.js';
 export async function runMember(argv: string[], warn: (line: string) => void): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { roster: { type: 'string' }, member: { type: 'string' }, deadline: { type: 'string' }, supervisor: { type: 'string' } },
+    options: { roster: { type: 'string' }, member: { type: 'string' }, deadline: { type: 'string' }, supervisor: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } },
   });
   const send = process.send?.bind(process);
   if (!send) throw new UsageError('mur run --member is started by mur run --roster, with an IPC channel; run the roster instead');
@@ -31,7 +31,7 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
   const warning = egressWarning(me.name, me.callees, me.loaded.manifest.capabilities.network.allow);
   if (warning) warn(warning);
   const seat = new FormationSeat(roster.name, me.name, me.callees, me.callers, roster.members.map((m) => m.name));
-  const session = stageSession({ dir: me.loaded.dir, settings, host: '127.0.0.1', port: 0, deadlineMs, formation: seat });
+  const session = stageSession({ dir: me.loaded.dir, settings, host: values.host!, port: 0, deadlineMs, formation: seat });
   const door = await startDoor(session);
   manageMemoryWhileServing();
   register(entryOf(session, door.url, { name: roster.name, member: me.name, entry: roster.entry === me.name, supervisorPid: Number(values.supervisor ?? process.ppid) }));
@@ -52,7 +52,7 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
     if (!isSupervisorMessage(message)) return;
     if (message.kind === 'seat') {
       door.acceptTokens(message.accept);
-      seat.seat(new Map<string, MemberLink>(message.links.map((l) => [l.member, { url: l.url, token: l.token }])));
+      seat.seat(new Map<string, MemberLink>(message.links.map((l) => [l.member, { url: l.url, token: l.token }])), message.doors);
       tell({ kind: 'seated' });
     } else {
       const accepting = session.manifest.lifecycle.task_acceptance !== 'none';

@@ -7,14 +7,17 @@ import { isMemberMessage, type MemberAnnounced, type MemberToSupervisor, type Su
 import { registerFormation, unregister, unregisterFormation } from '../session/session-registry.js';
 import { launchTaskText } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
+import { checkHost } from './host-option.js';
 import { atTime } from './run-command.js';
 import { UsageError } from './usage-error.js';
 
-export const ROSTER_USAGE = `usage: mur run --roster roster.yaml [--task TEXT] [--json]
+export const ROSTER_USAGE = `usage: mur run --roster roster.yaml [--host H] [--task TEXT] [--json]
 
 Starts every member of the formation roster.yaml names, each its own session and door in its own process, hands
 each member its member tokens, gives the entry member the launch's task (--task, or task.md / input.txt beside
-roster.yaml), and serves until SIGINT, SIGTERM, mur stop <formation name>, or the roster's deadline (docs/formations.md).`;
+roster.yaml), and serves until SIGINT, SIGTERM, mur stop <formation name>, or the roster's deadline (docs/formations.md).
+Every member's door listens on --host (default 127.0.0.1): one address of this machine, so the formation can be
+watched from another host; its members still all run on this one.`;
 
 /** How long a member may take to announce its door, and to take its seat. */
 const MEMBER_START_MS = 30_000;
@@ -54,14 +57,19 @@ function nextMessage<K extends MemberToSupervisor['kind']>(member: Member, kind:
  * Resolves with the exit code once every member has stopped.
  */
 export async function superviseFormation(argv: string[], out: (line: string) => void, warn: (line: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { roster: { type: 'string' }, task: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { roster: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, task: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
   if (positionals.length > 0) throw new UsageError(`mur run --roster takes no capsule folder: the roster names them\n${ROSTER_USAGE}`);
   const roster = loadRoster(values.roster!, doorSettings());
+  await checkHost(values.host!);
   const deadlineMs = roster.deadline === null ? null : parseDeadline(roster.deadline, Date.now());
   const launchText = launchTaskText(roster.dir, values.task);
 
   const members = roster.members.map((m): Member => {
-    const args = ['run', '--roster', roster.file, '--member', m.name, '--supervisor', String(process.pid)];
+    const args = ['run', '--roster', roster.file, '--member', m.name, '--supervisor', String(process.pid), '--host', values.host!];
     if (deadlineMs !== null) args.push('--deadline', new Date(deadlineMs).toISOString());
     const child = fork(process.argv[1], args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -104,7 +112,7 @@ export async function superviseFormation(argv: string[], out: (line: string) => 
         const seat = tokens.get(member.name)!;
         const links = [...seat.present].map(([callee, token]) => ({ member: callee, url: byName.get(callee)!.announced!.url, token }));
         const seated = nextMessage(member, 'seated');
-        send(member, { kind: 'seat', accept: seat.accept, links });
+        send(member, { kind: 'seat', accept: seat.accept, links, doors: members.map((m) => m.announced!.url) });
         return seated;
       }),
     );

@@ -7,6 +7,7 @@ import { SANDBOX_OFF_WARNING } from '../tools/sandbox/sandbox.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
+import { checkHost } from './host-option.js';
 import { manageMemoryWhileServing } from '../memory/serving-memory.js';
 import { UsageError } from './usage-error.js';
 
@@ -43,6 +44,7 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not '${values.port}'`);
   const deadlineMs = values.deadline === undefined ? undefined : parseDeadline(values.deadline, Date.now());
+  await checkHost(values.host!);
   const session = stageSession({ dir: positionals[0] ?? '.', settings: doorSettings(), host: values.host!, port, resume: values.resume, deadlineMs });
   const door = await startDoor(session);
   const shell = session.manifest.capabilities.shell;

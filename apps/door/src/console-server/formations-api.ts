@@ -9,7 +9,7 @@ import {
   type ConsoleMemberCall,
   encodeRefusalBody,
   isLoopbackHost,
-  notLoopbackRefusal,
+  notLoopbackPeerRefusal,
   refusalStatus,
 } from '@murmur/protocol';
 import { type FormationEntry, listFormations, listSessions } from '../session/session-registry.js';
@@ -112,7 +112,7 @@ export function registerFormationsApi(fastify: FastifyInstance, home: string): v
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url !== CONSOLE_FORMATIONS_PATH && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}?`) && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}/`)) return;
     const peer = request.socket.remoteAddress ?? '';
-    if (!isLoopbackHost(peer)) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackRefusal(peer)));
+    if (!isLoopbackHost(peer)) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackPeerRefusal(peer)));
   });
 
   fastify.get(CONSOLE_FORMATIONS_PATH, async (_request, reply) => {

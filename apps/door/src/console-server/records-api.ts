@@ -17,7 +17,7 @@ import {
   isId,
   isLoopbackHost,
   memberTaskIds,
-  notLoopbackRefusal,
+  notLoopbackPeerRefusal,
   RECORD_IDS_MAX,
   RECORD_MEMBER_DEPTH,
   RECORD_MEMBER_ENTRIES_MAX,
@@ -131,7 +131,7 @@ export function registerRecordsApi(fastify: FastifyInstance, home: string): void
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/api/records/')) return;
     const peer = request.socket.remoteAddress ?? '';
-    if (!isLoopbackHost(peer)) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackRefusal(peer)));
+    if (!isLoopbackHost(peer)) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackPeerRefusal(peer)));
   });
 
   fastify.get(CONSOLE_RECORD_SESSIONS_PATH, async (_request, reply) => {

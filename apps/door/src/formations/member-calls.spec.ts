@@ -22,7 +22,7 @@ function calls(offer: OfferAnswer, deadline?: number, env: Record<string, string
   const records: { type: string; fields: Record<string, unknown> }[] = [];
   const trace = { write: (type: string, fields: Record<string, unknown>) => records.push({ type, fields }) } as unknown as TraceWriter;
   const seat = new FormationSeat('f', 'planner', ['worker'], [], ['planner', 'worker']);
-  seat.seat(new Map([['worker', { url: 'http://127.0.0.1:40001', token: 'mur_x' }]]));
+  seat.seat(new Map([['worker', { url: 'http://127.0.0.1:40001', token: 'mur_x' }]]), []);
   const door: MemberDoorLike = { offer: async () => offer, read: async () => ({ kind: 'no-answer', why: 'gone' }), cancel: async () => undefined };
   const memberCalls = new MemberCalls({ session: session(deadline, env), seat, trace, clock: SYSTEM_CLOCK, openDoor: () => door });
   return { memberCalls, records };
@@ -123,7 +123,7 @@ async function endingDuringReoffer() {
   const records: { type: string; fields: Record<string, unknown> }[] = [];
   const trace = { write: (type: string, fields: Record<string, unknown>) => records.push({ type, fields }) } as unknown as TraceWriter;
   const seat = new FormationSeat('f', 'planner', ['worker'], [], ['planner', 'worker']);
-  seat.seat(new Map([['worker', { url: 'http://127.0.0.1:40001', token: 'mur_x' }]]));
+  seat.seat(new Map([['worker', { url: 'http://127.0.0.1:40001', token: 'mur_x' }]]), []);
   const { clock, sleeps } = manualClock();
   const offer: { answer?: (a: OfferAnswer) => void; giveUp?: AbortSignal; count: number } = { count: 0 };
   const canceled: string[] = [];
@@ -221,7 +221,7 @@ test('a call between offers when the calling task ends: recorded abandoned at on
   const records: { type: string; fields: Record<string, unknown> }[] = [];
   const trace = { write: (type: string, fields: Record<string, unknown>) => records.push({ type, fields }) } as unknown as TraceWriter;
   const seat = new FormationSeat('f', 'planner', ['worker'], [], ['planner', 'worker']);
-  seat.seat(new Map([['worker', { url: 'http://127.0.0.1:40001', token: 'mur_x' }]]));
+  seat.seat(new Map([['worker', { url: 'http://127.0.0.1:40001', token: 'mur_x' }]]), []);
   const { clock, sleeps } = manualClock();
   let offers = 0;
   const door: MemberDoorLike = {

@@ -109,7 +109,7 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
 
     const link = seat.link(member);
     if (!link) return endAtOnce('failed', `the formation has not handed this member ${member}'s door yet; nothing was sent`);
-    if (!allowsMemberDoor(session.manifest.capabilities.network.allow, Number(new URL(link.url).port))) {
+    if (!allowsMemberDoor(session.manifest.capabilities.network.allow, new URL(link.url), seat.doors)) {
       return endAtOnce('failed', `${member}'s door is on localhost, which capabilities.network.allow does not list (${W_RUN_008}); nothing was sent`);
     }
     const openDoor = this.deps.openDoor ?? ((l, trust, traceContext) => new MemberDoor(l, trust, traceContext));

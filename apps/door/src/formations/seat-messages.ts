@@ -16,7 +16,13 @@ export interface MemberAnnounced {
 export type MemberToSupervisor = MemberAnnounced | { kind: 'seated' } | { kind: 'launched'; taskId: string | null } | { kind: 'failed'; message: string };
 
 export type SupervisorToMember =
-  | { kind: 'seat'; accept: MintedToken[]; links: { member: string; url: string; token: string }[] }
+  | {
+      kind: 'seat';
+      accept: MintedToken[];
+      links: { member: string; url: string; token: string }[];
+      /** Every member's door URL, as announced: the only member doors its egress admits (docs/formations.md, "Egress"). */
+      doors: string[];
+    }
   | { kind: 'launch'; task: string | null };
 
 export function isMemberMessage(value: unknown): value is MemberToSupervisor {

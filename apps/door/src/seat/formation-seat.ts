@@ -11,6 +11,7 @@ export interface MemberLink {
  */
 export class FormationSeat {
   private readonly links = new Map<string, MemberLink>();
+  private readonly doorOrigins = new Set<string>();
 
   constructor(
     readonly formation: string,
@@ -21,9 +22,18 @@ export class FormationSeat {
     readonly members: readonly string[],
   ) {}
 
-  /** Sets the address and token of each callee, as the supervisor hands them over. */
-  seat(links: ReadonlyMap<string, MemberLink>): void {
+  /**
+   * Sets the address and token of each callee, and the doors of every member, as the supervisor hands them over.
+   * A callee's door is one of the formation's doors whatever list came with it.
+   */
+  seat(links: ReadonlyMap<string, MemberLink>, doors: readonly string[]): void {
     for (const [member, link] of links) if (this.callees.includes(member)) this.links.set(member, link);
+    for (const url of [...doors, ...[...this.links.values()].map((l) => l.url)]) this.doorOrigins.add(new URL(url).origin);
+  }
+
+  /** The origins of the formation's member doors (`http://host:port`): what "lists localhost" admits for it. */
+  get doors(): ReadonlySet<string> {
+    return this.doorOrigins;
   }
 
   link(member: string): MemberLink | undefined {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { AUDIENCE_HEADER, HANDLE_ID_HEADER, type JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import { isInside } from '../../paths/confined-open.js';
-import { allowsUrl } from '../../egress/member-egress.js';
+import { allowsMemberDoor, allowsUrl } from '../../egress/member-egress.js';
 import { boundedRequest, failureInWords, withoutAddresses } from '../../egress/outbound-request.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
@@ -43,7 +43,9 @@ export async function runFetchPeerFile(input: Record<string, unknown>, deps: Fet
   const saveAs = String(input.save_as);
   const segments = toolPathSegments(saveAs);
   if (segments === null) throw new ToolInputError(`fetch-peer-file: '${saveAs}' is not a path under the workdir: give segments separated by /, without '.', '..', '\\', control characters or a leading /`);
-  if (!allowsUrl(deps.session.manifest.capabilities.network.allow, url)) {
+  const allow = deps.session.manifest.capabilities.network.allow;
+  const formationDoors = deps.session.formation?.doors;
+  if (!allowsUrl(allow, url) && !(formationDoors !== undefined && allowsMemberDoor(allow, url, formationDoors))) {
     throw new ToolInputError(`fetch-peer-file: the handle's door is on ${url.hostname}, which capabilities.network.allow does not list; nothing was sent`);
   }
   const target = await destination(deps.session.workDir, segments, saveAs);

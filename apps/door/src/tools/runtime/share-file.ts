@@ -2,7 +2,7 @@ import path from 'node:path';
 import { AGENT_CARD_PATH, type JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import { openConfined } from '../../paths/confined-open.js';
-import { allowsUrl } from '../../egress/member-egress.js';
+import { allowsMemberDoor } from '../../egress/member-egress.js';
 import { boundedRequest, failureInWords } from '../../egress/outbound-request.js';
 import { DEFAULT_HANDLE_TTL_SECS, MAX_HANDLE_TTL_SECS, MAX_HANDLE_USES, type PeerHandles } from '../../peers/peer-handles.js';
 import type { SessionContext } from '../../session/session-context.js';
@@ -73,7 +73,7 @@ async function checkAudience(audience: string, deps: ShareFileDeps, signal: Abor
   const link = seat.link(audience);
   if (link === undefined) throw new ToolInputError(`peer_unreachable: ${audience}'s door is not known yet`);
   const cardUrl = new URL(AGENT_CARD_PATH, link.url);
-  if (!allowsUrl(deps.session.manifest.capabilities.network.allow, cardUrl)) {
+  if (!allowsMemberDoor(deps.session.manifest.capabilities.network.allow, cardUrl, seat.doors)) {
     throw new ToolInputError(`peer_unreachable: ${audience}'s door is on localhost, which capabilities.network.allow does not list; nothing was sent`);
   }
   let card: unknown;
