@@ -91,6 +91,8 @@ export {
   peerNotAcceptedRefusal,
   planeNotServedRefusal,
   rangeNotSatisfiableRefusal,
+  recordNotFoundRefusal,
+  recordQueryRefusal,
   refusalStatus,
   unauthenticatedRefusal,
 } from './http-refusals.js';
@@ -188,3 +190,13 @@ export {
   TASK_TRUST_HEADER,
 } from './uris.js';
 export { negotiateVersion } from './version.js';
+export {
+  CONSOLE_RECORDS_BASE,
+  RECORD_CALLS_SUFFIX,
+  RECORD_PAGE_CHARS_MAX,
+  type RecordMemberCall,
+  type RecordMemberCallsResponse,
+  RECORDS_PLANE_PATH,
+  RECORDS_SCOPE,
+  recordsBase,
+} from './records-plane.js';

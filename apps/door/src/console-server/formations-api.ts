@@ -12,10 +12,10 @@ import {
   refusalStatus,
 } from '@murmur/protocol';
 import { type FormationEntry, listFormations, listSessions } from '../session/session-registry.js';
-import { memberCallsOf } from './member-call-records.js';
+import { memberCallsOf } from '../records/member-call-records.js';
 import { recordSessions } from './record-sessions.js';
-import { countTasksByState, storedStates } from './store-reader.js';
-import { readTrace } from './trace-reader.js';
+import { countTasksByState, storedStates } from '../records/store-reader.js';
+import { readTrace } from '../records/trace-reader.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
