@@ -12,6 +12,7 @@ const member = (over: Partial<ConsoleFormationMember> = {}): ConsoleFormationMem
   entry: true,
   session: 'live',
   tasks: {},
+  records: 'host',
   ...over,
 });
 

@@ -18,10 +18,6 @@ export {
   type ConsoleMemberCall,
 } from './console-formations.js';
 export {
-  CONSOLE_RECORD_SESSION_PREFIX,
-  CONSOLE_RECORD_SESSIONS_PATH,
-  CONSOLE_RECORD_TASK_PREFIX,
-  CONSOLE_RECORD_TASKS_PATH,
   type ConsoleRecordSession,
   type ConsoleRecordSessionsResponse,
   type ConsoleTaskRecordPage,
@@ -198,5 +194,4 @@ export {
   type RecordMemberCallsResponse,
   RECORDS_PLANE_PATH,
   RECORDS_SCOPE,
-  recordsBase,
 } from './records-plane.js';

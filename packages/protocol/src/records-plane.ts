@@ -27,8 +27,3 @@ export interface RecordMemberCallsResponse {
   sessionId: string;
   calls: RecordMemberCall[];
 }
-
-/** The record base of a door reached through mur console's proxy (`/api/door/<host:port>`), or of mur console itself. */
-export function recordsBase(doorBase: string | null): string {
-  return doorBase === null ? CONSOLE_RECORDS_BASE : `${doorBase}${RECORDS_PLANE_PATH}`;
-}
