@@ -4,10 +4,11 @@
  * door; paged and bounded like ListTasks; every refusal pinned.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type {
+  ConsoleFormationsResponse,
   ConsolePeerHandlesResponse,
   ConsoleRecordSessionsResponse,
   ConsoleTaskRecordPage,
@@ -16,6 +17,8 @@ import type {
   RecordMemberCallsResponse,
 } from '@murmur/protocol';
 import { MurmurClient } from '@murmur/client';
+import { readSettings } from '../src/config/settings.js';
+import { startConsoleServer } from '../src/console-server/console-server.js';
 import { assertInsufficientScope, assertInvalidToken, assertRefusalBody, assertUnauthenticated, authBlock, bearer, raw, sendAs, tokensOf } from './support/auth.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
 import { type FormationProcess, makeFormation, runFormation } from './support/formation.js';
@@ -309,6 +312,7 @@ const member = (name: string, lines: string[]) =>
   [`name: ${name}`, 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml', '  max_turns: 4', ...lines, ''].join('\n');
 
 describe('the record plane of formation members', () => {
+  const home = tempDir('home');
   let formation: FormationProcess;
   let callerTaskId: string;
   before(async () => {
@@ -319,7 +323,7 @@ describe('the record plane of formation members', () => {
     const shared = path.join(path.dirname(roster), 'owner', 'shared');
     mkdirSync(shared, { recursive: true });
     writeFileSync(path.join(shared, 'report.txt'), 'the quarterly numbers\n');
-    formation = await runFormation(roster, tempDir('home'));
+    formation = await runFormation(roster, home);
     const task = await new MurmurClient(formation.member('owner').url).sendText('handoff report.txt');
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
     callerTaskId = task.id;
@@ -369,4 +373,33 @@ describe('the record plane of formation members', () => {
     assert.equal(body.handles[0].taskId, callerTaskId);
     assert.doesNotMatch(answer.text, /phk_/, 'never a secret');
   });
+
+  test('mur console on a host with the formation’s registry but not its members’ records reads each member’s calls from its door', async () => {
+    const consoleHome = tempDir('console-home');
+    cpSync(path.join(home, 'formations'), path.join(consoleHome, 'formations'), { recursive: true });
+    const dist = tempDir('dist');
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
+    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: consoleHome }) });
+    try {
+      const { formations } = (await (await fetch(`${started.url}/api/formations`)).json()) as ConsoleFormationsResponse;
+      assert.equal(formations.length, 1);
+      const [f] = formations;
+      assert.deepEqual(
+        f.members.map((m) => [m.member, m.records]),
+        [
+          ['owner', 'door'],
+          ['reader', 'door'],
+        ],
+      );
+      assert.equal(f.calls.length, 1);
+      assert.equal(f.calls[0].caller, 'owner');
+      assert.equal(f.calls[0].callerTaskId, callerTaskId);
+      assert.equal(f.calls[0].calleeSessionId, formation.member('reader').sessionId);
+      assert.equal(f.calls[0].memberTaskState, 'TASK_STATE_COMPLETED', 'the member task’s state, from the reader’s door');
+      assert.equal('calleeUrl' in f.calls[0], false);
+    } finally {
+      await started.server.close();
+    }
+  });
 });
+
