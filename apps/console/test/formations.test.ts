@@ -13,6 +13,7 @@ const member = (over: Partial<ConsoleFormationMember> = {}): ConsoleFormationMem
   entry: true,
   session: 'live',
   tasks: {},
+  records: 'host',
   ...over,
 });
 

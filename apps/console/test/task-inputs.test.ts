@@ -86,4 +86,51 @@ describe('TaskRecordView', () => {
     await view.load();
     expect([...view.members.keys()]).toEqual(['tsk_w', 'tsk_c']);
   });
+
+  it('reads the record from its door first, with the door token, and says so', async () => {
+    const asked: { url: string; auth: string | null }[] = [];
+    const page = { task: { taskId: 'tsk_a', durationMs: 10 }, entries: [{ kind: 'input', offsetMs: 0 }], nextCursor: null, total: 1, members: [] };
+    const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+      asked.push({ url: String(url), auth: new Headers(init?.headers).get('authorization') });
+      return json(page);
+    });
+    const view = new TaskRecordView('tsk_a', { fetch, door: () => ({ key: '10.0.0.5:4000', token: 'mur_t' }) });
+    await view.load();
+    expect(view.from).toBe('door');
+    expect(asked).toEqual([{ url: '/api/door/10.0.0.5:4000/resources/records/tasks/tsk_a?cursor=0&limit=1000', auth: 'Bearer mur_t' }]);
+  });
+
+  it('a door gone: the record from the records on this host (the post-mortem path)', async () => {
+    const asked: string[] = [];
+    const page = { task: { taskId: 'tsk_a', durationMs: 10 }, entries: [{ kind: 'input', offsetMs: 0 }], nextCursor: null, total: 1, members: [] };
+    const fetch = vi.fn(async (url: string | URL | Request) => {
+      asked.push(String(url));
+      return String(url).startsWith('/api/door/') ? json({ error: 'door_unreachable', message: 'gone' }, 502) : json(page);
+    });
+    const view = new TaskRecordView('tsk_a', { fetch, door: () => ({ key: '127.0.0.1:4000', token: null }) });
+    await view.load();
+    expect(view.from).toBe('console');
+    expect(view.entries.map((e) => e.kind)).toEqual(['input']);
+    expect(asked).toEqual(['/api/door/127.0.0.1:4000/resources/records/tasks/tsk_a?cursor=0&limit=1000', '/api/records/tasks/tsk_a?cursor=0&limit=1000']);
+  });
+
+  it('a member task not in the caller’s answer is read from the member’s door', async () => {
+    const created = '2026-12-01T10:00:00.000Z';
+    const memberCall = { callId: 'mcl_1', member: 'reader', memberTaskId: 'tsk_m', memberSessionId: null, memberUrl: 'http://10.0.0.6:4100', status: 'completed', elapsedMs: 900, offers: 1 };
+    const caller = { task: { taskId: 'tsk_a', createdAt: created, durationMs: 500 }, entries: [{ kind: 'tool-call', at: created, offsetMs: 0, durationMs: 10, memberCall }], nextCursor: null, members: [] };
+    const member = { task: { taskId: 'tsk_m', createdAt: created, durationMs: 100 }, entries: [{ kind: 'input', at: created, offsetMs: 0 }], nextCursor: null, members: [] };
+    const asked: string[] = [];
+    const fetch = vi.fn(async (url: string | URL | Request) => {
+      asked.push(String(url));
+      if (String(url).startsWith('/api/door/10.0.0.5:4000/')) return json(caller);
+      if (String(url).startsWith('/api/door/10.0.0.6:4100/resources/records/tasks/tsk_m')) return json(member);
+      return json({ error: 'not_found', message: 'no' }, 404);
+    });
+    const view = new TaskRecordView('tsk_a', { fetch, door: () => ({ key: '10.0.0.5:4000', token: null }) });
+    await view.load();
+    expect([...view.members.keys()]).toEqual(['tsk_m']);
+    expect(view.rows.map((r) => r.kind)).toEqual(['entry', 'member-task']);
+    expect(asked).toEqual(['/api/door/10.0.0.5:4000/resources/records/tasks/tsk_a?cursor=0&limit=1000', '/api/door/10.0.0.6:4100/resources/records/tasks/tsk_m?cursor=0&limit=1000']);
+  });
 });
+

@@ -11,6 +11,7 @@ import { CardService } from './card/card.service.js';
 import { ControlSurface } from './control/control-surface.js';
 import { FilesPlane } from './planes/files-plane.js';
 import { PeerPlane } from './planes/peer-plane.js';
+import { RecordsPlane } from './planes/records-plane.js';
 import type { PlaneServers } from './rpc/plane-refusal.js';
 import { NO_ROUTE_SCHEMAS } from './rpc/no-route-schemas.js';
 import { routableUrl } from './rpc/request-target.js';
@@ -68,6 +69,14 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     manifest: session.manifest,
     bodyLimit: bodyLimitFor(images.max_bytes, images.max_per_turn),
     planes: servedPlanes(session, app.get(PeerHandles), app.get(TraceWriter)),
+    records: new RecordsPlane({
+      sessionId: session.sessionId,
+      name: session.manifest.name,
+      recordsDir: session.recordsDir,
+      startedAtMs: session.startedAtMs,
+      url: () => session.url || null,
+      memberUrl: (member) => session.formation?.link(member)?.url ?? null,
+    }),
     control: new ControlSurface({ session, gate: app.get(ControlGate), drivers: app.get(DriverSelection), trace: app.get(TraceWriter) }),
   });
   await app.listen({ port: session.requestedPort, host: session.host });

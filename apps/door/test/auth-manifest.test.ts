@@ -29,7 +29,7 @@ async function refused(credentials: Record<string, readonly string[]>): Promise<
   return result.stderr.slice(result.stderr.indexOf(`mur: ${file}:\n`)).replace(`mur: ${file}:\n`, 'mur: <file>:\n');
 }
 
-const ALL_SCOPES = '"SendMessage", "SendStreamingMessage", "murmur.WatchSession", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "murmur.StopSession", "resources/files"';
+const ALL_SCOPES = '"SendMessage", "SendStreamingMessage", "murmur.WatchSession", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "murmur.StopSession", "resources/files", "resources/records"';
 const retiredLine = (credential: string, i: number, old: string, renamed: string) =>
   `  network.authentication.credentials.${credential}.scopes[${i}]: found "${old}" (an A2A 0.3 scope name; this runtime speaks A2A v1.0); allowed: its A2A v1.0 name "${renamed}"`;
 const unknownLine = (credential: string, i: number, scope: string) =>

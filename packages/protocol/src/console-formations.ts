@@ -72,6 +72,11 @@ export interface ConsoleFormationMember {
   session: RecordSessionState;
   /** The member store's task count per state (states with none left out; empty when the store is unreadable). */
   tasks: Partial<Record<TaskState, number>>;
+  /**
+   * Where the member's calls were read: `host` (its records folder on mur console's host), `door` (its door's record
+   * plane, its records being elsewhere), or null when neither could be read.
+   */
+  records: 'host' | 'door' | null;
 }
 
 export interface ConsoleFormation {

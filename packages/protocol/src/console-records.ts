@@ -6,15 +6,11 @@
 import type { TaskState } from './task-states.js';
 import type { JsonValue } from './types.js';
 
-/** GET: the sessions whose records are on this host. */
-export const CONSOLE_RECORD_SESSIONS_PATH = '/api/records/sessions';
-/** GET `<prefix><sessionId>/tasks?q=&limit=&cursor=`: a session's tasks, newest first, as summaries. */
-export const CONSOLE_RECORD_SESSION_PREFIX = '/api/records/sessions/';
-/** GET `?ids=<taskId>,…` (at most RECORD_IDS_MAX): the summaries of those tasks found on this host. */
-export const CONSOLE_RECORD_TASKS_PATH = '/api/records/tasks';
+// The paths, under mur console's `/api/records` and a door's `/resources/records` (records-plane.ts): `/sessions`;
+// `/sessions/<id>/tasks?q=&limit=&cursor=`, `/export`, `/peer-handles`; `/tasks?ids=…`; `/tasks/<id>?limit=&cursor=`,
+// `/tasks/<id>/export`; `/calls` (docs/console.md).
+/** `/tasks?ids=` takes at most this many ids. */
 export const RECORD_IDS_MAX = 100;
-/** GET `<prefix><taskId>?limit=&cursor=`: one task's record, paged; `<prefix><taskId>/export`: all of it as NDJSON. */
-export const CONSOLE_RECORD_TASK_PREFIX = '/api/records/tasks/';
 
 /** A page holds at most this many entries or summaries. @default 200 */
 export const RECORD_PAGE_DEFAULT = 200;

@@ -24,7 +24,7 @@ export interface FilesListing {
   truncated: boolean;
 }
 
-/** GET `<CONSOLE_RECORD_SESSION_PREFIX><sessionId>/peer-handles`: the handles a session minted, from its trace. */
+/** GET `/sessions/<sessionId>/peer-handles` under the record base: the handles a session minted, from its trace. */
 export const CONSOLE_PEER_HANDLES_SUFFIX = '/peer-handles';
 
 /**

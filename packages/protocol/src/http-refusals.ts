@@ -29,7 +29,7 @@ export const HTTP_REFUSALS = {
   method_not_allowed: { code: 'method_not_allowed', status: 405, from: 'door' },
   /** The operator plane: a Range that starts at or past the file's end (RFC 9110 §15.5.17). */
   range_not_satisfiable: { code: 'range_not_satisfiable', status: 416, from: 'door' },
-  /** The control surface (docs/control.md): a POST whose body is not `{"setting", "value"}` as JSON. */
+  /** The control surface (docs/control.md): a POST whose body is not `{"setting", "value"}` as JSON; a record query parameter out of range. */
   invalid_request: { code: 'invalid_request', status: 400, from: 'door' },
   /** The control surface: a setting it does not change, or one this capsule does not have. */
   setting_not_controllable: { code: 'setting_not_controllable', status: 422, from: 'door' },
@@ -166,6 +166,16 @@ export function rangeNotSatisfiableRefusal(size: number): HttpRefusalBody<'range
 /** 404 not_found from mur console: an /api path it does not serve. */
 export function consoleNotFoundRefusal(url: string): HttpRefusalBody<'not_found'> {
   return { error: 'not_found', message: `no console API at ${url}` };
+}
+
+/** 404 not_found on a door's record plane or mur console's record API: no such path, session or task (docs/console.md). */
+export function recordNotFoundRefusal(path: string): HttpRefusalBody<'not_found'> {
+  return { error: 'not_found', message: `no record at ${path}` };
+}
+
+/** 400 invalid_request: a record query's paging or filter parameter out of its range; `why` names it (docs/console.md). */
+export function recordQueryRefusal(why: string): HttpRefusalBody<'invalid_request'> {
+  return { error: 'invalid_request', message: why };
 }
 
 /** 400 bad_address: the proxy path does not name host:port. */

@@ -20,10 +20,6 @@ export {
   type ConsoleMemberCall,
 } from './console-formations.js';
 export {
-  CONSOLE_RECORD_SESSION_PREFIX,
-  CONSOLE_RECORD_SESSIONS_PATH,
-  CONSOLE_RECORD_TASK_PREFIX,
-  CONSOLE_RECORD_TASKS_PATH,
   type ConsoleRecordSession,
   type ConsoleRecordSessionsResponse,
   type ConsoleTaskRecordPage,
@@ -94,6 +90,8 @@ export {
   peerNotAcceptedRefusal,
   planeNotServedRefusal,
   rangeNotSatisfiableRefusal,
+  recordNotFoundRefusal,
+  recordQueryRefusal,
   refusalStatus,
   unauthenticatedRefusal,
 } from './http-refusals.js';
@@ -191,3 +189,12 @@ export {
   TASK_TRUST_HEADER,
 } from './uris.js';
 export { negotiateVersion } from './version.js';
+export {
+  CONSOLE_RECORDS_BASE,
+  RECORD_CALLS_SUFFIX,
+  RECORD_PAGE_CHARS_MAX,
+  type RecordMemberCall,
+  type RecordMemberCallsResponse,
+  RECORDS_PLANE_PATH,
+  RECORDS_SCOPE,
+} from './records-plane.js';

@@ -46,8 +46,8 @@ export function scopeOf(method: string): string | null {
   return method === METHOD.GetExtendedAgentCard ? null : method;
 }
 
-/** Scopes a credential may list: every door method that needs one, in the table's order, then the operator plane. */
-export const SCOPES: readonly string[] = [...DOOR_METHOD_ORDER.flatMap((method) => scopeOf(method) ?? []), 'resources/files'];
+/** Scopes a credential may list: every door method that needs one, in the table's order, then the operator plane and the record plane. */
+export const SCOPES: readonly string[] = [...DOOR_METHOD_ORDER.flatMap((method) => scopeOf(method) ?? []), 'resources/files', 'resources/records'];
 
 /** A2A 0.3 and pre-v1.0 method names: answered -32601, never aliased. */
 export const RETIRED_METHOD_NAMES: readonly string[] = [

@@ -18,6 +18,7 @@ import { LiveFeed } from './live-feed.svelte.js';
 import { Operation } from './operation.svelte.js';
 import type { PerfCounters } from './perf.js';
 import { RecordSearch } from './record-search.svelte.js';
+import type { RecordDoor } from './records.js';
 import { TaskActions } from './task-actions.svelte.js';
 import { TaskList } from './task-list.svelte.js';
 import { TimelineStore } from './timeline.svelte.js';
@@ -97,7 +98,7 @@ export class DoorSession {
     const context = { door: key };
     const report = (problem: Problem) => this.report(problem);
     this.cards = new DoorCards({ door: key, client: () => this.#client, token: () => this.#token, proxyToken: () => options.proxyToken?.(key) ?? false, report });
-    this.records = new RecordSearch(key);
+    this.records = new RecordSearch(key, { door: () => this.recordDoor });
     this.timeline = new TimelineStore({ perf: options.perf, afterFlush: options.afterFlush });
     this.watch = new LiveFeed((signal) => this.#client.watchSession({ signal }), {
       timeline: this.timeline,
@@ -118,6 +119,13 @@ export class DoorSession {
   get client(): DoorClient {
     return this.#client;
   }
+  /**
+   * The door as the record readers take it (its record plane is read first), or null while the door is held: then
+   * only mur console's records are read, and the door is asked nothing (docs/console.md, "Asking a door again").
+   */
+  get recordDoor(): RecordDoor | null {
+    return this.#hold.problem === null ? { key: this.key, token: this.#token } : null;
+  }
   get token(): string | null {
     return this.#token;
   }
@@ -136,13 +144,14 @@ export class DoorSession {
    * asked nothing more (only its public card, which needs no token) until the operator acts.
    */
   start(): Promise<void> {
-    if (this.records.sessionId === null) void this.records.find();
     this.#watchCapsule();
     return this.#open(() => this.watch.start());
   }
 
   async #open(openWatch: () => Promise<void>): Promise<void> {
     await this.tasks.load();
+    // After the list: a door that answered it 401 or not at all is not asked for its record session either.
+    if (this.records.sessionId === null) void this.records.find();
     void this.cards.load();
     // The control surface takes its own token (docs/control.md): it is read beside the door, whatever the door said.
     void this.control.load();

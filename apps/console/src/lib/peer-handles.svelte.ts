@@ -1,15 +1,12 @@
 /**
- * The peer handles a door's session minted (docs/planes.md, "In the console"), read from mur console's record API:
- * built from the session's trace, so they show for an ended session too, and never carry a handle's secret. Only the
- * records on this host are read: a door whose records are elsewhere (one added with `mur console --door`, on another
- * host) has no record session here, and its handles are not available — no door route lists them.
+ * The peer handles a door's session minted (docs/planes.md, "In the console"), read from the door's record plane, else
+ * (the door gone) mur console's record API: built from the session's trace, so they show for an ended session too,
+ * and never carry a handle's secret.
  */
-import { CONSOLE_PEER_HANDLES_SUFFIX, CONSOLE_RECORD_SESSION_PREFIX, type ConsolePeerHandle, type ConsolePeerHandlesResponse } from '@murmur/protocol';
-import { ConsoleApiError, type Problem } from './errors.js';
+import type { ConsolePeerHandle, ConsolePeerHandlesResponse } from '@murmur/protocol';
+import type { Problem } from './errors.js';
 import { Loader } from './loader.svelte.js';
-import type { Fetch } from './records.js';
-
-export const peerHandlesUrl = (sessionId: string) => `${CONSOLE_RECORD_SESSION_PREFIX}${encodeURIComponent(sessionId)}${CONSOLE_PEER_HANDLES_SUFFIX}`;
+import { type Fetch, peerHandlesPath, type RecordDoor, readRecordJson } from './records.js';
 
 export class PeerHandlesView {
   readonly #loader = new Loader<ConsolePeerHandle[]>();
@@ -29,20 +26,15 @@ export class PeerHandlesView {
     return this.#loader.problem;
   }
 
-  /** Reads the handles of the record session `sessionId` (null: no records on this host, nothing to show). */
-  async load(sessionId: string | null): Promise<void> {
+  /** Reads the handles of the record session `sessionId` (null: no record session, nothing to show), from `door` first. */
+  async load(sessionId: string | null, door: RecordDoor | null = null): Promise<void> {
     if (sessionId === null) {
       // Nothing to read: the read under way is dropped, and the problem it may have met stays.
       this.#loader.reset({ keepProblem: true });
       this.#loader.set([]);
       return;
     }
-    const url = peerHandlesUrl(sessionId);
-    await this.#loader.load(async (signal) => {
-      const response = await this.#fetch(url, { headers: { accept: 'application/json' }, signal });
-      if (!response.ok) throw new ConsoleApiError(`${url} answered HTTP ${response.status}`, response.status);
-      return ((await response.json()) as ConsolePeerHandlesResponse).handles;
-    });
+    await this.#loader.load(async (signal) => (await readRecordJson<ConsolePeerHandlesResponse>(peerHandlesPath(sessionId), { fetch: this.#fetch, signal, door }))?.handles ?? []);
   }
 
   dispose(): void {

@@ -1,13 +1,18 @@
-/** One task's durable record for its page (docs/console.md): read from `mur console`'s record API, reloadable. */
+/**
+ * One task's durable record for its page (docs/console.md): read from its door's record plane, else (the door gone)
+ * from `mur console`'s record API; reloadable.
+ */
 import type { TaskRecordEntry, TaskRecordMember, TaskRecordSummary } from '@murmur/protocol';
 import type { Problem } from './errors.js';
 import { Loader } from './loader.svelte.js';
 import { type RecordRow, recordRows, waterfallSpanMs } from './record-rows.js';
-import { type Fetch, readTaskRecord } from './records.js';
+import { type Fetch, type RecordDoor, readTaskRecord } from './records.js';
 
-/** A record as read: null `task` when no records folder on this host holds it. */
+/** A record as read: null `task` when neither the door nor the records on this host hold it. */
 interface ReadRecord {
   task: TaskRecordSummary | null;
+  /** Where it was read: the door's record plane, or mur console's records (the post-mortem path). */
+  from: 'door' | 'console' | null;
   entries: TaskRecordEntry[];
   members: ReadonlyMap<string, TaskRecordMember>;
 }
@@ -23,10 +28,18 @@ export class TaskRecordView {
   });
   readonly taskId: string;
   readonly #fetch: Fetch | undefined;
+  readonly #door: (() => RecordDoor | null) | undefined;
 
-  constructor(taskId: string, options: { fetch?: Fetch } = {}) {
+  /** `door`: the door the task is on and its token now, read first (docs/console.md, "Every door serves its record"). */
+  constructor(taskId: string, options: { fetch?: Fetch; door?: () => RecordDoor | null } = {}) {
     this.taskId = taskId;
     this.#fetch = options.fetch;
+    this.#door = options.door;
+  }
+
+  /** Where the record on screen was read: its door, or mur console's records. */
+  get from(): 'door' | 'console' | null {
+    return this.#record.value?.from ?? null;
   }
 
   get task(): TaskRecordSummary | null {
@@ -43,7 +56,7 @@ export class TaskRecordView {
   get rows(): RecordRow[] {
     return this.#rows;
   }
-  /** No records folder on this host holds the task (a door on another machine, or records removed). */
+  /** Neither the door nor the records on this host hold the task (a door gone whose records are elsewhere, or removed). */
   get missing(): boolean {
     return this.#record.value !== null && this.#record.value.task === null;
   }
@@ -81,8 +94,8 @@ export class TaskRecordView {
   /** Reads the record (every page, each with its member tasks' records); only the newest read lands. */
   async load(): Promise<void> {
     await this.#record.load(async (signal) => {
-      const record = await readTaskRecord(this.taskId, { fetch: this.#fetch, signal });
-      return record ? { task: record.task, entries: record.entries, members: record.members } : { task: null, entries: [], members: NO_MEMBERS };
+      const record = await readTaskRecord(this.taskId, { fetch: this.#fetch, signal, door: this.#door?.() ?? null });
+      return record ? { task: record.task, from: record.from, entries: record.entries, members: record.members } : { task: null, from: null, entries: [], members: NO_MEMBERS };
     });
   }
 

@@ -1,7 +1,7 @@
 /**
  * Who is asking, for the rule "Who sees a task" (seed 000): a public door's callers and the operator see every
  * task; a declared credential, and a formation member (`member:<caller>`), sees the tasks its own requests started.
- * `scopes` are the door methods (and `resources/files`) the caller's token reaches.
+ * `scopes` are the door methods (and `resources/files`, `resources/records`) the caller's token reaches.
  */
 export interface Caller {
   readonly principal: string;

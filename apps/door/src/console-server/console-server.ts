@@ -41,8 +41,8 @@ export async function startConsoleServer(options: {
   server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
   registerSessionsApi(server, home);
   registerRecordsApi(server, home);
-  registerFormationsApi(server, home);
   const doors = options.doors ?? [];
+  registerFormationsApi(server, home, doors);
   server.get(CONSOLE_DOORS_PATH, async (_request, reply) => {
     const body: ConsoleDoorsResponse = { doors: doors.map(({ key, url, hasToken }) => ({ key, url, hasToken })) };
     return reply.header('cache-control', 'no-store').send(body);

@@ -13,16 +13,23 @@ import {
   refusalStatus,
 } from '@murmur/protocol';
 import { type FormationEntry, listFormations, listSessions } from '../session/session-registry.js';
+import type { AddedDoor } from './added-doors.js';
 import { delegationsOf } from './delegation-records.js';
-import { memberCallsOf } from './member-call-records.js';
+import { MemberDoorRecords } from './member-door-records.js';
+import { memberCallsOf } from '../records/member-call-records.js';
 import { recordSessions } from './record-sessions.js';
-import { countTasksByState, storedStates } from './store-reader.js';
-import { readTrace } from './trace-reader.js';
+import { countTasksByState, storedStates } from '../records/store-reader.js';
+import { readTrace } from '../records/trace-reader.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One registered formation: its members' sessions and stores, and the calls their traces record. */
-async function describeFormation(entry: FormationEntry & { stale: boolean }, registered: ReturnType<typeof listSessions>, recordsDirOf: (sessionId: string) => string | null): Promise<ConsoleFormation> {
+async function describeFormation(
+  entry: FormationEntry & { stale: boolean },
+  registered: ReturnType<typeof listSessions>,
+  recordsDirOf: (sessionId: string) => string | null,
+  doors: MemberDoorRecords,
+): Promise<ConsoleFormation> {
   const members: ConsoleFormationMember[] = [];
   const calls: ConsoleMemberCall[] = [];
   const delegations: ConsoleFormationDelegation[] = [];
@@ -38,8 +45,17 @@ async function describeFormation(entry: FormationEntry & { stale: boolean }, reg
       entry: m.member === entry.entry,
       session: reg ? (reg.stale ? 'stale' : 'live') : 'ended',
       tasks: recordsDir ? await countTasksByState(recordsDir) : {},
+      records: recordsDir ? 'host' : null,
     });
-    if (!recordsDir) continue;
+    if (!recordsDir) {
+      // Its records are not on this host: its calls come from its door (docs/console.md, "Formations across hosts").
+      const fromDoor = await doors.calls(m.url, m.member, sessionOfMember);
+      if (fromDoor !== null) {
+        calls.push(...fromDoor);
+        members[members.length - 1].records = 'door';
+      }
+      continue;
+    }
     for (const [taskId, records] of readTrace(path.join(recordsDir, 'trace.jsonl')).tasks) {
       for (const call of memberCallsOf(taskId, records)) {
         calls.push({
@@ -84,8 +100,9 @@ async function describeFormation(entry: FormationEntry & { stale: boolean }, reg
   for (const callee of members) {
     const dir = dirOfSession.get(callee.sessionId);
     const mine = calls.filter((c) => c.calleeSessionId === callee.sessionId && c.memberTaskId !== null);
-    if (!dir || mine.length === 0) continue;
-    const states = await storedStates(dir, [...new Set(mine.map((c) => c.memberTaskId as string))]);
+    if (mine.length === 0) continue;
+    const ids = [...new Set(mine.map((c) => c.memberTaskId as string))];
+    const states = dir ? await storedStates(dir, ids) : await doors.states(callee.url, ids);
     for (const call of mine) call.memberTaskState = states.get(call.memberTaskId as string) ?? null;
   }
   calls.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.callId.localeCompare(b.callId));
@@ -106,9 +123,11 @@ async function describeFormation(entry: FormationEntry & { stale: boolean }, reg
 
 /**
  * GET /api/formations (docs/console.md, "Formations"): the formations registered on this host, read from the
- * registry, each member's store and trace; no door is asked. Local files, so a loopback peer only.
+ * registry, each member's store and trace; a member whose records are not on this host is read from its door's record
+ * plane (with an added door's token). Local files, so a loopback peer only.
  */
-export function registerFormationsApi(fastify: FastifyInstance, home: string): void {
+export function registerFormationsApi(fastify: FastifyInstance, home: string, added: readonly AddedDoor[] = []): void {
+  const doors = new MemberDoorRecords(added);
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url !== CONSOLE_FORMATIONS_PATH && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}?`) && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}/`)) return;
     const peer = request.socket.remoteAddress ?? '';
@@ -123,7 +142,7 @@ export function registerFormationsApi(fastify: FastifyInstance, home: string): v
       walked ??= new Map(recordSessions(home).map((s) => [s.sessionId, s.recordsDir]));
       return walked.get(sessionId) ?? null;
     };
-    const formations = await Promise.all(listFormations(home).map((f) => describeFormation(f, registered, recordsDirOf)));
+    const formations = await Promise.all(listFormations(home).map((f) => describeFormation(f, registered, recordsDirOf, doors)));
     formations.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
     return reply.header('cache-control', 'no-store').send({ formations } satisfies ConsoleFormationsResponse);
   });

@@ -1,4 +1,4 @@
-import { AGENT_CARD_PATH, CONTROL_PATH, doorNotFoundRefusal, encodeRefusalBody, failure, rpcError } from '@murmur/protocol';
+import { AGENT_CARD_PATH, CONTROL_PATH, doorNotFoundRefusal, encodeRefusalBody, failure, RECORDS_PLANE_PATH, RECORDS_SCOPE, rpcError } from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
@@ -7,7 +7,7 @@ import type { CardService } from '../card/card.service.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import { type ControlServer, isControlPath } from './control-server.js';
 import { INTAKE_SMALL_BODY_BYTES, INTAKE_STALL_MS, IntakeBudget, intakeBytesFor, SMALL_INTAKE_BYTES } from './intake-budget.js';
-import { type PlaneServers, planeOf, planeRefusal } from './plane-refusal.js';
+import { type PlaneServer, type PlaneServers, planeOf, planeRefusal } from './plane-refusal.js';
 import type { RpcPipeline } from './rpc-pipeline.js';
 
 declare module 'fastify' {
@@ -57,7 +57,17 @@ function isRpcRequest(request: FastifyRequest, pathname: string): boolean {
  */
 export function registerDoorRoutes(
   fastify: FastifyInstance,
-  deps: { gate: RequestGate; card: CardService; rpc: RpcPipeline; manifest: Manifest; bodyLimit: number; planes?: PlaneServers; control?: ControlServer },
+  deps: {
+    gate: RequestGate;
+    card: CardService;
+    rpc: RpcPipeline;
+    manifest: Manifest;
+    bodyLimit: number;
+    planes?: PlaneServers;
+    /** The record plane (docs/console.md, "Every door serves its record"): every door serves it, undeclared. */
+    records?: PlaneServer;
+    control?: ControlServer;
+  },
 ): void {
   fastify.removeAllContentTypeParsers();
   const intake = new IntakeBudget(intakeBytesFor(deps.bodyLimit));
@@ -116,6 +126,14 @@ export function registerDoorRoutes(
       const served = deps.planes?.files;
       if (served !== undefined && deps.manifest.exports.files !== undefined) return served.answer(request, reply, request.originalUrl);
       return sendPlaneRefusal(reply, plane, deps.manifest);
+    }
+    // Step 4 too: the record plane takes the resources/records scope on an authenticated door; a public door's callers
+    // see every task (seed 000, "Who sees a task"), so they read the record.
+    const target = request.originalUrl.split('?')[0];
+    if (deps.records !== undefined && (target === RECORDS_PLANE_PATH || target.startsWith(`${RECORDS_PLANE_PATH}/`))) {
+      const refusal = deps.gate.scopeRefusal(verdict.caller, RECORDS_SCOPE);
+      if (refusal && !refusal.ok) return reply.code(refusal.status).headers(refusal.headers).send(Buffer.from(refusal.body));
+      return deps.records.answer(request, reply, request.originalUrl);
     }
     // Step 5, before the body is read: Fastify's media-type parser would answer its own 415 to a content type it
     // cannot parse (empty, `;;`, `a/b/c`), so what step 5 accepts reaches it in one canonical spelling.

@@ -1,8 +1,8 @@
 import { isTerminalState, type JsonValue, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordPlanStep, type TaskRecordSummary } from '@murmur/protocol';
-import { CAPSULE_STEP_TOOL } from '../records/record-statuses.js';
-import type { StoredTask } from '../records/task-table.js';
-import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
-import { unhandledRecord } from '../records/unhandled-record.js';
+import { CAPSULE_STEP_TOOL } from './record-statuses.js';
+import type { StoredTask } from './task-table.js';
+import type { TraceLine, TraceLineOf } from './trace-schema.js';
+import { unhandledRecord } from './unhandled-record.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 

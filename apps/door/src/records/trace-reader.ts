@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { decodeTrace, type UndecodedLine } from '../records/trace-lines.js';
-import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
+import { decodeTrace, type UndecodedLine } from './trace-lines.js';
+import type { TraceLine, TraceLineOf } from './trace-schema.js';
 
 /** A session's trace.jsonl, decoded (records/trace-lines.ts) and grouped the way the console's record reads it. */
 export interface ParsedTrace {
@@ -36,8 +36,18 @@ function parse(text: string): ParsedTrace {
   return trace;
 }
 
-/** A session's trace.jsonl, parsed (an unreadable file reads as an empty trace). */
-export function readTrace(file: string): ParsedTrace {
+/**
+ * A session's trace.jsonl, parsed (an unreadable file reads as an empty trace). `cache: false` (a door reading its own
+ * trace) parses it afresh and keeps nothing, so no parsed copy outlives the request.
+ */
+export function readTrace(file: string, options: { cache?: boolean } = {}): ParsedTrace {
+  if (options.cache === false) {
+    try {
+      return parse(readFileSync(file, 'utf8'));
+    } catch {
+      return parse('');
+    }
+  }
   let size: number;
   let mtimeMs: number;
   try {
