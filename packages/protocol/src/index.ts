@@ -18,6 +18,28 @@ export {
   type ConsoleMemberCall,
 } from './console-formations.js';
 export {
+  CONSOLE_RECORD_ROLLUP_PATH,
+  CONSOLE_ROLLUP_SUFFIX,
+  type ConsoleRollup,
+  type Percentiles,
+  ROLLUP_BUCKET_WIDTHS_MS,
+  ROLLUP_BUCKETS_MAX,
+  ROLLUP_OTHER_TOOLS,
+  ROLLUP_SESSIONS_MAX,
+  ROLLUP_TOOL_NAMES_MAX,
+  ROLLUP_TOOLS_SHOWN,
+  type RollupBucket,
+  type RollupFilters,
+  type RollupTool,
+  TIME_SPLIT_PARTS,
+  type TimeSplit,
+  type TimeSplitPart,
+  type TokenCounts,
+  type TurnTokens,
+  taskTimeSplit,
+  turnTokens,
+} from './console-rollups.js';
+export {
   CONSOLE_RECORD_SESSION_PREFIX,
   CONSOLE_RECORD_SESSIONS_PATH,
   CONSOLE_RECORD_TASK_PREFIX,

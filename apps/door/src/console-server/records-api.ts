@@ -6,6 +6,9 @@ import {
   CONSOLE_RECORD_TASK_PREFIX,
   CONSOLE_PEER_HANDLES_SUFFIX,
   CONSOLE_RECORD_TASKS_PATH,
+  CONSOLE_RECORD_ROLLUP_PATH,
+  CONSOLE_ROLLUP_SUFFIX,
+  type ConsoleRollup,
   type ConsolePeerHandlesResponse,
   type ConsoleRecordSession,
   type ConsoleRecordSessionsResponse,
@@ -25,6 +28,7 @@ import {
   RECORD_PAGE_DEFAULT,
   RECORD_PAGE_MAX,
   refusalStatus,
+  ROLLUP_SESSIONS_MAX,
   type TaskRecordEntry,
   type TaskRecordMember,
   type TaskRecordMemberCall,
@@ -34,6 +38,7 @@ import { peerHandlesOf } from './peer-handle-records.js';
 import { recordSessions } from './record-sessions.js';
 import { readStoredTasks } from './store-reader.js';
 import { matches, recordEntries, recordSummary } from './task-records.js';
+import { type RollupTask, rollupTasks } from './task-rollup.js';
 import type { TraceLine } from '../records/trace-schema.js';
 import { type ParsedTrace, readTrace } from './trace-reader.js';
 
@@ -49,6 +54,17 @@ async function sessionSummaries(session: ConsoleRecordSession, query: Query) {
     .filter((row) => Number.isNaN(sinceMs) || row.statusTimestampMs > sinceMs)
     .map((row) => ({ summary: recordSummary(session.sessionId, row, trace.tasks.get(row.id) ?? []), row, records: trace.tasks.get(row.id) ?? [] }))
     .filter(({ summary, records }) => q === '' || matches(summary, records, q));
+}
+
+/** The rollup of `sessions`' tasks kept by the tasks table's filters (docs/console.md, "Rollups"). */
+async function sessionsRollup(sessions: readonly ConsoleRecordSession[], missing: string[], query: Query): Promise<ConsoleRollup> {
+  const readAtMs = Date.now();
+  const tasks: RollupTask[] = [];
+  for (const session of sessions) {
+    for (const { summary, row, records } of await sessionSummaries(session, query)) tasks.push({ summary, entries: () => recordEntries(row, records) });
+  }
+  const filters = { q: (query.q ?? '').trim(), state: query.state ?? '', contextId: query.contextId ?? '', since: query.since ?? '' };
+  return rollupTasks(tasks, { sessionIds: sessions.map((s) => s.sessionId), missing, filters, readAtMs });
 }
 
 function page(query: Query): { offset: number; limit: number } {
@@ -147,6 +163,21 @@ export function registerRecordsApi(fastify: FastifyInstance, home: string): void
     const { offset, limit } = page(request.query);
     const body: ConsoleTaskSummariesPage = { session, tasks: summaries.slice(offset, offset + limit), total: summaries.length, nextCursor: next(offset, limit, summaries.length) };
     return reply.header('cache-control', 'no-store').send(body);
+  });
+
+  fastify.get<{ Params: { sessionId: string }; Querystring: Query }>(`${CONSOLE_RECORD_SESSION_PREFIX}:sessionId${CONSOLE_ROLLUP_SUFFIX}`, async (request, reply) => {
+    const { sessionId } = request.params;
+    const session = isId('session', sessionId) ? recordSessions(home).find((s) => s.sessionId === sessionId) : undefined;
+    if (!session) return notFound(reply, request.url);
+    return reply.header('cache-control', 'no-store').send(await sessionsRollup([session], [], request.query));
+  });
+
+  fastify.get<{ Querystring: Query & { sessions?: string } }>(CONSOLE_RECORD_ROLLUP_PATH, async (request, reply) => {
+    const asked = [...new Set((request.query.sessions ?? '').split(',').filter((id) => id !== ''))];
+    const known = recordSessions(home);
+    const found = asked.slice(0, ROLLUP_SESSIONS_MAX).flatMap((id) => (isId('session', id) ? known.filter((s) => s.sessionId === id) : []));
+    const missing = asked.filter((id) => !found.some((s) => s.sessionId === id));
+    return reply.header('cache-control', 'no-store').send(await sessionsRollup(found, missing, request.query));
   });
 
   // A whole session's record: the session, then each task (newest change first) followed by its entries, every entry
