@@ -3,7 +3,10 @@
  * record, summaries by id, a session's search. Same-origin: the console's own server answers.
  */
 import {
+  CONSOLE_RECORD_ROLLUP_PATH,
   CONSOLE_RECORD_SESSION_PREFIX,
+  CONSOLE_ROLLUP_SUFFIX,
+  type ConsoleRollup,
   CONSOLE_RECORD_SESSIONS_PATH,
   type ConsoleRecordSessionsResponse,
   CONSOLE_RECORD_TASK_PREFIX,
@@ -87,6 +90,25 @@ export function searchSession(sessionId: string, search: SessionSearch, options:
   if (search.since) query.set('since', search.since);
   if (search.limit !== undefined) query.set('limit', String(search.limit));
   return getJson<ConsoleTaskSummariesPage>(`${CONSOLE_RECORD_SESSION_PREFIX}${encodeURIComponent(sessionId)}/tasks?${query}`, options.fetch ?? defaultFetch, options.signal);
+}
+
+/** The tasks table's filters, as the rollup takes them (docs/console.md, "Rollups"). */
+export type RollupSearch = Omit<SessionSearch, 'limit' | 'cursor'>;
+
+/**
+ * Where the time and the tokens went in one session's tasks, or several sessions' (a formation's members), kept by
+ * the tasks table's filters: computed by mur console from the records, never task by task in the page. Null when the
+ * session's records are not on this host.
+ */
+export function readRollup(sessions: { sessionId: string } | { sessionIds: readonly string[] }, search: RollupSearch, options: { fetch?: Fetch; signal?: AbortSignal } = {}) {
+  const query = new URLSearchParams();
+  if ('sessionIds' in sessions) query.set('sessions', sessions.sessionIds.join(','));
+  if (search.q) query.set('q', search.q);
+  if (search.state) query.set('state', search.state);
+  if (search.contextId) query.set('contextId', search.contextId);
+  if (search.since) query.set('since', search.since);
+  const where = 'sessionId' in sessions ? `${CONSOLE_RECORD_SESSION_PREFIX}${encodeURIComponent(sessions.sessionId)}${CONSOLE_ROLLUP_SUFFIX}` : CONSOLE_RECORD_ROLLUP_PATH;
+  return getJson<ConsoleRollup>(`${where}?${query}`, options.fetch ?? defaultFetch, options.signal);
 }
 
 /**

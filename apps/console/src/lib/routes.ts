@@ -4,7 +4,9 @@
  *   #/door/<host:port>[?<query>]    one door: live timeline, tasks (the query holds the table's filters and page)
  *   #/door/<host:port>/tasks/<id>[?entry=N]   one task (N: the record entry to scroll to and highlight)
  *   #/door/<host:port>/files[/<folder>/…]   the door's exported files in that folder, and its peer handles
+ *   #/door/<host:port>/rollups[?<query>]   where the time and the tokens went in the door's session (the query: the tasks table's filters)
  *   #/formation/<name>-<pid>        one formation on this host: its members and the calls between them
+ *   #/formation/<name>-<pid>/rollups[?<query>]   the same over the formation's members
  * The hash keeps the app a static bundle: `mur console` serves index.html for `/` only.
  */
 
@@ -14,6 +16,8 @@ export type Route =
   | { name: 'task'; door: string; taskId: string; /** The record entry linked to (its index). */ entry?: number }
   | { name: 'files'; door: string; /** The folder under the export root, as segments (none: the root). */ folder: readonly string[] }
   | { name: 'formation'; /** `<name>-<supervisor pid>` (docs/console.md, "Formations"). */ key: string }
+  | { name: 'rollups'; door: string; /** The tasks table's filters (task-query.ts), without `?`. */ query?: string }
+  | { name: 'formation-rollups'; key: string; query?: string }
   | { name: 'not-found'; path: string };
 
 /** Reads `location.hash` (with or without `#`) into a route. */
@@ -26,8 +30,10 @@ export function parseRoute(hash: string): Route {
   if (parts.some((part) => part === null || part === '')) return { name: 'not-found', path };
   const [first, door, third, taskId, ...more] = parts as string[];
   if (first === 'formation' && door !== undefined && third === undefined) return { name: 'formation', key: door };
+  if (first === 'formation' && door !== undefined && third === 'rollups' && taskId === undefined) return query === '' ? { name: 'formation-rollups', key: door } : { name: 'formation-rollups', key: door, query };
   if (first !== 'door' || door === undefined) return { name: 'not-found', path };
   if (third === undefined) return query === '' ? { name: 'door', door } : { name: 'door', door, query };
+  if (third === 'rollups' && taskId === undefined) return query === '' ? { name: 'rollups', door } : { name: 'rollups', door, query };
   if (third === 'files') return { name: 'files', door, folder: parts.slice(3) as string[] };
   if (third === 'tasks' && taskId !== undefined && more.length === 0) {
     const entry = Number.parseInt(new URLSearchParams(query).get('entry') ?? '', 10);
@@ -49,6 +55,10 @@ export function href(route: Route): string {
       return `#/door/${encodeSegment(route.door)}/files${route.folder.map((segment) => `/${encodeSegment(segment)}`).join('')}`;
     case 'formation':
       return `#/formation/${encodeSegment(route.key)}`;
+    case 'rollups':
+      return `#/door/${encodeSegment(route.door)}/rollups${route.query ? `?${route.query}` : ''}`;
+    case 'formation-rollups':
+      return `#/formation/${encodeSegment(route.key)}/rollups${route.query ? `?${route.query}` : ''}`;
     case 'not-found':
       return `#${route.path}`;
     default: {
