@@ -1,7 +1,8 @@
 /**
  * Accessibility (issue 14, "axe still reports no violation"): axe-core in Debian's Chromium on the console's main
- * pages — the capsules page, a session's timeline with its tasks table, an ended task's page with its record, a
- * formation's view with a caller's record nesting its members' tasks, and a record nesting a plan's steps — against
+ * pages — the capsules page, a session's timeline with its tasks table, an ended task's page with its record and its
+ * charts, a session's and a formation's rollups, a formation's view with a caller's record nesting its members'
+ * tasks, and a record nesting a plan's steps — against
  * WCAG 2.x A and AA rules and label-content-name-mismatch. Here any violation fails; on every other test's final page
  * the fixtures fail a serious or critical one.
  */
@@ -22,6 +23,8 @@ test.beforeAll(() => {
 test.afterAll(() => capsule?.remove());
 
 test('axe finds no violation on the capsules page, the timeline and tasks table, and a task’s record', async ({ page, murmur }) => {
+  // Five pages checked, each a full axe run: under a loaded machine that passes the default 60 s.
+  test.setTimeout(180_000);
   const door = await murmur.startDoor(capsule.dir);
   const built = await clientOf(door).sendText('build the kite');
   expect(built.status.state).toBe('TASK_STATE_COMPLETED');
@@ -38,6 +41,11 @@ test('axe finds no violation on the capsules page, the timeline and tasks table,
   await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${built.id}`);
   await expect(page.getByRole('table', { name: 'Task record' }).getByRole('row').filter({ hasText: 'Answer' })).toContainText('built');
   expect(await violations(page), 'task page with its record').toEqual([]);
+
+  await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/rollups`);
+  await expect(page.getByTestId('rollup-tasks')).toHaveText('1');
+  await expect(page.getByTestId('chart-tools').getByRole('rowheader', { name: 'bash' })).toBeVisible();
+  expect(await violations(page), 'the session’s rollups with their charts').toEqual([]);
 
   // The check can fail: the same builder in the same browser finds an image without a text alternative, and the
   // rule the operator walk found (a link whose visible text is not in its name), both among the failing impacts.
@@ -68,6 +76,7 @@ test('axe finds no violation on a record nesting a plan’s steps, their outputs
 });
 
 test('axe finds no violation on a formation view and a record nesting member tasks', async ({ page, murmur }) => {
+  test.setTimeout(180_000);
   const folder = reviewFormation('axe', 200);
   const formation = await murmur.startFormation(folder.roster);
   try {
@@ -76,6 +85,10 @@ test('axe finds no violation on a formation view and a record nesting member tas
     await page.goto(`${murmur.consoleUrl}/#/formation/${formation.key}`);
     await expect(page.getByRole('table', { name: 'Calls' }).getByRole('row').filter({ hasText: 'planner → worker' })).toContainText('completed');
     expect(await violations(page), 'formation view').toEqual([]);
+
+    await page.getByRole('link', { name: "Where the members' time and tokens went" }).click();
+    await expect(page.getByTestId('chart-tools').getByRole('rowheader', { name: 'call-member' })).toBeVisible();
+    expect(await violations(page), 'the formation’s rollups').toEqual([]);
 
     await page.goto(`${murmur.consoleUrl}/#/door/${formation.member('planner').address}/tasks/${task.id}`);
     await expect(page.getByRole('table', { name: 'Task record' }).getByText("worker's task")).toBeVisible();
