@@ -35,7 +35,7 @@ test('the rollups’ totals equal what the records hold, with the tasks table’
   await client.sendText('build the boat', { returnImmediately: false });
   const deploy = await client.sendText('deploy please', { returnImmediately: false });
   expect(deploy.status.state).toBe('TASK_STATE_INPUT_REQUIRED');
-  await client.sendText('main', { taskId: deploy.id, returnImmediately: false });
+  await client.reply(deploy.id, 'main', { returnImmediately: false });
   await client.sendText('hello', { returnImmediately: false });
   await client.sendText('deploy later', { returnImmediately: false }); // left waiting for its reply
 
