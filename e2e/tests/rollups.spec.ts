@@ -29,6 +29,8 @@ test.afterAll(() => capsule?.remove());
 const n = (v: number) => v.toLocaleString('en-US');
 
 test('the rollups’ totals equal what the records hold, with the tasks table’s filters; a task’s tokens per turn match its turns', async ({ page, murmur, request }) => {
+  // Six tasks, three pages and the record API read task by task, twice: longer than 60 s on a loaded machine.
+  test.setTimeout(180_000);
   const door = await murmur.startDoor(capsule.dir);
   const client = clientOf(door);
   const built = await client.sendText('build the kite', { returnImmediately: false });
