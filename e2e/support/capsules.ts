@@ -19,7 +19,7 @@ export interface ScriptTurn {
   ask?: string;
   fail?: string;
   /** Token usage the call reports, as a provider would (docs/script-driver.md). */
-  usage?: { input?: number; output?: number };
+  usage?: { input?: number; output?: number; cached?: number };
 }
 
 export interface ScriptRule {

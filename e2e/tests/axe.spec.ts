@@ -1,10 +1,10 @@
 /**
  * Accessibility (issue 14, "axe still reports no violation"): axe-core in Debian's Chromium on the console's main
- * pages — the capsules page, a session's timeline with its tasks table, an ended task's page with its record, a
- * formation's view with its graph (issue 27) and a caller's record nesting its members' tasks, reached by a graph
- * edge's link, a record nesting a plan's steps, and the compare page with its differences open — against WCAG 2.x A
- * and AA rules and label-content-name-mismatch. Here any violation fails; on every other test's final page the
- * fixtures fail a serious or critical one.
+ * pages — the capsules page, a session's timeline with its tasks table, an ended task's page with its record and its
+ * charts, a session's and a formation's rollups, a formation's view with its graph (issue 27) and a caller's record
+ * nesting its members' tasks, reached by a graph edge's link, a record nesting a plan's steps, and the compare page
+ * with its differences open — against WCAG 2.x A and AA rules and label-content-name-mismatch. Here any violation
+ * fails; on every other test's final page the fixtures fail a serious or critical one.
  */
 import { MurmurClient } from '@murmur/client';
 import { FAILING_IMPACTS, axeViolations as violations } from '../support/axe.js';
@@ -26,6 +26,8 @@ test.beforeAll(() => {
 test.afterAll(() => capsule?.remove());
 
 test('axe finds no violation on the capsules page, the timeline and tasks table, and a task’s record', async ({ page, murmur }) => {
+  // Five pages checked, each a full axe run: under a loaded machine that passes the default 60 s.
+  test.setTimeout(180_000);
   const door = await murmur.startDoor(capsule.dir);
   const built = await clientOf(door).sendText('build the kite');
   expect(built.status.state).toBe('TASK_STATE_COMPLETED');
@@ -42,6 +44,11 @@ test('axe finds no violation on the capsules page, the timeline and tasks table,
   await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${built.id}`);
   await expect(page.getByRole('table', { name: 'Task record' }).getByRole('row').filter({ hasText: 'Answer' })).toContainText('built');
   expect(await violations(page), 'task page with its record').toEqual([]);
+
+  await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/rollups`);
+  await expect(page.getByTestId('rollup-tasks')).toHaveText('1');
+  await expect(page.getByTestId('chart-tools').getByRole('rowheader', { name: 'bash' })).toBeVisible();
+  expect(await violations(page), 'the session’s rollups with their charts').toEqual([]);
 
   // The check can fail: the same builder in the same browser finds an image without a text alternative, and the
   // rule the operator walk found (a link whose visible text is not in its name), both among the failing impacts.
@@ -72,8 +79,8 @@ test('axe finds no violation on a record nesting a plan’s steps, their outputs
 });
 
 test('axe finds no violation on a formation view with its graph and a record nesting member tasks', async ({ page, murmur }) => {
-  // A formation's launch, a task through two members, and three axe runs: more than the default minute on a loaded host.
-  test.setTimeout(120_000);
+  // A formation's launch, a task through two members, and four axe runs: more than the default minute on a loaded host.
+  test.setTimeout(180_000);
   const folder = reviewFormation('axe', 200);
   const formation = await murmur.startFormation(folder.roster);
   try {
@@ -86,7 +93,12 @@ test('axe finds no violation on a formation view with its graph and a record nes
     await expect(page.getByRole('table', { name: 'Graph edges' }).getByRole('row')).toHaveCount(3);
     expect(await violations(page), 'formation view with its graph').toEqual([]);
 
+    await page.getByRole('link', { name: "Where the members' time and tokens went" }).click();
+    await expect(page.getByTestId('chart-tools').getByRole('rowheader', { name: 'call-member' })).toBeVisible();
+    expect(await violations(page), 'the formation’s rollups').toEqual([]);
+
     // An edge's link: the caller's record, the call's entry outlined.
+    await page.goto(`${murmur.consoleUrl}/#/formation/${formation.key}`);
     await graph.locator('[data-edge="planner → worker"] .edge-label').click();
     await expect(page).toHaveURL(new RegExp(`/tasks/${task.id}\\?toolCall=`));
     await expect(page.getByRole('table', { name: 'Task record' }).locator('tr[aria-current="true"]')).toContainText('→ worker');

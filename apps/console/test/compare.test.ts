@@ -18,6 +18,7 @@ const turn = (ms: number, n: number, over: Partial<Extract<TaskRecordEntry, { ki
   firstTokenMs: null,
   inputTokens: 100,
   outputTokens: 20,
+  cachedTokens: null,
   stopReason: 'tool_use',
   ...over,
 });

@@ -16,6 +16,7 @@ const member = (name: string, port: number, over: Partial<ConsoleFormationMember
   entry: false,
   session: 'live',
   tasks: {},
+  records: 'host',
   ...over,
 });
 

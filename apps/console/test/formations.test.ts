@@ -134,7 +134,7 @@ describe('recordRows: a member task nested under its call-member tool call', () 
     durationMs: 40,
     ...over,
   });
-  const turn = (ms: number, durationMs: number): TaskRecordEntry => ({ kind: 'turn', ...at(ms), turn: 1, durationMs, firstTokenMs: null, inputTokens: null, outputTokens: null, stopReason: null });
+  const turn = (ms: number, durationMs: number): TaskRecordEntry => ({ kind: 'turn', ...at(ms), turn: 1, durationMs, firstTokenMs: null, inputTokens: null, outputTokens: null, cachedTokens: null, stopReason: null });
 
   it('places the member task and its turns and tool calls on the caller’s axis, under the call', () => {
     const caller = [turn(0, 5), tool(10, { memberCall: memberCall() }), turn(3100, 2)];

@@ -29,7 +29,7 @@ const steps = [
 ];
 const entries: TaskRecordEntry[] = [
   { kind: 'input', ...at(0), text: 'plan it', attachments: [] },
-  { kind: 'turn', ...at(1), turn: 1, durationMs: 5, firstTokenMs: null, inputTokens: null, outputTokens: null, stopReason: 'tool_use' },
+  { kind: 'turn', ...at(1), turn: 1, durationMs: 5, firstTokenMs: null, inputTokens: null, outputTokens: null, cachedTokens: null, stopReason: 'tool_use' },
   { kind: 'tool-call', ...at(10), toolCallId: 'call_1', tool: 'submit-plan', input: { steps: [] }, output: '[submit-plan] …', exitCode: null, status: 'error', durationMs: 410, planSteps: steps },
   { kind: 'tool-call', ...at(430), toolCallId: 'call_2', tool: 'bash', input: { command: 'true' }, output: null, exitCode: 0, status: 'passed', durationMs: 3 },
 ];

@@ -1,7 +1,8 @@
 /**
  * The console's responsiveness at 2,000 frames/s is measured in a real browser by the Playwright suite
- * (e2e/tests/perf.spec.ts), which writes its figures to e2e/test-results/perf.json. The bench never runs Playwright:
- * it reports that file's figures, with when they were measured, when the file exists.
+ * (e2e/tests/perf.spec.ts), which writes its figures to e2e/test-results/perf.json; its views' render times on a
+ * session of 10,000 tasks by e2e/tests/perf-views.spec.ts, in e2e/test-results/perf-views.json. The bench never runs
+ * Playwright: it reports those files' figures, with when they were measured, when the files exist.
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 /** dist/bench/console-perf.js → the repository root's e2e/test-results/perf.json; BENCH_CONSOLE_PERF_FILE overrides it. */
 const DEFAULT_FILE = fileURLToPath(new URL('../../../../e2e/test-results/perf.json', import.meta.url));
+/** The views' file beside it; BENCH_CONSOLE_VIEWS_FILE overrides it. */
+const DEFAULT_VIEWS_FILE = fileURLToPath(new URL('../../../../e2e/test-results/perf-views.json', import.meta.url));
 const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 export interface ConsolePerf {
@@ -57,3 +60,6 @@ export function readConsolePerf(file = process.env.BENCH_CONSOLE_PERF_FILE?.trim
     return { file: shown, measuredAt: mtime.toISOString(), figures: [], raw: null, problem: error instanceof Error ? error.message : String(error) };
   }
 }
+
+/** The console's views on a session of 10,000 tasks (perf-views.json), read as perf.json is. */
+export const readConsoleViewsPerf = (file = process.env.BENCH_CONSOLE_VIEWS_FILE?.trim() || DEFAULT_VIEWS_FILE): ConsolePerf => readConsolePerf(file);

@@ -12,7 +12,7 @@ import { METHOD } from '@murmur/protocol';
 import { BENCH_TASK_TEXT, writeCapsule } from './capsule.js';
 import { killAllNow, stopAll } from './children.js';
 import { type BenchConfig, readConfig } from './config.js';
-import { readConsolePerf } from './console-perf.js';
+import { readConsolePerf, readConsoleViewsPerf } from './console-perf.js';
 import { type DoorProcess, startDoor } from './door-process.js';
 import { type DriverMeasurement, measureDriver, renderDrivers } from './measure-drivers.js';
 import { type FanOutMeasurement, measureFanOut } from './measure-fan-out.js';
@@ -179,8 +179,9 @@ async function run(root: string): Promise<void> {
   const formationMeasurement = await formation();
   const governorsMeasurement = await governors();
   const consolePerf = readConsolePerf();
+  const consoleViews = readConsoleViewsPerf();
 
-  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, shellSandbox: shellSandboxMeasurement, consolePerf };
+  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, shellSandbox: shellSandboxMeasurement, consolePerf, consoleViews };
   process.stdout.write(renderTable(results));
   process.stdout.write(renderDrivers(drivers));
   process.stdout.write(`${renderJson(results)}\n`);

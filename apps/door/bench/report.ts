@@ -22,6 +22,8 @@ export interface BenchResults extends VersusResults {
   processes: ProcessLifetime;
   shellSandbox: ShellSandboxMeasurement;
   consolePerf: ConsolePerf;
+  /** The console's views on a session of 10,000 tasks (perf-views.spec.ts). */
+  consoleViews: ConsolePerf;
 }
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -81,13 +83,13 @@ function memoryLines(m: StreamMemoryMeasurement): string[] {
   ];
 }
 
-function consoleLines(c: ConsolePerf): string[] {
-  if (c.measuredAt === null) return [`Console at 2,000 frames/s: no ${c.file} — run npm test (e2e) to measure`];
-  if (c.problem !== null) return [`Console at 2,000 frames/s: ${c.file} (written ${c.measuredAt}) is unreadable: ${c.problem}`];
+function consoleLines(c: ConsolePerf, title = 'Console at 2,000 frames/s'): string[] {
+  if (c.measuredAt === null) return [`${title}: no ${c.file} — run npm test (e2e) to measure`];
+  if (c.problem !== null) return [`${title}: ${c.file} (written ${c.measuredAt}) is unreadable: ${c.problem}`];
   const ageHours = (Date.now() - Date.parse(c.measuredAt)) / 3_600_000;
   const age = ageHours < 1 ? `${Math.round(ageHours * 60)} min ago` : ageHours < 48 ? `${ageHours.toFixed(1)} h ago` : `${Math.round(ageHours / 24)} days ago`;
   return [
-    `Console at 2,000 frames/s (Playwright, ${c.file}, measured ${c.measuredAt}, ${age}; not run by the bench):`,
+    `${title} (Playwright, ${c.file}, measured ${c.measuredAt}, ${age}; not run by the bench):`,
     ...(c.figures.length === 0 ? ['  (no figures in the file)'] : table(c.figures.map(([key, value]) => [`  ${key}`, value]))),
   ];
 }
@@ -127,6 +129,8 @@ export function renderTable(results: BenchResults): string {
     ...shellSandboxLines(results.shellSandbox),
     '',
     ...consoleLines(results.consolePerf),
+    '',
+    ...consoleLines(results.consoleViews, 'Console views on a session of 10,000 tasks (render ms from navigation start)'),
     '',
   ];
   const loads = [getTask.raw, getTask.door, ...results.versusSdk.send.flatMap((s) => [s.door.result, s.sdk.result])];
@@ -211,7 +215,7 @@ function processLines(p: ProcessLifetime): string[] {
 }
 
 export function renderJson(results: BenchResults): string {
-  const { config, getTask, listTasks, fanOut, streamMemory, consolePerf } = results;
+  const { config, getTask, listTasks, fanOut, streamMemory, consolePerf, consoleViews } = results;
   const ok = passes(results);
   return JSON.stringify({
     bench: 'murmur-door',
@@ -261,6 +265,7 @@ export function renderJson(results: BenchResults): string {
     processes: results.processes,
     shellSandbox: shellSandboxJson(results.shellSandbox),
     consolePerf: consolePerf.measuredAt === null ? { file: consolePerf.file, measuredAt: null } : { file: consolePerf.file, measuredAt: consolePerf.measuredAt, figures: consolePerf.raw, problem: consolePerf.problem },
+    consoleViews: consoleViews.measuredAt === null ? { file: consoleViews.file, measuredAt: null } : { file: consoleViews.file, measuredAt: consoleViews.measuredAt, figures: consoleViews.raw, problem: consoleViews.problem },
     pass: getTask.pass && listTasks.pass && fanOut.pass && fanOut.lossless && streamMemory.stalled.pass && results.processes.pass && results.shellSandbox.pass !== false && ok.send && ok.stream && ok.idle && ok.at100k !== false,
   });
 }

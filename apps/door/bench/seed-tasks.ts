@@ -3,7 +3,7 @@
  * the `tasks` table TypeORM created from task.entity.ts. Rows look like the door's own: ids are the kind prefix and
  * a UUIDv7 as 32 lowercase hex digits, `change` continues the store's counter, one per row, increasing.
  */
-import { ID_PREFIX } from '@murmur/protocol';
+import { ID_PREFIX, type TaskState } from '@murmur/protocol';
 import { PAGE_TOKEN_KEY } from '../src/tasks/page-tokens.js';
 import { TASK_COLUMN_NAMES } from '../src/records/task-table.js';
 import sqlite3 from 'sqlite3';
@@ -59,7 +59,16 @@ async function checkColumns(db: Db): Promise<void> {
   }
 }
 
-export async function seedTasks(storeFile: string, count: number): Promise<SeededTasks> {
+/** One seeded row's state, times and texts; by default a completed task created one second after the one before. */
+export interface SeedRow {
+  state: TaskState;
+  createdAtMs: number;
+  statusTimestampMs: number;
+  statusText: string | null;
+  response: string | null;
+}
+
+export async function seedTasks(storeFile: string, count: number, rowOf?: (n: number) => SeedRow): Promise<SeededTasks> {
   const db = await open(storeFile);
   try {
     await checkColumns(db);
@@ -78,8 +87,9 @@ export async function seedTasks(storeFile: string, count: number): Promise<Seede
           const id = hexId(ID_PREFIX.task);
           ids.push(id);
           const at = baseMs + n * 1000;
+          const row = rowOf?.(n) ?? { state: 'TASK_STATE_COMPLETED', createdAtMs: at, statusTimestampMs: at + 5, statusText: 'task completed', response: `seeded answer ${n}` };
           // id, context_id, state, change, status_ts_ms, status_text, response, prompt, residue, murmur, owner, message_id, created_at_ms
-          params.push(id, hexId(ID_PREFIX.context), 'TASK_STATE_COMPLETED', firstChange + n, at + 5, 'task completed', `seeded answer ${n}`, null, null, null, 'public', `msg-seed-${n}`, at);
+          params.push(id, hexId(ID_PREFIX.context), row.state, firstChange + n, row.statusTimestampMs, row.statusText, row.response, null, null, null, 'public', `msg-seed-${n}`, row.createdAtMs);
         }
         const placeholders = Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ');
         await run(db, `INSERT INTO tasks (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${placeholders}`, params);

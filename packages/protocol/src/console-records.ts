@@ -128,6 +128,8 @@ export type TaskRecordEntry =
       /** The tokens the driver reported for the call; null when it reported none. */
       inputTokens: number | null;
       outputTokens: number | null;
+      /** The part of inputTokens read from the provider's cache (usage.cached); null when not reported. */
+      cachedTokens: number | null;
       /** Why the call stopped (`end_turn`, `tool_use`, `input_required`…), when recorded. */
       stopReason: string | null;
     })

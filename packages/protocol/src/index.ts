@@ -20,6 +20,26 @@ export {
   type ConsoleMemberCall,
 } from './console-formations.js';
 export {
+  CONSOLE_ROLLUP_SUFFIX,
+  type ConsoleRollup,
+  type Percentiles,
+  ROLLUP_BUCKET_WIDTHS_MS,
+  ROLLUP_BUCKETS_MAX,
+  ROLLUP_OTHER_TOOLS,
+  ROLLUP_SESSIONS_MAX,
+  ROLLUP_TOOL_NAMES_MAX,
+  ROLLUP_TOOLS_SHOWN,
+  RECORD_ROLLUP_SUFFIX,
+  type RollupFilters,
+  type RollupTool,
+  TIME_SPLIT_PARTS,
+  type TimeSplit,
+  type TokenCounts,
+  type TurnTokens,
+  taskTimeSplit,
+  turnTokens,
+} from './console-rollups.js';
+export {
   type ConsoleRecordSession,
   type ConsoleRecordSessionsResponse,
   type ConsoleTaskRecordPage,

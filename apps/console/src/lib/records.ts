@@ -9,6 +9,9 @@ import {
   CONSOLE_DOOR_PROXY_PREFIX,
   CONSOLE_PEER_HANDLES_SUFFIX,
   CONSOLE_RECORDS_BASE,
+  CONSOLE_ROLLUP_SUFFIX,
+  RECORD_ROLLUP_SUFFIX,
+  type ConsoleRollup,
   type ConsoleRecordSessionsResponse,
   type ConsoleTaskRecordPage,
   type ConsoleTaskSummariesPage,
@@ -188,6 +191,25 @@ export function searchSession(sessionId: string, search: SessionSearch, options:
   if (search.since) query.set('since', search.since);
   if (search.limit !== undefined) query.set('limit', String(search.limit));
   return readRecordJson<ConsoleTaskSummariesPage>(`/sessions/${encodeURIComponent(sessionId)}/tasks?${query}`, options);
+}
+
+/** The tasks table's filters, as the rollup takes them (docs/console.md, "Rollups"). */
+export type RollupSearch = Omit<SessionSearch, 'limit' | 'cursor'>;
+
+/**
+ * Where the time and the tokens went in one session's tasks, or several sessions' (a formation's members), kept by
+ * the tasks table's filters: computed from the records by the door (one session, its record plane first) or by mur
+ * console, never task by task in the page. Null when the records are found neither on the door nor on this host.
+ */
+export function readRollup(sessions: { sessionId: string } | { sessionIds: readonly string[] }, search: RollupSearch, options: RecordReadOptions = {}) {
+  const query = new URLSearchParams();
+  if ('sessionIds' in sessions) query.set('sessions', sessions.sessionIds.join(','));
+  if (search.q) query.set('q', search.q);
+  if (search.state) query.set('state', search.state);
+  if (search.contextId) query.set('contextId', search.contextId);
+  if (search.since) query.set('since', search.since);
+  if ('sessionId' in sessions) return readRecordJson<ConsoleRollup>(`/sessions/${encodeURIComponent(sessions.sessionId)}${CONSOLE_ROLLUP_SUFFIX}?${query}`, options);
+  return readRecordJson<ConsoleRollup>(`${RECORD_ROLLUP_SUFFIX}?${query}`, { ...options, door: null });
 }
 
 /**

@@ -5,8 +5,10 @@
  *   #/door/<host:port>/tasks/<id>[?entry=N]   one task (N: the record entry to scroll to and highlight)
  *   #/door/<host:port>/tasks/<id>?toolCall=<id>   one task, its entry for that tool call highlighted
  *   #/door/<host:port>/files[/<folder>/…]   the door's exported files in that folder, and its peer handles
+ *   #/door/<host:port>/rollups[?<query>]   where the time and the tokens went in the door's session (the query: the tasks table's filters)
  *   #/formation/<name>-<pid>        one formation on this host: its members and the calls between them
  *   #/compare/<task A>/<task B>[?a=N&b=M]   two tasks' records side by side (N, M: one attempt of each)
+ *   #/formation/<name>-<pid>/rollups[?<query>]   the same over the formation's members
  * The hash keeps the app a static bundle: `mur console` serves index.html for `/` only.
  */
 
@@ -24,6 +26,8 @@ export type Route =
       attemptA?: number;
       attemptB?: number;
     }
+  | { name: 'rollups'; door: string; /** The tasks table's filters (task-query.ts), without `?`. */ query?: string }
+  | { name: 'formation-rollups'; key: string; query?: string }
   | { name: 'not-found'; path: string };
 
 /** Reads `location.hash` (with or without `#`) into a route. */
@@ -37,8 +41,10 @@ export function parseRoute(hash: string): Route {
   const [first, door, third, taskId, ...more] = parts as string[];
   if (first === 'formation' && door !== undefined && third === undefined) return { name: 'formation', key: door };
   if (first === 'compare' && door !== undefined && third !== undefined && taskId === undefined) return compareRoute(door, third, query);
+  if (first === 'formation' && door !== undefined && third === 'rollups' && taskId === undefined) return query === '' ? { name: 'formation-rollups', key: door } : { name: 'formation-rollups', key: door, query };
   if (first !== 'door' || door === undefined) return { name: 'not-found', path };
   if (third === undefined) return query === '' ? { name: 'door', door } : { name: 'door', door, query };
+  if (third === 'rollups' && taskId === undefined) return query === '' ? { name: 'rollups', door } : { name: 'rollups', door, query };
   if (third === 'files') return { name: 'files', door, folder: parts.slice(3) as string[] };
   if (third === 'tasks' && taskId !== undefined && more.length === 0) {
     const params = new URLSearchParams(query);
@@ -74,6 +80,10 @@ export function href(route: Route): string {
       if (route.attemptB !== undefined) query.set('b', String(route.attemptB));
       return `#/compare/${encodeSegment(route.a)}/${encodeSegment(route.b)}${query.size > 0 ? `?${query}` : ''}`;
     }
+    case 'rollups':
+      return `#/door/${encodeSegment(route.door)}/rollups${route.query ? `?${route.query}` : ''}`;
+    case 'formation-rollups':
+      return `#/formation/${encodeSegment(route.key)}/rollups${route.query ? `?${route.query}` : ''}`;
     case 'not-found':
       return `#${route.path}`;
     default: {

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import {
   CONSOLE_PEER_HANDLES_SUFFIX,
+  CONSOLE_ROLLUP_SUFFIX,
+  type ConsoleRollup,
   type ConsolePeerHandlesResponse,
   type ConsoleRecordSession,
   type ConsoleRecordSessionsResponse,
@@ -18,10 +20,12 @@ import {
   RECORD_PAGE_CHARS_MAX,
   RECORD_PAGE_DEFAULT,
   RECORD_PAGE_MAX,
+  RECORD_ROLLUP_SUFFIX,
   type RecordMemberCall,
   type RecordMemberCallsResponse,
   recordNotFoundRefusal,
   recordQueryRefusal,
+  ROLLUP_SESSIONS_MAX,
   TASK_STATES,
   type TaskRecordEntry,
   type TaskRecordMember,
@@ -32,6 +36,7 @@ import { peerHandlesOf } from './peer-handle-records.js';
 import { readStoredTasks } from './store-reader.js';
 import { matches, recordEntries, recordSummary } from './task-records.js';
 import type { TraceLine } from './trace-schema.js';
+import { type RollupTask, rollupTasks } from './task-rollup.js';
 import { type ParsedTrace, readTrace } from './trace-reader.js';
 
 /**
@@ -234,6 +239,18 @@ class RecordReading {
 
 const json = (body: unknown): RecordAnswer => ({ kind: 'json', body });
 
+/** The rollup of `sessions`' tasks kept by the tasks table's filters (docs/console.md, "Where the time and the tokens went"). */
+async function sessionsRollup(reading: RecordReading, sessions: readonly ConsoleRecordSession[], missing: string[], query: URLSearchParams): Promise<ConsoleRollup> {
+  const f = filters(query);
+  const readAtMs = Date.now();
+  const tasks: RollupTask[] = [];
+  for (const session of sessions) {
+    for (const { summary, row, records } of await reading.summaries(session, f)) tasks.push({ summary, entries: () => recordEntries(row, records) });
+  }
+  const shown = { q: f.q, state: f.state ?? '', contextId: f.contextId ?? '', since: query.get('since') ?? '' };
+  return rollupTasks(tasks, { sessionIds: sessions.map((s) => s.sessionId), missing, filters: shown, readAtMs });
+}
+
 /**
  * Answers one GET of the record: `rest` is the path after the record's base (`/api/records` on mur console,
  * `/resources/records` on a door), already percent-decoded segment by segment; `shown` is the path as the refusal
@@ -261,11 +278,18 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
         return json({ session, tasks: page, total: summaries.length, nextCursor } satisfies ConsoleTaskSummariesPage);
       }
       if (parts[2] === 'export') return { kind: 'ndjson', filename: `${session.sessionId}.ndjson`, lines: () => sessionLines(reading, session) };
+      if (`/${parts[2]}` === CONSOLE_ROLLUP_SUFFIX) return json(await sessionsRollup(reading, [session], [], query));
       if (`/${parts[2]}` === CONSOLE_PEER_HANDLES_SUFFIX) {
         const handles = peerHandlesOf(reading.trace(session).handles, { nowMs: Date.now(), sessionEnded: session.state !== 'live' });
         return json({ sessionId: session.sessionId, handles } satisfies ConsolePeerHandlesResponse);
       }
       return notFound;
+    }
+    if (`/${parts.join('/')}` === RECORD_ROLLUP_SUFFIX) {
+      const asked = [...new Set((query.get('sessions') ?? '').split(',').filter((id) => id !== ''))];
+      const found = asked.slice(0, ROLLUP_SESSIONS_MAX).flatMap((id) => reading.session(id) ?? []);
+      const missing = asked.filter((id) => !found.some((s) => s.sessionId === id));
+      return json(await sessionsRollup(reading, found, missing, query));
     }
     if (parts.length === 1 && parts[0] === 'tasks') {
       const ids = [...new Set((query.get('ids') ?? '').split(',').filter((id) => isId('task', id)))].slice(0, RECORD_IDS_MAX);

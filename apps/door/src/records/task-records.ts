@@ -78,6 +78,7 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
           firstTokenMs: record.first_token_ms,
           inputTokens: usage?.input ?? null,
           outputTokens: usage?.output ?? null,
+          cachedTokens: usage?.cached ?? null,
           stopReason: record.stop_reason,
         });
         break;
