@@ -5,6 +5,7 @@
  *   #/door/<host:port>/tasks/<id>[?entry=N]   one task (N: the record entry to scroll to and highlight)
  *   #/door/<host:port>/files[/<folder>/…]   the door's exported files in that folder, and its peer handles
  *   #/formation/<name>-<pid>        one formation on this host: its members and the calls between them
+ *   #/running                       running now: every known door's live tasks (docs/console.md, "Running now")
  * The hash keeps the app a static bundle: `mur console` serves index.html for `/` only.
  */
 
@@ -14,6 +15,7 @@ export type Route =
   | { name: 'task'; door: string; taskId: string; /** The record entry linked to (its index). */ entry?: number }
   | { name: 'files'; door: string; /** The folder under the export root, as segments (none: the root). */ folder: readonly string[] }
   | { name: 'formation'; /** `<name>-<supervisor pid>` (docs/console.md, "Formations"). */ key: string }
+  | { name: 'running' }
   | { name: 'not-found'; path: string };
 
 /** Reads `location.hash` (with or without `#`) into a route. */
@@ -26,6 +28,7 @@ export function parseRoute(hash: string): Route {
   if (parts.some((part) => part === null || part === '')) return { name: 'not-found', path };
   const [first, door, third, taskId, ...more] = parts as string[];
   if (first === 'formation' && door !== undefined && third === undefined) return { name: 'formation', key: door };
+  if (first === 'running' && door === undefined) return { name: 'running' };
   if (first !== 'door' || door === undefined) return { name: 'not-found', path };
   if (third === undefined) return query === '' ? { name: 'door', door } : { name: 'door', door, query };
   if (third === 'files') return { name: 'files', door, folder: parts.slice(3) as string[] };
@@ -49,6 +52,8 @@ export function href(route: Route): string {
       return `#/door/${encodeSegment(route.door)}/files${route.folder.map((segment) => `/${encodeSegment(segment)}`).join('')}`;
     case 'formation':
       return `#/formation/${encodeSegment(route.key)}`;
+    case 'running':
+      return '#/running';
     case 'not-found':
       return `#${route.path}`;
     default: {
