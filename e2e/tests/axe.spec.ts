@@ -16,7 +16,10 @@ let capsule: Capsule;
 test.beforeAll(() => {
   capsule = makeCapsule({
     name: 'accessible',
-    rules: [{ match: '^build', turns: [{ thinking: ['planning'], tools: [{ tool: 'bash', input: { command: 'echo built' } }], answer: '{{tool.stdout}}' }] }],
+    rules: [
+      { match: '^build', turns: [{ thinking: ['planning'], tools: [{ tool: 'bash', input: { command: 'echo built' } }], answer: '{{tool.stdout}}' }] },
+      { match: '^ask', turns: [{ ask: 'Which colour?' }, { answer: 'got {{reply}}' }] },
+    ],
   });
 });
 test.afterAll(() => capsule?.remove());
@@ -83,6 +86,22 @@ test('axe finds no violation on a formation view and a record nesting member tas
   } finally {
     await formation.stop();
     folder.remove();
+  }
+});
+
+test('axe finds no violation on running now, with a task waiting for input and a door that needs a token', async ({ page, murmur }) => {
+  const door = await murmur.startDoor(capsule.dir);
+  const secure = await murmur.startDoor('secure');
+  const client = clientOf(door);
+  const asking = (await client.sendText('ask me', { returnImmediately: true })).id;
+  try {
+    await page.goto(`${murmur.consoleUrl}/#/running`);
+    await expect(page.getByRole('table', { name: 'Waiting for input' }).locator(`tr[data-task="${asking}"]`)).toContainText('Which colour?');
+    await expect(page.getByRole('table', { name: 'Doors' }).locator(`tr[data-door="${secure.address}"]`)).toContainText('needs a token');
+    expect(await violations(page), 'running now').toEqual([]);
+  } finally {
+    await client.cancelTask(asking);
+    await Promise.all([door.stop(), secure.stop()]);
   }
 });
 

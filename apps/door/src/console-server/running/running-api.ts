@@ -30,7 +30,7 @@ export function registerRunningApi(fastify: FastifyInstance, running: RunningNow
 
   fastify.get(CONSOLE_RUNNING_PATH, async (_request, reply) => reply.header('cache-control', 'no-store').send(running.snapshot()));
 
-  fastify.get(CONSOLE_RUNNING_STREAM_PATH, (request, reply) => {
+  fastify.get(CONSOLE_RUNNING_STREAM_PATH, (_request, reply) => {
     reply.hijack();
     const res: ServerResponse = reply.raw;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });

@@ -68,6 +68,6 @@ test('waiting for input is shown first', () => {
 });
 
 test('a task id tells its creation time (UUIDv7)', () => {
-  assert.equal(createdAtOfId('tsk_019ad8a1b2c37000800000000000000a'), new Date(Number.parseInt('019ad8a1b2c3', 16)).toISOString());
+  assert.equal(createdAtOfId('tsk_019ad8a1b2c37000800000000000000a'), new Date(0x019ad8a1b2c3).toISOString());
   assert.equal(createdAtOfId('not-an-id'), null);
 });
