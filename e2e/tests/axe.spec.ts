@@ -90,6 +90,7 @@ test('axe finds no violation on a formation view and a record nesting member tas
 });
 
 test('axe finds no violation on running now, with a task waiting for input and a door that needs a token', async ({ page, murmur }) => {
+  test.setTimeout(180_000);
   const door = await murmur.startDoor(capsule.dir);
   const secure = await murmur.startDoor('secure');
   const client = clientOf(door);
