@@ -20,6 +20,7 @@ test.beforeAll(() => {
     rules: [
       { match: '^build', turns: [{ thinking: ['planning'], tools: [{ tool: 'bash', input: { command: 'echo built' } }], answer: '{{tool.stdout}}' }] },
       { match: '^say (\\w+)', turns: [{ tools: [{ tool: 'bash', input: { command: 'echo first; echo {{match.1}}' } }], answer: '{{tool.stdout}}' }] },
+      { match: '^ask', turns: [{ ask: 'Which colour?' }, { answer: 'got {{reply}}' }] },
     ],
   });
 });
@@ -123,6 +124,23 @@ test('axe finds no violation on the compare page, its differences open', async (
     expect(await violations(page), 'compare page').toEqual([]);
   } finally {
     await door.stop();
+  }
+});
+
+test('axe finds no violation on running now, with a task waiting for input and a door that needs a token', async ({ page, murmur }) => {
+  test.setTimeout(180_000);
+  const door = await murmur.startDoor(capsule.dir);
+  const secure = await murmur.startDoor('secure');
+  const client = clientOf(door);
+  const asking = (await client.sendText('ask me', { returnImmediately: true })).id;
+  try {
+    await page.goto(`${murmur.consoleUrl}/#/running`);
+    await expect(page.getByRole('table', { name: 'Waiting for input' }).locator(`tr[data-task="${asking}"]`)).toContainText('Which colour?');
+    await expect(page.getByRole('table', { name: 'Doors' }).locator(`tr[data-door="${secure.address}"]`)).toContainText('needs a token');
+    expect(await violations(page), 'running now').toEqual([]);
+  } finally {
+    await client.cancelTask(asking);
+    await Promise.all([door.stop(), secure.stop()]);
   }
 });
 

@@ -6,6 +6,7 @@ describe('parseRoute / href', () => {
   it('reads the three pages', () => {
     expect(parseRoute('')).toEqual({ name: 'capsules' });
     expect(parseRoute('#/')).toEqual({ name: 'capsules' });
+    expect(parseRoute('#/running')).toEqual({ name: 'running' });
     expect(parseRoute('#/door/127.0.0.1:41873')).toEqual({ name: 'door', door: '127.0.0.1:41873' });
     expect(parseRoute('#/door/127.0.0.1:41873/')).toEqual({ name: 'door', door: '127.0.0.1:41873' });
     expect(parseRoute('#/door/127.0.0.1:41873/tasks/tsk_01')).toEqual({ name: 'task', door: '127.0.0.1:41873', taskId: 'tsk_01' });
@@ -19,6 +20,7 @@ describe('parseRoute / href', () => {
     expect(parseRoute('#/door/127.0.0.1:1/tasks')).toEqual({ name: 'not-found', path: '/door/127.0.0.1:1/tasks' });
     expect(parseRoute('#/door/a/tasks/b/c')).toMatchObject({ name: 'not-found' });
     expect(parseRoute('#/door/%E0%A4%A')).toMatchObject({ name: 'not-found' });
+    expect(parseRoute('#/running/more')).toEqual({ name: 'not-found', path: '/running/more' });
   });
 
   it('writes links that read back to the same route', () => {
@@ -30,6 +32,7 @@ describe('parseRoute / href', () => {
       { name: 'task', door: '127.0.0.1:1', taskId: 'odd/id with space' },
       { name: 'files', door: '127.0.0.1:1', folder: [] },
       { name: 'files', door: '127.0.0.1:1', folder: ['a b', 'c/d', 'é'] },
+      { name: 'running' },
     ] as const;
     for (const route of routes) expect(parseRoute(href(route))).toEqual(route);
     expect(href({ name: 'door', door: '127.0.0.1:41873' })).toBe('#/door/127.0.0.1:41873');

@@ -8,6 +8,12 @@ export const CONSOLE_SESSIONS_PATH = '/api/sessions';
 /** `<prefix><host>:<port>/<path>` is proxied, unbuffered, to `http://<host>:<port>/<path>` on loopback only. */
 export const CONSOLE_DOOR_PROXY_PREFIX = '/api/door/';
 
+/**
+ * The waits before the console asks an unreachable door again, then every minute (docs/console.md, "Asking a door
+ * again"): the page's door hold and the server's running-now watch both follow them. @unit ms
+ */
+export const UNREACHABLE_BACKOFF_MS = [5_000, 10_000, 20_000, 40_000, 60_000] as const;
+
 /** GET: the doors `mur console --door URL` added (not registered on this host), proxied explicitly. */
 export const CONSOLE_DOORS_PATH = '/api/doors';
 

@@ -178,6 +178,11 @@ export function recordQueryRefusal(why: string): HttpRefusalBody<'invalid_reques
   return { error: 'invalid_request', message: why };
 }
 
+/** 404 not_found: Ask again names a door the running-now watch does not watch. `key` is host:port. */
+export function runningDoorNotFoundRefusal(key: string): HttpRefusalBody<'not_found'> {
+  return { error: 'not_found', message: `the running-now page watches no door ${key}` };
+}
+
 /** 400 bad_address: the proxy path does not name host:port. */
 export function badAddressRefusal(): HttpRefusalBody<'bad_address'> {
   return { error: 'bad_address', message: 'the door address must be host:port, such as 127.0.0.1:41873' };

@@ -9,6 +9,7 @@ export {
   type ConsoleSession,
   type ConsoleSessionsResponse,
   type RegisteredSession,
+  UNREACHABLE_BACKOFF_MS,
 } from './console-api.js';
 export {
   CONSOLE_FORMATIONS_PATH,
@@ -62,6 +63,21 @@ export {
   type TaskRecordPlanStep,
   type TaskRecordSummary,
 } from './console-records.js';
+export {
+  CONSOLE_RUNNING_DOORS_PREFIX,
+  CONSOLE_RUNNING_PATH,
+  CONSOLE_RUNNING_STREAM_PATH,
+  type ConsoleRunningSnapshot,
+  RUNNING_DOORS_MAX,
+  RUNNING_PUSH_MS,
+  RUNNING_TASKS_PER_DOOR_MAX,
+  RUNNING_TASKS_SHOWN,
+  RUNNING_TEXT_MAX,
+  type RunningActivity,
+  type RunningDoor,
+  type RunningDoorState,
+  type RunningTask,
+} from './console-running.js';
 export { renderFence } from './data-fence.js';
 export {
   CONSOLE_PEER_HANDLES_SUFFIX,
@@ -113,6 +129,7 @@ export {
   recordNotFoundRefusal,
   recordQueryRefusal,
   refusalStatus,
+  runningDoorNotFoundRefusal,
   unauthenticatedRefusal,
 } from './http-refusals.js';
 export {

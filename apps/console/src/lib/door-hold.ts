@@ -4,11 +4,12 @@
  * problem the door gave — until the operator acts (a click or a form submitted after the hold began), a new token, or,
  * for an unreachable door, the back-off's next step. A door needing a token is still asked for its public card.
  */
+import { UNREACHABLE_BACKOFF_MS } from '@murmur/protocol';
 import type { DoorClient } from './door-client.js';
 import { HeldRequest, type Problem } from './errors.js';
 
-/** The waits before asking an unreachable door again: then every minute. */
-export const UNREACHABLE_BACKOFF_MS = [5_000, 10_000, 20_000, 40_000, 60_000] as const;
+/** The waits before asking an unreachable door again: then every minute (shared with mur console's running-now watch). */
+export { UNREACHABLE_BACKOFF_MS };
 
 const STREAMS: ReadonlySet<PropertyKey> = new Set(['watchSession', 'subscribeToTask']);
 /** What a door serves without a token. */

@@ -9,6 +9,7 @@
  *   #/formation/<name>-<pid>        one formation on this host: its members and the calls between them
  *   #/compare/<task A>/<task B>[?a=N&b=M]   two tasks' records side by side (N, M: one attempt of each)
  *   #/formation/<name>-<pid>/rollups[?<query>]   the same over the formation's members
+ *   #/running                       running now: every known door's live tasks (docs/console.md, "Running now")
  * The hash keeps the app a static bundle: `mur console` serves index.html for `/` only.
  */
 
@@ -28,6 +29,7 @@ export type Route =
     }
   | { name: 'rollups'; door: string; /** The tasks table's filters (task-query.ts), without `?`. */ query?: string }
   | { name: 'formation-rollups'; key: string; query?: string }
+  | { name: 'running' }
   | { name: 'not-found'; path: string };
 
 /** Reads `location.hash` (with or without `#`) into a route. */
@@ -42,6 +44,7 @@ export function parseRoute(hash: string): Route {
   if (first === 'formation' && door !== undefined && third === undefined) return { name: 'formation', key: door };
   if (first === 'compare' && door !== undefined && third !== undefined && taskId === undefined) return compareRoute(door, third, query);
   if (first === 'formation' && door !== undefined && third === 'rollups' && taskId === undefined) return query === '' ? { name: 'formation-rollups', key: door } : { name: 'formation-rollups', key: door, query };
+  if (first === 'running' && door === undefined) return { name: 'running' };
   if (first !== 'door' || door === undefined) return { name: 'not-found', path };
   if (third === undefined) return query === '' ? { name: 'door', door } : { name: 'door', door, query };
   if (third === 'rollups' && taskId === undefined) return query === '' ? { name: 'rollups', door } : { name: 'rollups', door, query };
@@ -84,6 +87,8 @@ export function href(route: Route): string {
       return `#/door/${encodeSegment(route.door)}/rollups${route.query ? `?${route.query}` : ''}`;
     case 'formation-rollups':
       return `#/formation/${encodeSegment(route.key)}/rollups${route.query ? `?${route.query}` : ''}`;
+    case 'running':
+      return '#/running';
     case 'not-found':
       return `#${route.path}`;
     default: {

@@ -10,6 +10,8 @@ import { ConsoleNotBuiltError } from './console-not-built-error.js';
 import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
 import { registerFormationsApi } from './formations-api.js';
 import { registerRecordsApi } from './records-api.js';
+import { registerRunningApi } from './running/running-api.js';
+import { RunningNow } from './running/running-now.js';
 import { registerSessionsApi } from './sessions-api.js';
 
 /** The built console: MURMUR_CONSOLE_DIST, else apps/console/dist beside this package. */
@@ -43,6 +45,9 @@ export async function startConsoleServer(options: {
   registerRecordsApi(server, home);
   const doors = options.doors ?? [];
   registerFormationsApi(server, home, doors);
+  const running = new RunningNow({ home, added: doors });
+  server.addHook('onClose', async () => running.close());
+  registerRunningApi(server, running);
   server.get(CONSOLE_DOORS_PATH, async (_request, reply) => {
     const body: ConsoleDoorsResponse = { doors: doors.map(({ key, url, hasToken }) => ({ key, url, hasToken })) };
     return reply.header('cache-control', 'no-store').send(body);
