@@ -25,6 +25,7 @@ import { TaskQueue } from './tasks/task-queue.js';
 import type { TaskRow } from './tasks/task.entity.js';
 import { ProcessRegistry } from './tools/process-registry.js';
 import { SessionSandbox } from './tools/sandbox/session-sandbox.js';
+import { Telemetry } from './telemetry/telemetry.js';
 import { DriverSelection } from './tools/runtime/index.js';
 import { ToolDispatcher } from './tools/tool-dispatcher.js';
 
@@ -76,6 +77,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   session.url = `http://${host}:${address.port}`;
 
+  app.get(Telemetry).attach({ driverKindNow: () => app.get(DriverSelection).current?.driver, url: session.url, observe: (observer) => app.get(RpcPipeline).setObserver(observer) });
   const tasks = app.get(TaskQueue);
   const trace = app.get(TraceWriter);
   const processes = app.get(ProcessRegistry);

@@ -80,10 +80,10 @@ describe('spans of one task on a live collector', () => {
     }, 'the task span at the collector');
   });
 
-  test('OTLP/HTTP protobuf to /v1/traces', () => {
-    assert.ok(c.requests.length > 0);
+  test('OTLP/HTTP protobuf to /v1/traces (and /v1/metrics)', () => {
+    assert.ok(c.requests.some((r) => r.path === '/v1/traces'));
     for (const r of c.requests) {
-      assert.equal(r.path, '/v1/traces');
+      assert.ok(['/v1/traces', '/v1/metrics'].includes(r.path), r.path);
       assert.equal(r.contentType, 'application/x-protobuf');
     }
   });
@@ -91,9 +91,12 @@ describe('spans of one task on a live collector', () => {
   test('the task span continues the caller’s traceparent and says what the task was', () => {
     const task = spans.find((s) => s.name === 'invoke_agent otel-capsule')!;
     assert.ok(task, spans.map((s) => s.name).join(', '));
+    const server = spans.find((s) => s.name === 'SendMessage' && s.kind === 2)!;
+    assert.ok(server, 'the SendMessage a2a.server span');
+    assert.deepEqual([server.traceId, server.parentSpanId], [TRACE_ID, PARENT_ID]);
     assert.equal(task.traceId, TRACE_ID);
-    assert.equal(task.parentSpanId, PARENT_ID);
-    assert.equal(task.kind, 2, 'SERVER: the task is the server side of the caller’s call');
+    assert.equal(task.parentSpanId, server.spanId, 'the task continues the request’s server span');
+    assert.equal(task.kind, 1, 'INTERNAL: the convention’s invoke agent internal span');
     assert.equal(task.attributes['gen_ai.operation.name'], 'invoke_agent');
     assert.equal(task.attributes['murmur.task.state'], 'TASK_STATE_COMPLETED');
     assert.equal(task.attributes['murmur.task.turns'], 3);
@@ -127,7 +130,7 @@ describe('spans of one task on a live collector', () => {
 
   test('timing: each child inside the task, in the order the loop ran them', () => {
     const task = spans.find((s) => s.name.startsWith('invoke_agent'))!;
-    const children = spans.filter((s) => s !== task).sort((a, b) => Number(a.startNs - b.startNs));
+    const children = spans.filter((s) => s.parentSpanId === task.spanId).sort((a, b) => Number(a.startNs - b.startNs));
     assert.deepEqual(
       children.map((s) => s.attributes['gen_ai.operation.name']),
       ['chat', 'execute_tool', 'chat', 'execute_tool', 'execute_tool', 'chat'],
@@ -163,7 +166,7 @@ describe('a plan: one plan span under its submit-plan call, a child per step', (
     }, 'the task span at the collector');
     const call = spans.find((s) => s.name === 'execute_tool submit-plan')!;
     const plan = spans.find((s) => s.attributes['gen_ai.operation.name'] === 'plan')!;
-    assert.equal(plan.name, 'plan');
+    assert.equal(plan.name, 'plan otel-planner');
     assert.equal(plan.parentSpanId, call.spanId, 'the plan is a child of its submit-plan call');
     assert.deepEqual([plan.attributes['murmur.plan.steps'], plan.attributes['murmur.plan.status'], plan.status.code], [3, 'stopped', 2]);
     const children = spans.filter((s) => s.parentSpanId === plan.spanId).sort((a, b) => Number(a.startNs - b.startNs));
@@ -227,16 +230,24 @@ describe('a formation member’s task joins its caller’s trace', () => {
         const memberTask = c.spans.find((s) => s.name === 'invoke_agent worker');
         return plannerTask && callSpan && memberTask ? [plannerTask, callSpan, memberTask] : undefined;
       }, 'the call-member span and the worker’s task span', 15_000);
-      assert.deepEqual([planner.traceId, planner.parentSpanId, planner.traceState], [TRACE_ID, PARENT_ID, TRACESTATE]);
+      const entry = c.spans.find((s) => s.spanId === planner.parentSpanId)!;
+      assert.deepEqual([entry.name, entry.kind, entry.parentSpanId], ['SendMessage', 2, PARENT_ID], 'the planner’s task continues its request’s server span');
+      assert.deepEqual([planner.traceId, planner.traceState], [TRACE_ID, TRACESTATE]);
       assert.equal(call.parentSpanId, planner.spanId);
+      // invoke_agent planner → execute_tool call-member → SendMessage (client) → SendMessage (worker's server) → invoke_agent worker
+      const client = c.spans.find((s) => s.name === 'SendMessage' && s.kind === 3 && s.parentSpanId === call.spanId)!;
+      assert.ok(client, 'the offer’s a2a.client span under the call-member span');
+      const server = c.spans.find((s) => s.kind === 2 && s.parentSpanId === client.spanId)!;
+      assert.ok(server, 'the worker’s a2a.server span under the offer’s client span');
+      assert.equal(server.resource['service.name'], 'worker');
       assert.equal(member.traceId, TRACE_ID);
-      assert.equal(member.parentSpanId, call.spanId);
+      assert.equal(member.parentSpanId, server.spanId);
       assert.equal(member.traceState, TRACESTATE, 'the caller’s tracestate travelled with the call');
-      assert.equal(member.kind, 2);
+      assert.equal(member.kind, 1);
       assert.equal(member.resource['service.name'], 'worker');
-      // The worker's door kept both headers as received on the member call.
+      // The worker's task start keeps the context it continued: its SendMessage server span, with the tracestate.
       const start = traceRecords(formation.member('worker').recordsDir).find((r) => r.type === 'task_start')!;
-      assert.deepEqual([start.traceparent, start.tracestate], [`00-${TRACE_ID}-${call.spanId}-01`, TRACESTATE]);
+      assert.deepEqual([start.traceparent, start.tracestate], [`00-${TRACE_ID}-${server.spanId}-01`, TRACESTATE]);
     } finally {
       formation.mur.kill();
     }
@@ -252,7 +263,8 @@ describe('a formation member’s task joins its caller’s trace', () => {
       return found.length === 2 ? found : undefined;
     }, 'two task starts');
     for (const start of starts) {
-      assert.equal(start.traceparent, `00-${TRACE_ID}-${PARENT_ID}-01`);
+      // The context the task continued: the request's SendMessage server span, in the caller's trace.
+      assert.match(String(start.traceparent), new RegExp(`^00-${TRACE_ID}-(?!${PARENT_ID})[0-9a-f]{16}-01$`));
       assert.equal(start.tracestate, undefined);
     }
   });
@@ -285,7 +297,7 @@ describe('a delegation’s child continues the delegate-task call’s trace', ()
     assert.equal(child.traceId, TRACE_ID);
     assert.equal(child.parentSpanId, call.spanId);
     assert.equal(child.traceState, TRACESTATE);
-    assert.equal(child.kind, 2, 'SERVER: the child’s task is the far side of the delegate-task call');
+    assert.equal(child.kind, 1, 'INTERNAL: the order came over IPC, not a request with a server span');
     assert.equal(child.resource['service.name'], 'helper');
     assert.notEqual(child.resource['murmur.session.id'], parent.resource['murmur.session.id']);
   });

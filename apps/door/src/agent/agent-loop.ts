@@ -166,6 +166,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
           turn,
           driver: driver.choice,
           ...(driver.model ? { model: driver.model } : {}),
+          ...callFacts(driver),
+          ...(response.responseId === undefined ? {} : { response_id: response.responseId }),
+          ...(response.responseModel === undefined ? {} : { response_model: response.responseModel }),
           stop_reason: response.stop.kind,
           usage: response.usage ?? 'unreported',
           tool_calls: response.toolCalls.length,
@@ -373,6 +376,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
           turn: request.turn,
           driver: driver.choice,
           ...(driver.model ? { model: driver.model } : {}),
+          ...callFacts(driver),
           stop_reason: 'failed',
           failure: error instanceof Error ? error.message : String(error),
           usage: 'unreported',
@@ -438,4 +442,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     }
     return results;
   }
+}
+
+/** The serving choice's driver kind and output cap, as the inference record carries them for telemetry. */
+function callFacts(driver: TaskDriver): { driver_kind?: string; max_tokens?: number } {
+  return { ...(driver.kind === undefined ? {} : { driver_kind: driver.kind }), ...(driver.maxOutputTokens === undefined ? {} : { max_tokens: driver.maxOutputTokens }) };
 }

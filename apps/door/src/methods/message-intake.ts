@@ -63,7 +63,7 @@ export class MessageIntake {
       }
     }
     const row = await this.queue.submit(
-      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: traceContextOf(call.rawHeaders), answeredAtOnce: read.returnImmediately },
+      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: call.traceContext !== undefined ? call.traceContext : traceContextOf(call.rawHeaders), answeredAtOnce: read.returnImmediately },
       call.caller,
     );
     return { row, read, continued: false, extensions };

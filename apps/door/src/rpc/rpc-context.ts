@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId, MethodName } from '@murmur/protocol';
 import type { Caller } from '../auth/caller.js';
+import type { CallTraceContext } from './rpc-observer.js';
 
 /** One JSON-RPC request that passed steps 2–13, as a method handler receives it. */
 export interface RpcCall {
@@ -13,6 +14,8 @@ export interface RpcCall {
   rawHeaders: string[];
   /** Gives back the request body's share of the intake budget, once the method has taken in what it needs of it. */
   releaseBody?: () => void;
+  /** With telemetry on, the request's server span: a task it starts continues it instead of the caller's traceparent. */
+  traceContext?: CallTraceContext | null;
 }
 
 /** Starts writing an event stream on a response whose status and headers are already sent. */

@@ -1,0 +1,52 @@
+import type { FetchLike } from '@murmur/client';
+import { answerFactsOf, requestFacts } from './a2a-facts.js';
+import { TRACEPARENT_HEADER, TRACESTATE_HEADER, type OutboundA2a } from './trace-context.js';
+
+/** The low-cardinality name of a request that got no HTTP answer (docs/telemetry.md, error.type). */
+function failureName(error: unknown): string {
+  const name = error instanceof Error ? error.name : '';
+  return name === 'AbortError' || name === 'TimeoutError' ? 'timeout' : name || '_OTHER';
+}
+
+/**
+ * A fetch that gives every JSON-RPC request it sends an `a2a.client` span (docs/telemetry.md): named after the
+ * request's method, its traceparent the one the request carries, ended with what the answer says. Off (no spans),
+ * it is `fetch` itself: nothing is parsed and nothing is added.
+ */
+export function tracedFetch(outbound: OutboundA2a | null, fetch: FetchLike): FetchLike {
+  if (outbound === null) return fetch;
+  return async (input, init) => {
+    let method = '_OTHER';
+    let params: unknown;
+    try {
+      const body = JSON.parse(typeof init?.body === 'string' ? init.body : '') as { method?: unknown; params?: unknown };
+      if (typeof body.method === 'string') method = body.method;
+      params = body.params;
+    } catch {
+      // Not a JSON-RPC body: the span says `_OTHER`.
+    }
+    const call = outbound.begin(method, requestFacts(params), input);
+    const headers = new Headers(init?.headers);
+    if (call.traceContext !== null) {
+      headers.set(TRACEPARENT_HEADER, call.traceContext.traceparent);
+      if (call.traceContext.tracestate) headers.set(TRACESTATE_HEADER, call.traceContext.tracestate);
+    }
+    let response: Response;
+    try {
+      response = await fetch(input, { ...init, headers });
+    } catch (error) {
+      call.end({ errorType: failureName(error) });
+      throw error;
+    }
+    if (!response.ok) {
+      call.end({ errorType: String(response.status) });
+      return response;
+    }
+    // The caller reads the answer; its copy is read beside it, and only its facts are kept.
+    void response
+      .clone()
+      .text()
+      .then((body) => call.end(answerFactsOf(body)), (error: unknown) => call.end({ errorType: failureName(error) }));
+    return response;
+  };
+}
