@@ -14,6 +14,13 @@ interface LiveTask {
   conversationId: string;
   startedAt: number;
   turn: number;
+  /**
+   * Task events can be held behind a commit (tasks/task-events.ts) while records are written at once: a call's record
+   * may come before its start event. The highest turn and the tool calls whose records came first, so their late
+   * start events open nothing.
+   */
+  recordedTurn: number;
+  recordedTools: Set<string>;
   inference: { span: Span; startedAt: number } | null;
   tools: Map<string, { span: Span; startedAt: number; name: string }>;
   /** Plans in flight, by their submit-plan call's id (docs/plans.md), with when each started. */
@@ -137,6 +144,7 @@ export class TaskSpans {
     const task = this.live.get(taskId);
     if (!task) return;
     task.turn += 1;
+    if (task.recordedTurn >= task.turn) return;
     task.inference?.span.end(now());
     const startedAt = now();
     const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': providerName(this.driverKindNow()), 'murmur.turn': task.turn };
@@ -146,8 +154,12 @@ export class TaskSpans {
   toolStarted(taskId: string, toolCallId: string, toolName: string): void {
     const task = this.live.get(taskId);
     if (!task) return;
+    if (task.recordedTools.delete(toolCallId)) return;
+    this.openTool(task, toolCallId, toolName, now());
+  }
+
+  private openTool(task: LiveTask, toolCallId: string, toolName: string, startedAt: number): void {
     const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolName, 'gen_ai.tool.type': TOOL_TYPE, 'gen_ai.tool.call.id': toolCallId, 'murmur.turn': task.turn };
-    const startedAt = now();
     task.tools.set(toolCallId, { span: this.tracer.startSpan(`execute_tool ${toolName}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, task.context), startedAt, name: toolName });
   }
 
@@ -205,12 +217,17 @@ export class TaskSpans {
       },
       parent,
     );
-    this.live.set(taskId, { span, context: trace.setSpan(ROOT_CONTEXT, span), conversationId: fields.context_id, startedAt, turn: 0, inference: null, tools: new Map(), plans: new Map() });
+    this.live.set(taskId, { span, context: trace.setSpan(ROOT_CONTEXT, span), conversationId: fields.context_id, startedAt, turn: 0, recordedTurn: 0, recordedTools: new Set(), inference: null, tools: new Map(), plans: new Map() });
   }
 
   private endInference(task: LiveTask, fields: TraceLineOf<'inference'>): void {
-    const open = task.inference;
-    if (!open) return;
+    let open = task.inference;
+    if (!open) {
+      // The record came before its start event: the span is placed by the call's duration.
+      task.recordedTurn = task.turn + 1;
+      const startedAt = now() - fields.duration_ms;
+      open = { span: this.tracer.startSpan('chat', { kind: SpanKind.CLIENT, startTime: startedAt, attributes: { 'gen_ai.operation.name': 'chat', 'murmur.turn': fields.turn } }, task.context), startedAt };
+    }
     task.inference = null;
     const { span } = open;
     const model = fields.model;
@@ -254,8 +271,12 @@ export class TaskSpans {
 
   private endTool(task: LiveTask, fields: TraceLineOf<'tool_call'>): void {
     const id = fields.tool_call_id;
-    const open = task.tools.get(id);
-    if (!open) return;
+    if (!task.tools.has(id)) {
+      // The record came before its start event (see LiveTask.recordedTools).
+      task.recordedTools.add(id);
+      this.openTool(task, id, fields.tool, now() - (fields.duration_ms ?? 0));
+    }
+    const open = task.tools.get(id)!;
     task.tools.delete(id);
     const { span } = open;
     const status = fields.status;
