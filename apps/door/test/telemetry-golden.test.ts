@@ -8,8 +8,8 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/door-process.js';
 import { makeFormation, memberManifest, runFormation } from './support/formation.js';
 import { type AttrValue, type Collector, type OtlpSpan, startCollector } from './support/otlp.js';

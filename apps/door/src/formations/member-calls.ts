@@ -1,10 +1,10 @@
 import type { TaskContinuations } from '../agent/task-continuations.js';
-import type { TaskEndingHold } from '../tasks/task-ending-hold.js';
-import type { FormationSeat, MemberLink } from '../seat/formation-seat.js';
 import { newId } from '../common/ids.js';
-import type { SessionContext } from '../session/session-context.js';
-import type { OutboundA2a, OutboundA2aSource } from '../telemetry/trace-context.js';
 import type { TraceWriter } from '../records/trace-writer.js';
+import type { FormationSeat, MemberLink } from '../seat/formation-seat.js';
+import type { SessionContext } from '../session/session-context.js';
+import type { TaskEndingHold } from '../tasks/task-ending-hold.js';
+import type { OutboundA2a, OutboundA2aSource } from '../telemetry/trace-context.js';
 import type { MemberCallPort } from '../tools/runtime/index.js';
 import { type RuntimeToolAnswer, type ToolCallContext, ToolInputError } from '../tools/tool-call.js';
 import { alreadyAnsweredRefusal, busyNote, endedNote, notYetAnsweredRefusal, rejectedOutput, startedNote } from './call-notes.js';

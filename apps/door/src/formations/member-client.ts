@@ -1,5 +1,5 @@
 import { errorKind, type FetchLike, MurmurClient } from '@murmur/client';
-import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, type Task, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
+import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER, type Task } from '@murmur/protocol';
 import { boundedRequest, failureInWords, OutboundTimeout, withoutAddresses } from '../egress/outbound-request.js';
 import type { MemberLink } from '../seat/formation-seat.js';
 import type { OutboundA2a } from '../telemetry/trace-context.js';

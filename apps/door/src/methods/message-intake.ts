@@ -1,4 +1,3 @@
-import { Inject, Injectable } from '@nestjs/common';
 import {
   DOOR_EXTENSION_URI,
   invalidParams,
@@ -9,6 +8,7 @@ import {
   taskNotFound,
   unsupportedForTask,
 } from '@murmur/protocol';
+import { Inject, Injectable } from '@nestjs/common';
 import { trustOf } from '../auth/message-trust.js';
 import type { RpcCall } from '../rpc/rpc-context.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';

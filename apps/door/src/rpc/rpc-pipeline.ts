@@ -1,7 +1,7 @@
 import {
   A2A_EXTENSIONS_HEADER,
-  checkTenant,
   COMPLETION_SESSION_HEADER,
+  checkTenant,
   DELEGATION_ID_HEADER,
   failure,
   headerLines,
@@ -23,8 +23,8 @@ import {
   unsupportedOperation,
   versionNotSupported,
 } from '@murmur/protocol';
-import type { RequestGate } from '../auth/request-gate.js';
 import type { Caller } from '../auth/caller.js';
+import type { RequestGate } from '../auth/request-gate.js';
 import { servedMethods } from '../card/served-methods.js';
 import { CodedFault } from '../common/coded-fault.js';
 import type { DoorLog } from '../session/door-log.js';

@@ -5,8 +5,8 @@ import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
 import { A2aServerSpans } from './a2a-server-spans.js';
 import { GenAiMetrics } from './genai-metrics.js';
-import { BATCH_DEFAULTS, METRIC_EXPORT_INTERVAL_MS } from './telemetry-config.js';
 import { TaskSpans } from './task-spans.js';
+import { BATCH_DEFAULTS, METRIC_EXPORT_INTERVAL_MS } from './telemetry-config.js';
 
 /** What the SDK side hands the door: the span builders and a flush-and-stop. */
 export interface OtlpExport {

@@ -2,10 +2,10 @@ import { type Attributes, type Context, ROOT_CONTEXT, type Span, SpanKind, SpanS
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
 import { unhandledRecord } from '../records/unhandled-record.js';
+import { a2aAttributes, endA2aSpan } from './a2a-span-attributes.js';
 import type { GenAiMetrics } from './genai-metrics.js';
 import { providerName, TOOL_TYPE } from './genai-names.js';
 import type { A2aFacts, OutboundA2a, TraceContext } from './trace-context.js';
-import { a2aAttributes, endA2aSpan } from './a2a-span-attributes.js';
 
 /** One live task's spans: the task's own, the inference call in flight, and its tool calls by id. */
 interface LiveTask {

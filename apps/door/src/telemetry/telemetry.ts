@@ -1,6 +1,6 @@
 import type { OnModuleDestroy } from '@nestjs/common';
-import type { DoorLog } from '../session/door-log.js';
 import type { TraceWriter } from '../records/trace-writer.js';
+import type { DoorLog } from '../session/door-log.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import type { OtlpExport, OtlpExportOptions } from './otlp-export.js';
 import { SHUTDOWN_BUDGET_MS, type TelemetrySettings, telemetryEnabled } from './telemetry-config.js';

@@ -1,6 +1,6 @@
 import type { FetchLike } from '@murmur/client';
 import { answerFactsOf, requestFacts } from './a2a-facts.js';
-import { TRACEPARENT_HEADER, TRACESTATE_HEADER, type OutboundA2a } from './trace-context.js';
+import { type OutboundA2a, TRACEPARENT_HEADER, TRACESTATE_HEADER } from './trace-context.js';
 
 /** The low-cardinality name of a request that got no HTTP answer (docs/telemetry.md, error.type). */
 function failureName(error: unknown): string {
