@@ -24,6 +24,7 @@ import type { TaskRow } from './tasks/task.entity.js';
 import { TaskLifecycle } from './tasks/task-lifecycle.js';
 import { TaskQueue } from './tasks/task-queue.js';
 import { Telemetry } from './telemetry/telemetry.js';
+import type { OutboundTracing } from './egress/outbound-tracing.js';
 import { ProcessRegistry } from './tools/process-registry.js';
 import { DriverSelection } from './tools/runtime/index.js';
 import { SessionSandbox } from './tools/sandbox/session-sandbox.js';
@@ -38,6 +39,8 @@ export interface RunningDoor {
   readonly recordsDir: string;
   readonly tasks: TaskQueue;
   readonly trace: TraceWriter;
+  /** Client spans for requests the door sends outside a task's tools (a delegation's completion); untraced when telemetry is off. */
+  readonly tracing: OutboundTracing;
   /** Tokens minted after launch that this door accepts from now on: a formation's member tokens. */
   acceptTokens(tokens: readonly MintedToken[]): void;
   /** Resolves with a task's row once it settles (ends, or pauses for input), or when the door closes. */
@@ -103,6 +106,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     recordsDir: session.recordsDir,
     tasks,
     trace,
+    tracing: app.get(Telemetry),
     acceptTokens: (tokens) => app.get(RequestGate).acceptTokens(tokens),
     settled: (taskId) => app.get(TaskLifecycle).waitSettled(taskId),
     close: (failure?: string) => {

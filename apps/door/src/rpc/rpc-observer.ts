@@ -10,7 +10,16 @@ export interface RpcObservation {
   readonly traceContext: CallTraceContext | null;
   /** The request's answer: its HTTP status and JSON text (empty for an event stream, which ends on `streamEnded`). */
   end(status: number, body: string): void;
+  /** An event stream's task as it stands, then each state it reports: the span keeps the task and its last state. */
+  streamTask(task: StreamedTask): void;
   streamEnded(): void;
+}
+
+/** What an event stream says of its task: its id, a state, and (on the opening task) its context. */
+export interface StreamedTask {
+  taskId: string;
+  state: string;
+  contextId?: string;
 }
 
 /**

@@ -166,7 +166,10 @@ export class RpcPipeline {
     if (tenant) return refuse(id, tenant);
     // 14. The method itself.
     const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders, releaseBody: request.releaseBody };
-    if (observation !== null) call.traceContext = observation.traceContext;
+    if (observation !== null) {
+      call.traceContext = observation.traceContext;
+      call.streamedTask = (task) => observation.streamTask(task);
+    }
     try {
       const answer = await this.methods.get(method as MethodName)!.handle(call);
       if ('error' in answer) return refuse(id, answer.error);

@@ -2,7 +2,7 @@ import { ROOT_CONTEXT, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { answerFactsOf, requestFacts } from './a2a-facts.js';
 import { a2aAttributes, endA2aSpan } from './a2a-span-attributes.js';
-import { type TraceContext, traceContextOf } from './trace-context.js';
+import { type A2aFacts, type TraceContext, traceContextOf } from './trace-context.js';
 
 const propagator = new W3CTraceContextPropagator();
 const now = (): number => performance.timeOrigin + performance.now();
@@ -11,6 +11,7 @@ const now = (): number => performance.timeOrigin + performance.now();
 interface Observation {
   readonly traceContext: TraceContext | null;
   end(status: number, body: string): void;
+  streamTask(task: { taskId: string; state: string; contextId?: string }): void;
   streamEnded(): void;
 }
 
@@ -42,10 +43,17 @@ export class A2aServerSpans {
       ended = true;
       endA2aSpan(span, facts, now());
     };
+    // An event stream's task: the one it opened with, and the last state it wrote (set when the stream ends).
+    const streamed: A2aFacts = {};
     return {
       traceContext,
       end: (status, body) => end(status === 200 ? answerFactsOf(body) : { errorType: String(status) }),
-      streamEnded: () => end({}),
+      streamTask: (task) => {
+        streamed.taskId = task.taskId;
+        streamed.state = task.state;
+        if (task.contextId) streamed.contextId = task.contextId;
+      },
+      streamEnded: () => end(streamed),
     };
   }
 }

@@ -46,11 +46,13 @@ export function startOtlpExport(options: OtlpExportOptions): OtlpExport {
   const provider = new TracerProvider({ resource, spanProcessors: [processor] });
   const tracer = provider.getTracer('@murmur/door', options.serviceVersion);
   // Metrics go to <endpoint>/v1/metrics (or OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) every 10 s, cumulative, and once
-  // more on shutdown; like spans, an export that fails is dropped.
+  // more on shutdown; like spans, an export that fails is dropped. The reader refuses (throws) an export timeout
+  // longer than its interval, so a metrics export waits at most the interval whatever OTEL_EXPORTER_OTLP_TIMEOUT says.
+  const metricsTimeoutMs = Math.min(options.exportTimeoutMs, METRIC_EXPORT_INTERVAL_MS);
   const metricReader = new PeriodicExportingMetricReader({
-    exporter: new OTLPMetricExporter({ timeoutMillis: options.exportTimeoutMs }),
+    exporter: new OTLPMetricExporter({ timeoutMillis: metricsTimeoutMs }),
     exportIntervalMillis: METRIC_EXPORT_INTERVAL_MS,
-    exportTimeoutMillis: options.exportTimeoutMs,
+    exportTimeoutMillis: metricsTimeoutMs,
   });
   const meters = new MeterProvider({ resource, readers: [metricReader] });
   const metrics = new GenAiMetrics(meters.getMeter('@murmur/door', options.serviceVersion));

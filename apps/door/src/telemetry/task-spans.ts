@@ -5,6 +5,8 @@ import { unhandledRecord } from '../records/unhandled-record.js';
 import { a2aAttributes, endA2aSpan } from './a2a-span-attributes.js';
 import type { GenAiMetrics } from './genai-metrics.js';
 import { providerName, TOOL_TYPE } from './genai-names.js';
+import type { PlanStepRef } from '../egress/outbound-tracing.js';
+import { endHttpSpan, type HttpAnswer, httpAttributes, type OutboundHttp, serverOf } from './http-client-spans.js';
 import type { A2aFacts, OutboundA2a, TraceContext } from './trace-context.js';
 
 /** One live task's spans: the task's own, the inference call in flight, and its tool calls by id. */
@@ -23,8 +25,11 @@ interface LiveTask {
   recordedTools: Set<string>;
   inference: { span: Span; startedAt: number } | null;
   tools: Map<string, { span: Span; startedAt: number; name: string }>;
-  /** Plans in flight, by their submit-plan call's id (docs/plans.md), with when each started. */
-  plans: Map<string, { span: Span; startedAt: number }>;
+  /**
+   * Plans in flight, by their submit-plan call's id (docs/plans.md), with when each started, and the spans of their
+   * capsule steps opened when the step sent its first request (a step's span is otherwise placed by its record).
+   */
+  plans: Map<string, { span: Span; startedAt: number; steps: Map<string, { span: Span; startedAt: number }> }>;
 }
 
 const propagator = new W3CTraceContextPropagator();
@@ -165,19 +170,60 @@ export class TaskSpans {
 
   /**
    * Client spans for this task's outbound A2A requests (docs/telemetry.md, `a2a.client`): each a child of the span
-   * open now (the tool call making them, else the task), whenever the request is sent.
+   * open now — the tool call making them (`toolCallId`, else the latest open one), else the task — or, for a plan's
+   * capsule step, of the step's own execute_tool span, opened here and ended by its plan_step record.
    */
-  outboundFor(taskId: string): OutboundA2a | null {
+  outboundFor(taskId: string, toolCallId?: string, step?: PlanStepRef): OutboundA2a | null {
     const task = this.live.get(taskId);
     if (!task) return null;
-    const open = [...task.tools.values()].at(-1)?.span ?? task.span;
-    const parent = trace.setSpan(ROOT_CONTEXT, open);
+    const stepSpan = step === undefined ? null : this.openStep(task, step);
+    return this.outboundUnder(trace.setSpan(ROOT_CONTEXT, stepSpan ?? this.openSpan(task, toolCallId)));
+  }
+
+  /** Client spans under a given context: a delegation's completion, a child of the context its order carried. */
+  outboundUnder(parent: Context): OutboundA2a {
     return {
       begin: (method: string, request: A2aFacts, url: string) => {
         const span = this.tracer.startSpan(method, { kind: SpanKind.CLIENT, startTime: now(), attributes: a2aAttributes(method, request, serverOf(url)) }, parent);
         return { traceContext: injected(span), end: (answer: A2aFacts) => endA2aSpan(span, answer, now()) };
       },
     };
+  }
+
+  /** The context a trace context carried outside headers names (ROOT_CONTEXT for none): what outboundUnder takes. */
+  contextOf(carried: TraceContext | null): Context {
+    return carried === null ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, carried, { get: (c, k) => c[k as keyof TraceContext], keys: (c) => Object.keys(c) });
+  }
+
+  /** HTTP client spans for this task's plain HTTP requests (fetch-peer-file's redeem, share-file's card read). */
+  httpFor(taskId: string, toolCallId?: string): OutboundHttp | null {
+    const task = this.live.get(taskId);
+    if (!task) return null;
+    const parent = trace.setSpan(ROOT_CONTEXT, this.openSpan(task, toolCallId));
+    return {
+      begin: (method: string, shownUrl: string) => {
+        const span = this.tracer.startSpan(method, { kind: SpanKind.CLIENT, startTime: now(), attributes: httpAttributes(method, shownUrl) }, parent);
+        return { traceContext: injected(span), end: (answer: HttpAnswer) => endHttpSpan(span, answer, now()) };
+      },
+    };
+  }
+
+  /** The span a request of this task is a child of: its tool call's, else the latest open tool call's, else the task's. */
+  private openSpan(task: LiveTask, toolCallId?: string): Span {
+    return (toolCallId === undefined ? undefined : task.tools.get(toolCallId)?.span) ?? [...task.tools.values()].at(-1)?.span ?? task.span;
+  }
+
+  /** A capsule step's execute_tool span, opened as its first request goes out (null when its plan is not in flight). */
+  private openStep(task: LiveTask, step: PlanStepRef): Span | null {
+    const plan = task.plans.get(step.planCallId);
+    if (!plan) return null;
+    const open = plan.steps.get(step.stepId);
+    if (open) return open.span;
+    const startedAt = now();
+    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': step.tool, 'gen_ai.tool.type': TOOL_TYPE, 'gen_ai.tool.call.id': `${step.planCallId}.${step.stepId}`, 'murmur.plan.step': step.stepId };
+    const span = this.tracer.startSpan(`execute_tool ${step.tool}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, trace.setSpan(ROOT_CONTEXT, plan.span));
+    plan.steps.set(step.stepId, { span, startedAt });
+    return span;
   }
 
   /**
@@ -307,7 +353,7 @@ export class TaskSpans {
       const parent = call ? trace.setSpan(ROOT_CONTEXT, call.span) : task.context;
       const attributes = { 'gen_ai.operation.name': 'plan', 'gen_ai.agent.name': this.agent.name, 'gen_ai.agent.id': this.agent.id, 'gen_ai.tool.call.id': id, 'murmur.plan.steps': fields.steps.length, 'murmur.turn': task.turn };
       const startedAt = now();
-      task.plans.set(id, { span: this.tracer.startSpan(`plan ${this.agent.name}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent), startedAt });
+      task.plans.set(id, { span: this.tracer.startSpan(`plan ${this.agent.name}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent), startedAt, steps: new Map() });
       return;
     }
     const open = task.plans.get(id);
@@ -334,8 +380,12 @@ export class TaskSpans {
       'murmur.plan.step.status': fields.status,
       'murmur.tool.exit_code': fields.exit_code ?? undefined,
     });
-    const startedAt = Math.max(open.startedAt, end - fields.duration_ms);
-    const step = this.tracer.startSpan(`execute_tool ${fields.tool}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, trace.setSpan(ROOT_CONTEXT, plan));
+    // A capsule step that sent a request has its span open already (openStep); any other is placed by its record.
+    const opened = open.steps.get(fields.step);
+    open.steps.delete(fields.step);
+    const startedAt = opened?.startedAt ?? Math.max(open.startedAt, end - fields.duration_ms);
+    const step = opened?.span ?? this.tracer.startSpan(`execute_tool ${fields.tool}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, trace.setSpan(ROOT_CONTEXT, plan));
+    if (opened) step.setAttributes(attributes);
     const failed = ['failed', 'refused', 'denied', 'canceled'].includes(fields.status);
     if (failed) {
       step.setAttribute('error.type', fields.status);
@@ -348,7 +398,8 @@ export class TaskSpans {
   private end(taskId: string, task: LiveTask, fields: TraceLineOf<'task_end'>): void {
     this.live.delete(taskId);
     // A call still open when its task ended (canceled, failed mid-call) ends with it, marked so.
-    for (const open of [task.inference?.span, ...[...task.plans.values()].map((p) => p.span), ...[...task.tools.values()].map((t) => t.span)]) {
+    const plans = [...task.plans.values()];
+    for (const open of [task.inference?.span, ...plans.flatMap((p) => [...[...p.steps.values()].map((s) => s.span), p.span]), ...[...task.tools.values()].map((t) => t.span)]) {
       if (!open) continue;
       open.setAttribute('error.type', 'task_ended');
       open.setStatus({ code: SpanStatusCode.ERROR, message: 'the task ended before this call returned' });
@@ -374,14 +425,4 @@ function injected(span: Span): TraceContext | null {
   });
   if (carrier.traceparent === undefined) return null;
   return carrier.tracestate ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate } : { traceparent: carrier.traceparent };
-}
-
-/** A URL's host and port, as server.address and server.port name them. */
-function serverOf(url: string): { address: string; port: number } | null {
-  try {
-    const parsed = new URL(url);
-    return { address: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port || (parsed.protocol === 'https:' ? 443 : 80)) };
-  } catch {
-    return null;
-  }
 }

@@ -1,10 +1,13 @@
 import type { OnModuleDestroy } from '@nestjs/common';
+import type { FetchLike } from '@murmur/client';
+import type { CarriedTraceContext, OutboundCaller, OutboundTracing, PlanStepRef } from '../egress/outbound-tracing.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import type { DoorLog } from '../session/door-log.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import type { OtlpExport, OtlpExportOptions } from './otlp-export.js';
 import { SHUTDOWN_BUDGET_MS, type TelemetrySettings, telemetryEnabled } from './telemetry-config.js';
 import type { OutboundA2a, OutboundA2aSource, TraceContext, TraceContextSource } from './trace-context.js';
+import { tracedFetch, tracedHttpFetch } from './traced-fetch.js';
 
 export interface TelemetryDeps extends Omit<OtlpExportOptions, 'exportTimeoutMs'> {
   trace: TraceWriter;
@@ -18,7 +21,7 @@ export interface TelemetryDeps extends Omit<OtlpExportOptions, 'exportTimeoutMs'
  * it follows the trace records and task events (no hook in the loop's path beyond what it already reports) and hands
  * outbound member calls their traceparent.
  */
-export class Telemetry implements TraceContextSource, OutboundA2aSource, OnModuleDestroy {
+export class Telemetry implements TraceContextSource, OutboundA2aSource, OutboundTracing, OnModuleDestroy {
   private constructor(private readonly otlp: OtlpExport | null) {}
 
   static async start(deps: TelemetryDeps): Promise<Telemetry> {
@@ -50,6 +53,20 @@ export class Telemetry implements TraceContextSource, OutboundA2aSource, OnModul
 
   outboundFor(taskId: string): OutboundA2a | null {
     return this.otlp?.spans.outboundFor(taskId) ?? null;
+  }
+
+  a2a(caller: OutboundCaller, fetch: FetchLike, step?: PlanStepRef): FetchLike {
+    return this.otlp ? tracedFetch(this.otlp.spans.outboundFor(caller.taskId, caller.toolCallId, step), fetch) : fetch;
+  }
+
+  a2aUnder(parent: CarriedTraceContext | null, fetch: FetchLike): FetchLike {
+    if (!this.otlp) return fetch;
+    const { spans } = this.otlp;
+    return tracedFetch(spans.outboundUnder(spans.contextOf(parent)), fetch);
+  }
+
+  http(caller: OutboundCaller, fetch: FetchLike, shownUrl: string): FetchLike {
+    return this.otlp ? tracedHttpFetch(this.otlp.spans.httpFor(caller.taskId, caller.toolCallId), fetch, shownUrl) : fetch;
   }
 
   /**

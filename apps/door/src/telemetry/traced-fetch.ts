@@ -1,6 +1,7 @@
 import type { FetchLike } from '@murmur/client';
 import { answerFactsOf, requestFacts } from './a2a-facts.js';
-import { type OutboundA2a, TRACEPARENT_HEADER, TRACESTATE_HEADER } from './trace-context.js';
+import type { OutboundHttp } from './http-client-spans.js';
+import { type OutboundA2a, type TraceContext, TRACEPARENT_HEADER, TRACESTATE_HEADER } from './trace-context.js';
 
 /** The low-cardinality name of a request that got no HTTP answer (docs/telemetry.md, error.type). */
 function failureName(error: unknown): string {
@@ -26,11 +27,7 @@ export function tracedFetch(outbound: OutboundA2a | null, fetch: FetchLike): Fet
       // Not a JSON-RPC body: the span says `_OTHER`.
     }
     const call = outbound.begin(method, requestFacts(params), input);
-    const headers = new Headers(init?.headers);
-    if (call.traceContext !== null) {
-      headers.set(TRACEPARENT_HEADER, call.traceContext.traceparent);
-      if (call.traceContext.tracestate) headers.set(TRACESTATE_HEADER, call.traceContext.tracestate);
-    }
+    const headers = withContext(init?.headers, call.traceContext);
     let response: Response;
     try {
       response = await fetch(input, { ...init, headers });
@@ -47,6 +44,38 @@ export function tracedFetch(outbound: OutboundA2a | null, fetch: FetchLike): Fet
       .clone()
       .text()
       .then((body) => call.end(answerFactsOf(body)), (error: unknown) => call.end({ errorType: failureName(error) }));
+    return response;
+  };
+}
+
+/** The request's headers with the span's traceparent (and the task's tracestate) set. */
+function withContext(given: RequestInit['headers'], context: TraceContext | null): Headers {
+  const headers = new Headers(given);
+  if (context !== null) {
+    headers.set(TRACEPARENT_HEADER, context.traceparent);
+    if (context.tracestate) headers.set(TRACESTATE_HEADER, context.tracestate);
+  }
+  return headers;
+}
+
+/**
+ * A fetch that gives every plain HTTP request it sends an HTTP client span (docs/telemetry.md, "HTTP client spans"),
+ * named after its method, ended when the answer's status line is read (a body read on afterwards — a peer file — is
+ * its tool call's time). `shownUrl` is the span's `url.full`. Off, it is `fetch` itself.
+ */
+export function tracedHttpFetch(outbound: OutboundHttp | null, fetch: FetchLike, shownUrl: string): FetchLike {
+  if (outbound === null) return fetch;
+  return async (input, init) => {
+    const call = outbound.begin((init?.method ?? 'GET').toUpperCase(), shownUrl);
+    const headers = withContext(init?.headers, call.traceContext);
+    let response: Response;
+    try {
+      response = await fetch(input, { ...init, headers });
+    } catch (error) {
+      call.end({ errorType: failureName(error) });
+      throw error;
+    }
+    call.end({ status: response.status });
     return response;
   };
 }

@@ -3,7 +3,7 @@
  * SDK's own protobuf reader (@opentelemetry/otlp-transformer), with the field numbers of
  * opentelemetry/proto/trace/v1/trace.proto and common/v1/common.proto.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProtobufReader } from '@opentelemetry/otlp-transformer/build/src/common/protobuf/protobuf-reader.js';
 
@@ -209,6 +209,8 @@ export interface Collector {
   metrics: OtlpHistogramPoint[];
   /** Requests seen: path and content type. */
   requests: { path: string; contentType: string }[];
+  /** A hanging receiver's requests it holds unanswered whose connection the exporter has not given up yet. */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -217,12 +219,17 @@ export async function startCollector(opts: { hang?: boolean } = {}): Promise<Col
   const spans: OtlpSpan[] = [];
   const metrics: OtlpHistogramPoint[] = [];
   const requests: Collector['requests'] = [];
+  const held = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       requests.push({ path: req.url ?? '', contentType: req.headers['content-type'] ?? '' });
-      if (opts.hang) return;
+      if (opts.hang) {
+        held.add(res);
+        res.once('close', () => held.delete(res));
+        return;
+      }
       const body = new Uint8Array(Buffer.concat(chunks));
       if (req.url === '/v1/metrics') metrics.push(...decodeMetricsRequest(body));
       else spans.push(...decodeTraceRequest(body));
@@ -236,6 +243,7 @@ export async function startCollector(opts: { hang?: boolean } = {}): Promise<Col
     spans,
     metrics,
     requests,
+    held: () => held.size,
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
