@@ -54,8 +54,8 @@ export class AnthropicStream implements StreamConsumer {
     switch (event.type) {
       case 'message_start':
         this.addUsage(event.message?.usage);
-        if (typeof event.message?.id === 'string') this.responseId = event.message.id;
-        if (typeof event.message?.model === 'string') this.responseModel = event.message.model;
+        if (typeof event.message?.id === 'string' && event.message.id !== '') this.responseId = event.message.id;
+        if (typeof event.message?.model === 'string' && event.message.model !== '') this.responseModel = event.message.model;
         break;
       case 'content_block_start':
         this.start(Number(event.index), event.content_block ?? {});
