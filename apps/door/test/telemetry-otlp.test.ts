@@ -14,6 +14,7 @@ import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from '.
 import { forkMember, makeFormation, memberManifest, nextMessage, runFormation } from './support/formation.js';
 import { type Collector, type OtlpSpan, startCollector } from './support/otlp.js';
 import { rpc, userMessage, waitFor } from './support/rpc.js';
+import { openStream } from './support/sse.js';
 
 const SCRIPT = `
 rules:
@@ -198,6 +199,30 @@ describe('an event stream’s server span', () => {
       [server.attributes['a2a.task.id'], server.attributes['a2a.task.state'], server.attributes['gen_ai.conversation.id']],
       [task.attributes['murmur.task.id'], 'TASK_STATE_COMPLETED', task.attributes['gen_ai.conversation.id']],
     );
+  });
+});
+
+describe('an event stream’s server span, through a pause for input', () => {
+  test('SubscribeToTask: the task it opened with (INPUT_REQUIRED) and the last state it wrote (COMPLETED)', async () => {
+    const c = await collector();
+    const script = "rules:\n  - match: '^ask'\n    turns:\n      - tools:\n          - tool: request-input\n            input: { prompt: \"Which branch?\" }\n        answer: \"got {{tool.stdout}}\"\ndefault:\n  turns:\n    - answer: plain\n";
+    const d = await runDoor(makeCapsule(manifestYaml({ name: 'otel-asker', extra: '  request_input: true\n' }), script), [], tempDir('home'), { env: { OTEL_EXPORTER_OTLP_ENDPOINT: c.url } });
+    doors.push(d);
+    const waiting = (await rpc(d.url, 'SendMessage', { message: userMessage('ask') })).json.result.task;
+    assert.equal(waiting.status.state, 'TASK_STATE_INPUT_REQUIRED');
+    const stream = await openStream(d.url, 'SubscribeToTask', { id: waiting.id });
+    try {
+      const reply = await rpc(d.url, 'SendMessage', { message: userMessage('main', { taskId: waiting.id, contextId: waiting.contextId }) });
+      assert.equal(reply.json.result.task.status.state, 'TASK_STATE_COMPLETED');
+      await stream.waitForEnd(15_000);
+      const server = await waitFor(async () => c.spans.find((s) => s.name === 'SubscribeToTask' && s.kind === 2), 'the subscription’s server span', 15_000);
+      assert.deepEqual(
+        [server.attributes['a2a.task.id'], server.attributes['a2a.task.state'], server.attributes['gen_ai.conversation.id'], server.status.code],
+        [waiting.id, 'TASK_STATE_COMPLETED', waiting.contextId, 0],
+      );
+    } finally {
+      stream.abort();
+    }
   });
 });
 
