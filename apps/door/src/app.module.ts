@@ -17,6 +17,8 @@ import { quietSqlite3 } from './tasks/sqlite-driver.js';
 import { TaskRow } from './tasks/task.entity.js';
 import { TasksModule } from './tasks/tasks.module.js';
 import { TelemetryModule } from './telemetry/telemetry.module.js';
+import { Telemetry } from './telemetry/telemetry.js';
+import { OUTBOUND_TRACING } from './egress/outbound-tracing.js';
 import { BackgroundCommands } from './tools/background-commands.js';
 import { ToolDispatcher } from './tools/tool-dispatcher.js';
 import { ToolsModule } from './tools/tools.module.js';
@@ -56,8 +58,10 @@ export class AppModule {
         // What a task's ending reports the session leaves running: background commands; formations/ adds its delegations on init.
         { provide: RESIDUE_SOURCES, useFactory: (background: BackgroundCommands): ResidueSource[] => [background], inject: [BackgroundCommands] },
         { provide: SHELL_BINARIES, useFactory: (tools: ToolDispatcher): ShellBinaries => tools.inventory, inject: [ToolDispatcher] },
+        // The runtime tools' outbound requests get their client spans from telemetry/ (docs/telemetry.md).
+        { provide: OUTBOUND_TRACING, useExisting: Telemetry },
       ],
-      exports: [SESSION_CONTEXT, RESIDUE_SOURCES, SHELL_BINARIES],
+      exports: [SESSION_CONTEXT, RESIDUE_SOURCES, SHELL_BINARIES, OUTBOUND_TRACING],
     };
   }
 }

@@ -9,24 +9,26 @@ import { RequestGate } from './auth/request-gate.js';
 import { type MintedToken, removeTokens } from './auth/tokens.js';
 import { CardService } from './card/card.service.js';
 import { ControlSurface } from './control/control-surface.js';
+import { PeerHandles } from './peers/peer-handles.js';
 import { FilesPlane } from './planes/files-plane.js';
 import { PeerPlane } from './planes/peer-plane.js';
 import { RecordsPlane } from './planes/records-plane.js';
-import type { PlaneServers } from './rpc/plane-refusal.js';
+import { TraceWriter } from './records/trace-writer.js';
 import { NO_ROUTE_SCHEMAS } from './rpc/no-route-schemas.js';
+import type { PlaneServers } from './rpc/plane-refusal.js';
 import { routableUrl } from './rpc/request-target.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
 import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
-import { PeerHandles } from './peers/peer-handles.js';
 import type { SessionContext } from './session/session-context.js';
-import { TraceWriter } from './records/trace-writer.js';
 import { StreamHub } from './streaming/stream-hub.js';
+import type { TaskRow } from './tasks/task.entity.js';
 import { TaskLifecycle } from './tasks/task-lifecycle.js';
 import { TaskQueue } from './tasks/task-queue.js';
-import type { TaskRow } from './tasks/task.entity.js';
+import { Telemetry } from './telemetry/telemetry.js';
+import type { OutboundTracing } from './egress/outbound-tracing.js';
 import { ProcessRegistry } from './tools/process-registry.js';
-import { SessionSandbox } from './tools/sandbox/session-sandbox.js';
 import { DriverSelection } from './tools/runtime/index.js';
+import { SessionSandbox } from './tools/sandbox/session-sandbox.js';
 import { ToolDispatcher } from './tools/tool-dispatcher.js';
 
 /** How long closing waits for open connections before it ends them. */
@@ -38,6 +40,8 @@ export interface RunningDoor {
   readonly recordsDir: string;
   readonly tasks: TaskQueue;
   readonly trace: TraceWriter;
+  /** Client spans for requests the door sends outside a task's tools (a delegation's completion); untraced when telemetry is off. */
+  readonly tracing: OutboundTracing;
   /** Tokens minted after launch that this door accepts from now on: a formation's member tokens. */
   acceptTokens(tokens: readonly MintedToken[]): void;
   /** Resolves with a task's row once it settles (ends, or pauses for input), or when the door closes. */
@@ -85,6 +89,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   session.url = `http://${host}:${address.port}`;
 
+  app.get(Telemetry).attach({ driverKindNow: () => app.get(DriverSelection).current?.driver, url: session.url, observe: (observer) => app.get(RpcPipeline).setObserver(observer) });
   const tasks = app.get(TaskQueue);
   const trace = app.get(TraceWriter);
   const processes = app.get(ProcessRegistry);
@@ -110,6 +115,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     recordsDir: session.recordsDir,
     tasks,
     trace,
+    tracing: app.get(Telemetry),
     acceptTokens: (tokens) => app.get(RequestGate).acceptTokens(tokens),
     settled: (taskId) => app.get(TaskLifecycle).waitSettled(taskId),
     close: (failure?: string) => {

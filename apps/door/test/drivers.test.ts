@@ -153,6 +153,13 @@ describe('a full task with tool calls', () => {
       );
       // Each record names the model the call was served by, as the choice declares it.
       assert.ok(inference.every((r) => typeof r.model === 'string' && r.model !== ''), JSON.stringify(inference.map((r) => r.model)));
+      // The call facts telemetry reads (docs/records.md): the choice's kind and cap, and the id and model the stream named.
+      assert.deepEqual(
+        inference.map((r) => [r.driver_kind, r.max_tokens, r.response_model]),
+        inference.map((r) => [label, choice === 'fast' ? 2000 : 4096, r.model]),
+      );
+      for (const r of inference) assert.match(String(r.response_id), choice === 'fast' ? /^chatcmpl-fake\d+$/ : /^msg_fake\d+$/);
+      assert.notEqual(inference[0].response_id, inference[1].response_id);
     });
   }
 });

@@ -245,6 +245,8 @@ describe('a capsule step', () => {
     const theirs = readTrace(other.recordsDir).find((r) => r.type === 'task_start' && r.task_id === step!.door_task_id);
     assert.ok(theirs, 'the door_task_id is the other door’s task');
     assert.equal(theirs.text, 'relay hello');
+    // Telemetry is off here: the step sent no trace context, so the other door's task continues none.
+    assert.equal(theirs.traceparent, undefined);
 
     // The request is stamped x-murmur-task-origin: peer, so a door that does not accept peer tasks refuses it.
     const refusedByDoor = taskOf(await send(d.url, 'closed'));

@@ -1,27 +1,27 @@
 import type { OnModuleDestroy } from '@nestjs/common';
+import { contextBudget, outputCapOf } from '../manifest/inference-choices.js';
+import { redactHandles } from '../peers/peer-handles.js';
+import type { TraceWriter } from '../records/trace-writer.js';
 import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
-import type { TraceWriter } from '../records/trace-writer.js';
-import type { UsageLedger } from '../usage/usage-ledger.js';
-import type { SpendAdmission, SpendCeilings } from '../usage/spend-ceilings.js';
-import { type DriverSelection, inputTimeoutText } from '../tools/runtime/index.js';
-import { agentText } from '../tasks/task-text.js';
-import { AnswerGovernors } from './answer-governors.js';
-import { CHARS_PER_TOKEN, COMPACTION_SYSTEM, Compactor, type ConversationSize, estimateTokens, type SummaryOutcome } from './compaction.js';
-import { contextBudget, outputCapOf } from '../manifest/inference-choices.js';
-import { TaskHooks } from './task-hooks.js';
 import type { TaskEvents } from '../tasks/task-events.js';
 import { TaskCanceledError, type TaskLifecycle } from '../tasks/task-lifecycle.js';
 import type { RunningTask, TaskRunner } from '../tasks/task-queue.js';
+import { agentText } from '../tasks/task-text.js';
+import { type DriverSelection, inputTimeoutText } from '../tools/runtime/index.js';
 import type { TaskProgress, ToolCallRequest } from '../tools/tool-call.js';
 import type { ToolDispatcher } from '../tools/tool-dispatcher.js';
+import type { SpendAdmission, SpendCeilings } from '../usage/spend-ceilings.js';
+import type { UsageLedger } from '../usage/usage-ledger.js';
+import { AnswerGovernors } from './answer-governors.js';
+import { CHARS_PER_TOKEN, COMPACTION_SYSTEM, Compactor, type ConversationSize, estimateTokens, type SummaryOutcome } from './compaction.js';
 import type { ConversationMessage, ToolResult, UserContent } from './conversation.js';
 import { CONVERSATION_TEXT_BUDGET, keepWithinBudget } from './conversation-budget.js';
 import type { DriverResponse, TaskDriver, ToolSpec } from './driver.js';
-import type { TaskContinuations } from './task-continuations.js';
 import { ResultFile } from './result-file.js';
 import { systemPrompt } from './system-prompt.js';
-import { redactHandles } from '../peers/peer-handles.js';
+import type { TaskContinuations } from './task-continuations.js';
+import { TaskHooks } from './task-hooks.js';
 
 export type DriverFactory = (task: RunningTask) => TaskDriver;
 
@@ -166,6 +166,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
           turn,
           driver: driver.choice,
           ...(driver.model ? { model: driver.model } : {}),
+          ...callFacts(driver),
+          ...(response.responseId === undefined ? {} : { response_id: response.responseId }),
+          ...(response.responseModel === undefined ? {} : { response_model: response.responseModel }),
           stop_reason: response.stop.kind,
           usage: response.usage ?? 'unreported',
           tool_calls: response.toolCalls.length,
@@ -373,6 +376,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
           turn: request.turn,
           driver: driver.choice,
           ...(driver.model ? { model: driver.model } : {}),
+          ...callFacts(driver),
           stop_reason: 'failed',
           failure: error instanceof Error ? error.message : String(error),
           usage: 'unreported',
@@ -438,4 +442,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     }
     return results;
   }
+}
+
+/** The serving choice's driver kind and output cap, as the inference record carries them for telemetry. */
+function callFacts(driver: TaskDriver): { driver_kind?: string; max_tokens?: number } {
+  return { ...(driver.kind === undefined ? {} : { driver_kind: driver.kind }), ...(driver.maxOutputTokens === undefined ? {} : { max_tokens: driver.maxOutputTokens }) };
 }

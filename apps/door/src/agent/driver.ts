@@ -59,6 +59,9 @@ export interface DriverResponse {
   stop: StopReason;
   /** Null when the call reported no usage at all. */
   usage: Usage | null;
+  /** The provider's id for this completion and the model it names as having answered, when its stream carried them. */
+  responseId?: string;
+  responseModel?: string;
 }
 
 export interface TaskDriver {
@@ -66,6 +69,9 @@ export interface TaskDriver {
   readonly choice: string;
   /** The model the latest call was served by, when the choice names one (a provider choice). */
   readonly model?: string;
+  /** The driver kind of that choice (`script`, `anthropic`, `openai-compatible`), and its output cap (none for a script). */
+  readonly kind?: string;
+  readonly maxOutputTokens?: number;
   infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverResponse>;
 }
 

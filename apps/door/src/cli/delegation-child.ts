@@ -3,6 +3,7 @@ import { type FetchLike, MurmurClient } from '@murmur/client';
 import { A2A_VERSION, A2A_VERSION_HEADER, COMPLETION_SESSION_HEADER, DELEGATION_ID_HEADER, type TaskState, TASK_ORIGIN_HEADER } from '@murmur/protocol';
 import { doorSettings } from '../config/settings.js';
 import { boundedRequest } from '../egress/outbound-request.js';
+import type { OutboundTracing } from '../egress/outbound-tracing.js';
 import { type ChildToParent, type CompletionData, type DelegateOrder, type DelegationStatus, isDelegateOrder } from '../formations/delegation-messages.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { stageSession } from '../session/stage-session.js';
@@ -29,8 +30,12 @@ export function completionData(delegationId: string, row: TaskRow): CompletionDa
   return { delegation_id: delegationId, task_id: row.id, status, output: (status === 'completed' ? row.response : row.statusText) ?? '' };
 }
 
-/** Posts the completion to the parent (seed 000, "Runtime headers"): resolves with the refusal's message, or null. */
-async function postCompletion(order: DelegateOrder, data: CompletionData): Promise<string | null> {
+/**
+ * Posts the completion to the parent (seed 000, "Runtime headers"): resolves with the refusal's message, or null. With
+ * telemetry on, the request has its a2a.client span, a child of the context the order carried (the parent's
+ * delegate-task call: the child's task has ended by now), and carries its traceparent (docs/telemetry.md).
+ */
+async function postCompletion(order: DelegateOrder, data: CompletionData, tracing: OutboundTracing): Promise<string | null> {
   const stamped: FetchLike = (input, init) => {
     const headers = new Headers(init?.headers);
     headers.set(A2A_VERSION_HEADER, A2A_VERSION);
@@ -39,7 +44,7 @@ async function postCompletion(order: DelegateOrder, data: CompletionData): Promi
     headers.set(COMPLETION_SESSION_HEADER, order.parentSession);
     return globalThis.fetch(input, { ...init, headers });
   };
-  const client = new MurmurClient(order.parentUrl, { ...(order.token === null ? {} : { token: order.token }), fetch: stamped, retry: { maxRetries: 0 } });
+  const client = new MurmurClient(order.parentUrl, { ...(order.token === null ? {} : { token: order.token }), fetch: tracing.a2aUnder(order.traceContext ?? null, stamped), retry: { maxRetries: 0 } });
   try {
     // Ends by its own timeout whatever the collector does (egress/outbound-request.ts).
     await boundedRequest(
@@ -87,7 +92,7 @@ export async function runDelegationChild(argv: string[]): Promise<number> {
         tell({ kind: 'launched', taskId: task.id });
         const row = await door.settled(task.id);
         const data = completionData(message.delegationId, row);
-        const error = await postCompletion(message, data);
+        const error = await postCompletion(message, data, door.tracing);
         door.trace.write('delegation_completion', { delegation_id: message.delegationId, task_id: task.id, status: data.status, delivered: error === null, delivery_error: error });
         tell({ kind: 'posted', delivered: error === null, error });
       })()

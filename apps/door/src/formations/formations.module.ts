@@ -33,7 +33,7 @@ import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
       provide: MemberCalls,
       useFactory: (session: SessionContext, trace: TraceWriter, telemetry: Telemetry) =>
         session.formation && session.formation.callees.length > 0
-          ? new MemberCalls({ session, seat: session.formation, trace, clock: SYSTEM_CLOCK, traceContext: telemetry })
+          ? new MemberCalls({ session, seat: session.formation, trace, clock: SYSTEM_CLOCK, outbound: telemetry })
           : null,
       inject: [SESSION_CONTEXT, TraceWriter, Telemetry],
     },

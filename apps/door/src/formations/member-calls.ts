@@ -1,10 +1,10 @@
 import type { TaskContinuations } from '../agent/task-continuations.js';
-import type { TaskEndingHold } from '../tasks/task-ending-hold.js';
-import type { FormationSeat, MemberLink } from '../seat/formation-seat.js';
 import { newId } from '../common/ids.js';
-import type { SessionContext } from '../session/session-context.js';
-import type { TraceContext, TraceContextSource } from '../telemetry/trace-context.js';
 import type { TraceWriter } from '../records/trace-writer.js';
+import type { FormationSeat, MemberLink } from '../seat/formation-seat.js';
+import type { SessionContext } from '../session/session-context.js';
+import type { TaskEndingHold } from '../tasks/task-ending-hold.js';
+import type { OutboundA2a, OutboundA2aSource } from '../telemetry/trace-context.js';
 import type { MemberCallPort } from '../tools/runtime/index.js';
 import { type RuntimeToolAnswer, type ToolCallContext, ToolInputError } from '../tools/tool-call.js';
 import { alreadyAnsweredRefusal, busyNote, endedNote, notYetAnsweredRefusal, rejectedOutput, startedNote } from './call-notes.js';
@@ -51,10 +51,10 @@ export interface MemberCallsDeps {
   seat: FormationSeat;
   trace: TraceWriter;
   clock: Clock;
-  /** The calling task's trace context for the outbound call (telemetry/); absent or null-answering when telemetry is off. */
-  traceContext?: TraceContextSource;
+  /** The calling task's client spans for the outbound call (telemetry/); absent or null-answering when telemetry is off. */
+  outbound?: OutboundA2aSource;
   /** Opens the outbound caller to one member's door: a `MemberDoor` unless a test hands its own. */
-  openDoor?: (link: MemberLink, trust: 'trusted' | 'untrusted', traceContext: TraceContext | null) => MemberDoorLike;
+  openDoor?: (link: MemberLink, trust: 'trusted' | 'untrusted', outbound: OutboundA2a | null) => MemberDoorLike;
 }
 
 /**
@@ -112,8 +112,8 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
     if (!allowsMemberDoor(session.manifest.capabilities.network.allow, new URL(link.url), seat.doors)) {
       return endAtOnce('failed', `${member}'s door is on localhost, which capabilities.network.allow does not list (${W_RUN_008}); nothing was sent`);
     }
-    const openDoor = this.deps.openDoor ?? ((l, trust, traceContext) => new MemberDoor(l, trust, traceContext));
-    const door = openDoor(link, ctx.trust ?? 'trusted', this.deps.traceContext?.traceContextFor(ctx.taskId) ?? null);
+    const openDoor = this.deps.openDoor ?? ((l, trust, outbound) => new MemberDoor(l, trust, outbound));
+    const door = openDoor(link, ctx.trust ?? 'trusted', this.deps.outbound?.outboundFor(ctx.taskId) ?? null);
     const runDeps = { door, clock, trace, callingTaskId: ctx.taskId, rosterMembers: seat.members };
     const answer = await sendOffer(call.state, door);
     if (call.state.signal.aborted) {

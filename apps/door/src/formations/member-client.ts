@@ -1,8 +1,9 @@
 import { errorKind, type FetchLike, MurmurClient } from '@murmur/client';
-import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, type Task, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
+import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER, type Task } from '@murmur/protocol';
 import { boundedRequest, failureInWords, OutboundTimeout, withoutAddresses } from '../egress/outbound-request.js';
 import type { MemberLink } from '../seat/formation-seat.js';
-import { TRACEPARENT_HEADER, TRACESTATE_HEADER, type TraceContext } from '../telemetry/trace-context.js';
+import type { OutboundA2a } from '../telemetry/trace-context.js';
+import { tracedFetch } from '../telemetry/traced-fetch.js';
 
 /** How long one poll of a member's task may take before it counts as a read that got no answer. */
 export const READ_TIMEOUT_MS = 2_000;
@@ -39,19 +40,20 @@ export function statusText(task: Task): string | null {
 export class MemberDoor {
   private readonly client: MurmurClient;
 
-  /** `traceContext`: the calling task's (telemetry/), sent on every request so the member's task continues its trace. */
-  constructor(link: MemberLink, trust: 'trusted' | 'untrusted', traceContext: TraceContext | null = null) {
+  /**
+   * `outbound`: the calling task's client spans (telemetry/, null when off): every request gets an `a2a.client` span
+   * whose traceparent it carries, so the member's server span is that span's child.
+   */
+  constructor(link: MemberLink, trust: 'trusted' | 'untrusted', outbound: OutboundA2a | null = null) {
     const stamped: FetchLike = (input, init) => {
       const headers = new Headers(init?.headers);
-      if (traceContext !== null) headers.set(TRACEPARENT_HEADER, traceContext.traceparent);
-      if (traceContext?.tracestate) headers.set(TRACESTATE_HEADER, traceContext.tracestate);
       headers.set(A2A_VERSION_HEADER, A2A_VERSION);
       headers.set(TASK_ORIGIN_HEADER, 'peer');
       headers.set(TASK_TRUST_HEADER, trust);
       return globalThis.fetch(input, { ...init, headers });
     };
     // No client retries: an offer the door may have taken is never sent twice (the runtime re-offers on its own).
-    this.client = new MurmurClient(link.url, { token: link.token, fetch: stamped, retry: { maxRetries: 0 } });
+    this.client = new MurmurClient(link.url, { token: link.token, fetch: tracedFetch(outbound, stamped), retry: { maxRetries: 0 } });
   }
 
   /**

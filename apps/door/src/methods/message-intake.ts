@@ -1,4 +1,3 @@
-import { Inject, Injectable } from '@nestjs/common';
 import {
   DOOR_EXTENSION_URI,
   invalidParams,
@@ -9,6 +8,7 @@ import {
   taskNotFound,
   unsupportedForTask,
 } from '@murmur/protocol';
+import { Inject, Injectable } from '@nestjs/common';
 import { trustOf } from '../auth/message-trust.js';
 import type { RpcCall } from '../rpc/rpc-context.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
@@ -63,7 +63,7 @@ export class MessageIntake {
       }
     }
     const row = await this.queue.submit(
-      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: traceContextOf(call.rawHeaders), answeredAtOnce: read.returnImmediately },
+      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: call.traceContext !== undefined ? call.traceContext : traceContextOf(call.rawHeaders), answeredAtOnce: read.returnImmediately },
       call.caller,
     );
     return { row, read, continued: false, extensions };

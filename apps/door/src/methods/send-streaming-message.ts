@@ -41,6 +41,7 @@ export class SendStreamingMessageMethod implements RpcMethod {
       return {
         extensions,
         stream: (res) => {
+          call.streamedTask?.({ taskId: row.id, state: row.state, contextId: row.contextId });
           const connection = this.streams.open(res, call, () => null);
           connection.writeNow([plainEvent(0n, row.id, false, { task: toWireTask(row) })]);
           connection.end();

@@ -40,6 +40,13 @@ export class TaskStreamWriter {
       return carrier ? plainEvent(null, taskId, true, carrier) : null;
     };
     const connection = streams.open(res, call, (dropped) => carrierEvent({ frame: 'lagged', dropped }));
+    // With telemetry on, the request's server span keeps the task and the last state the stream wrote.
+    const observed = call.streamedTask;
+    const sent = observed === undefined ? (event: StreamEvent) => connection.send(event) : (event: StreamEvent) => {
+      connection.send(event);
+      if (event.state !== null) observed({ taskId, state: event.state });
+    };
+    observed?.({ taskId, state: opening.state, contextId: opening.contextId });
     const follows = (event: StreamEvent) => event.taskId === taskId && (activated || !event.murmur);
     // Live and early events the opening task already reports (its own stored change, or an earlier one) are skipped.
     const takes = (event: StreamEvent) => follows(event) && !(event.change !== null && event.change <= opening.change);
@@ -61,13 +68,14 @@ export class TaskStreamWriter {
     // Live events are taken from here on; the early ones (those before this tick) are written with the opening.
     const unsubscribe = hub.subscribe((event) => {
       if (!takes(event)) return;
-      connection.send(event);
+      sent(event);
       if (ends(event)) connection.end();
     });
     plan.stopEarly?.();
     const early = plan.early.filter(takes);
     first.push(...early.filter((event) => !replayed.has(event)));
     connection.writeNow(first);
+    if (observed) for (const event of first) if (event.state !== null) observed({ taskId, state: event.state });
     if (TERMINAL_STATES.has(opening.state) || early.some(ends) || hub.isClosed) {
       unsubscribe();
       connection.end();

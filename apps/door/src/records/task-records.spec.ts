@@ -100,3 +100,17 @@ test('a reopen is an entry of its own, between the attempts it separates (docs/c
   );
   assert.deepEqual(entries[2], { kind: 'reopen', at: ts(60), offsetMs: 60, attempt: 2, hook: 'recheck' });
 });
+
+test('an inference record with the telemetry call facts (driver_kind, max_tokens, response_id, response_model) makes the same turn entry as one without', () => {
+  const base = { turn: 1, driver: 'claude', model: 'claude-sonnet-4-5', stop_reason: 'end_turn', usage: { input: 12, output: 3 }, tool_calls: 0, duration_ms: 40, first_token_ms: 9 };
+  const facts = { driver_kind: 'anthropic', max_tokens: 4096, response_id: 'msg_01abc', response_model: 'claude-sonnet-4-5-20250929' };
+  const withFacts = rec(100, 'inference', { ...base, ...facts });
+  assert.deepEqual(
+    Object.fromEntries(Object.keys(facts).map((k) => [k, (withFacts as Record<string, unknown>)[k]])),
+    facts,
+    'the decoded record keeps the four fields',
+  );
+  const turns = (line: TraceLine) => recordEntries(row, [line]).filter((e) => e.kind === 'turn');
+  assert.deepEqual(turns(withFacts), turns(rec(100, 'inference', base)));
+  assert.equal(turns(withFacts).length, 1);
+});

@@ -25,6 +25,16 @@ test('a line is decoded whole or not at all, and says why not', () => {
   assert.equal(decodeTraceLine(JSON.stringify({ ...result, type: 'toString' })), 'unknown-type', 'an inherited name is no type');
 });
 
+test('an inference record: its telemetry call facts are optional, each of its own type (docs/records.md)', () => {
+  const base = { ts: TS, type: 'inference', task_id: 'tsk_1', turn: 1, driver: 'default', stop_reason: 'end_turn', usage: 'unreported', tool_calls: 0, duration_ms: 5, first_token_ms: null };
+  const facts = { driver_kind: 'openai-compatible', max_tokens: 1024, response_id: 'chatcmpl-1', response_model: 'gpt-4o-mini-2024-07-18' };
+  assert.deepEqual(decodeTraceLine(JSON.stringify({ ...base, ...facts })), { ...base, ...facts });
+  assert.deepEqual(decodeTraceLine(JSON.stringify(base)), base, 'a record written before them (or by the script driver) decodes without them');
+  for (const wrong of [{ driver_kind: 1 }, { max_tokens: '1024' }, { response_id: null }, { response_model: 7 }]) {
+    assert.equal(decodeTraceLine(JSON.stringify({ ...base, ...wrong })), 'off-schema', JSON.stringify(wrong));
+  }
+});
+
 test('a trace decodes line by line, in order, counting what it left out', () => {
   const text = [JSON.stringify(result), '', JSON.stringify({ ...result, type: 'nope' }), JSON.stringify({ ...result, task_id: 'tsk_2' }), '{"cut'].join('\n');
   const { lines, undecoded } = decodeTrace(text);

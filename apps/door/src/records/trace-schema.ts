@@ -74,6 +74,12 @@ export const TRACE_SCHEMAS = {
     turn: count,
     driver: z.string(),
     model: z.string().optional(),
+    /** The choice's driver kind (`script`, `anthropic`, `openai-compatible`) and its output cap (docs/telemetry.md). */
+    driver_kind: z.string().optional(),
+    max_tokens: count.optional(),
+    /** The provider's completion id and the model it says answered, when its stream named them. */
+    response_id: z.string().optional(),
+    response_model: z.string().optional(),
     /** `failed` for a call that ended in a driver failure, which `failure` states (docs/agent-loop.md). */
     stop_reason: z.string(),
     failure: z.string().optional(),

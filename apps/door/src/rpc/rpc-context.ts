@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonObject, JsonRpcErrorObject, JsonRpcId, MethodName } from '@murmur/protocol';
 import type { Caller } from '../auth/caller.js';
+import type { CallTraceContext, StreamedTask } from './rpc-observer.js';
 
 /** One JSON-RPC request that passed steps 2–13, as a method handler receives it. */
 export interface RpcCall {
@@ -13,6 +14,10 @@ export interface RpcCall {
   rawHeaders: string[];
   /** Gives back the request body's share of the intake budget, once the method has taken in what it needs of it. */
   releaseBody?: () => void;
+  /** With telemetry on, the request's server span: a task it starts continues it instead of the caller's traceparent. */
+  traceContext?: CallTraceContext | null;
+  /** With telemetry on, told the task an event stream opens with and each state it then writes (docs/telemetry.md). */
+  streamedTask?: (task: StreamedTask) => void;
 }
 
 /** Starts writing an event stream on a response whose status and headers are already sent. */

@@ -1,7 +1,7 @@
 import {
   A2A_EXTENSIONS_HEADER,
-  checkTenant,
   COMPLETION_SESSION_HEADER,
+  checkTenant,
   DELEGATION_ID_HEADER,
   failure,
   headerLines,
@@ -23,14 +23,15 @@ import {
   unsupportedOperation,
   versionNotSupported,
 } from '@murmur/protocol';
-import type { RequestGate } from '../auth/request-gate.js';
 import type { Caller } from '../auth/caller.js';
+import type { RequestGate } from '../auth/request-gate.js';
 import { servedMethods } from '../card/served-methods.js';
 import { CodedFault } from '../common/coded-fault.js';
 import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { CompletionSink } from './completion-sink.js';
 import type { RpcCall, RpcMethod, StreamStart } from './rpc-context.js';
+import type { RpcObservation, RpcObserver } from './rpc-observer.js';
 
 export interface RpcRequest {
   body: string;
@@ -76,6 +77,7 @@ export class RpcPipeline {
   private readonly served: ReadonlySet<string>;
   private readonly methods = new Map<MethodName, RpcMethod>();
   private completions: CompletionSink | null = null;
+  private observer: RpcObserver | null = null;
 
   constructor(
     private readonly session: SessionContext,
@@ -93,6 +95,11 @@ export class RpcPipeline {
   /** The session's delegations, which completions answer; without them every completion is not awaited (-31002). */
   setCompletions(sink: CompletionSink): void {
     this.completions = sink;
+  }
+
+  /** Telemetry's follower of every request (docs/telemetry.md); never set when telemetry is off. */
+  setObserver(observer: RpcObserver): void {
+    this.observer = observer;
   }
 
   async handle(request: RpcRequest): Promise<RpcReply> {
@@ -116,7 +123,22 @@ export class RpcPipeline {
     // 7. A body that is not a JSON-RPC 2.0 request.
     const envelope = readEnvelope(body);
     if (!envelope.ok) return refuse(envelope.id, envelope.error);
-    const { id, method } = envelope.request;
+    if (this.observer === null) return this.serve(envelope.request, request, null);
+    const observation = this.observer.begin(envelope.request.method, envelope.request.params, request.rawHeaders, headerLines(request.rawHeaders, 'a2a-version')[0]?.trim() ?? '');
+    let reply: RpcReply | undefined;
+    try {
+      const served = await this.serve(envelope.request, request, observation);
+      reply = served;
+      return served.stream ? { ...served, stream: observed(served.stream, observation) } : served;
+    } finally {
+      if (!reply) observation.end(500, '');
+      else if (!reply.stream) observation.end(reply.status, reply.body);
+    }
+  }
+
+  /** Steps 8–14, for a request whose envelope is read. */
+  private async serve(envelope: Extract<ReturnType<typeof readEnvelope>, { ok: true }>['request'], request: RpcRequest, observation: RpcObservation | null): Promise<RpcReply> {
+    const { id, method } = envelope;
     // 8. A2A-Version.
     const version = negotiateVersion(headerLines(request.rawHeaders, 'a2a-version'));
     if (!version.ok) return refuse(id, versionNotSupported(version.requestedVersion));
@@ -132,18 +154,22 @@ export class RpcPipeline {
     // 10. The method.
     const methodRefusal = this.methodRefusal(method, isCompletion);
     if (methodRefusal) return refuse(id, methodRefusal);
-    if (isCompletion) return this.completion(id, envelope.request, request);
+    if (isCompletion) return this.completion(id, envelope, request);
     // 11. The method's scope, on a door declaring network.authentication.
     const scope = this.gate.scopeRefusal(request.caller, scopeOf(method));
     if (scope && !scope.ok) return { status: scope.status, headers: scope.headers, body: scope.body };
     // 12. params.
-    const params = readParams(envelope.request);
+    const params = readParams(envelope);
     if (!params.ok) return refuse(id, params.error);
     // 13. A tenant.
     const tenant = checkTenant(params.params);
     if (tenant) return refuse(id, tenant);
     // 14. The method itself.
     const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders, releaseBody: request.releaseBody };
+    if (observation !== null) {
+      call.traceContext = observation.traceContext;
+      call.streamedTask = (task) => observation.streamTask(task);
+    }
     try {
       const answer = await this.methods.get(method as MethodName)!.handle(call);
       if ('error' in answer) return refuse(id, answer.error);
@@ -200,4 +226,12 @@ export class RpcPipeline {
     if (this.served.has(method) && this.methods.has(method as MethodName)) return null;
     return rpcError('MethodNotFound');
   }
+}
+
+/** An event stream whose observation ends when the response does (written out, or its connection closed). */
+function observed(stream: StreamStart, observation: RpcObservation): StreamStart {
+  return (res) => {
+    res.once('close', () => observation.streamEnded());
+    stream(res);
+  };
 }

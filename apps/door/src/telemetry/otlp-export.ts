@@ -1,12 +1,18 @@
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
-import { BATCH_DEFAULTS } from './telemetry-config.js';
+import { A2aServerSpans } from './a2a-server-spans.js';
+import { GenAiMetrics } from './genai-metrics.js';
 import { TaskSpans } from './task-spans.js';
+import { BATCH_DEFAULTS, METRIC_EXPORT_INTERVAL_MS } from './telemetry-config.js';
 
-/** What the SDK side hands the door: the span builder and a flush-and-stop. */
+/** What the SDK side hands the door: the span builders and a flush-and-stop. */
 export interface OtlpExport {
   spans: TaskSpans;
+  /** The `a2a.server` spans of the door listening at `url`. */
+  serverSpans(url: string): A2aServerSpans;
   shutdown(): Promise<void>;
 }
 
@@ -39,5 +45,27 @@ export function startOtlpExport(options: OtlpExportOptions): OtlpExport {
   const processor = new BatchSpanProcessor({ exporter, ...BATCH_DEFAULTS });
   const provider = new TracerProvider({ resource, spanProcessors: [processor] });
   const tracer = provider.getTracer('@murmur/door', options.serviceVersion);
-  return { spans: new TaskSpans(tracer, options.agentName), shutdown: () => provider.shutdown() };
+  // Metrics go to <endpoint>/v1/metrics (or OTEL_EXPORTER_OTLP_METRICS_ENDPOINT) every 10 s, cumulative, and once
+  // more on shutdown; like spans, an export that fails is dropped. The reader refuses (throws) an export timeout
+  // longer than its interval, so a metrics export waits at most the interval whatever OTEL_EXPORTER_OTLP_TIMEOUT says.
+  const metricsTimeoutMs = Math.min(options.exportTimeoutMs, METRIC_EXPORT_INTERVAL_MS);
+  const metricReader = new PeriodicExportingMetricReader({
+    exporter: new OTLPMetricExporter({ timeoutMillis: metricsTimeoutMs }),
+    exportIntervalMillis: METRIC_EXPORT_INTERVAL_MS,
+    exportTimeoutMillis: metricsTimeoutMs,
+  });
+  const meters = new MeterProvider({ resource, readers: [metricReader] });
+  const metrics = new GenAiMetrics(meters.getMeter('@murmur/door', options.serviceVersion));
+  return {
+    spans: new TaskSpans(tracer, metrics, { name: options.agentName, id: options.sessionId, version: options.serviceVersion }),
+    serverSpans: (url) => new A2aServerSpans(tracer, hostAndPort(url)),
+    shutdown: async () => {
+      await Promise.all([provider.shutdown(), meters.shutdown()]);
+    },
+  };
+}
+
+function hostAndPort(url: string): { address: string; port: number } {
+  const parsed = new URL(url);
+  return { address: parsed.hostname.replace(/^\[|\]$/g, ''), port: Number(parsed.port) };
 }

@@ -2,17 +2,34 @@ import { type Attributes, type Context, ROOT_CONTEXT, type Span, SpanKind, SpanS
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
 import { unhandledRecord } from '../records/unhandled-record.js';
-import type { TraceContext } from './trace-context.js';
+import { a2aAttributes, endA2aSpan } from './a2a-span-attributes.js';
+import type { GenAiMetrics } from './genai-metrics.js';
+import { providerName, TOOL_TYPE } from './genai-names.js';
+import type { PlanStepRef } from '../egress/outbound-tracing.js';
+import { endHttpSpan, type HttpAnswer, httpAttributes, type OutboundHttp, serverOf } from './http-client-spans.js';
+import type { A2aFacts, OutboundA2a, TraceContext } from './trace-context.js';
 
 /** One live task's spans: the task's own, the inference call in flight, and its tool calls by id. */
 interface LiveTask {
   span: Span;
   context: Context;
+  conversationId: string;
+  startedAt: number;
   turn: number;
-  inference: Span | null;
-  tools: Map<string, Span>;
-  /** Plans in flight, by their submit-plan call's id (docs/plans.md), with when each started. */
-  plans: Map<string, { span: Span; startedAt: number }>;
+  /**
+   * Task events can be held behind a commit (tasks/task-events.ts) while records are written at once: a call's record
+   * may come before its start event. The highest turn and the tool calls whose records came first, so their late
+   * start events open nothing.
+   */
+  recordedTurn: number;
+  recordedTools: Set<string>;
+  inference: { span: Span; startedAt: number } | null;
+  tools: Map<string, { span: Span; startedAt: number; name: string }>;
+  /**
+   * Plans in flight, by their submit-plan call's id (docs/plans.md), with when each started, and the spans of their
+   * capsule steps opened when the step sent its first request (a step's span is otherwise placed by its record).
+   */
+  plans: Map<string, { span: Span; startedAt: number; steps: Map<string, { span: Span; startedAt: number }> }>;
 }
 
 const propagator = new W3CTraceContextPropagator();
@@ -38,10 +55,13 @@ function defined(attributes: Record<string, string | number | boolean | string[]
  */
 export class TaskSpans {
   private readonly live = new Map<string, LiveTask>();
+  /** The driver kind serving the session now (telemetry.ts sets it once the door's driver selection exists). */
+  driverKindNow: () => string | undefined = () => undefined;
 
   constructor(
     private readonly tracer: Tracer,
-    private readonly agentName: string,
+    private readonly metrics: GenAiMetrics,
+    private readonly agent: { name: string; id: string; version: string },
   ) {}
 
   /** A trace record, just written. Records of tasks that were never started here are ignored. */
@@ -129,15 +149,81 @@ export class TaskSpans {
     const task = this.live.get(taskId);
     if (!task) return;
     task.turn += 1;
-    task.inference?.end(now());
-    task.inference = this.tracer.startSpan('chat', { kind: SpanKind.CLIENT, startTime: now(), attributes: { 'gen_ai.operation.name': 'chat', 'murmur.turn': task.turn } }, task.context);
+    if (task.recordedTurn >= task.turn) return;
+    task.inference?.span.end(now());
+    const startedAt = now();
+    const attributes = { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': providerName(this.driverKindNow()), 'murmur.turn': task.turn };
+    task.inference = { span: this.tracer.startSpan('chat', { kind: SpanKind.CLIENT, startTime: startedAt, attributes }, task.context), startedAt };
   }
 
   toolStarted(taskId: string, toolCallId: string, toolName: string): void {
     const task = this.live.get(taskId);
     if (!task) return;
-    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolName, 'gen_ai.tool.call.id': toolCallId, 'murmur.turn': task.turn };
-    task.tools.set(toolCallId, this.tracer.startSpan(`execute_tool ${toolName}`, { kind: SpanKind.INTERNAL, startTime: now(), attributes }, task.context));
+    if (task.recordedTools.delete(toolCallId)) return;
+    this.openTool(task, toolCallId, toolName, now());
+  }
+
+  private openTool(task: LiveTask, toolCallId: string, toolName: string, startedAt: number): void {
+    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolName, 'gen_ai.tool.type': TOOL_TYPE, 'gen_ai.tool.call.id': toolCallId, 'murmur.turn': task.turn };
+    task.tools.set(toolCallId, { span: this.tracer.startSpan(`execute_tool ${toolName}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, task.context), startedAt, name: toolName });
+  }
+
+  /**
+   * Client spans for this task's outbound A2A requests (docs/telemetry.md, `a2a.client`): each a child of the span
+   * open now — the tool call making them (`toolCallId`, else the latest open one), else the task — or, for a plan's
+   * capsule step, of the step's own execute_tool span, opened here and ended by its plan_step record.
+   */
+  outboundFor(taskId: string, toolCallId?: string, step?: PlanStepRef): OutboundA2a | null {
+    const task = this.live.get(taskId);
+    if (!task) return null;
+    const stepSpan = step === undefined ? null : this.openStep(task, step);
+    return this.outboundUnder(trace.setSpan(ROOT_CONTEXT, stepSpan ?? this.openSpan(task, toolCallId)));
+  }
+
+  /** Client spans under a given context: a delegation's completion, a child of the context its order carried. */
+  outboundUnder(parent: Context): OutboundA2a {
+    return {
+      begin: (method: string, request: A2aFacts, url: string) => {
+        const span = this.tracer.startSpan(method, { kind: SpanKind.CLIENT, startTime: now(), attributes: a2aAttributes(method, request, serverOf(url)) }, parent);
+        return { traceContext: injected(span), end: (answer: A2aFacts) => endA2aSpan(span, answer, now()) };
+      },
+    };
+  }
+
+  /** The context a trace context carried outside headers names (ROOT_CONTEXT for none): what outboundUnder takes. */
+  contextOf(carried: TraceContext | null): Context {
+    return carried === null ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, carried, { get: (c, k) => c[k as keyof TraceContext], keys: (c) => Object.keys(c) });
+  }
+
+  /** HTTP client spans for this task's plain HTTP requests (fetch-peer-file's redeem, share-file's card read). */
+  httpFor(taskId: string, toolCallId?: string): OutboundHttp | null {
+    const task = this.live.get(taskId);
+    if (!task) return null;
+    const parent = trace.setSpan(ROOT_CONTEXT, this.openSpan(task, toolCallId));
+    return {
+      begin: (method: string, shownUrl: string) => {
+        const span = this.tracer.startSpan(method, { kind: SpanKind.CLIENT, startTime: now(), attributes: httpAttributes(method, shownUrl) }, parent);
+        return { traceContext: injected(span), end: (answer: HttpAnswer) => endHttpSpan(span, answer, now()) };
+      },
+    };
+  }
+
+  /** The span a request of this task is a child of: its tool call's, else the latest open tool call's, else the task's. */
+  private openSpan(task: LiveTask, toolCallId?: string): Span {
+    return (toolCallId === undefined ? undefined : task.tools.get(toolCallId)?.span) ?? [...task.tools.values()].at(-1)?.span ?? task.span;
+  }
+
+  /** A capsule step's execute_tool span, opened as its first request goes out (null when its plan is not in flight). */
+  private openStep(task: LiveTask, step: PlanStepRef): Span | null {
+    const plan = task.plans.get(step.planCallId);
+    if (!plan) return null;
+    const open = plan.steps.get(step.stepId);
+    if (open) return open.span;
+    const startedAt = now();
+    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': step.tool, 'gen_ai.tool.type': TOOL_TYPE, 'gen_ai.tool.call.id': `${step.planCallId}.${step.stepId}`, 'murmur.plan.step': step.stepId };
+    const span = this.tracer.startSpan(`execute_tool ${step.tool}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, trace.setSpan(ROOT_CONTEXT, plan.span));
+    plan.steps.set(step.stepId, { span, startedAt });
+    return span;
   }
 
   /**
@@ -147,15 +233,7 @@ export class TaskSpans {
   traceContextFor(taskId: string): TraceContext | null {
     const task = this.live.get(taskId);
     if (!task) return null;
-    const open = [...task.tools.values()].at(-1) ?? task.span;
-    const carrier: Record<string, string> = {};
-    propagator.inject(trace.setSpan(ROOT_CONTEXT, open), carrier, {
-      set: (c, k, v) => {
-        c[k] = v;
-      },
-    });
-    if (carrier.traceparent === undefined) return null;
-    return carrier.tracestate ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate } : { traceparent: carrier.traceparent };
+    return injected([...task.tools.values()].at(-1)?.span ?? task.span);
   }
 
   private start(fields: TraceLineOf<'task_start'>): void {
@@ -163,15 +241,19 @@ export class TaskSpans {
     const { traceparent, tracestate } = fields;
     const carrier: Record<string, string> = traceparent ? { traceparent, ...(tracestate ? { tracestate } : {}) } : {};
     const parent = traceparent ? propagator.extract(ROOT_CONTEXT, carrier, { get: (c, k) => c[k], keys: (c) => Object.keys(c) }) : ROOT_CONTEXT;
+    const startedAt = now();
     const span = this.tracer.startSpan(
-      `invoke_agent ${this.agentName}`,
+      `invoke_agent ${this.agent.name}`,
       {
-        // A task that continues a caller's trace is the server side of that call.
-        kind: trace.getSpanContext(parent) ? SpanKind.SERVER : SpanKind.INTERNAL,
-        startTime: now(),
+        // The convention's "invoke agent internal span": the request that started it has its own SERVER span.
+        kind: SpanKind.INTERNAL,
+        startTime: startedAt,
         attributes: defined({
           'gen_ai.operation.name': 'invoke_agent',
-          'gen_ai.agent.name': this.agentName,
+          'gen_ai.provider.name': providerName(this.driverKindNow()),
+          'gen_ai.agent.name': this.agent.name,
+          'gen_ai.agent.id': this.agent.id,
+          'gen_ai.agent.version': this.agent.version,
           'gen_ai.conversation.id': fields.context_id,
           'murmur.task.id': taskId,
           'murmur.message.id': fields.message_id,
@@ -181,20 +263,40 @@ export class TaskSpans {
       },
       parent,
     );
-    this.live.set(taskId, { span, context: trace.setSpan(ROOT_CONTEXT, span), turn: 0, inference: null, tools: new Map(), plans: new Map() });
+    this.live.set(taskId, { span, context: trace.setSpan(ROOT_CONTEXT, span), conversationId: fields.context_id, startedAt, turn: 0, recordedTurn: 0, recordedTools: new Set(), inference: null, tools: new Map(), plans: new Map() });
   }
 
   private endInference(task: LiveTask, fields: TraceLineOf<'inference'>): void {
-    const span = task.inference;
-    if (!span) return;
+    let open = task.inference;
+    if (!open) {
+      // The record came before its start event: the span is placed by the call's duration.
+      task.recordedTurn = task.turn + 1;
+      const startedAt = now() - fields.duration_ms;
+      open = { span: this.tracer.startSpan('chat', { kind: SpanKind.CLIENT, startTime: startedAt, attributes: { 'gen_ai.operation.name': 'chat', 'murmur.turn': fields.turn } }, task.context), startedAt };
+    }
     task.inference = null;
+    const { span } = open;
     const model = fields.model;
     if (model) span.updateName(`chat ${model}`);
     const usage = fields.usage === 'unreported' ? {} : fields.usage;
     const stop = fields.stop_reason;
-    span.setAttributes(
-      defined({
-        'gen_ai.request.model': model,
+    // `failed`: a driver failure; `error` and `max_tokens`: the call returned, but no answer can come of it.
+    const errorType = stop === 'failed' || stop === 'error' || stop === 'max_tokens' ? stop : undefined;
+    const provider = providerName(fields.driver_kind);
+    // Anthropic's input_tokens excludes cached tokens: the driver's `input` already adds both cache counts (anthropic.md).
+    const metricAttributes = defined({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': provider,
+      'gen_ai.request.model': model,
+      'gen_ai.response.model': fields.response_model,
+      'error.type': errorType,
+    });
+    span.setAttributes({
+      ...metricAttributes,
+      ...defined({
+        'gen_ai.conversation.id': task.conversationId,
+        'gen_ai.request.max_tokens': fields.max_tokens,
+        'gen_ai.response.id': fields.response_id,
         'gen_ai.response.finish_reasons': stop ? [stop] : undefined,
         'gen_ai.usage.input_tokens': usage.input,
         'gen_ai.usage.output_tokens': usage.output,
@@ -205,22 +307,38 @@ export class TaskSpans {
         'murmur.tool_calls': fields.tool_calls,
         'murmur.first_token_ms': fields.first_token_ms ?? undefined,
       }),
-    );
+    });
     if (stop === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: fields.failure ?? 'the call failed' });
-    else if (stop === 'error' || stop === 'max_tokens') span.setStatus({ code: SpanStatusCode.ERROR, message: `stop reason ${stop}` });
-    span.end(now());
+    else if (errorType) span.setStatus({ code: SpanStatusCode.ERROR, message: `stop reason ${stop}` });
+    const end = now();
+    span.end(end);
+    this.metrics.inference((end - open.startedAt) / 1000, metricAttributes, usage);
   }
 
   private endTool(task: LiveTask, fields: TraceLineOf<'tool_call'>): void {
     const id = fields.tool_call_id;
-    const span = task.tools.get(id);
-    if (!span) return;
+    if (!task.tools.has(id)) {
+      // The record came before its start event (see LiveTask.recordedTools).
+      task.recordedTools.add(id);
+      this.openTool(task, id, fields.tool, now() - (fields.duration_ms ?? 0));
+    }
+    const open = task.tools.get(id)!;
     task.tools.delete(id);
+    const { span } = open;
     const status = fields.status;
     span.setAttributes(defined({ 'murmur.tool.status': status, 'murmur.tool.exit_code': fields.exit_code ?? undefined, 'murmur.tool.work_id': fields.work_id }));
     // `error`: the call failed or was refused; a command that ran and exited non-zero `passed` (its exit code says so).
-    if (status === 'error') span.setStatus({ code: SpanStatusCode.ERROR, message: 'the tool call failed' });
-    span.end(now());
+    if (status === 'error') {
+      span.setAttribute('error.type', 'tool_error');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: 'the tool call failed' });
+    }
+    const end = now();
+    span.end(end);
+    this.recordTool(open.name, status === 'error' ? 'tool_error' : undefined, (end - open.startedAt) / 1000);
+  }
+
+  private recordTool(name: string, errorType: string | undefined, seconds: number): void {
+    this.metrics.executeTool(seconds, defined({ 'gen_ai.tool.name': name, 'gen_ai.tool.type': TOOL_TYPE, 'gen_ai.agent.name': this.agent.name, 'error.type': errorType }));
   }
 
   /**
@@ -232,10 +350,10 @@ export class TaskSpans {
     const id = fields.tool_call_id;
     if (fields.type === 'plan_start') {
       const call = task.tools.get(id);
-      const parent = call ? trace.setSpan(ROOT_CONTEXT, call) : task.context;
-      const attributes = { 'gen_ai.operation.name': 'plan', 'gen_ai.tool.call.id': id, 'murmur.plan.steps': fields.steps.length, 'murmur.turn': task.turn };
+      const parent = call ? trace.setSpan(ROOT_CONTEXT, call.span) : task.context;
+      const attributes = { 'gen_ai.operation.name': 'plan', 'gen_ai.agent.name': this.agent.name, 'gen_ai.agent.id': this.agent.id, 'gen_ai.tool.call.id': id, 'murmur.plan.steps': fields.steps.length, 'murmur.turn': task.turn };
       const startedAt = now();
-      task.plans.set(id, { span: this.tracer.startSpan('plan', { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent), startedAt });
+      task.plans.set(id, { span: this.tracer.startSpan(`plan ${this.agent.name}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent), startedAt, steps: new Map() });
       return;
     }
     const open = task.plans.get(id);
@@ -244,7 +362,10 @@ export class TaskSpans {
     if (fields.type === 'plan_end') {
       task.plans.delete(id);
       plan.setAttributes({ 'murmur.plan.status': fields.status, 'murmur.plan.passed': fields.passed, 'murmur.plan.failed': fields.failed, 'murmur.plan.skipped': fields.skipped });
-      if (fields.status !== 'completed') plan.setStatus({ code: SpanStatusCode.ERROR, message: `the plan ${fields.status === 'stopped' ? 'stopped at a step' : 'was canceled'}` });
+      if (fields.status !== 'completed') {
+        plan.setAttribute('error.type', fields.status);
+        plan.setStatus({ code: SpanStatusCode.ERROR, message: `the plan ${fields.status === 'stopped' ? 'stopped at a step' : 'was canceled'}` });
+      }
       plan.end(now());
       return;
     }
@@ -252,28 +373,56 @@ export class TaskSpans {
     const attributes = defined({
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': fields.tool,
+      'gen_ai.tool.type': TOOL_TYPE,
       'gen_ai.tool.call.id': `${id}.${fields.step}`,
       'murmur.plan.step': fields.step,
       'murmur.plan.step.index': fields.index,
       'murmur.plan.step.status': fields.status,
       'murmur.tool.exit_code': fields.exit_code ?? undefined,
     });
-    const step = this.tracer.startSpan(`execute_tool ${fields.tool}`, { kind: SpanKind.INTERNAL, startTime: Math.max(open.startedAt, end - fields.duration_ms), attributes }, trace.setSpan(ROOT_CONTEXT, plan));
-    if (['failed', 'refused', 'denied', 'canceled'].includes(fields.status)) step.setStatus({ code: SpanStatusCode.ERROR, message: `the step ${fields.status}` });
+    // A capsule step that sent a request has its span open already (openStep); any other is placed by its record.
+    const opened = open.steps.get(fields.step);
+    open.steps.delete(fields.step);
+    const startedAt = opened?.startedAt ?? Math.max(open.startedAt, end - fields.duration_ms);
+    const step = opened?.span ?? this.tracer.startSpan(`execute_tool ${fields.tool}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, trace.setSpan(ROOT_CONTEXT, plan));
+    if (opened) step.setAttributes(attributes);
+    const failed = ['failed', 'refused', 'denied', 'canceled'].includes(fields.status);
+    if (failed) {
+      step.setAttribute('error.type', fields.status);
+      step.setStatus({ code: SpanStatusCode.ERROR, message: `the step ${fields.status}` });
+    }
     step.end(end);
+    this.recordTool(fields.tool, failed ? fields.status : undefined, (end - startedAt) / 1000);
   }
 
   private end(taskId: string, task: LiveTask, fields: TraceLineOf<'task_end'>): void {
     this.live.delete(taskId);
     // A call still open when its task ended (canceled, failed mid-call) ends with it, marked so.
-    for (const open of [task.inference, ...[...task.plans.values()].map((p) => p.span), ...task.tools.values()]) {
+    const plans = [...task.plans.values()];
+    for (const open of [task.inference?.span, ...plans.flatMap((p) => [...[...p.steps.values()].map((s) => s.span), p.span]), ...[...task.tools.values()].map((t) => t.span)]) {
       if (!open) continue;
+      open.setAttribute('error.type', 'task_ended');
       open.setStatus({ code: SpanStatusCode.ERROR, message: 'the task ended before this call returned' });
       open.end(now());
     }
     const state = fields.state;
-    task.span.setAttributes(defined({ 'murmur.task.state': state, 'murmur.task.turns': task.turn, 'murmur.task.exit_status': fields.exit_status }));
-    if (state === 'TASK_STATE_FAILED') task.span.setStatus({ code: SpanStatusCode.ERROR, message: fields.status ?? 'the task failed' });
-    task.span.end(now());
+    const errorType = state === 'TASK_STATE_FAILED' ? state : undefined;
+    task.span.setAttributes(defined({ 'murmur.task.state': state, 'murmur.task.turns': task.turn, 'murmur.task.exit_status': fields.exit_status, 'error.type': errorType }));
+    if (errorType) task.span.setStatus({ code: SpanStatusCode.ERROR, message: fields.status ?? 'the task failed' });
+    const end = now();
+    task.span.end(end);
+    this.metrics.invokeAgent((end - task.startedAt) / 1000, defined({ 'gen_ai.agent.name': this.agent.name, 'error.type': errorType }));
   }
+}
+
+/** The traceparent (and inherited tracestate) a request made under `span` carries. */
+function injected(span: Span): TraceContext | null {
+  const carrier: Record<string, string> = {};
+  propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, {
+    set: (c, k, v) => {
+      c[k] = v;
+    },
+  });
+  if (carrier.traceparent === undefined) return null;
+  return carrier.tracestate ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate } : { traceparent: carrier.traceparent };
 }

@@ -26,3 +26,10 @@ export const SHUTDOWN_BUDGET_MS = 2_000;
  * 2,048 (the rest are dropped, never awaited), one export may take 5 s.
  */
 export const BATCH_DEFAULTS = { scheduledDelayMillis: 1_000, maxQueueSize: 2_048, maxExportBatchSize: 512, exportTimeoutMillis: 5_000 } as const;
+
+/**
+ * How often metrics are exported (they are also exported once more when the door closes).
+ * @default 10000
+ * @unit milliseconds
+ */
+export const METRIC_EXPORT_INTERVAL_MS = 10_000;

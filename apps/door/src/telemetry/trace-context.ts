@@ -45,3 +45,29 @@ export function traceContextOf(rawHeaders: readonly string[]): TraceContext | nu
 export interface TraceContextSource {
   traceContextFor(taskId: string): TraceContext | null;
 }
+
+/** What one A2A request or its answer says, as the a2a.* span attributes carry it (docs/telemetry.md). */
+export interface A2aFacts {
+  taskId?: string;
+  state?: string;
+  messageId?: string;
+  contextId?: string;
+  /** The JSON-RPC error code, an HTTP status, or the failure's name (`timeout`, `connection`). */
+  errorType?: string;
+}
+
+/** One outbound A2A request's client span: the trace context its headers carry, and its end. */
+export interface OutboundA2aCall {
+  readonly traceContext: TraceContext | null;
+  end(answer: A2aFacts): void;
+}
+
+/** Client spans for one calling task's outbound A2A requests, each a child of the span that was open when it was made. */
+export interface OutboundA2a {
+  begin(method: string, request: A2aFacts, url: string): OutboundA2aCall;
+}
+
+/** Where outbound A2A requests find their client spans; null when telemetry is off. */
+export interface OutboundA2aSource {
+  outboundFor(taskId: string): OutboundA2a | null;
+}

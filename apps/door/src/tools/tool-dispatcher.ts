@@ -3,6 +3,7 @@ import type { PeerHandles } from '../peers/peer-handles.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
+import { type OutboundTracing, UNTRACED } from '../egress/outbound-tracing.js';
 import type { SpendCeilings } from '../usage/spend-ceilings.js';
 import type { BackgroundCommands } from './background-commands.js';
 import type { ProcessRegistry } from './process-registry.js';
@@ -28,6 +29,8 @@ export interface ToolDispatcherDeps {
   /** The session's delegations (formations/), or null when capabilities.spawn.allow is empty. */
   delegations?: DelegatePort | null;
   handles: PeerHandles;
+  /** Client spans for the runtime tools' outbound requests (telemetry/, bound in app.module.ts); none when absent. */
+  tracing?: OutboundTracing;
 }
 
 export interface Dispatched {
@@ -52,6 +55,7 @@ export class ToolDispatcher {
       ...deps,
       memberCalls: deps.memberCalls ?? null,
       delegations: deps.delegations ?? null,
+      tracing: deps.tracing ?? UNTRACED,
       // A plan's tool steps run through this dispatcher exactly as direct calls (docs/plans.md).
       plans: { dispatch: (call, ctx) => this.dispatch(call, ctx), missing: (name) => this.missing(name) },
     });

@@ -4,6 +4,7 @@ import { PeerHandles } from '../peers/peer-handles.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../records/trace-writer.js';
+import { OUTBOUND_TRACING, type OutboundTracing } from '../egress/outbound-tracing.js';
 import { UsageLedger } from '../usage/usage-ledger.js';
 import { SpendCeilings } from '../usage/spend-ceilings.js';
 import { BackgroundCommands } from './background-commands.js';
@@ -36,13 +37,28 @@ import { ToolDispatcher } from './tool-dispatcher.js';
         sandbox: SessionSandbox,
         memberCalls?: MemberCallPort,
         delegations?: DelegatePort,
+        tracing?: OutboundTracing,
       ) => {
-        const dispatcher = new ToolDispatcher({ session, background, processes, sandbox, trace, usage, spend, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null });
+        const dispatcher = new ToolDispatcher({ session, background, processes, sandbox, trace, usage, spend, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null, tracing });
         dispatcher.inventory.stage(session.runtimeDir);
         return dispatcher;
       },
-      // The member calls and delegations come from formations/ (provided by app.module.ts under this layer's token), absent outside a formation.
-      inject: [SESSION_CONTEXT, BackgroundCommands, ProcessRegistry, TraceWriter, UsageLedger, SpendCeilings, DriverSelection, PeerHandles, SessionSandbox, { token: MEMBER_CALL_PORT, optional: true }, { token: DELEGATE_PORT, optional: true }],
+      // The member calls and delegations come from formations/ (provided by app.module.ts under this layer's token), absent outside a formation;
+      // the outbound tracing from telemetry/, bound by app.module.ts under egress/'s token.
+      inject: [
+        SESSION_CONTEXT,
+        BackgroundCommands,
+        ProcessRegistry,
+        TraceWriter,
+        UsageLedger,
+        SpendCeilings,
+        DriverSelection,
+        PeerHandles,
+        SessionSandbox,
+        { token: MEMBER_CALL_PORT, optional: true },
+        { token: DELEGATE_PORT, optional: true },
+        { token: OUTBOUND_TRACING, optional: true },
+      ],
     },
   ],
   exports: [BackgroundCommands, ProcessRegistry, SessionSandbox, ToolDispatcher, DriverSelection],

@@ -81,8 +81,8 @@ export async function runFormation(rosterFile: string, home: string, args: strin
 }
 
 /** One member's process, started as the supervisor starts it, with the test as its supervisor over IPC. */
-export function forkMember(rosterFile: string, member: string, home: string): ChildProcess {
-  return fork(MUR_CLI, ['run', '--roster', rosterFile, '--member', member], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+export function forkMember(rosterFile: string, member: string, home: string, env: Record<string, string> = {}): ChildProcess {
+  return fork(MUR_CLI, ['run', '--roster', rosterFile, '--member', member], { env: { ...process.env, ...env, MURMUR_HOME: home }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
 }
 
 /** The next IPC message of a kind from a member process. */

@@ -3,7 +3,7 @@
  * SDK's own protobuf reader (@opentelemetry/otlp-transformer), with the field numbers of
  * opentelemetry/proto/trace/v1/trace.proto and common/v1/common.proto.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProtobufReader } from '@opentelemetry/otlp-transformer/build/src/common/protobuf/protobuf-reader.js';
 
@@ -148,25 +148,91 @@ export function decodeTraceRequest(body: Uint8Array): OtlpSpan[] {
   return spans;
 }
 
+/** One histogram point of an exported metric (metrics.proto): its attributes, count and sum. */
+export interface OtlpHistogramPoint {
+  metric: string;
+  unit: string;
+  attributes: Record<string, AttrValue>;
+  count: bigint;
+  sum: number;
+}
+
+/** An ExportMetricsServiceRequest body, flattened to its histograms' data points (other kinds are skipped). */
+export function decodeMetricsRequest(body: Uint8Array): OtlpHistogramPoint[] {
+  const points: OtlpHistogramPoint[] = [];
+  const each = (buf: Uint8Array, field: number, on: (b: Uint8Array) => void) =>
+    fields(buf, (f, w, r) => {
+      if (f !== field || w !== WIRE_LEN) return false;
+      on(r.readBytes());
+      return true;
+    });
+  each(body, 1, (resourceMetrics) =>
+    each(resourceMetrics, 2, (scopeMetrics) =>
+      each(scopeMetrics, 2, (metric) => {
+        let name = '';
+        let unit = '';
+        const histograms: Uint8Array[] = [];
+        fields(metric, (f, _w, r) => {
+          if (f === 1) name = r.readString();
+          else if (f === 3) unit = r.readString();
+          else if (f === 9) histograms.push(r.readBytes());
+          else return false;
+          return true;
+        });
+        for (const histogram of histograms) {
+          each(histogram, 1, (point) => {
+            const p: OtlpHistogramPoint = { metric: name, unit, attributes: {}, count: 0n, sum: 0 };
+            fields(point, (f, w, r, at) => {
+              if (f === 9) keyValue(r.readBytes(), p.attributes);
+              else if (f === 4 && w === WIRE_64) {
+                p.count = fixed64(point, at);
+                return false;
+              } else if (f === 5 && w === WIRE_64) {
+                p.sum = new DataView(point.buffer, point.byteOffset, point.byteLength).getFloat64(at, true);
+                return false;
+              } else return false;
+              return true;
+            });
+            points.push(p);
+          });
+        }
+      }),
+    ),
+  );
+  return points;
+}
+
 export interface Collector {
   url: string;
   spans: OtlpSpan[];
+  /** Histogram points of every metrics export, in arrival order (a cumulative metric repeats in each export). */
+  metrics: OtlpHistogramPoint[];
   /** Requests seen: path and content type. */
   requests: { path: string; contentType: string }[];
+  /** A hanging receiver's requests it holds unanswered whose connection the exporter has not given up yet. */
+  held(): number;
   close(): Promise<void>;
 }
 
-/** An OTLP/HTTP receiver on 127.0.0.1 answering 200 to every export; `hang` accepts requests and never answers. */
+/** An OTLP/HTTP receiver on 127.0.0.1 (traces and metrics) answering 200 to every export; `hang` accepts requests and never answers. */
 export async function startCollector(opts: { hang?: boolean } = {}): Promise<Collector> {
   const spans: OtlpSpan[] = [];
+  const metrics: OtlpHistogramPoint[] = [];
   const requests: Collector['requests'] = [];
+  const held = new Set<ServerResponse>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       requests.push({ path: req.url ?? '', contentType: req.headers['content-type'] ?? '' });
-      if (opts.hang) return;
-      spans.push(...decodeTraceRequest(new Uint8Array(Buffer.concat(chunks))));
+      if (opts.hang) {
+        held.add(res);
+        res.once('close', () => held.delete(res));
+        return;
+      }
+      const body = new Uint8Array(Buffer.concat(chunks));
+      if (req.url === '/v1/metrics') metrics.push(...decodeMetricsRequest(body));
+      else spans.push(...decodeTraceRequest(body));
       res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
@@ -175,7 +241,9 @@ export async function startCollector(opts: { hang?: boolean } = {}): Promise<Col
   return {
     url: `http://127.0.0.1:${port}`,
     spans,
+    metrics,
     requests,
+    held: () => held.size,
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));

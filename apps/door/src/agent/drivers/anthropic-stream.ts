@@ -27,6 +27,8 @@ interface WireUsage {
 type WireEvent = { type?: unknown } & Record<string, any>;
 
 export class AnthropicStream implements StreamConsumer {
+  private responseId: string | undefined;
+  private responseModel: string | undefined;
   complete = false;
   streamed = false;
   private events = 0;
@@ -52,6 +54,8 @@ export class AnthropicStream implements StreamConsumer {
     switch (event.type) {
       case 'message_start':
         this.addUsage(event.message?.usage);
+        if (typeof event.message?.id === 'string' && event.message.id !== '') this.responseId = event.message.id;
+        if (typeof event.message?.model === 'string' && event.message.model !== '') this.responseModel = event.message.model;
         break;
       case 'content_block_start':
         this.start(Number(event.index), event.content_block ?? {});
@@ -163,6 +167,8 @@ export class AnthropicStream implements StreamConsumer {
       toolCalls,
       stop: this.stop(toolCalls.length > 0),
       usage: this.sawUsage ? this.usage() : null,
+      ...(this.responseId === undefined ? {} : { responseId: this.responseId }),
+      ...(this.responseModel === undefined ? {} : { responseModel: this.responseModel }),
     };
   }
 

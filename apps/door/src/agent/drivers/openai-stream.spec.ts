@@ -32,3 +32,18 @@ test('a long message is cut at 500 characters, as every provider message is; no 
   assert.equal(failureOf({ error: { message: 'plain words' } }, '').message, 'error: plain words');
   assert.equal(failureOf({ error: {} }, null).message, 'error: an error');
 });
+
+test("the chunks' id and model are the response's id and model, the last non-empty ones; none named, none given", () => {
+  const responseOf = (chunks: unknown[]) => {
+    const stream = new OpenAiStream(() => undefined, null);
+    for (const chunk of chunks) stream.event({ data: JSON.stringify(chunk), event: undefined, id: undefined });
+    stream.event({ data: '[DONE]', event: undefined, id: undefined });
+    return stream.response();
+  };
+  const delta = (content: string, extra: Record<string, unknown> = {}) => ({ choices: [{ index: 0, delta: { content } }], ...extra });
+  const named = responseOf([delta('he', { id: 'chatcmpl-1', model: 'gpt-4o-mini-2024-07-18' }), delta('y', { id: '', model: '' }), { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]);
+  assert.deepEqual([named.responseId, named.responseModel, named.text], ['chatcmpl-1', 'gpt-4o-mini-2024-07-18', 'hey']);
+  const unnamed = responseOf([delta('hey'), { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]);
+  assert.equal('responseId' in unnamed, false);
+  assert.equal('responseModel' in unnamed, false);
+});

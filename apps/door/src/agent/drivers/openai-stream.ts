@@ -15,12 +15,16 @@ interface ChunkToolCall {
 }
 
 interface CompletionChunk {
+  id?: string;
+  model?: string;
   choices?: { delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; refusal?: string | null; tool_calls?: ChunkToolCall[] }; finish_reason?: string | null }[];
   usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
   error?: { message?: string; type?: string } | string;
 }
 
 export class OpenAiStream implements StreamConsumer {
+  private responseId: string | undefined;
+  private responseModel: string | undefined;
   complete = false;
   streamed = false;
   private events = 0;
@@ -56,6 +60,8 @@ export class OpenAiStream implements StreamConsumer {
       throw new ProviderFailure('stream-error', `${redact(type ?? 'error', this.key)}: ${redact(text, this.key)}`, type ? { errorType: type } : {});
     }
     if (chunk.usage) this.usage = usageOf(chunk.usage);
+    if (typeof chunk.id === 'string' && chunk.id !== '') this.responseId = chunk.id;
+    if (typeof chunk.model === 'string' && chunk.model !== '') this.responseModel = chunk.model;
     const choice = chunk.choices?.[0];
     if (!choice) return;
     const delta = choice.delta ?? {};
@@ -89,7 +95,11 @@ export class OpenAiStream implements StreamConsumer {
         const id = call.id || `call_${index}`;
         return { id, name: call.name, input: parseToolArguments(id, call.name, call.args) };
       });
-    return { text: this.text, thinking: this.thinking === '' ? [] : [{ text: this.thinking }], toolCalls, stop: this.stop(toolCalls.length > 0), usage: this.usage };
+    return { text: this.text, thinking: this.thinking === '' ? [] : [{ text: this.thinking }], toolCalls, stop: this.stop(toolCalls.length > 0),
+      usage: this.usage,
+      ...(this.responseId === undefined ? {} : { responseId: this.responseId }),
+      ...(this.responseModel === undefined ? {} : { responseModel: this.responseModel }),
+    };
   }
 
   private stop(hasCalls: boolean): StopReason {

@@ -13,6 +13,8 @@ import type { DriverChunk, DriverRequest, DriverResponse, TaskDriver } from '../
 export class SelectedDriver implements TaskDriver {
   private served: string;
   private servedModel: string | undefined;
+  private servedKind: string | undefined;
+  private servedCap: number | undefined;
   private readonly drivers = new Map<string, TaskDriver>();
   private readonly producedBy = new WeakMap<ThinkingBlock, string>();
 
@@ -33,6 +35,14 @@ export class SelectedDriver implements TaskDriver {
     return this.servedModel;
   }
 
+  get kind(): string | undefined {
+    return this.servedKind;
+  }
+
+  get maxOutputTokens(): number | undefined {
+    return this.servedCap;
+  }
+
   async infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverResponse> {
     const { choice, appliedBy } = this.deps.selection.beginCall();
     if (appliedBy) {
@@ -44,6 +54,8 @@ export class SelectedDriver implements TaskDriver {
     }
     this.served = choice.name;
     this.servedModel = choice.driver === 'script' ? undefined : choice.model;
+    this.servedKind = choice.driver;
+    this.servedCap = choice.driver === 'script' ? undefined : choice.maxOutputTokens;
     let driver = this.drivers.get(choice.name);
     if (!driver) {
       driver = this.deps.build(choice, this.task);

@@ -7,6 +7,7 @@ import type { Manifest } from '../../manifest/manifest.schema.js';
 import { isInside } from '../../paths/confined-open.js';
 import { allowsMemberDoor, allowsUrl } from '../../egress/member-egress.js';
 import { boundedRequest, failureInWords, withoutAddresses } from '../../egress/outbound-request.js';
+import type { OutboundTracing } from '../../egress/outbound-tracing.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
 import { type ToolCallContext, ToolInputError } from '../tool-call.js';
@@ -35,6 +36,8 @@ export interface FetchPeerFileDeps {
   trace: TraceWriter;
   /** The size limit: the settings' MURMUR_PEER_FETCH_MAX_BYTES (256 MiB unless set). */
   maxBytes: number;
+  /** The redeem's HTTP client span (docs/telemetry.md). */
+  tracing: OutboundTracing;
 }
 
 /** fetch-peer-file (docs/planes.md, "The tools"): every refusal is a ToolInputError. The URL (a secret) is never echoed. */
@@ -55,11 +58,13 @@ export async function runFetchPeerFile(input: Record<string, unknown>, deps: Fet
   // longer than that to arrive. The request's controller follows the task's signal for the whole redeem, so the task's
   // end still cancels the body; the headers' wait is raced against its own timer (egress/outbound-request.ts).
   const request = new AbortController();
+  // The span's url.full withholds the handle, a secret, as REDACTED.
+  const send = deps.tracing.http({ taskId: ctx.taskId, toolCallId: ctx.toolCallId }, fetch, `${url.origin}${PEER_PATH_PREFIX}REDACTED`);
   const follow = () => request.abort(ctx.signal.reason);
   ctx.signal.addEventListener('abort', follow, { once: true });
   try {
     try {
-      answer = await boundedRequest((signal) => fetch(url, { headers: { [AUDIENCE_HEADER]: audience }, redirect: 'error', signal }), {
+      answer = await boundedRequest((signal) => send(url.href, { headers: { [AUDIENCE_HEADER]: audience }, redirect: 'error', signal }), {
         timeoutMs: REDEEM_HEADERS_TIMEOUT_MS,
         signal: ctx.signal,
         controller: request,

@@ -2,6 +2,7 @@ import type { JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
+import type { OutboundTracing } from '../../egress/outbound-tracing.js';
 import type { PeerHandles } from '../../peers/peer-handles.js';
 import type { UsageLedger } from '../../usage/usage-ledger.js';
 import type { SpendCeilings } from '../../usage/spend-ceilings.js';
@@ -45,6 +46,8 @@ export interface RuntimeToolDeps {
   delegations: DelegatePort | null;
   /** The peer handles share-file mints and the peer plane redeems. */
   handles: PeerHandles;
+  /** Client spans for the runtime's outbound requests: capsule steps, fetch-peer-file, share-file's card read (docs/telemetry.md). */
+  tracing: OutboundTracing;
   /** What a plan's tool steps run through: the dispatcher, and its refusal of a tool this session does not have. */
   plans: { dispatch: StepDispatch; missing: (name: string) => string | null };
 }
@@ -84,7 +87,7 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
         const { session } = deps;
         const steps = readPlan(input, { missing: deps.plans.missing, allow: session.manifest.capabilities.network.allow });
         const deadlineSecs = session.manifest.lifecycle.delegation_deadline_secs ?? session.settings.delegationTimeoutSecs;
-        return runPlan(steps, ctx.toolCallId ?? '', ctx, { dispatch: deps.plans.dispatch, trace: deps.trace, deadlineSecs });
+        return runPlan(steps, ctx.toolCallId ?? '', ctx, { dispatch: deps.plans.dispatch, trace: deps.trace, deadlineSecs, tracing: deps.tracing });
       },
     },
     'background-command': {

@@ -22,6 +22,8 @@ export interface CapsuleStepCall {
   deadlineSecs: number;
   /** The calling task's signal: once it aborts, the step sends the door's task CancelTask and rethrows its reason. */
   signal: AbortSignal;
+  /** Wraps the step's fetch so each request gets its a2a.client span and traceparent (egress/outbound-tracing.ts); itself when telemetry is off. */
+  traced: (fetch: FetchLike) => FetchLike;
 }
 
 function statusMessage(task: Task): string {
@@ -75,7 +77,7 @@ export async function runCapsuleStep(call: CapsuleStepCall): Promise<CapsuleStep
     headers.set(TASK_TRUST_HEADER, call.trust);
     return globalThis.fetch(input, { ...init, headers });
   };
-  const client = new MurmurClient(call.url, { fetch: stamped, retry: { maxRetries: 0 } });
+  const client = new MurmurClient(call.url, { fetch: call.traced(stamped), retry: { maxRetries: 0 } });
   const cancel = (taskId: string) => void boundedRequest((signal) => client.cancelTask(taskId, { signal }), { timeoutMs: REQUEST_TIMEOUT_MS }).catch(() => undefined);
   let task: Task;
   try {

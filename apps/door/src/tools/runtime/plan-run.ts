@@ -1,8 +1,10 @@
+import type { FetchLike } from '@murmur/client';
 import type { PlanStepStatus } from '@murmur/protocol';
 import { fenceToolResult, fenceUntrusted } from '../../auth/untrusted-fence.js';
 import { redactHandles } from '../../peers/peer-handles.js';
 import { CAPSULE_STEP_TOOL } from '../../records/record-statuses.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
+import type { OutboundTracing } from '../../egress/outbound-tracing.js';
 import { shellQuote } from '../shell-quote.js';
 import { readShellInput } from '../shell-tool.js';
 import type { RuntimeToolAnswer, ToolCallContext, ToolCallRequest, ToolOutcome } from '../tool-call.js';
@@ -20,6 +22,8 @@ interface PlanHost {
   trace: TraceWriter;
   /** How long a capsule step may wait for its door's answer. */
   deadlineSecs: number;
+  /** A capsule step's requests' client spans (docs/telemetry.md). */
+  tracing: OutboundTracing;
 }
 
 /** One step once it ended: its status, what the model reads of it, and the values later steps may name. */
@@ -75,11 +79,12 @@ function toolStatus(outcome: ToolOutcome): PlanStepStatus {
 
 const noValues = (output = ''): Record<ReferenceField, string> => ({ output, stderr: '', exit_code: '' });
 
-async function runStep(step: PlanStep, stepCall: ToolCallRequest, task: string | null, ctx: ToolCallContext, host: PlanHost): Promise<StepEnd> {
+async function runStep(step: PlanStep, stepCall: ToolCallRequest, task: string | null, ctx: ToolCallContext, host: PlanHost, planCallId: string): Promise<StepEnd> {
   const denied = ctx.decide ? await ctx.decide(stepCall) : null;
   if (denied !== null) return { status: 'denied', shown: denied, values: noValues(), exitCode: null, doorTaskId: null };
   if (step.kind === 'capsule') {
-    const end = await runCapsuleStep({ url: step.url, task: task!, trust: ctx.trust ?? 'trusted', deadlineSecs: host.deadlineSecs, signal: ctx.signal });
+    const traced = (fetch: FetchLike) => host.tracing.a2a({ taskId: ctx.taskId, toolCallId: planCallId }, fetch, { planCallId, stepId: step.id, tool: CAPSULE_STEP_TOOL });
+    const end = await runCapsuleStep({ url: step.url, task: task!, trust: ctx.trust ?? 'trusted', deadlineSecs: host.deadlineSecs, signal: ctx.signal, traced });
     return { status: end.status, shown: fenceUntrusted(`capsule:${step.id}`, cut(end.output)), values: noValues(trimmed(end.output)), exitCode: null, doorTaskId: end.doorTaskId };
   }
   // A step is never itself a decision point again, nor can it ask for one.
@@ -158,7 +163,7 @@ export async function runPlan(steps: readonly PlanStep[], planCallId: string, ct
     let end: StepEnd;
     try {
       if (ctx.signal.aborted) throw ctx.signal.reason;
-      end = await runStep(step, stepCall, task, ctx, host);
+      end = await runStep(step, stepCall, task, ctx, host, planCallId);
     } catch (error) {
       if (ctx.signal.aborted) {
         record(step, 'canceled', { durationMs: elapsed(stepStarted), input });

@@ -4,6 +4,7 @@ import type { Manifest } from '../../manifest/manifest.schema.js';
 import { openConfined } from '../../paths/confined-open.js';
 import { allowsMemberDoor } from '../../egress/member-egress.js';
 import { boundedRequest, failureInWords } from '../../egress/outbound-request.js';
+import type { OutboundTracing } from '../../egress/outbound-tracing.js';
 import { DEFAULT_HANDLE_TTL_SECS, MAX_HANDLE_TTL_SECS, MAX_HANDLE_USES, type PeerHandles } from '../../peers/peer-handles.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
@@ -34,6 +35,8 @@ export interface ShareFileDeps {
   session: SessionContext;
   handles: PeerHandles;
   trace: TraceWriter;
+  /** The card read's HTTP client span (docs/telemetry.md). */
+  tracing: OutboundTracing;
 }
 
 /** share-file (docs/planes.md, "The tools"): every refusal is a ToolInputError naming its rule. */
@@ -50,7 +53,7 @@ export async function runShareFile(input: Record<string, unknown>, deps: ShareFi
   if (opened === null) throw new ToolInputError(`share-file: nothing can be shared at '${relative}': it is not a regular file under exports.peer_files.root`);
   const { dev, ino } = opened.stats;
   await opened.handle.close();
-  await checkAudience(audience, deps, ctx.signal);
+  await checkAudience(audience, deps, ctx);
   const ttlSecs = typeof input.ttl_secs === 'number' ? input.ttl_secs : DEFAULT_HANDLE_TTL_SECS;
   const uses = typeof input.uses === 'number' ? input.uses : 1;
   const { secret, handle } = deps.handles.mint({ audience, file: { segments, dev, ino }, ttlSecs, uses });
@@ -64,7 +67,8 @@ export async function runShareFile(input: Record<string, unknown>, deps: ShareFi
  * capabilities.network.allow, and its card must list a JSONRPC interface (seed 000, "A card with no
  * supportedInterfaces"). Anything else fails peer_unreachable.
  */
-async function checkAudience(audience: string, deps: ShareFileDeps, signal: AbortSignal): Promise<void> {
+async function checkAudience(audience: string, deps: ShareFileDeps, ctx: ToolCallContext): Promise<void> {
+  const { signal } = ctx;
   const seat = deps.session.formation;
   if (seat === null || !seat.callees.includes(audience)) {
     const callees = seat === null || seat.callees.length === 0 ? 'none' : seat.callees.join(', ');
@@ -76,11 +80,12 @@ async function checkAudience(audience: string, deps: ShareFileDeps, signal: Abor
   if (!allowsMemberDoor(deps.session.manifest.capabilities.network.allow, cardUrl, seat.doors)) {
     throw new ToolInputError(`peer_unreachable: ${audience}'s door is on localhost, which capabilities.network.allow does not list; nothing was sent`);
   }
+  const send = deps.tracing.http({ taskId: ctx.taskId, toolCallId: ctx.toolCallId }, fetch, cardUrl.href);
   let card: unknown;
   try {
     card = await boundedRequest(
       async (bounded) => {
-        const answer = await fetch(cardUrl, { signal: bounded, redirect: 'error' });
+        const answer = await send(cardUrl.href, { signal: bounded, redirect: 'error' });
         if (!answer.ok) throw new CardAnswer(`its card answered HTTP ${answer.status}`);
         try {
           return await answer.json();

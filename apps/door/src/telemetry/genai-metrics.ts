@@ -1,0 +1,43 @@
+import type { Attributes, Histogram, Meter } from '@opentelemetry/api';
+
+/** The bucket boundaries each metric's convention names (gen-ai-metrics.md, ExplicitBucketBoundaries). @unit s */
+const OPERATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
+const AGENT_BUCKETS = [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 51.2, 102.4, 204.8, 409.6];
+/** @unit tokens */
+const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
+
+/**
+ * The GenAI metrics the door records (docs/telemetry.md, "Metrics"): each duration is its span's, in seconds;
+ * token usage is recorded once per inference call that reported it, input and output apart.
+ */
+export class GenAiMetrics {
+  private readonly operation: Histogram;
+  private readonly tokens: Histogram;
+  private readonly agent: Histogram;
+  private readonly tool: Histogram;
+
+  constructor(meter: Meter) {
+    this.operation = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'GenAI operation duration.', advice: { explicitBucketBoundaries: OPERATION_BUCKETS } });
+    this.tokens = meter.createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Number of input and output tokens used.', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } });
+    this.agent = meter.createHistogram('gen_ai.invoke_agent.duration', { unit: 's', description: 'The end-to-end duration of a single agent invocation.', advice: { explicitBucketBoundaries: AGENT_BUCKETS } });
+    this.tool = meter.createHistogram('gen_ai.execute_tool.duration', { unit: 's', description: 'The duration of a single tool execution.', advice: { explicitBucketBoundaries: OPERATION_BUCKETS } });
+  }
+
+  /** @param seconds the chat span's duration */
+  inference(seconds: number, attributes: Attributes, usage: { input?: number; output?: number }): void {
+    this.operation.record(seconds, attributes);
+    const { 'error.type': _error, ...tokenAttributes } = attributes;
+    if (usage.input !== undefined) this.tokens.record(usage.input, { ...tokenAttributes, 'gen_ai.token.type': 'input' });
+    if (usage.output !== undefined) this.tokens.record(usage.output, { ...tokenAttributes, 'gen_ai.token.type': 'output' });
+  }
+
+  /** @param seconds the invoke_agent span's duration */
+  invokeAgent(seconds: number, attributes: Attributes): void {
+    this.agent.record(seconds, attributes);
+  }
+
+  /** @param seconds the execute_tool span's duration */
+  executeTool(seconds: number, attributes: Attributes): void {
+    this.tool.record(seconds, attributes);
+  }
+}
