@@ -30,7 +30,7 @@ import { CodedFault } from '../common/coded-fault.js';
 import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { CompletionSink } from './completion-sink.js';
-import type { RpcCall, RpcMethod, StreamStart } from './rpc-context.js';
+import type { RpcAnswer, RpcCall, RpcMethod, StreamStart } from './rpc-context.js';
 
 export interface RpcRequest {
   body: string;
@@ -97,13 +97,24 @@ export class RpcPipeline {
 
   async handle(request: RpcRequest): Promise<RpcReply> {
     try {
-      return await this.steps(request);
+      return await this.answer(request);
     } finally {
       request.releaseBody?.();
     }
   }
 
-  private async steps(request: RpcRequest): Promise<RpcReply> {
+  /**
+   * The answer to one request: at once when every step up to the method's own answer is synchronous (a refusal, or a
+   * method answering from memory, RpcMethod.answerNow), else a promise of it. The caller gives the body back.
+   */
+  answer(request: RpcRequest): RpcReply | Promise<RpcReply> {
+    const admitted = this.admit(request);
+    if (!('method' in admitted)) return admitted;
+    return this.invokeNow(admitted) ?? this.invoke(admitted);
+  }
+
+  /** Steps 6–13: a refusal, or the call that step 14 hands to its method. */
+  private admit(request: RpcRequest): RpcReply | RpcCall {
     // 6. A body that is not JSON.
     let body: unknown;
     try {
@@ -142,26 +153,48 @@ export class RpcPipeline {
     // 13. A tenant.
     const tenant = checkTenant(params.params);
     if (tenant) return refuse(id, tenant);
-    // 14. The method itself.
-    const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders, releaseBody: request.releaseBody };
+    return { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders, releaseBody: request.releaseBody };
+  }
+
+  /** Step 14 for a method that can answer from memory (GetTask of a mirrored task); null when it cannot. */
+  private invokeNow(call: RpcCall): RpcReply | null {
+    const method = this.methods.get(call.method as MethodName)!;
+    if (method.answerNow === undefined) return null;
     try {
-      const answer = await this.methods.get(method as MethodName)!.handle(call);
-      if ('error' in answer) return refuse(id, answer.error);
-      if ('stream' in answer) {
-        const headers: Record<string, string> = { ...STREAM_HEADERS };
-        if (answer.extensions && answer.extensions.length > 0) headers[A2A_EXTENSIONS_HEADER] = answer.extensions.join(', ');
-        return { status: 200, headers, body: '', stream: answer.stream };
-      }
-      if ('resultJson' in answer) return jsonSuccess(id, answer.resultJson, answer.extensions, answer.headers);
-      return json(success(id, answer.result), answer.extensions);
+      const answer = method.answerNow(call);
+      return answer === null ? null : this.reply(call, answer);
     } catch (error) {
-      if (error instanceof CodedFault) {
-        this.log.error('fault', { method, code: error.code, error: error.message });
-        return refuse(id, internalError(error.message));
-      }
-      this.log.error('method failed', { method, error: (error as Error).stack ?? String(error) });
-      return refuse(id, internalError('the door could not hand this request to the session'));
+      return this.failed(call, error);
     }
+  }
+
+  /** Step 14: the method itself. */
+  private async invoke(call: RpcCall): Promise<RpcReply> {
+    try {
+      return this.reply(call, await this.methods.get(call.method as MethodName)!.handle(call));
+    } catch (error) {
+      return this.failed(call, error);
+    }
+  }
+
+  private reply({ id }: RpcCall, answer: RpcAnswer): RpcReply {
+    if ('error' in answer) return refuse(id, answer.error);
+    if ('stream' in answer) {
+      const headers: Record<string, string> = { ...STREAM_HEADERS };
+      if (answer.extensions && answer.extensions.length > 0) headers[A2A_EXTENSIONS_HEADER] = answer.extensions.join(', ');
+      return { status: 200, headers, body: '', stream: answer.stream };
+    }
+    if ('resultJson' in answer) return jsonSuccess(id, answer.resultJson, answer.extensions, answer.headers);
+    return json(success(id, answer.result), answer.extensions);
+  }
+
+  private failed({ id, method }: RpcCall, error: unknown): RpcReply {
+    if (error instanceof CodedFault) {
+      this.log.error('fault', { method, code: error.code, error: error.message });
+      return refuse(id, internalError(error.message));
+    }
+    this.log.error('method failed', { method, error: (error as Error).stack ?? String(error) });
+    return refuse(id, internalError('the door could not hand this request to the session'));
   }
 
   /**
