@@ -11,11 +11,11 @@ import path from 'node:path';
 import { METHOD } from '@murmur/protocol';
 import { BENCH_TASK_TEXT, writeCapsule } from './capsule.js';
 import { killAllNow, stopAll } from './children.js';
-import { type BenchConfig, readConfig } from './config.js';
+import { type BenchConfig, readConfig, TARGETS } from './config.js';
 import { readConsolePerf, readConsoleViewsPerf } from './console-perf.js';
 import { type DoorProcess, startDoor } from './door-process.js';
 import { type DriverMeasurement, measureDriver, renderDrivers } from './measure-drivers.js';
-import { type FanOutMeasurement, measureFanOut } from './measure-fan-out.js';
+import { type FanOutMeasurement, type FanOutShape, measureFanOut } from './measure-fan-out.js';
 import { type FormationMeasurement, measureFormation, renderFormation } from './measure-formation.js';
 import { type GetTaskMeasurement, measureGetTask } from './measure-get-task.js';
 import { measureListTasks } from './measure-list-tasks.js';
@@ -28,31 +28,45 @@ import { measureStreamMemory, type StreamMemoryMeasurement } from './measure-str
 import { measureStreamVersusSdk, type StreamVersusSdk } from './measure-stream-rate.js';
 import { measureSendVersusSdk, type SendVersusSdk } from './measure-versus-sdk.js';
 import { settledRssKiB } from './proc-memory.js';
-import { startRawEndpoint, startSdkServer } from './raw-endpoint.js';
-import { renderJson, renderTable } from './report.js';
+import { type RawEndpoint, startNodeHttpEndpoint, startRawEndpoint, startSdkServer } from './raw-endpoint.js';
+import { fanOutJson, fanOutLines, renderJson, renderTable } from './report.js';
+import { targetLines, targetsJson } from './report-targets.js';
 import { rpc, sendParams } from './rpc-client.js';
-import { writeStreamCapsule } from './stream-capsule.js';
+import { FANOUT_TASK_TEXT, FANOUT_WIDE_TASK_TEXT, writeStreamCapsule } from './stream-capsule.js';
 import { versions } from './versions.js';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 const profileFlags = (config: BenchConfig) => (config.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${config.cpuProfDir}`] : []);
 
-/** Fan-out and memory, each on a door of its own running the streaming capsule. */
-async function measureStreams(root: string, config: BenchConfig): Promise<{ fanOut: FanOutMeasurement; streamMemory: StreamMemoryMeasurement }> {
-  const capsuleDir = writeStreamCapsule(path.join(root, 'stream-capsule'), config);
+interface FanOuts {
+  /** 50 readers (BENCH_FANOUT_READERS) of a 10,000-chunk task. */
+  fanOut: FanOutMeasurement;
+  /** 1,000 readers (BENCH_FANOUT_WIDE_READERS) of one task. */
+  fanOutWide: FanOutMeasurement;
+}
+
+/** Both fan-outs on one door of the streaming capsule: 50 readers, then 1,000. */
+async function measureFanOuts(root: string, config: BenchConfig, capsuleDir: string): Promise<FanOuts> {
+  const narrow: FanOutShape = { readers: config.fanOutReaders, chunks: config.fanOutChunks, rounds: config.fanOutRounds, taskText: FANOUT_TASK_TEXT, target: TARGETS.fanOutEventsPerSecond };
+  const wide: FanOutShape = { readers: config.fanOutWideReaders, chunks: config.fanOutWideChunks, rounds: config.fanOutRounds, taskText: FANOUT_WIDE_TASK_TEXT, target: TARGETS.fanOutWideDeliveriesPerSecond };
   log('fan-out: starting a door');
-  const fanOutDoor = await startDoor({ home: path.join(root, 'home-fan-out'), capsuleDir, nodeFlags: profileFlags(config) });
-  let fanOut: FanOutMeasurement;
+  const door = await startDoor({ home: path.join(root, 'home-fan-out'), capsuleDir, nodeFlags: profileFlags(config) });
   try {
-    fanOut = await measureFanOut(fanOutDoor, config, log);
+    return { fanOut: await measureFanOut(door, config, narrow, log), fanOutWide: await measureFanOut(door, config, wide, log) };
   } finally {
-    await fanOutDoor.stop();
+    await door.stop();
   }
+}
+
+/** Fan-out and memory, each on a door of its own running the streaming capsule. */
+async function measureStreams(root: string, config: BenchConfig): Promise<FanOuts & { streamMemory: StreamMemoryMeasurement }> {
+  const capsuleDir = writeStreamCapsule(path.join(root, 'stream-capsule'), config);
+  const fanOuts = await measureFanOuts(root, config, capsuleDir);
   log('memory: starting a door');
   const memoryDoor = await startDoor({ home: path.join(root, 'home-memory'), capsuleDir });
   try {
-    return { fanOut, streamMemory: await measureStreamMemory(memoryDoor, config, log) };
+    return { ...fanOuts, streamMemory: await measureStreamMemory(memoryDoor, config, log) };
   } finally {
     await memoryDoor.stop();
   }
@@ -78,15 +92,20 @@ async function measureVersusSdk(door: DoorProcess, config: BenchConfig): Promise
   }
 }
 
-/** RSS idle and after the fill marks, each server fresh; the raw endpoint's idle RSS as the floor. */
-async function measureFootprint(root: string, capsuleDir: string, config: BenchConfig): Promise<Footprint> {
-  const raw = await startRawEndpoint({});
-  let rawIdleKiB: number;
+/** A reference server's RSS once started and quiet. */
+async function idleRssOf(start: Promise<RawEndpoint>): Promise<number> {
+  const server = await start;
   try {
-    rawIdleKiB = await settledRssKiB(raw.pid, FOOTPRINT_SETTLE_MS);
+    return await settledRssKiB(server.pid, FOOTPRINT_SETTLE_MS);
   } finally {
-    await raw.stop();
+    await server.stop();
   }
+}
+
+/** RSS idle and after the fill marks, each server fresh; the raw endpoints' idle RSS as the floors. */
+async function measureFootprint(root: string, capsuleDir: string, config: BenchConfig): Promise<Footprint> {
+  const rawIdleKiB = await idleRssOf(startRawEndpoint({}));
+  const nodeHttpIdleKiB = await idleRssOf(startNodeHttpEndpoint({}));
   const door = await startDoor({ home: path.join(root, 'home-footprint'), capsuleDir });
   let doorPoints: Footprint['door'];
   try {
@@ -96,7 +115,7 @@ async function measureFootprint(root: string, capsuleDir: string, config: BenchC
   }
   const sdk = await startSdkServer();
   try {
-    return { door: doorPoints, sdk: await fill(sdk, config.fillTasks, 'SDK server', log), rawIdleKiB };
+    return { door: doorPoints, sdk: await fill(sdk, config.fillTasks, 'SDK server', log), rawIdleKiB, nodeHttpIdleKiB };
   } finally {
     await sdk.stop();
   }
@@ -146,6 +165,12 @@ async function run(root: string): Promise<void> {
     process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-governors', at: new Date().toISOString(), governors: m })}\n`);
   };
   if (process.argv.includes('--governors')) return printGovernors(await governors());
+  if (process.argv.includes('--fan-out')) {
+    const fanOuts = await measureFanOuts(root, config, writeStreamCapsule(path.join(root, 'stream-capsule'), config));
+    process.stdout.write(`\n${fanOutLines(fanOuts.fanOut).join('\n')}\n${fanOutLines(fanOuts.fanOutWide).join('\n')}\n\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-fan-out', at: new Date().toISOString(), fanOut: fanOutJson(fanOuts.fanOut), fanOutWide: fanOutJson(fanOuts.fanOutWide) })}\n`);
+    return;
+  }
   const home = path.join(root, 'home');
   const capsuleDir = writeCapsule(path.join(root, 'capsule'));
 
@@ -163,14 +188,16 @@ async function run(root: string): Promise<void> {
     await door.stop();
   }
   const footprint: Footprint = await measureFootprint(root, capsuleDir, config);
+  const coldStart: ColdStart = await measureColdStart(root, capsuleDir, config, log);
   if (process.argv.includes('--versus')) {
-    // An A/B pass: GetTask beside raw Fastify, SendMessage and streams beside the SDK, and RSS; one JSON line.
-    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-versus', at: new Date().toISOString(), getTask, versusSdk, footprint })}\n`);
+    // An A/B pass: GetTask beside its anchors, SendMessage and streams beside the SDK, RSS and cold start; the targets' table and one JSON line.
+    const targets = { getTask, versusSdk, footprint, coldStart };
+    process.stdout.write(`\n${targetLines(targets).join('\n')}\n\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-versus', at: new Date().toISOString(), targets: targetsJson(targets), getTask, versusSdk, footprint, coldStart })}\n`);
     return;
   }
-  const coldStart: ColdStart = await measureColdStart(root, capsuleDir, config, log);
   const listTasks = await measureListTasks(home, capsuleDir, config, log);
-  const { fanOut, streamMemory } = await measureStreams(root, config);
+  const { fanOut, fanOutWide, streamMemory } = await measureStreams(root, config);
   const processes = await measureProcessLifetime(root, config.killTrials, config.holderCalls, log);
   const shellSandboxMeasurement = await shellSandbox();
   if (config.cpuProfDir) log(`the doors' CPU profiles (GetTask/SendMessage/streams, then fan-out) are in ${config.cpuProfDir}`);
@@ -181,7 +208,7 @@ async function run(root: string): Promise<void> {
   const consolePerf = readConsolePerf();
   const consoleViews = readConsoleViewsPerf();
 
-  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, streamMemory, processes, shellSandbox: shellSandboxMeasurement, consolePerf, consoleViews };
+  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, fanOutWide, streamMemory, processes, shellSandbox: shellSandboxMeasurement, consolePerf, consoleViews };
   process.stdout.write(renderTable(results));
   process.stdout.write(renderDrivers(drivers));
   process.stdout.write(`${renderJson(results)}\n`);

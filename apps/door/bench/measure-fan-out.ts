@@ -1,5 +1,5 @@
 /**
- * Fan-out: one task streams `fanOutChunks` text frames in one burst to `fanOutReaders` murmur.WatchSession
+ * Fan-out: one task streams `chunks` text frames in one burst to `readers` murmur.WatchSession
  * connections opened before it starts. Delivered events/s = the task's events received by all readers over the wall
  * time from the first reader receiving the task's first event (its SUBMITTED status, the first frame the door writes
  * for it) to the slowest reader receiving its terminal status. Lag = the spread of the readers' terminal status
@@ -11,13 +11,12 @@
  */
 import { METHOD } from '@murmur/protocol';
 import type { BenchConfig } from './config.js';
-import { TARGETS } from './config.js';
 import type { DoorProcess } from './door-process.js';
 import { cpuSecondsOf, machineBusySeconds, ownCpuSeconds } from './proc-cpu.js';
 import { rssKiB, sampleRss } from './proc-memory.js';
 import { rpc, sendParams } from './rpc-client.js';
 import { median, quantile, sortedCopy } from './stats.js';
-import { documentedFanOutEvents, FANOUT_TASK_TEXT } from './stream-capsule.js';
+import { documentedFanOutEvents } from './stream-capsule.js';
 import { allFinished, openWatchReader, openWatchReaders, type WatchReader } from './watch-reader.js';
 
 export interface FanOutRun {
@@ -26,6 +25,8 @@ export interface FanOutRun {
   /** From the first reader receiving the task's first event to the last reader receiving its terminal status. */
   wallMs: number;
   eventsPerSecond: number;
+  /** The door's CPU time (all threads, /proc) over the events delivered, µs; null without /proc. */
+  serverCpuMicrosPerDelivery: number | null;
   /** The last reader's terminal status arrival minus the first's. */
   maxLagMs: number;
   /** The median reader's terminal status arrival minus the first's. */
@@ -45,6 +46,17 @@ export interface FanOutRun {
   /** The door's RSS before the task, and its peak growth while it ran (KiB; null without /proc). */
   rssBeforeKiB: number | null;
   rssPeakGrowthKiB: number | null;
+}
+
+/** One fan-out measurement's size and its target. */
+export interface FanOutShape {
+  readers: number;
+  chunks: number;
+  rounds: number;
+  /** The task's text, naming the capsule's rule that streams `chunks` (stream-capsule.ts). */
+  taskText: string;
+  /** Events/s delivered in total, at least. */
+  target: number;
 }
 
 export interface FanOutMeasurement {
@@ -88,6 +100,7 @@ function summarizeRun(readers: WatchReader[], expected: number, requestAt: numbe
     delivered,
     wallMs,
     eventsPerSecond: delivered / (wallMs / 1000),
+    serverCpuMicrosPerDelivery: cpu.server === null || delivered === 0 ? null : (cpu.server / delivered) * 1e6,
     maxLagMs: ends[ends.length - 1] - ends[0],
     p50LagMs: quantile(ends, 0.5) - ends[0],
     fromRequestMs: ends[ends.length - 1] - requestAt,
@@ -107,8 +120,8 @@ function summarizeRun(readers: WatchReader[], expected: number, requestAt: numbe
 let nextMessage = 1;
 
 /** Opens the readers, starts the task, waits for every reader to see it end. */
-async function runOnce(door: DoorProcess, config: BenchConfig, audit: boolean): Promise<{ readers: WatchReader[]; taskId: string; requestAt: number; cpu: RunSamples }> {
-  const readers = await openWatchReaders(door.url, config.fanOutReaders, config.fanOutReader);
+async function runOnce(door: DoorProcess, config: BenchConfig, shape: FanOutShape, audit: boolean): Promise<{ readers: WatchReader[]; taskId: string; requestAt: number; cpu: RunSamples }> {
+  const readers = await openWatchReaders(door.url, shape.readers, config.fanOutReader);
   if (audit) readers.push(await openWatchReader(door.url, 'audit'));
   let rssPeakKiB = 0;
   try {
@@ -119,7 +132,7 @@ async function runOnce(door: DoorProcess, config: BenchConfig, audit: boolean): 
     const rss = sampleRss(door.pid);
     const requestAt = performance.now();
     // Blocking: answered once the task completed, by which time the door has handed every event to the connections.
-    const sent = rpc(door.url, METHOD.SendMessage, sendParams(FANOUT_TASK_TEXT, `msg-bench-fanout-${process.pid}-${nextMessage++}`));
+    const sent = rpc(door.url, METHOD.SendMessage, sendParams(shape.taskText, `msg-bench-fanout-${process.pid}-${nextMessage++}`));
     // Awaited below; until then a failure must not surface as an unhandled rejection.
     sent.catch(() => undefined);
     try {
@@ -162,25 +175,25 @@ function auditCount(reader: WatchReader, taskId: string): number {
   return 1 + kept.length;
 }
 
-export async function measureFanOut(door: DoorProcess, config: BenchConfig, log: (line: string) => void): Promise<FanOutMeasurement> {
-  log(`fan-out: unmeasured run, ${config.fanOutReaders} ${config.fanOutReader} readers and an audit reader, ${config.fanOutChunks} chunks`);
-  const warm = await runOnce(door, config, true);
+export async function measureFanOut(door: DoorProcess, config: BenchConfig, shape: FanOutShape, log: (line: string) => void): Promise<FanOutMeasurement> {
+  log(`fan-out: unmeasured run, ${shape.readers} ${config.fanOutReader} readers and an audit reader, ${shape.chunks} chunks`);
+  const warm = await runOnce(door, config, shape, true);
   const auditor = warm.readers.at(-1)!;
   const expected = auditCount(auditor, warm.taskId);
-  const documented = documentedFanOutEvents(config);
+  const documented = documentedFanOutEvents(shape.chunks);
   if (expected !== documented) log(`fan-out: NOTE the task emitted ${expected} events, docs/streaming.md implies ${documented}`);
   const warmRun = summarizeRun(warm.readers.slice(0, -1), expected, warm.requestAt, warm.cpu);
-  if (warmRun.keptUp !== config.fanOutReaders) {
-    log(`fan-out: in the unmeasured run ${config.fanOutReaders - warmRun.keptUp} readers disagreed with the audit count ${expected} (lagged ${warmRun.laggedFrames}, id breaks ${warmRun.idBreaks})`);
+  if (warmRun.keptUp !== shape.readers) {
+    log(`fan-out: in the unmeasured run ${shape.readers - warmRun.keptUp} readers disagreed with the audit count ${expected} (lagged ${warmRun.laggedFrames}, id breaks ${warmRun.idBreaks})`);
   }
 
   const runs: FanOutRun[] = [];
-  for (let round = 0; round < config.fanOutRounds; round++) {
-    const once = await runOnce(door, config, false);
+  for (let round = 0; round < shape.rounds; round++) {
+    const once = await runOnce(door, config, shape, false);
     const run = summarizeRun(once.readers, expected, once.requestAt, once.cpu);
     log(
-      `fan-out: run ${round + 1}/${config.fanOutRounds}: ${Math.round(run.eventsPerSecond).toLocaleString('en-US')} events/s over ${run.wallMs.toFixed(0)} ms, ` +
-        `max lag ${run.maxLagMs.toFixed(1)} ms, ${run.keptUp}/${config.fanOutReaders} readers kept up` +
+      `fan-out ×${shape.readers}: run ${round + 1}/${shape.rounds}: ${Math.round(run.eventsPerSecond).toLocaleString('en-US')} events/s over ${run.wallMs.toFixed(0)} ms, ` +
+        `max lag ${run.maxLagMs.toFixed(1)} ms, ${run.keptUp}/${shape.readers} readers kept up` +
         (run.rssBeforeKiB === null || run.rssPeakGrowthKiB === null ? '' : `, door RSS ${(run.rssBeforeKiB / 1024).toFixed(0)} MiB +${(run.rssPeakGrowthKiB / 1024).toFixed(0)} MiB at peak`),
     );
     runs.push(run);
@@ -188,16 +201,16 @@ export async function measureFanOut(door: DoorProcess, config: BenchConfig, log:
   const rate = median(runs.map((r) => r.eventsPerSecond));
   const medianRun = runs.find((r) => r.eventsPerSecond === rate) ?? runs[0];
   return {
-    readers: config.fanOutReaders,
-    chunks: config.fanOutChunks,
+    readers: shape.readers,
+    chunks: shape.chunks,
     readerKind: config.fanOutReader,
     expectedEvents: expected,
     documentedEvents: documented,
     streamBytes: auditor.tally.taskBytes,
     runs,
     median: medianRun,
-    target: TARGETS.fanOutEventsPerSecond,
-    pass: medianRun.eventsPerSecond >= TARGETS.fanOutEventsPerSecond,
-    lossless: runs.every((r) => r.keptUp === config.fanOutReaders),
+    target: shape.target,
+    pass: medianRun.eventsPerSecond >= shape.target,
+    lossless: runs.every((r) => r.keptUp === shape.readers),
   };
 }

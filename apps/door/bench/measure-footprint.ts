@@ -1,7 +1,7 @@
 /**
  * The processes' footprint: RSS idle (started, one task answered, settled), then after 10,000 and 100,000 blocking
  * SendMessage tasks (BENCH_FILL_TASKS), for the door (durable, rows mirrored in memory) and the SDK's server (its
- * in-memory store keeps every task); the raw Fastify endpoint's idle RSS as the floor. And cold start: `mur run` to
+ * in-memory store keeps every task); the raw Fastify and bare node:http endpoints' idle RSS as the floors. And cold start: `mur run` to
  * the public card answered, median of BENCH_COLD_STARTS fresh sessions. Each reading is taken once the server was
  * quiet for FOOTPRINT_SETTLE_MS (a door collects its garbage when it goes quiet: src/memory/quiet-collector.ts), and the
  * largest RSS seen while the tasks were sent is kept beside it.
@@ -36,6 +36,8 @@ export interface Footprint {
   door: FootprintPoint[];
   sdk: FootprintPoint[];
   rawIdleKiB: number;
+  /** The bare node:http endpoint's idle RSS: the floor of any server on Node. */
+  nodeHttpIdleKiB: number;
 }
 
 export interface ColdStart {

@@ -23,11 +23,15 @@ export interface ProcessLifetime {
   pass: boolean;
 }
 
+/**
+ * The trials' capsule. Its commands run outside the sandbox: a sandboxed command has a private /tmp (where the bench
+ * reads the pid file) and a pid namespace (where `$$` is not the host's pid), and the trials count host process groups.
+ */
 function writeCapsule(dir: string, pidDir: string): string {
   mkdirSync(dir, { recursive: true });
   writeFileSync(
     path.join(dir, 'murmur.yaml'),
-    'name: bench-processes\nversion: 0.1.0\nlifecycle:\n  task_acceptance: queue\ninference:\n  driver: script\n  script: script.yaml\n  max_turns: 3\ncapabilities:\n  shell:\n    allow: [bash]\n',
+    'name: bench-processes\nversion: 0.1.0\nlifecycle:\n  task_acceptance: queue\ninference:\n  driver: script\n  script: script.yaml\n  max_turns: 3\ncapabilities:\n  shell:\n    allow: [bash]\n    sandbox: off\n',
   );
   writeFileSync(
     path.join(dir, 'script.yaml'),

@@ -1,10 +1,11 @@
-/** Starts a reference server (raw Fastify, the official SDK's server) as a child process; resolves once it listens. */
+/** Starts a reference server (raw Fastify, bare node:http, the official SDK's server) as a child process; resolves once it listens. */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { stopChild, track } from './children.js';
 
 const RAW_SERVER = fileURLToPath(new URL('./raw-fastify-server.js', import.meta.url));
+const NODE_HTTP_SERVER = fileURLToPath(new URL('./raw-node-http-server.js', import.meta.url));
 const SDK_SERVER = fileURLToPath(new URL('./sdk-server.js', import.meta.url));
 
 export interface RawEndpoint {
@@ -16,6 +17,11 @@ export interface RawEndpoint {
 /** raw-fastify-server.js answering `result` to every POST. */
 export function startRawEndpoint(result: unknown): Promise<RawEndpoint> {
   return startServer(RAW_SERVER, { BENCH_RAW_RESULT: JSON.stringify(result) }, 'the raw Fastify server');
+}
+
+/** raw-node-http-server.js: bare node:http answering `result` to every POST, the floor of any server on Node. */
+export function startNodeHttpEndpoint(result: unknown): Promise<RawEndpoint> {
+  return startServer(NODE_HTTP_SERVER, { BENCH_RAW_RESULT: JSON.stringify(result) }, 'the node:http server');
 }
 
 /** sdk-server.js: @a2a-js/sdk's DefaultRequestHandler + JsonRpcTransportHandler over its in-memory store. */

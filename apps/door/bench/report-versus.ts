@@ -15,7 +15,7 @@ export interface VersusResults {
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const micros = (n: number | null) => (n === null ? 'n/a' : `${int(n)} µs`);
 const mib = (kib: number) => (kib / 1024).toFixed(1);
-const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
+const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
 
 function table(rows: string[][]): string[] {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
@@ -53,7 +53,7 @@ export function versusLines(v: VersusResults): string[] {
       `door ${int(streams.door.medianEventsPerSecond)} events/s (${micros(streams.door.medianCpuMicrosPerEvent)} CPU/event), SDK ${int(streams.sdk.medianEventsPerSecond)} events/s (${micros(streams.sdk.medianCpuMicrosPerEvent)} CPU/event)`,
     `Streams: door / SDK = ${streams.ratio.toFixed(1)}×   (target ≥ ${TARGETS.streamVersusSdk}×)   ${verdict(ok.stream)}   rounds: ${streams.door.rounds.map((r, i) => (r.eventsPerSecond / streams.sdk.rounds[i].eventsPerSecond).toFixed(1)).join(', ')}`,
     '',
-    `RSS, MiB (each server fresh, read once quiet for ${FOOTPRINT_SETTLE_MS / 1000} s; idle = after its first task; raw Fastify idle ${mib(v.footprint.rawIdleKiB)} MiB):`,
+    `RSS, MiB (each server fresh, read once quiet for ${FOOTPRINT_SETTLE_MS / 1000} s; idle = after its first task; raw Fastify idle ${mib(v.footprint.rawIdleKiB)} MiB, node:http ${mib(v.footprint.nodeHttpIdleKiB)} MiB):`,
     ...table([
       ['  server', 'idle', ...marks.slice(1).map((m) => `${int(m)} tasks`), 'per task'],
       ...[
@@ -93,7 +93,7 @@ export function versusJson(v: VersusResults) {
       target: TARGETS.streamVersusSdk,
       pass: ok.stream,
     },
-    rss: { door: v.footprint.door, sdk: v.footprint.sdk, rawIdleKiB: v.footprint.rawIdleKiB, idleTargetMiB: TARGETS.idleRssMiB, idlePass: ok.idle, at100kTargetMiB: TARGETS.rss100kMiB, at100kPass: ok.at100k },
+    rss: { door: v.footprint.door, sdk: v.footprint.sdk, rawIdleKiB: v.footprint.rawIdleKiB, nodeHttpIdleKiB: v.footprint.nodeHttpIdleKiB, idleTargetMiB: TARGETS.idleRssMiB, idlePass: ok.idle, at100kTargetMiB: TARGETS.rss100kMiB, at100kPass: ok.at100k },
     coldStart: { medianMs: round(v.coldStart.medianMs, 1), medianAnnounceMs: round(v.coldStart.medianAnnounceMs, 1), samplesMs: v.coldStart.samples.map((s) => round(s, 1)) },
   };
 }

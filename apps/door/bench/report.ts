@@ -4,11 +4,12 @@ import type { BenchConfig } from './config.js';
 import type { ConsolePerf } from './console-perf.js';
 import type { LoadResult } from './load.js';
 import type { FanOutMeasurement, FanOutRun } from './measure-fan-out.js';
-import type { GetTaskMeasurement } from './measure-get-task.js';
+import type { GetTaskAtConnections, GetTaskMeasurement, GetTaskServer } from './measure-get-task.js';
 import type { ListTasksMeasurement } from './measure-list-tasks.js';
 import { PROCESS_TARGETS, type ProcessLifetime } from './measure-process-lifetime.js';
 import { type ShellSandboxMeasurement, shellSandboxJson, shellSandboxLines } from './measure-shell-sandbox.js';
 import type { StreamMemoryMeasurement } from './measure-stream-memory.js';
+import { targetLines, targetRows, targetsJson } from './report-targets.js';
 import { passes, type VersusResults, versusJson, versusLines } from './report-versus.js';
 import { round } from './stats.js';
 
@@ -18,6 +19,7 @@ export interface BenchResults extends VersusResults {
   getTask: GetTaskMeasurement;
   listTasks: ListTasksMeasurement;
   fanOut: FanOutMeasurement;
+  fanOutWide: FanOutMeasurement;
   streamMemory: StreamMemoryMeasurement;
   processes: ProcessLifetime;
   shellSandbox: ShellSandboxMeasurement;
@@ -28,8 +30,9 @@ export interface BenchResults extends VersusResults {
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => n.toFixed(2);
+const micros = (n: number | null) => (n === null ? 'n/a' : `${n.toFixed(1)} µs`);
 const pct = (n: number | null) => (n === null ? 'n/a' : `${Math.round(n * 100)}%`);
-const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');
+const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
 const errorsOf = (r: LoadResult) => r.errors + r.timeouts + r.non2xx + r.mismatches;
 const mib = (kib: number) => `${(kib / 1024).toFixed(1)} MiB`;
 const signedMib = (kib: number) => `${kib >= 0 ? '+' : '−'}${mib(Math.abs(kib))}`;
@@ -48,18 +51,19 @@ const BUSY_MACHINE = 0.25;
 
 function fanOutRow(label: string, r: FanOutRun, readers: number): string[] {
   const rss = r.rssPeakGrowthKiB === null ? 'n/a' : signedMib(r.rssPeakGrowthKiB);
-  return [label, `${int(r.eventsPerSecond)} ev/s`, ms(r.wallMs), ms(r.maxLagMs), ms(r.p50LagMs), `${r.keptUp}/${readers}`, String(r.laggedFrames), pct(r.serverCpu), pct(r.benchCpu), pct(r.otherCpu), rss];
+  const cpu = r.serverCpuMicrosPerDelivery === null ? 'n/a' : r.serverCpuMicrosPerDelivery.toFixed(2);
+  return [label, `${int(r.eventsPerSecond)} ev/s`, (1e6 / r.eventsPerSecond).toFixed(2), cpu, ms(r.wallMs), ms(r.maxLagMs), ms(r.p50LagMs), `${r.keptUp}/${readers}`, String(r.laggedFrames), pct(r.serverCpu), pct(r.benchCpu), pct(r.otherCpu), rss];
 }
 
-function fanOutLines(f: FanOutMeasurement): string[] {
+export function fanOutLines(f: FanOutMeasurement): string[] {
   const runs = f.runs.length;
   const keptUp = f.runs.reduce((sum, r) => sum + r.keptUp, 0);
   return [
     `WatchSession fan-out: ${f.readers} ${f.readerKind} readers, one task of ${int(f.chunks)} text chunks in one burst = ${int(f.expectedEvents)} events per reader ` +
       `(counted by an audit reader; docs imply ${int(f.documentedEvents)}), ${(f.streamBytes / 1e6).toFixed(1)} MB per reader, ${runs} measured runs after one unmeasured:`,
-    'events/s: the task\'s events received by all readers / (first reader gets SUBMITTED → last reader gets COMPLETED); lag: spread of the readers\' COMPLETED arrivals',
+    'events/s: the task\'s events received by all readers / (first reader gets SUBMITTED → last reader gets COMPLETED); µs a delivery: its inverse; CPU µs: the door\'s CPU (all threads) a delivery; lag: spread of the readers\' COMPLETED arrivals',
     ...table([
-      ['  run', 'delivered', 'wall ms', 'max lag ms', 'p50 lag ms', 'kept up', 'lagged', 'server CPU', 'bench CPU', 'other CPU', 'door RSS peak'],
+      ['  run', 'delivered', 'µs a delivery', 'CPU µs', 'wall ms', 'max lag ms', 'p50 lag ms', 'kept up', 'lagged', 'server CPU', 'bench CPU', 'other CPU', 'door RSS peak'],
       ...f.runs.map((r, i) => fanOutRow(`  ${i + 1}${r === f.median ? ' (median)' : ''}`, r, f.readers)),
     ]),
     `Fan-out: ${int(f.median.eventsPerSecond)} events/s delivered in total   (target ≥ ${int(f.target)})   ${verdict(f.pass)}   ` +
@@ -99,16 +103,25 @@ export function renderTable(results: BenchResults): string {
   const lines = [
     '',
     `Murmur door bench — node ${results.versions.node}, fastify ${results.versions.fastify}, autocannon ${results.versions.autocannon}, ${os.cpus().length} CPUs`,
-    `load: ${config.connections} keep-alive connections, ${config.seconds}s measured per line after ${config.warmupSeconds}s warm-up; GetTask alternates raw/door in ${config.rounds} rounds`,
+    `load: ${config.connections} keep-alive connections (and 1 for GetTask's latency), ${config.seconds}s measured per line after ${config.warmupSeconds}s warm-up; GetTask rotates door, raw Fastify and node:http in ${config.rounds} rounds`,
     'CPU columns: cores busy over the run (100% = one core) for the server, the bench (load generator), and everything else',
+    '',
+    ...targetLines(results),
     '',
     ...table([
       ['measurement', 'rate', 'p50 ms', 'p99 ms', 'server CPU', 'bench CPU', 'other CPU', 'errors'],
-      loadRow('GetTask — raw Fastify endpoint', 'req/s', getTask.raw),
-      loadRow('GetTask — door', 'req/s', getTask.door),
+      ...[getTask.many, getTask.one].flatMap((g) => [
+        loadRow(`GetTask c${g.connections} — node:http endpoint`, 'req/s', g.nodeHttp.result),
+        loadRow(`GetTask c${g.connections} — raw Fastify endpoint`, 'req/s', g.fastify.result),
+        loadRow(`GetTask c${g.connections} — door`, 'req/s', g.door.result),
+      ]),
     ]),
     '',
-    `GetTask: door / raw Fastify = ${(getTask.ratio * 100).toFixed(1)}%   (target ≥ ${getTask.target * 100}%)   ${verdict(getTask.pass)}   rounds: ${getTask.roundRatios.map((r) => `${(r * 100).toFixed(0)}%`).join(', ')}`,
+    ...[getTask.many, getTask.one].map(
+      (g) =>
+        `GetTask c${g.connections}: door / node:http = ${g.doorVsNodeHttp.toFixed(2)}× (rounds ${g.roundRatios.map((r) => r.toFixed(2)).join(', ')}), door / raw Fastify = ${g.doorVsFastify.toFixed(2)}×, p50 door / node:http = ${g.p50VsNodeHttp.toFixed(2)}×; ` +
+        `CPU a request: door ${micros(g.door.cpuMicrosPerRequest)}, Fastify ${micros(g.fastify.cpuMicrosPerRequest)}, node:http ${micros(g.nodeHttp.cpuMicrosPerRequest)}`,
+    ),
     '',
     ...versusLines(results),
     '',
@@ -122,6 +135,8 @@ export function renderTable(results: BenchResults): string {
     '',
     ...fanOutLines(results.fanOut),
     '',
+    ...fanOutLines(results.fanOutWide),
+    '',
     ...memoryLines(results.streamMemory),
     '',
     ...processLines(results.processes),
@@ -133,7 +148,7 @@ export function renderTable(results: BenchResults): string {
     ...consoleLines(results.consoleViews, 'Console views on a session of 10,000 tasks (render ms from navigation start)'),
     '',
   ];
-  const loads = [getTask.raw, getTask.door, ...results.versusSdk.send.flatMap((s) => [s.door.result, s.sdk.result])];
+  const loads = [getTask.many, getTask.one].flatMap((g) => [g.door.result, g.fastify.result, g.nodeHttp.result]).concat(results.versusSdk.send.flatMap((s) => [s.door.result, s.sdk.result]));
   if (loads.some((r) => errorsOf(r) > 0)) lines.push('WARNING: some requests failed or answered something else; see "errors" (the rates count only correct answers).');
   if (loads.some((r) => (r.otherCpu ?? 0) > BUSY_MACHINE) || (results.fanOut.median.otherCpu ?? 0) > BUSY_MACHINE) lines.push('WARNING: other work used the CPUs during the run (see "other CPU"): the rates are noisy; rerun on a quiet machine.');
   if (lines.at(-1) !== '') lines.push('');
@@ -162,6 +177,8 @@ function loadJson(r: LoadResult) {
 function fanOutRunJson(r: FanOutRun) {
   return {
     eventsPerSecond: round(r.eventsPerSecond, 0),
+    microsPerDelivery: round(1e6 / r.eventsPerSecond, 3),
+    serverCpuMicrosPerDelivery: r.serverCpuMicrosPerDelivery === null ? null : round(r.serverCpuMicrosPerDelivery, 3),
     delivered: r.delivered,
     wallMs: round(r.wallMs, 2),
     maxLagMs: round(r.maxLagMs, 2),
@@ -177,6 +194,41 @@ function fanOutRunJson(r: FanOutRun) {
     otherCpu: r.otherCpu === null ? null : round(r.otherCpu, 2),
     rssBeforeKiB: r.rssBeforeKiB,
     rssPeakGrowthKiB: r.rssPeakGrowthKiB,
+  };
+}
+
+export function fanOutJson(f: FanOutMeasurement) {
+  return {
+    readers: f.readers,
+    chunks: f.chunks,
+    reader: f.readerKind,
+    expectedEvents: f.expectedEvents,
+    documentedEvents: f.documentedEvents,
+    streamBytesPerReader: f.streamBytes,
+    eventsPerSecond: round(f.median.eventsPerSecond, 0),
+    maxLagMs: round(f.median.maxLagMs, 2),
+    median: fanOutRunJson(f.median),
+    runs: f.runs.map(fanOutRunJson),
+    target: f.target,
+    pass: f.pass,
+    lossless: f.lossless,
+  };
+}
+
+function getTaskServerJson(s: GetTaskServer) {
+  return { ...loadJson(s.result), cpuMicrosPerRequest: s.cpuMicrosPerRequest === null ? null : round(s.cpuMicrosPerRequest, 1) };
+}
+
+function getTaskJson(g: GetTaskAtConnections) {
+  return {
+    connections: g.connections,
+    door: getTaskServerJson(g.door),
+    rawFastify: getTaskServerJson(g.fastify),
+    nodeHttp: getTaskServerJson(g.nodeHttp),
+    doorVsNodeHttp: round(g.doorVsNodeHttp, 3),
+    doorVsFastify: round(g.doorVsFastify, 3),
+    roundRatios: g.roundRatios.map((r) => round(r, 3)),
+    p50VsNodeHttp: round(g.p50VsNodeHttp, 3),
   };
 }
 
@@ -223,15 +275,8 @@ export function renderJson(results: BenchResults): string {
     at: new Date().toISOString(),
     environment: { ...results.versions, cpus: os.cpus().length, platform: process.platform, arch: process.arch },
     config: { quick: config.quick, seconds: config.seconds, warmupSeconds: config.warmupSeconds, rounds: config.rounds, connections: config.connections },
-    getTask: {
-      door: loadJson(getTask.door),
-      rawFastify: loadJson(getTask.raw),
-      ratio: round(getTask.ratio, 3),
-      roundRatios: getTask.roundRatios.map((r) => round(r, 3)),
-      target: getTask.target,
-      pass: getTask.pass,
-      responseBytes: getTask.responseBytes,
-    },
+    targets: targetsJson(results),
+    getTask: { c16: getTaskJson(getTask.many), c1: getTaskJson(getTask.one), responseBytes: getTask.responseBytes },
     ...versusJson(results),
     listTasks: {
       totalSize: listTasks.totalSize,
@@ -246,26 +291,21 @@ export function renderJson(results: BenchResults): string {
       insertMs: Math.round(listTasks.insertMs),
       resumeMs: Math.round(listTasks.resumeMs),
     },
-    fanOut: {
-      readers: fanOut.readers,
-      chunks: fanOut.chunks,
-      reader: fanOut.readerKind,
-      expectedEvents: fanOut.expectedEvents,
-      documentedEvents: fanOut.documentedEvents,
-      streamBytesPerReader: fanOut.streamBytes,
-      eventsPerSecond: round(fanOut.median.eventsPerSecond, 0),
-      maxLagMs: round(fanOut.median.maxLagMs, 2),
-      median: fanOutRunJson(fanOut.median),
-      runs: fanOut.runs.map(fanOutRunJson),
-      target: fanOut.target,
-      pass: fanOut.pass,
-      lossless: fanOut.lossless,
-    },
+    fanOut: fanOutJson(fanOut),
+    fanOutWide: fanOutJson(results.fanOutWide),
     streamMemory: streamMemoryJson(streamMemory),
     processes: results.processes,
     shellSandbox: shellSandboxJson(results.shellSandbox),
     consolePerf: consolePerf.measuredAt === null ? { file: consolePerf.file, measuredAt: null } : { file: consolePerf.file, measuredAt: consolePerf.measuredAt, figures: consolePerf.raw, problem: consolePerf.problem },
     consoleViews: consoleViews.measuredAt === null ? { file: consoleViews.file, measuredAt: null } : { file: consoleViews.file, measuredAt: consoleViews.measuredAt, figures: consoleViews.raw, problem: consoleViews.problem },
-    pass: getTask.pass && listTasks.pass && fanOut.pass && fanOut.lossless && streamMemory.stalled.pass && results.processes.pass && results.shellSandbox.pass !== false && ok.send && ok.stream && ok.idle && ok.at100k !== false,
+    pass:
+      targetRows(results).every((r) => r.pass !== false) &&
+      listTasks.pass &&
+      fanOut.pass &&
+      fanOut.lossless &&
+      streamMemory.stalled.pass &&
+      results.processes.pass &&
+      results.shellSandbox.pass !== false &&
+      ok.at100k !== false,
   });
 }

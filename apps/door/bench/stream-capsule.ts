@@ -1,6 +1,6 @@
 /**
- * The streaming measurements' capsule: the script driver with a fan-out rule (one inference call streaming
- * `fanOutChunks` one-character text chunks with no pace: one burst) and a stall rule (`stallChunks` chunks of
+ * The streaming measurements' capsule: the script driver with two fan-out rules (one inference call streaming
+ * `fanOutChunks`, or `fanOutWideChunks`, one-character text chunks with no pace: one burst) and a stall rule (`stallChunks` chunks of
  * `stallChunkBytes` characters, `stallBurst` per inference call, a 1 ms sleep between calls so that a socket that
  * stopped reading backs up between bursts — a burst written within one tick is batched whole, docs/streaming.md).
  */
@@ -9,9 +9,11 @@ import path from 'node:path';
 import type { BenchConfig } from './config.js';
 
 export const FANOUT_TASK_TEXT = 'bench fanout';
+/** The wide fan-out's task (1,000 readers by default): the same rule with its own chunk count. */
+export const FANOUT_WIDE_TASK_TEXT = 'bench fanout wide';
 export const STALL_TASK_TEXT = 'bench stall';
 
-type StreamSizes = Pick<BenchConfig, 'fanOutChunks' | 'stallChunks' | 'stallBurst' | 'stallChunkBytes'>;
+type StreamSizes = Pick<BenchConfig, 'fanOutChunks' | 'fanOutWideChunks' | 'stallChunks' | 'stallBurst' | 'stallChunkBytes'>;
 
 const stallCalls = (sizes: StreamSizes) => sizes.stallChunks / sizes.stallBurst;
 
@@ -20,7 +22,7 @@ const stallCalls = (sizes: StreamSizes) => sizes.stallChunks / sizes.stallBurst;
  * the final empty text frame, the response artifact, COMPLETED. The bench counts them on a run and uses its count;
  * this is the figure it is checked against.
  */
-export const documentedFanOutEvents = (sizes: StreamSizes) => sizes.fanOutChunks + 5;
+export const documentedFanOutEvents = (chunks: number) => chunks + 5;
 
 /**
  * The events of the stall task: SUBMITTED; per chunk call `inference turn n`, its chunks, the final text; then the
@@ -45,6 +47,11 @@ inference:
     turns:
       - text: ["x"]
         repeat: ${sizes.fanOutChunks}
+        answer: fanout over
+  - match: '^${FANOUT_WIDE_TASK_TEXT}$'
+    turns:
+      - text: ["x"]
+        repeat: ${sizes.fanOutWideChunks}
         answer: fanout over
   - match: '^${STALL_TASK_TEXT}$'
     turns:

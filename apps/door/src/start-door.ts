@@ -18,6 +18,8 @@ import { NO_ROUTE_SCHEMAS } from './rpc/no-route-schemas.js';
 import type { PlaneServers } from './rpc/plane-refusal.js';
 import { routableUrl } from './rpc/request-target.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
+import { doorIntakeFor } from './rpc/intake-budget.js';
+import { type RpcFastLane, rpcFastLane, serverWithFastLane } from './rpc/rpc-fast-lane.js';
 import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
 import type { SessionContext } from './session/session-context.js';
 import { StreamHub } from './streaming/stream-hub.js';
@@ -58,7 +60,10 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const images = session.manifest.context.images;
   // Commands a previous run of this session left (a door killed with SIGKILL): killed if they still run, reported.
   const lost = ProcessRegistry.reopen(path.join(session.recordsDir, 'processes'), session.sessionId);
+  // The common request (POST / with a small JSON body) takes the fast lane once the app is made; the rest, Fastify.
+  let fastLane: RpcFastLane | null = null;
   const adapter = new FastifyAdapter({
+    serverFactory: serverWithFastLane(() => fastLane),
     logger: false,
     forceCloseConnections: 'idle',
     return503OnClosing: false,
@@ -66,12 +71,15 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     schemaController: NO_ROUTE_SCHEMAS,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, { bodyParser: false, logger: false, abortOnError: false });
+  const bodyLimit = bodyLimitFor(images.max_bytes, images.max_per_turn);
+  const intake = doorIntakeFor(bodyLimit);
   registerDoorRoutes(app.getHttpAdapter().getInstance(), {
     gate: app.get(RequestGate),
     card: app.get(CardService),
     rpc: app.get(RpcPipeline),
     manifest: session.manifest,
-    bodyLimit: bodyLimitFor(images.max_bytes, images.max_per_turn),
+    bodyLimit,
+    intake,
     planes: servedPlanes(session, app.get(PeerHandles), app.get(TraceWriter)),
     records: new RecordsPlane({
       sessionId: session.sessionId,
@@ -83,6 +91,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     }),
     control: new ControlSurface({ session, gate: app.get(ControlGate), drivers: app.get(DriverSelection), trace: app.get(TraceWriter) }),
   });
+  fastLane = rpcFastLane({ gate: app.get(RequestGate), rpc: app.get(RpcPipeline), smallIntake: intake.small, bodyLimit });
   await app.listen({ port: session.requestedPort, host: session.host });
   const address = app.getHttpServer().address();
   if (address === null || typeof address === 'string') throw new Error('the door is not listening on a TCP port');

@@ -42,6 +42,25 @@ describe('the intake budget', () => {
     assert.equal(budget.heldBytes, 100);
   });
 
+  test('tryReserve takes room only when nothing must wait: not past the budget, not ahead of a waiter', () => {
+    const budget = new IntakeBudget(100);
+    const first = budget.tryReserve(60);
+    assert.ok(first, 'room: granted at once');
+    assert.equal(budget.tryReserve(50), null, 'no room: nothing is held and nobody waits');
+    assert.equal(budget.heldBytes, 60);
+    assert.equal(budget.waiting, 0);
+    let waiterGranted = false;
+    budget.reserve(50, () => {
+      waiterGranted = true;
+    });
+    assert.equal(budget.tryReserve(10), null, 'room for 10, but a waiter is ahead');
+    first();
+    assert.equal(waiterGranted, true);
+    const second = budget.tryReserve(10);
+    assert.ok(second);
+    assert.equal(budget.heldBytes, 60);
+  });
+
   test('is twice the body limit', () => {
     assert.equal(intakeBytesFor(bodyLimitFor(1000, 1)), 16 * 1024 * 1024);
   });

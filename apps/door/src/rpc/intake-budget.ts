@@ -24,6 +24,16 @@ export const INTAKE_SMALL_BODY_BYTES = 64 * 1024;
  */
 export const SMALL_INTAKE_BYTES = 8 * 1024 * 1024;
 
+/** The door's two intake budgets: small bodies in their own, so they never queue behind a large one. */
+export interface DoorIntake {
+  large: IntakeBudget;
+  small: IntakeBudget;
+}
+
+export function doorIntakeFor(bodyLimit: number): DoorIntake {
+  return { large: new IntakeBudget(intakeBytesFor(bodyLimit)), small: new IntakeBudget(SMALL_INTAKE_BYTES) };
+}
+
 /** A reserved body that receives no byte for this long is dropped, so a stalled sender cannot keep its reservation. */
 export const INTAKE_STALL_MS = 30_000;
 
@@ -67,6 +77,16 @@ export class IntakeBudget {
         this.grantWaiting();
       },
     };
+  }
+
+  /** Reserves `bytes` only when that needs no wait (room, nobody ahead): the release, else null and nothing held. */
+  tryReserve(bytes: number): (() => void) | null {
+    if (this.waiters.length > 0 || this.held + Math.min(bytes, this.budgetBytes) > this.budgetBytes) return null;
+    let release: (() => void) | null = null;
+    this.reserve(bytes, (granted) => {
+      release = granted;
+    });
+    return release;
   }
 
   private grantWaiting(): Waiter[] {

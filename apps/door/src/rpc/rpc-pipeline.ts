@@ -1,7 +1,7 @@
 import {
   A2A_EXTENSIONS_HEADER,
-  COMPLETION_SESSION_HEADER,
   checkTenant,
+  COMPLETION_SESSION_HEADER,
   DELEGATION_ID_HEADER,
   failure,
   headerLines,
@@ -23,14 +23,14 @@ import {
   unsupportedOperation,
   versionNotSupported,
 } from '@murmur/protocol';
-import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
+import type { Caller } from '../auth/caller.js';
 import { servedMethods } from '../card/served-methods.js';
 import { CodedFault } from '../common/coded-fault.js';
 import type { DoorLog } from '../session/door-log.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { CompletionSink } from './completion-sink.js';
-import type { RpcCall, RpcMethod, StreamStart } from './rpc-context.js';
+import type { RpcAnswer, RpcCall, RpcMethod, StreamStart } from './rpc-context.js';
 import type { RpcObservation, RpcObserver } from './rpc-observer.js';
 
 export interface RpcRequest {
@@ -72,6 +72,8 @@ const jsonSuccess = (id: JsonRpcId, resultJson: string, extensions?: string[], e
 
 const refuse = (id: JsonRpcId | null, error: JsonRpcErrorObject): RpcReply => json(failure(id, error));
 
+type Envelope = Extract<ReturnType<typeof readEnvelope>, { ok: true }>['request'];
+
 /** Steps 6–14 of "What the door answers" (seed 000), in that order, for one POST / with a JSON body. */
 export class RpcPipeline {
   private readonly served: ReadonlySet<string>;
@@ -104,13 +106,53 @@ export class RpcPipeline {
 
   async handle(request: RpcRequest): Promise<RpcReply> {
     try {
-      return await this.steps(request);
+      return await this.answer(request);
     } finally {
       request.releaseBody?.();
     }
   }
 
-  private async steps(request: RpcRequest): Promise<RpcReply> {
+  /**
+   * The answer to one request: at once when every step up to the method's own answer is synchronous (a refusal, or a
+   * method answering from memory, RpcMethod.answerNow), else a promise of it. The caller gives the body back.
+   */
+  answer(request: RpcRequest): RpcReply | Promise<RpcReply> {
+    if (this.observer !== null) return this.answerObserved(request, this.observer);
+    const admitted = this.admit(request);
+    if (!('method' in admitted)) return admitted;
+    return this.invokeNow(admitted) ?? this.invoke(admitted);
+  }
+
+  /**
+   * answer() with telemetry on: an observation (the request's a2a.server span) begins once the envelope names its
+   * method and ends with the answer, or, for a stream, when the response does. A body with no readable method has none.
+   */
+  private async answerObserved(request: RpcRequest, observer: RpcObserver): Promise<RpcReply> {
+    const begun: { observation: RpcObservation | null } = { observation: null };
+    const admitted = this.admit(request, (envelope) => {
+      const version = headerLines(request.rawHeaders, 'a2a-version')[0]?.trim() ?? '';
+      begun.observation = observer.begin(envelope.method, envelope.params, request.rawHeaders, version);
+    });
+    const observation = begun.observation;
+    if (observation === null) return admitted as RpcReply;
+    let reply: RpcReply | undefined;
+    try {
+      if ('method' in admitted) {
+        admitted.traceContext = observation.traceContext;
+        admitted.streamedTask = (task) => observation.streamTask(task);
+        reply = this.invokeNow(admitted) ?? (await this.invoke(admitted));
+      } else {
+        reply = admitted;
+      }
+      return reply.stream ? { ...reply, stream: observed(reply.stream, observation) } : reply;
+    } finally {
+      if (!reply) observation.end(500, '');
+      else if (!reply.stream) observation.end(reply.status, reply.body);
+    }
+  }
+
+  /** Steps 6–13: a refusal, or the call that step 14 hands to its method. `onEnvelope` hears the envelope once read. */
+  private admit(request: RpcRequest, onEnvelope?: (envelope: Envelope) => void): RpcReply | RpcCall {
     // 6. A body that is not JSON.
     let body: unknown;
     try {
@@ -123,22 +165,8 @@ export class RpcPipeline {
     // 7. A body that is not a JSON-RPC 2.0 request.
     const envelope = readEnvelope(body);
     if (!envelope.ok) return refuse(envelope.id, envelope.error);
-    if (this.observer === null) return this.serve(envelope.request, request, null);
-    const observation = this.observer.begin(envelope.request.method, envelope.request.params, request.rawHeaders, headerLines(request.rawHeaders, 'a2a-version')[0]?.trim() ?? '');
-    let reply: RpcReply | undefined;
-    try {
-      const served = await this.serve(envelope.request, request, observation);
-      reply = served;
-      return served.stream ? { ...served, stream: observed(served.stream, observation) } : served;
-    } finally {
-      if (!reply) observation.end(500, '');
-      else if (!reply.stream) observation.end(reply.status, reply.body);
-    }
-  }
-
-  /** Steps 8–14, for a request whose envelope is read. */
-  private async serve(envelope: Extract<ReturnType<typeof readEnvelope>, { ok: true }>['request'], request: RpcRequest, observation: RpcObservation | null): Promise<RpcReply> {
-    const { id, method } = envelope;
+    onEnvelope?.(envelope.request);
+    const { id, method } = envelope.request;
     // 8. A2A-Version.
     const version = negotiateVersion(headerLines(request.rawHeaders, 'a2a-version'));
     if (!version.ok) return refuse(id, versionNotSupported(version.requestedVersion));
@@ -154,40 +182,58 @@ export class RpcPipeline {
     // 10. The method.
     const methodRefusal = this.methodRefusal(method, isCompletion);
     if (methodRefusal) return refuse(id, methodRefusal);
-    if (isCompletion) return this.completion(id, envelope, request);
+    if (isCompletion) return this.completion(id, envelope.request, request);
     // 11. The method's scope, on a door declaring network.authentication.
     const scope = this.gate.scopeRefusal(request.caller, scopeOf(method));
     if (scope && !scope.ok) return { status: scope.status, headers: scope.headers, body: scope.body };
     // 12. params.
-    const params = readParams(envelope);
+    const params = readParams(envelope.request);
     if (!params.ok) return refuse(id, params.error);
     // 13. A tenant.
     const tenant = checkTenant(params.params);
     if (tenant) return refuse(id, tenant);
-    // 14. The method itself.
-    const call: RpcCall = { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders, releaseBody: request.releaseBody };
-    if (observation !== null) {
-      call.traceContext = observation.traceContext;
-      call.streamedTask = (task) => observation.streamTask(task);
-    }
+    return { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders, releaseBody: request.releaseBody };
+  }
+
+  /** Step 14 for a method that can answer from memory (GetTask of a mirrored task); null when it cannot. */
+  private invokeNow(call: RpcCall): RpcReply | null {
+    const method = this.methods.get(call.method as MethodName)!;
+    if (method.answerNow === undefined) return null;
     try {
-      const answer = await this.methods.get(method as MethodName)!.handle(call);
-      if ('error' in answer) return refuse(id, answer.error);
-      if ('stream' in answer) {
-        const headers: Record<string, string> = { ...STREAM_HEADERS };
-        if (answer.extensions && answer.extensions.length > 0) headers[A2A_EXTENSIONS_HEADER] = answer.extensions.join(', ');
-        return { status: 200, headers, body: '', stream: answer.stream };
-      }
-      if ('resultJson' in answer) return jsonSuccess(id, answer.resultJson, answer.extensions, answer.headers);
-      return json(success(id, answer.result), answer.extensions);
+      const answer = method.answerNow(call);
+      return answer === null ? null : this.reply(call, answer);
     } catch (error) {
-      if (error instanceof CodedFault) {
-        this.log.error('fault', { method, code: error.code, error: error.message });
-        return refuse(id, internalError(error.message));
-      }
-      this.log.error('method failed', { method, error: (error as Error).stack ?? String(error) });
-      return refuse(id, internalError('the door could not hand this request to the session'));
+      return this.failed(call, error);
     }
+  }
+
+  /** Step 14: the method itself. */
+  private async invoke(call: RpcCall): Promise<RpcReply> {
+    try {
+      return this.reply(call, await this.methods.get(call.method as MethodName)!.handle(call));
+    } catch (error) {
+      return this.failed(call, error);
+    }
+  }
+
+  private reply({ id }: RpcCall, answer: RpcAnswer): RpcReply {
+    if ('error' in answer) return refuse(id, answer.error);
+    if ('stream' in answer) {
+      const headers: Record<string, string> = { ...STREAM_HEADERS };
+      if (answer.extensions && answer.extensions.length > 0) headers[A2A_EXTENSIONS_HEADER] = answer.extensions.join(', ');
+      return { status: 200, headers, body: '', stream: answer.stream };
+    }
+    if ('resultJson' in answer) return jsonSuccess(id, answer.resultJson, answer.extensions, answer.headers);
+    return json(success(id, answer.result), answer.extensions);
+  }
+
+  private failed({ id, method }: RpcCall, error: unknown): RpcReply {
+    if (error instanceof CodedFault) {
+      this.log.error('fault', { method, code: error.code, error: error.message });
+      return refuse(id, internalError(error.message));
+    }
+    this.log.error('method failed', { method, error: (error as Error).stack ?? String(error) });
+    return refuse(id, internalError('the door could not hand this request to the session'));
   }
 
   /**

@@ -6,7 +6,7 @@ import { ifNoneMatchHits, PUBLIC_CARD_CACHE_CONTROL } from '../card/card-cache.j
 import type { CardService } from '../card/card.service.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import { type ControlServer, isControlPath } from './control-server.js';
-import { INTAKE_SMALL_BODY_BYTES, INTAKE_STALL_MS, IntakeBudget, intakeBytesFor, SMALL_INTAKE_BYTES } from './intake-budget.js';
+import { type DoorIntake, INTAKE_SMALL_BODY_BYTES, INTAKE_STALL_MS } from './intake-budget.js';
 import { type PlaneServer, type PlaneServers, planeOf, planeRefusal } from './plane-refusal.js';
 import type { RpcPipeline } from './rpc-pipeline.js';
 
@@ -37,11 +37,11 @@ export function bodyLimitFor(maxImageBytes: number, maxImagesPerTurn: number): n
 const TOO_LARGE = Symbol('body too large');
 /** The reply serializer of a body that is already JSON text. */
 const asIs = (payload: unknown): string => payload as string;
-const NOT_FOUND_BODY = encodeRefusalBody(doorNotFoundRefusal());
+export const NOT_FOUND_BODY = encodeRefusalBody(doorNotFoundRefusal());
 /** A body over the limit, which was never read: -32600 with id null (there is no request to take an id from). */
 const TOO_LARGE_BODY = JSON.stringify(failure(null, rpcError('InvalidRequest')));
 
-function isJsonContentType(value: string | undefined): boolean {
+export function isJsonContentType(value: string | undefined): boolean {
   if (value === 'application/json') return true;
   return value !== undefined && value.split(';')[0].trim().toLowerCase() === 'application/json';
 }
@@ -63,6 +63,7 @@ export function registerDoorRoutes(
     rpc: RpcPipeline;
     manifest: Manifest;
     bodyLimit: number;
+    intake: DoorIntake;
     planes?: PlaneServers;
     /** The record plane (docs/console.md, "Every door serves its record"): every door serves it, undeclared. */
     records?: PlaneServer;
@@ -70,8 +71,7 @@ export function registerDoorRoutes(
   },
 ): void {
   fastify.removeAllContentTypeParsers();
-  const intake = new IntakeBudget(intakeBytesFor(deps.bodyLimit));
-  const smallIntake = new IntakeBudget(SMALL_INTAKE_BYTES);
+  const { large: intake, small: smallIntake } = deps.intake;
   fastify.addContentTypeParser('*', (request, payload, done) => {
     const header = request.headers['content-length'];
     const declared = header === undefined ? null : Number(header);
@@ -209,7 +209,7 @@ function sendPlaneRefusal(reply: FastifyReply, plane: 'files' | 'peer_files', ma
  * concatenation), or chunk by chunk when it names none. A body over the limit is read and dropped (TOO_LARGE); one
  * that receives nothing for INTAKE_STALL_MS is destroyed, so a stalled sender gives its reservation back.
  */
-function readBody(
+export function readBody(
   payload: NodeJS.ReadableStream & { destroy(error?: Error): void },
   declared: number | null,
   limit: number,

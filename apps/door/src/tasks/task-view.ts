@@ -40,7 +40,8 @@ export class TaskView {
     readonly caller: Caller,
   ) {}
 
-  private sees(row: TaskRow): boolean {
+  /** Whether this caller may see the task (its owner, or a caller who sees all). */
+  sees(row: TaskRow): boolean {
     return this.caller.sees === 'all' || row.owner === this.caller.principal;
   }
 
