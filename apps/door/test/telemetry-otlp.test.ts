@@ -456,7 +456,7 @@ describe('HTTP client spans: share-file’s card read and fetch-peer-file’s re
     const child = forkMember(roster, 'owner', tempDir('home'), { OTEL_EXPORTER_OTLP_ENDPOINT: c.url });
     try {
       const announced = await nextMessage<{ kind: string; url: string }>(child, 'announced');
-      child.send({ kind: 'seat', accept: [], links: [{ member: 'reader', url: base, token: 'mur_unused' }] });
+      child.send({ kind: 'seat', accept: [], links: [{ member: 'reader', url: base, token: 'mur_unused' }], doors: [base] });
       await nextMessage(child, 'seated');
       const headers = { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE };
       const say = async (text: string) => (await rpc(announced.url, 'SendMessage', { message: userMessage(text) }, headers)).json.result.task.artifacts[0].parts[0].text as string;
