@@ -2,8 +2,8 @@
  * The console's views on a session of 10,000 tasks (issue 27, "Done when"): each view's render time — from the
  * navigation's start until the view's content is in the DOM — and the record API answer it reads, written to
  * e2e/test-results/perf-views.json, which `npm run bench` reports (apps/door/bench/console-perf.ts). Figures, not
- * assertions: what is asserted is that each view shows the whole session's figures. Further views join the file as
- * keys of their own.
+ * assertions: what is asserted is that each view shows the whole session's figures (the compare page, that it aligns
+ * two of its tasks). Further views join the file as keys of their own.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -77,5 +77,19 @@ test.describe('views on a session of 10,000 tasks', () => {
     );
     await expect(page.getByTestId('task-time-split').locator('tbody tr')).toHaveCount(1);
     record('taskTimeAndTokens', { renderMs: Math.round(renderMs) });
+  });
+
+  test('the compare page: the session’s first and last tasks side by side', async ({ page, murmur }) => {
+    test.setTimeout(180_000);
+    await page.goto(`${murmur.consoleUrl}/#/compare/${session.firstTaskId}/${session.lastTaskId}`);
+    const renderMs = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const check = () => (document.querySelectorAll('[aria-label="Aligned steps"] > li').length > 0 ? resolve(performance.now()) : requestAnimationFrame(check));
+          check();
+        }),
+    );
+    await expect(page.getByRole('list', { name: 'Aligned steps' }).getByRole('listitem').first()).toBeVisible();
+    record('compare', { renderMs: Math.round(renderMs) });
   });
 });

@@ -52,7 +52,7 @@ test('the four push config methods', () => {
   ]);
 });
 
-test('the scopes: every door method but GetExtendedAgentCard, then resources/files', () => {
+test('the scopes: every door method but GetExtendedAgentCard, then resources/files and resources/records', () => {
   assert.deepEqual([...SCOPES], [
     'SendMessage',
     'SendStreamingMessage',
@@ -63,6 +63,7 @@ test('the scopes: every door method but GetExtendedAgentCard, then resources/fil
     'SubscribeToTask',
     'murmur.StopSession',
     'resources/files',
+    'resources/records',
   ]);
   assert.equal(SCOPES.includes('GetExtendedAgentCard'), false, 'GetExtendedAgentCard needs no scope');
   for (const push of PUSH_CONFIG_METHODS) assert.equal(SCOPES.includes(push), false, `${push} needs no scope`);
