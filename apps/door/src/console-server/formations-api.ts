@@ -52,7 +52,9 @@ async function describeFormation(
       const fromDoor = await doors.calls(m.url, m.member, sessionOfMember);
       if (fromDoor !== null) {
         calls.push(...fromDoor);
-        members[members.length - 1].records = 'door';
+        const member = members[members.length - 1];
+        member.records = 'door';
+        member.tasks = await doors.taskCounts(m.url, m.sessionId);
       }
       continue;
     }
@@ -122,6 +124,25 @@ async function describeFormation(
 }
 
 /**
+ * The formations the added doors are members of that are not registered on this host (docs/console.md, "Formations
+ * discovered from added doors"), each once, keyed `<name>-<supervisor pid>@<host>`.
+ */
+async function discoveredFormations(added: readonly AddedDoor[], registered: readonly FormationEntry[], doors: MemberDoorRecords) {
+  const registeredSessions = new Set(registered.flatMap((f) => f.members.map((m) => m.sessionId)));
+  const answers = await Promise.all(added.map(async (door) => ({ door, formation: await doors.formation(door.url) })));
+  const found = new Map<string, { key: string; entry: FormationEntry & { stale: boolean } }>();
+  for (const { door, formation } of answers) {
+    if (formation === null || formation.members.some((m) => registeredSessions.has(m.sessionId))) continue;
+    const key = `${formation.key}@${door.hostname}`;
+    if (found.has(key)) continue;
+    const { name, pid, rosterFile, entry, startedAt } = formation;
+    const members = formation.members.map(({ member, sessionId, url, pid: memberPid }) => ({ member, sessionId, url, pid: memberPid }));
+    found.set(key, { key, entry: { name, pid, rosterFile, entry, startedAt, members, stale: false } });
+  }
+  return [...found.values()];
+}
+
+/**
  * GET /api/formations (docs/console.md, "Formations"): the formations registered on this host, read from the
  * registry, each member's store and trace; a member whose records are not on this host is read from its door's record
  * plane (with an added door's token). Local files, so a loopback peer only.
@@ -142,7 +163,14 @@ export function registerFormationsApi(fastify: FastifyInstance, home: string, ad
       walked ??= new Map(recordSessions(home).map((s) => [s.sessionId, s.recordsDir]));
       return walked.get(sessionId) ?? null;
     };
-    const formations = await Promise.all(listFormations(home).map((f) => describeFormation(f, registered, recordsDirOf, doors)));
+    const entries = listFormations(home);
+    const formations = await Promise.all(entries.map((f) => describeFormation(f, registered, recordsDirOf, doors)));
+    for (const found of await discoveredFormations(added, entries, doors)) {
+      // Read from the doors alone: no member's records are looked for on this host.
+      const formation = await describeFormation(found.entry, [], () => null, doors);
+      for (const member of formation.members) if (member.records === 'door') member.session = 'live';
+      formations.push({ ...formation, key: found.key });
+    }
     formations.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
     return reply.header('cache-control', 'no-store').send({ formations } satisfies ConsoleFormationsResponse);
   });
