@@ -412,7 +412,7 @@ describe('the record plane of formation members', () => {
       assert.equal(formations.length, 1, 'one formation, however many of its doors are added');
       const [f] = formations;
       assert.equal(f.key, `records-${formation.pid}@127.0.0.1`);
-      assert.deepEqual([f.name, f.pid, f.state, f.entry, f.delegations], ['records', formation.pid, 'live', 'owner', []]);
+      assert.deepEqual([f.name, f.pid, f.state, f.source, f.entry, f.delegations], ['records', formation.pid, 'live', 'doors', 'owner', []]);
       assert.deepEqual(
         f.members.map((m) => [m.member, m.sessionId, m.url, m.entry, m.session, m.records]),
         formation.members.map((m) => [m.member, m.sessionId, m.url, m.member === 'owner', 'live', 'door']),
