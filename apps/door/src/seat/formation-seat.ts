@@ -1,5 +1,14 @@
 import type { RecordFormationResponse } from '@murmur/protocol';
-import type { FormationEntry } from '../session/session-registry.js';
+
+/** The formation as the supervisor registers it (the registry's FormationEntry), which the seat's message carries. */
+export interface FormationPlacement {
+  readonly name: string;
+  readonly pid: number;
+  readonly rosterFile: string;
+  readonly entry: string;
+  readonly members: readonly { member: string; sessionId: string; url: string; pid: number }[];
+  readonly startedAt: string;
+}
 
 /** Where a callee's door is and the token this member presents to it; known only once the formation has started. */
 export interface MemberLink {
@@ -15,7 +24,7 @@ export interface MemberLink {
 export class FormationSeat {
   private readonly links = new Map<string, MemberLink>();
   private readonly doorOrigins = new Set<string>();
-  private placed: FormationEntry | null = null;
+  private placed: FormationPlacement | null = null;
 
   constructor(
     readonly formation: string,
@@ -31,7 +40,7 @@ export class FormationSeat {
    * A callee's door is one of the formation's doors whatever list came with it. `placed` is the formation as the
    * supervisor registers it, which the record plane answers.
    */
-  seat(links: ReadonlyMap<string, MemberLink>, doors: readonly string[], placed?: FormationEntry): void {
+  seat(links: ReadonlyMap<string, MemberLink>, doors: readonly string[], placed?: FormationPlacement): void {
     if (placed) this.placed = placed;
     for (const [member, link] of links) if (this.callees.includes(member)) this.links.set(member, link);
     for (const url of [...doors, ...[...this.links.values()].map((l) => l.url)]) this.doorOrigins.add(new URL(url).origin);
