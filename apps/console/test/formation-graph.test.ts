@@ -58,6 +58,7 @@ const formation = (calls: ConsoleMemberCall[], delegations: ConsoleFormationDele
   name: 'review',
   pid: 9,
   state: 'live',
+  source: 'host',
   entry: 'planner',
   rosterFile: '/r/roster.yaml',
   startedAt: at(-5000),

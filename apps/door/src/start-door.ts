@@ -88,6 +88,7 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
       startedAtMs: session.startedAtMs,
       url: () => session.url || null,
       memberUrl: (member) => session.formation?.link(member)?.url ?? null,
+      formation: () => session.formation?.record() ?? null,
     }),
     control: new ControlSurface({ session, gate: app.get(ControlGate), drivers: app.get(DriverSelection), trace: app.get(TraceWriter) }),
   });

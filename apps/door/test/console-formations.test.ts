@@ -219,12 +219,15 @@ describe('the formation view API', () => {
     }
   });
 
-  test('answers only a loopback peer', async (t) => {
+  test('reads this host’s formations for a loopback peer only: another peer gets the added doors’ formations alone', async (t) => {
     const outside = Object.values(os.networkInterfaces())
       .flat()
       .find((i) => i && !i.internal && i.family === 'IPv4')?.address;
     if (!outside) return t.skip('no non-loopback IPv4 address on this host');
-    const answer = await fetch(`${consoleUrl.replace('127.0.0.1', outside)}/api/formations`);
+    const listed = await fetch(`${consoleUrl.replace('127.0.0.1', outside)}/api/formations`);
+    assert.equal(listed.status, 200);
+    assert.deepEqual(await listed.json(), { formations: [] }, 'the registered formation is not read for it (this console adds no door)');
+    const answer = await fetch(`${consoleUrl.replace('127.0.0.1', outside)}/api/formations/elsewhere`);
     assert.equal(answer.status, 403);
     assert.deepEqual(await answer.json(), { error: 'not_loopback', message: `mur console reads this machine's records and formations for a loopback peer only, not for ${outside}` });
   });

@@ -14,10 +14,12 @@ import type {
   ConsoleTaskRecordPage,
   ConsoleTaskSummariesPage,
   ConsoleTaskSummariesResponse,
+  RecordFormationResponse,
   RecordMemberCallsResponse,
 } from '@murmur/protocol';
 import { MurmurClient } from '@murmur/client';
 import { readSettings } from '../src/config/settings.js';
+import { addedDoor } from '../src/console-server/added-doors.js';
 import { startConsoleServer } from '../src/console-server/console-server.js';
 import { assertInsufficientScope, assertInvalidToken, assertRefusalBody, assertUnauthenticated, authBlock, bearer, raw, sendAs, tokensOf } from './support/auth.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
@@ -146,7 +148,7 @@ describe('the record plane of an authenticated door', () => {
   test('a credential holding resources/records reads it; one without is refused 403 with the scope named', async () => {
     const page = await ok<ConsoleTaskRecordPage>(`/resources/records/tasks/${ids.build}`, tokens.reader);
     assert.equal(page.task.taskId, ids.build);
-    for (const p of ['/resources/records/sessions', `/resources/records/tasks/${ids.build}`, `/resources/records/sessions/${door.sessionId}/export`, '/resources/records/nothing']) {
+    for (const p of ['/resources/records/sessions', `/resources/records/tasks/${ids.build}`, `/resources/records/sessions/${door.sessionId}/export`, '/resources/records/formation', '/resources/records/nothing']) {
       assertInsufficientScope(await get(p, tokens.watcher), REALM, 'watcher', 'resources/records', p);
     }
   });
@@ -169,6 +171,7 @@ describe('the record plane of an authenticated door', () => {
       '/resources/records',
       '/resources/records/elsewhere',
       '/resources/records/tasks/%zz',
+      '/resources/records/formation',
     ];
     for (const p of cases) {
       const answer = await get(p);
@@ -372,6 +375,61 @@ describe('the record plane of formation members', () => {
     assert.equal(body.handles[0].redeems.length, 1);
     assert.equal(body.handles[0].taskId, callerTaskId);
     assert.doesNotMatch(answer.text, /phk_/, 'never a secret');
+  });
+
+  test('each member’s door serves the formation as its seat knows it: name, supervisor, entry, every member and door', async () => {
+    for (const name of ['owner', 'reader']) {
+      const answer = await raw(formation.member(name).url, { method: 'GET', path: '/resources/records/formation' });
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(answer.headers['cache-control'], 'no-store');
+      const body = answer.json as RecordFormationResponse;
+      assert.deepEqual(
+        { ...body, startedAt: typeof body.startedAt },
+        {
+          key: `records-${formation.pid}`,
+          name: 'records',
+          pid: formation.pid,
+          entry: 'owner',
+          rosterFile: body.rosterFile,
+          startedAt: 'string',
+          member: name,
+          members: formation.members.map((m) => ({ member: m.member, sessionId: m.sessionId, url: m.url, pid: m.pid, entry: m.member === 'owner' })),
+        },
+      );
+      assert.ok(path.isAbsolute(body.rosterFile) && body.rosterFile.endsWith('roster.yaml'), body.rosterFile);
+      assert.ok(!Number.isNaN(Date.parse(body.startedAt)), body.startedAt);
+    }
+  });
+
+  test('mur console with another MURMUR_HOME discovers the formation from its added doors: members, calls and task counts from the doors', async () => {
+    const dist = tempDir('dist');
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
+    const doors = ['owner', 'reader', 'owner'].map((name) => addedDoor(formation.member(name).url, null));
+    const elsewhere = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: tempDir('console-home') }), doors: doors.slice(0, 2) });
+    const here = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: home }), doors });
+    try {
+      const { formations } = (await (await fetch(`${elsewhere.url}/api/formations`)).json()) as ConsoleFormationsResponse;
+      assert.equal(formations.length, 1, 'one formation, however many of its doors are added');
+      const [f] = formations;
+      assert.equal(f.key, `records-${formation.pid}@127.0.0.1`);
+      assert.deepEqual([f.name, f.pid, f.state, f.source, f.entry, f.delegations], ['records', formation.pid, 'live', 'doors', 'owner', []]);
+      assert.deepEqual(
+        f.members.map((m) => [m.member, m.sessionId, m.url, m.entry, m.session, m.records]),
+        formation.members.map((m) => [m.member, m.sessionId, m.url, m.member === 'owner', 'live', 'door']),
+      );
+      assert.deepEqual(f.members.map((m) => m.tasks), [{ TASK_STATE_COMPLETED: 1 }, { TASK_STATE_COMPLETED: 1 }]);
+      assert.equal(f.calls.length, 1);
+      assert.deepEqual(
+        [f.calls[0].caller, f.calls[0].callerTaskId, f.calls[0].callee, f.calls[0].calleeSessionId, f.calls[0].memberTaskState],
+        ['owner', callerTaskId, 'reader', formation.member('reader').sessionId, 'TASK_STATE_COMPLETED'],
+      );
+      // On the formation's own host it is the registered formation, listed once under its registry key.
+      const onHost = (await (await fetch(`${here.url}/api/formations`)).json()) as ConsoleFormationsResponse;
+      assert.deepEqual(onHost.formations.map((x) => x.key), [`records-${formation.pid}`]);
+    } finally {
+      await elsewhere.server.close();
+      await here.server.close();
+    }
   });
 
   test('mur console on a host with the formation’s registry but not its members’ records reads each member’s calls from its door', async () => {

@@ -87,6 +87,8 @@ export interface ConsoleFormation {
   pid: number;
   /** live: the supervisor runs; stale: it is gone and its entry remains. */
   state: 'live' | 'stale';
+  /** host: registered on mur console's host; doors: discovered from an added door's `/resources/records/formation`. */
+  source: 'host' | 'doors';
   entry: string;
   rosterFile: string;
   startedAt: string;

@@ -229,7 +229,9 @@ export { negotiateVersion } from './version.js';
 export {
   CONSOLE_RECORDS_BASE,
   RECORD_CALLS_SUFFIX,
+  RECORD_FORMATION_SUFFIX,
   RECORD_PAGE_CHARS_MAX,
+  type RecordFormationResponse,
   type RecordMemberCall,
   type RecordMemberCallsResponse,
   RECORDS_PLANE_PATH,

@@ -27,3 +27,32 @@ export interface RecordMemberCallsResponse {
   sessionId: string;
   calls: RecordMemberCall[];
 }
+
+/** GET: the formation the door's session is a member of, as its seat knows it (404 on a door in no formation). */
+export const RECORD_FORMATION_SUFFIX = '/formation';
+
+export interface RecordFormationMember {
+  member: string;
+  sessionId: string;
+  url: string;
+  pid: number;
+  /** The member that runs the launch's task. */
+  entry: boolean;
+}
+
+/** A formation as one member's door knows it (docs/console.md, "Formations discovered from added doors"). */
+export interface RecordFormationResponse {
+  /** `<name>-<supervisor pid>`, the key the formation's own host registers it under. */
+  key: string;
+  name: string;
+  /** The supervisor's process, on the formation's host. */
+  pid: number;
+  entry: string;
+  /** The roster file, on the formation's host. */
+  rosterFile: string;
+  startedAt: string;
+  /** This door's member. */
+  member: string;
+  /** In roster order. */
+  members: RecordFormationMember[];
+}

@@ -52,8 +52,8 @@ export function parseDoorAddress(input: string, added: ReadonlySet<string> = new
 }
 
 /** The door key of a session's registered URL (`http://127.0.0.1:41873` → `127.0.0.1:41873`), or null when it has none. */
-export function doorKeyOfUrl(url: string): string | null {
-  const verdict = parseDoorAddress(url);
+export function doorKeyOfUrl(url: string, added: ReadonlySet<string> = new Set()): string | null {
+  const verdict = parseDoorAddress(url, added);
   return verdict.ok ? verdict.address.key : null;
 }
 

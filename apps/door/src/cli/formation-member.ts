@@ -52,7 +52,7 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
     if (!isSupervisorMessage(message)) return;
     if (message.kind === 'seat') {
       door.acceptTokens(message.accept);
-      seat.seat(new Map<string, MemberLink>(message.links.map((l) => [l.member, { url: l.url, token: l.token }])), message.doors);
+      seat.seat(new Map<string, MemberLink>(message.links.map((l) => [l.member, { url: l.url, token: l.token }])), message.doors, message.formation);
       tell({ kind: 'seated' });
     } else {
       const accepting = session.manifest.lifecycle.task_acceptance !== 'none';

@@ -4,7 +4,7 @@ import { doorSettings } from '../config/settings.js';
 import { mintMemberTokens } from '../formations/member-tokens.js';
 import { callersFirst, loadRoster, type Roster } from '../formations/roster-loader.js';
 import { isMemberMessage, type MemberAnnounced, type MemberToSupervisor, type SupervisorToMember } from '../formations/seat-messages.js';
-import { registerFormation, unregister, unregisterFormation } from '../session/session-registry.js';
+import { type FormationEntry, registerFormation, unregister, unregisterFormation } from '../session/session-registry.js';
 import { launchTaskText } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
 import { checkHost } from './host-option.js';
@@ -107,12 +107,13 @@ export async function superviseFormation(argv: string[], out: (line: string) => 
   try {
     for (const member of members) member.announced = await nextMessage(member, 'announced');
     const tokens = mintMemberTokens(roster);
+    const placed = formationEntry(roster, members);
     await Promise.all(
       members.map((member) => {
         const seat = tokens.get(member.name)!;
         const links = [...seat.present].map(([callee, token]) => ({ member: callee, url: byName.get(callee)!.announced!.url, token }));
         const seated = nextMessage(member, 'seated');
-        send(member, { kind: 'seat', accept: seat.accept, links, doors: members.map((m) => m.announced!.url) });
+        send(member, { kind: 'seat', accept: seat.accept, links, doors: members.map((m) => m.announced!.url), formation: placed });
         return seated;
       }),
     );
@@ -120,7 +121,7 @@ export async function superviseFormation(argv: string[], out: (line: string) => 
     const launched = nextMessage(entry, 'launched');
     send(entry, { kind: 'launch', task: launchText });
     const { taskId } = await launched;
-    announce(roster, members, taskId, values.json!, out);
+    announce(roster, members, placed, taskId, values.json!, out);
   } catch (error) {
     await stopAll();
     if (signaled) return 0;
@@ -146,16 +147,21 @@ async function stopMember(member: Member): Promise<void> {
   clearTimeout(timer);
 }
 
-function announce(roster: Roster, members: Member[], taskId: string | null, json: boolean, out: (line: string) => void): void {
-  const rows = members.map((m) => ({ member: m.name, sessionId: m.announced!.sessionId, url: m.announced!.url, pid: m.announced!.pid, recordsDir: m.announced!.recordsDir }));
-  registerFormation({
+/** The formation's registry entry, once every member has announced itself; each member's seat carries it too. */
+function formationEntry(roster: Roster, members: Member[]): FormationEntry {
+  return {
     name: roster.name,
     pid: process.pid,
     rosterFile: roster.file,
     entry: roster.entry,
-    members: rows.map(({ member, sessionId, url, pid }) => ({ member, sessionId, url, pid })),
+    members: members.map((m) => ({ member: m.name, sessionId: m.announced!.sessionId, url: m.announced!.url, pid: m.announced!.pid })),
     startedAt: new Date().toISOString(),
-  });
+  };
+}
+
+function announce(roster: Roster, members: Member[], placed: FormationEntry, taskId: string | null, json: boolean, out: (line: string) => void): void {
+  const rows = members.map((m) => ({ member: m.name, sessionId: m.announced!.sessionId, url: m.announced!.url, pid: m.announced!.pid, recordsDir: m.announced!.recordsDir }));
+  registerFormation(placed);
   if (json) {
     out(JSON.stringify({ formation: roster.name, pid: process.pid, entry: roster.entry, members: rows, launchTaskId: taskId }));
     return;

@@ -52,7 +52,9 @@ async function describeFormation(
       const fromDoor = await doors.calls(m.url, m.member, sessionOfMember);
       if (fromDoor !== null) {
         calls.push(...fromDoor);
-        members[members.length - 1].records = 'door';
+        const member = members[members.length - 1];
+        member.records = 'door';
+        member.tasks = await doors.taskCounts(m.url, m.sessionId);
       }
       continue;
     }
@@ -112,6 +114,7 @@ async function describeFormation(
     name: entry.name,
     pid: entry.pid,
     state: entry.stale ? 'stale' : 'live',
+    source: 'host',
     entry: entry.entry,
     rosterFile: entry.rosterFile,
     startedAt: entry.startedAt,
@@ -122,27 +125,57 @@ async function describeFormation(
 }
 
 /**
+ * The formations the added doors are members of that are not registered on this host (docs/console.md, "Formations
+ * discovered from added doors"), each once, keyed `<name>-<supervisor pid>@<host>`.
+ */
+async function discoveredFormations(added: readonly AddedDoor[], registered: readonly FormationEntry[], doors: MemberDoorRecords) {
+  const registeredSessions = new Set(registered.flatMap((f) => f.members.map((m) => m.sessionId)));
+  const answers = await Promise.all(added.map(async (door) => ({ door, formation: await doors.formation(door.url) })));
+  const found = new Map<string, { key: string; entry: FormationEntry & { stale: boolean } }>();
+  for (const { door, formation } of answers) {
+    if (formation === null || formation.members.some((m) => registeredSessions.has(m.sessionId))) continue;
+    const key = `${formation.key}@${door.hostname}`;
+    if (found.has(key)) continue;
+    const { name, pid, rosterFile, entry, startedAt } = formation;
+    const members = formation.members.map(({ member, sessionId, url, pid: memberPid }) => ({ member, sessionId, url, pid: memberPid }));
+    found.set(key, { key, entry: { name, pid, rosterFile, entry, startedAt, members, stale: false } });
+  }
+  return [...found.values()];
+}
+
+/**
  * GET /api/formations (docs/console.md, "Formations"): the formations registered on this host, read from the
  * registry, each member's store and trace; a member whose records are not on this host is read from its door's record
- * plane (with an added door's token). Local files, so a loopback peer only.
+ * plane (with an added door's token). Local files, so a loopback peer only; any peer gets the formations of the
+ * added doors (docs/console.md, "Formations discovered from added doors"), read from the doors as the proxy reads them.
  */
 export function registerFormationsApi(fastify: FastifyInstance, home: string, added: readonly AddedDoor[] = []): void {
   const doors = new MemberDoorRecords(added);
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url !== CONSOLE_FORMATIONS_PATH && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}?`) && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}/`)) return;
     const peer = request.socket.remoteAddress ?? '';
-    if (!isLoopbackHost(peer)) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackPeerRefusal(peer)));
+    const list = request.method === 'GET' && request.url.split('?')[0] === CONSOLE_FORMATIONS_PATH;
+    if (!isLoopbackHost(peer) && !list) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackPeerRefusal(peer)));
   });
 
-  fastify.get(CONSOLE_FORMATIONS_PATH, async (_request, reply) => {
-    const registered = listSessions(home);
+  fastify.get(CONSOLE_FORMATIONS_PATH, async (request, reply) => {
+    // This host's files for a loopback peer only; the added doors' formations for any peer.
+    const local = isLoopbackHost(request.socket.remoteAddress ?? '');
+    const registered = local ? listSessions(home) : [];
     // An unregistered (ended) member's records folder is found by walking the records, once per request.
     let walked: Map<string, string> | null = null;
     const recordsDirOf = (sessionId: string) => {
       walked ??= new Map(recordSessions(home).map((s) => [s.sessionId, s.recordsDir]));
       return walked.get(sessionId) ?? null;
     };
-    const formations = await Promise.all(listFormations(home).map((f) => describeFormation(f, registered, recordsDirOf, doors)));
+    const entries = local ? listFormations(home) : [];
+    const formations = await Promise.all(entries.map((f) => describeFormation(f, registered, recordsDirOf, doors)));
+    for (const found of await discoveredFormations(added, entries, doors)) {
+      // Read from the doors alone: no member's records are looked for on this host.
+      const formation = await describeFormation(found.entry, [], () => null, doors);
+      for (const member of formation.members) if (member.records === 'door') member.session = 'live';
+      formations.push({ ...formation, key: found.key, source: 'doors' });
+    }
     formations.sort((a, b) => b.startedAt.localeCompare(a.startedAt));
     return reply.header('cache-control', 'no-store').send({ formations } satisfies ConsoleFormationsResponse);
   });

@@ -1,10 +1,14 @@
 import {
   type ConsoleMemberCall,
+  type ConsoleTaskSummariesPage,
   type ConsoleTaskSummariesResponse,
   RECORD_CALLS_SUFFIX,
+  RECORD_FORMATION_SUFFIX,
   RECORD_IDS_MAX,
+  type RecordFormationResponse,
   type RecordMemberCallsResponse,
   RECORDS_PLANE_PATH,
+  TASK_STATES,
   type TaskState,
 } from '@murmur/protocol';
 import type { AddedDoor } from './added-doors.js';
@@ -49,6 +53,22 @@ export class MemberDoorRecords {
     const body = await this.#get<RecordMemberCallsResponse>(doorUrl, RECORD_CALLS_SUFFIX);
     if (body === null || !Array.isArray(body.calls)) return null;
     return body.calls.map(({ calleeUrl: _, ...call }) => ({ ...call, caller: member, calleeSessionId: sessionOfMember.get(call.callee) ?? call.calleeSessionId }));
+  }
+
+  /** The formation the door's session is a member of, from its door; null when it is in none or does not answer. */
+  async formation(doorUrl: string): Promise<RecordFormationResponse | null> {
+    const body = await this.#get<RecordFormationResponse>(doorUrl, RECORD_FORMATION_SUFFIX);
+    return body !== null && typeof body.key === 'string' && Array.isArray(body.members) ? body : null;
+  }
+
+  /** A member store's task count per state, from its door (each state's `total`; states with none left out). */
+  async taskCounts(doorUrl: string, sessionId: string): Promise<Partial<Record<TaskState, number>>> {
+    const counts: Partial<Record<TaskState, number>> = {};
+    const totals = await Promise.all(
+      TASK_STATES.map(async (state) => [state, (await this.#get<ConsoleTaskSummariesPage>(doorUrl, `/sessions/${encodeURIComponent(sessionId)}/tasks?state=${state}&limit=1`))?.total ?? 0] as const),
+    );
+    for (const [state, total] of totals) if (total > 0) counts[state] = total;
+    return counts;
   }
 
   /** The states of those tasks in the member's store, from its door (none when it does not answer). */

@@ -3,6 +3,7 @@
  * "Launch"). Tokens travel only here: never on disk, in argv or in the environment.
  */
 import type { MintedToken } from '../auth/tokens.js';
+import type { FormationEntry } from '../session/session-registry.js';
 
 export interface MemberAnnounced {
   kind: 'announced';
@@ -22,6 +23,8 @@ export type SupervisorToMember =
       links: { member: string; url: string; token: string }[];
       /** Every member's door URL, as announced: the only member doors its egress admits (docs/formations.md, "Egress"). */
       doors: string[];
+      /** The formation as the supervisor registers it: what the member's door answers at `/resources/records/formation`. */
+      formation: FormationEntry;
     }
   | { kind: 'launch'; task: string | null };
 

@@ -1,4 +1,4 @@
-import { encodeRefusalBody, RECORDS_PLANE_PATH, recordNotFoundRefusal, refusalStatus } from '@murmur/protocol';
+import { encodeRefusalBody, type RecordFormationResponse, RECORDS_PLANE_PATH, recordNotFoundRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { answerRecordRequest, type RecordSource } from '../records/record-answers.js';
 import { recordTarget, sendRecordAnswer } from '../records/record-reply.js';
@@ -14,6 +14,8 @@ export interface OwnSession {
   url(): string | null;
   /** A callee's door by its roster name, once the formation seated this member. */
   memberUrl(member: string): string | null;
+  /** The formation this session is a member of, once seated; null outside a formation. */
+  formation(): RecordFormationResponse | null;
 }
 
 /** Whether a request path is the record plane's (docs/console.md, "Every door serves its record"). */
@@ -45,6 +47,7 @@ export class RecordsPlane {
         },
       ],
       memberUrl: (member) => own.memberUrl(member),
+      formation: () => own.formation(),
     };
   }
 

@@ -13,6 +13,8 @@ import {
   isId,
   memberTaskIds,
   RECORD_CALLS_SUFFIX,
+  RECORD_FORMATION_SUFFIX,
+  type RecordFormationResponse,
   RECORD_IDS_MAX,
   RECORD_MEMBER_DEPTH,
   RECORD_MEMBER_ENTRIES_MAX,
@@ -49,6 +51,8 @@ export interface RecordSource {
   readonly cacheTraces: boolean;
   /** A formation member's door by its roster name, as this session's seat knows it (a door's own source). */
   memberUrl?(member: string): string | null;
+  /** The formation this session is a member of, as its seat knows it (a door's own source). */
+  formation?(): RecordFormationResponse | null;
 }
 
 /** What a record request is answered: JSON, NDJSON lines to write one by one, or an HTTP refusal. */
@@ -266,6 +270,10 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
       const calls = reading.sessions().flatMap((s) => reading.calls(s, s.name ?? s.sessionId));
       const [only] = reading.sessions();
       return json({ sessionId: only?.sessionId ?? '', calls } satisfies RecordMemberCallsResponse);
+    }
+    if (`/${parts.join('/')}` === RECORD_FORMATION_SUFFIX) {
+      const formation = source.formation?.() ?? null;
+      return formation === null ? notFound : json(formation satisfies RecordFormationResponse);
     }
     if (parts[0] === 'sessions' && parts.length === 3) {
       const session = reading.session(parts[1]);
