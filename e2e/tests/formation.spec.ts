@@ -92,7 +92,7 @@ test.describe('formation view', () => {
     test.skip(!callerTaskId, 'needs the call made above');
     const recordsAsked: string[] = [];
     page.on('request', (request) => {
-      const id = /\/api\/records\/tasks\/(tsk_\w+)/.exec(request.url())?.[1];
+      const id = /\/records\/tasks\/(tsk_\w+)/.exec(request.url())?.[1];
       if (id) recordsAsked.push(id);
     });
     await page.goto(`${murmur.consoleUrl}/#/door/${formation.member('planner').address}/tasks/${callerTaskId}`);
@@ -119,14 +119,15 @@ test.describe('formation view', () => {
     expect(turnBox && taskBox && turnBox.width / taskBox.width).toBeGreaterThan(0.8);
     await expect(rows.nth(callRow + 1)).toContainText('completed');
 
-    // The members' records came in the caller's record answer (ConsoleTaskRecordPage.members): no request per member.
-    expect(new Set(recordsAsked)).toEqual(new Set([callerTaskId]));
     type Page = { entries: { kind: string; memberCall?: { memberTaskId: string | null } | null }[]; members: { task: { taskId: string }; entries: unknown[] }[] };
     const answer = (await (await page.request.get(`${murmur.consoleUrl}/api/records/tasks/${callerTaskId}`)).json()) as Page;
     const called = answer.entries.flatMap((e) => (e.kind === 'tool-call' && e.memberCall?.memberTaskId ? [e.memberCall.memberTaskId] : []));
     expect(called).toHaveLength(2);
     expect(answer.members.map((m) => m.task.taskId).sort()).toEqual([...called].sort());
     expect(answer.members.every((m) => m.entries.length > 0)).toBe(true);
+    // The console read the caller's record from the planner's door and each member's task from that member's door (a
+    // door's record holds its own session's tasks): those records and no other.
+    expect(new Set(recordsAsked)).toEqual(new Set([callerTaskId, ...called]));
 
     // The member's task links to its page on the member's door.
     await rows.nth(callRow + 1).getByRole('link', { name: /^worker's task tsk_/ }).click();
