@@ -64,8 +64,11 @@ export interface Formation {
 export interface Murmur {
   home: string;
   consoleUrl: string;
-  /** Starts `mur run <capsule>`; the capsule is a folder under examples/ or an absolute path. */
-  startDoor(capsule: string, env?: Record<string, string>): Promise<Door>;
+  /**
+   * Starts `mur run <capsule>`; the capsule is a folder under examples/ or an absolute path. With `resume`, `mur run
+   * <capsule> --resume <session id>` reopens that session's records (docs/cli.md) instead of minting a new session.
+   */
+  startDoor(capsule: string, env?: Record<string, string>, options?: { resume?: string }): Promise<Door>;
   /** Starts `mur run --roster <roster.yaml>` (no launch task) and resolves once every member is announced. */
   startFormation(roster: string): Promise<Formation>;
 }
@@ -114,9 +117,10 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors & { allowed: RegE
       const consoleProc = spawnMur(['console', '--port', '0', '--json'], home);
       const consoleUrl = (JSON.parse(await consoleProc.first) as { url: string }).url;
       running.push(stopper(consoleProc.child));
-      const startDoor = async (capsule: string, env: Record<string, string> = {}): Promise<Door> => {
+      const startDoor = async (capsule: string, env: Record<string, string> = {}, options: { resume?: string } = {}): Promise<Door> => {
         const dir = path.isAbsolute(capsule) ? capsule : path.join(REPO, 'examples', capsule);
-        const proc = spawnMur(['run', dir, '--json'], home, env);
+        const resume = options.resume === undefined ? [] : ['--resume', options.resume];
+        const proc = spawnMur(['run', dir, ...resume, '--json'], home, env);
         const announced = JSON.parse(await proc.first) as { sessionId: string; url: string; recordsDir: string; name: string };
         const stop = stopper(proc.child);
         running.push(stop);
