@@ -24,6 +24,12 @@ test.beforeAll(() => {
     defaultTurns: [{ usage: { input: 20, output: 2 }, answer: 'no rule' }],
   });
 });
+// The door is stopped after the test: its task left waiting for input would show on later pages (running now).
+let stopDoor: (() => Promise<void>) | null = null;
+test.afterEach(async () => {
+  await stopDoor?.();
+  stopDoor = null;
+});
 test.afterAll(() => capsule?.remove());
 
 const n = (v: number) => v.toLocaleString('en-US');
@@ -32,6 +38,7 @@ test('the rollups’ totals equal what the records hold, with the tasks table’
   // Six tasks, three pages and the record API read task by task, twice: longer than 60 s on a loaded machine.
   test.setTimeout(180_000);
   const door = await murmur.startDoor(capsule.dir);
+  stopDoor = () => door.stop();
   const client = clientOf(door);
   const built = await client.sendText('build the kite', { returnImmediately: false });
   await client.sendText('build the boat', { returnImmediately: false });

@@ -16,7 +16,7 @@ import { type FormationEntry, listFormations, listSessions } from '../session/se
 import type { AddedDoor } from './added-doors.js';
 import { delegationsOf } from './delegation-records.js';
 import { MemberDoorRecords } from './member-door-records.js';
-import { memberCallsOf } from '../records/member-call-records.js';
+import { consoleMemberCall, memberCallsOf } from '../records/member-call-records.js';
 import { recordSessions } from './record-sessions.js';
 import { countTasksByState, storedStates } from '../records/store-reader.js';
 import { readTrace } from '../records/trace-reader.js';
@@ -60,23 +60,7 @@ async function describeFormation(
     }
     for (const [taskId, records] of readTrace(path.join(recordsDir, 'trace.jsonl')).tasks) {
       for (const call of memberCallsOf(taskId, records)) {
-        calls.push({
-          callId: call.callId,
-          caller: m.member,
-          callerSessionId: m.sessionId,
-          callerTaskId: taskId,
-          callee: call.member,
-          calleeSessionId: sessionOfMember.get(call.member) ?? null,
-          memberTaskId: call.memberTaskId,
-          memberTaskState: null,
-          toolCallId: call.toolCallId,
-          status: call.status,
-          ended: call.ended,
-          offers: call.offers,
-          startedAt: iso(call.startedMs),
-          endedAt: call.endedMs === null ? null : iso(call.endedMs),
-          elapsedMs: call.elapsedMs,
-        });
+        calls.push(consoleMemberCall(call, { caller: m.member, callerSessionId: m.sessionId, callerTaskId: taskId, calleeSessionId: sessionOfMember.get(call.member) ?? null }));
       }
       for (const d of delegationsOf(taskId, records)) {
         delegations.push({

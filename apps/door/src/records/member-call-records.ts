@@ -1,4 +1,4 @@
-import type { MemberCallStatus } from '@murmur/protocol';
+import type { ConsoleMemberCall, MemberCallStatus } from '@murmur/protocol';
 import type { TraceLine } from './trace-schema.js';
 import { unhandledRecord } from './unhandled-record.js';
 
@@ -128,4 +128,31 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
     }
   }
   return [...calls.values()];
+}
+
+/** Who made a traced call and to whom it went, as the console's call shape names them. */
+export interface CallParties {
+  caller: string;
+  callerSessionId: string;
+  callerTaskId: string;
+  calleeSessionId: string | null;
+}
+
+/** A traced call in the console's shape (docs/console.md, "Formations"); the member task's state is not read here. */
+export function consoleMemberCall(call: TracedMemberCall, parties: CallParties): ConsoleMemberCall {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    callId: call.callId,
+    ...parties,
+    callee: call.member,
+    memberTaskId: call.memberTaskId,
+    memberTaskState: null,
+    toolCallId: call.toolCallId,
+    status: call.status,
+    ended: call.ended,
+    offers: call.offers,
+    startedAt: iso(call.startedMs),
+    endedAt: call.endedMs === null ? null : iso(call.endedMs),
+    elapsedMs: call.elapsedMs,
+  };
 }

@@ -33,7 +33,7 @@ import {
   type TaskRecordMember,
   type TaskRecordMemberCall,
 } from '@murmur/protocol';
-import { memberCallsOf } from './member-call-records.js';
+import { consoleMemberCall, memberCallsOf } from './member-call-records.js';
 import { peerHandlesOf } from './peer-handle-records.js';
 import { readStoredTasks } from './store-reader.js';
 import { matches, recordEntries, recordSummary } from './task-records.js';
@@ -61,7 +61,6 @@ export type RecordAnswer =
   | { kind: 'ndjson'; filename: string; lines: () => AsyncIterable<string> | Iterable<string> }
   | { kind: 'refusal'; body: HttpRefusalBody };
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 class QueryError extends Error {}
@@ -217,23 +216,10 @@ class RecordReading {
     const calls: RecordMemberCall[] = [];
     for (const [taskId, records] of this.trace(session).tasks) {
       for (const call of memberCallsOf(taskId, records)) {
+        const calleeSessionId = call.memberTaskId === null ? null : (this.sessionOfTask(call.memberTaskId)?.sessionId ?? null);
         calls.push({
-          callId: call.callId,
-          caller,
-          callerSessionId: session.sessionId,
-          callerTaskId: taskId,
-          callee: call.member,
-          calleeSessionId: call.memberTaskId === null ? null : (this.sessionOfTask(call.memberTaskId)?.sessionId ?? null),
+          ...consoleMemberCall(call, { caller, callerSessionId: session.sessionId, callerTaskId: taskId, calleeSessionId }),
           calleeUrl: this.source.memberUrl?.(call.member) ?? null,
-          memberTaskId: call.memberTaskId,
-          memberTaskState: null,
-          toolCallId: call.toolCallId,
-          status: call.status,
-          ended: call.ended,
-          offers: call.offers,
-          startedAt: iso(call.startedMs),
-          endedAt: call.endedMs === null ? null : iso(call.endedMs),
-          elapsedMs: call.elapsedMs,
         });
       }
     }
