@@ -5,10 +5,12 @@
 import type { TaskRecordEntry } from './console-records.js';
 import type { TaskState } from './task-states.js';
 
-/** `<record base>/sessions/<sessionId><CONSOLE_ROLLUP_SUFFIX>?q=&state=&contextId=&since=`: one session's rollup, on mur console and on its door. */
+/**
+ * The rollup's path segment: `<record base>/sessions/<sessionId>/rollup?q=&state=&contextId=&since=` is one session's
+ * rollup; `<record base>/rollup?sessions=<id>,…&…` several sessions' (a formation's members: mur console reads its
+ * host's, a door its own session's). The record base is `/api/records` on mur console, `/resources/records` on a door.
+ */
 export const CONSOLE_ROLLUP_SUFFIX = '/rollup';
-/** `/api/records<RECORD_ROLLUP_SUFFIX>?sessions=<id>,…&q=&state=&contextId=&since=`: several sessions' rollup (a formation's members), mur console only. */
-export const RECORD_ROLLUP_SUFFIX = '/rollup';
 export const ROLLUP_SESSIONS_MAX = 50;
 /** A rollup's tasks over time are in at most this many buckets. */
 export const ROLLUP_BUCKETS_MAX = 48;

@@ -30,7 +30,6 @@ export {
   ROLLUP_SESSIONS_MAX,
   ROLLUP_TOOL_NAMES_MAX,
   ROLLUP_TOOLS_SHOWN,
-  RECORD_ROLLUP_SUFFIX,
   type RollupFilters,
   type RollupTool,
   TIME_SPLIT_PARTS,

@@ -10,7 +10,6 @@ import {
   CONSOLE_PEER_HANDLES_SUFFIX,
   CONSOLE_RECORDS_BASE,
   CONSOLE_ROLLUP_SUFFIX,
-  RECORD_ROLLUP_SUFFIX,
   type ConsoleRollup,
   type ConsoleRecordSessionsResponse,
   type ConsoleTaskRecordPage,
@@ -209,7 +208,7 @@ export function readRollup(sessions: { sessionId: string } | { sessionIds: reado
   if (search.contextId) query.set('contextId', search.contextId);
   if (search.since) query.set('since', search.since);
   if ('sessionId' in sessions) return readRecordJson<ConsoleRollup>(`/sessions/${encodeURIComponent(sessions.sessionId)}${CONSOLE_ROLLUP_SUFFIX}?${query}`, options);
-  return readRecordJson<ConsoleRollup>(`${RECORD_ROLLUP_SUFFIX}?${query}`, { ...options, door: null });
+  return readRecordJson<ConsoleRollup>(`${CONSOLE_ROLLUP_SUFFIX}?${query}`, { ...options, door: null });
 }
 
 /**

@@ -22,7 +22,6 @@ import {
   RECORD_PAGE_CHARS_MAX,
   RECORD_PAGE_DEFAULT,
   RECORD_PAGE_MAX,
-  RECORD_ROLLUP_SUFFIX,
   type RecordMemberCall,
   type RecordMemberCallsResponse,
   recordNotFoundRefusal,
@@ -279,7 +278,7 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
       }
       return notFound;
     }
-    if (`/${parts.join('/')}` === RECORD_ROLLUP_SUFFIX) {
+    if (`/${parts.join('/')}` === CONSOLE_ROLLUP_SUFFIX) {
       const asked = [...new Set((query.get('sessions') ?? '').split(',').filter((id) => id !== ''))];
       const found = asked.slice(0, ROLLUP_SESSIONS_MAX).flatMap((id) => reading.session(id) ?? []);
       const missing = asked.filter((id) => !found.some((s) => s.sessionId === id));
