@@ -88,7 +88,7 @@ test.describe('the console across hosts', () => {
   });
 
   function added(page: Page) {
-    return page.getByRole('region', { name: 'Added doors' });
+    return page.getByRole('region', { name: 'Added doors', exact: true });
   }
 
   test('the console, on its own host, lists both doors; alpha opens live with the token of its file', async ({ page }) => {

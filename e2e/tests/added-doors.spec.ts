@@ -56,7 +56,7 @@ test.describe('added doors', () => {
 
   test('the capsules page lists the added door, and its page is live with its tasks listed', async ({ page }) => {
     await page.goto(`${consoleUrl}/#/`);
-    const added = page.getByRole('region', { name: 'Added doors' });
+    const added = page.getByRole('region', { name: 'Added doors', exact: true });
     await expect(added.getByRole('link', { name: door.url })).toBeVisible();
     await expect(added).toContainText('with a token file');
     await added.getByRole('link', { name: door.url }).click();
