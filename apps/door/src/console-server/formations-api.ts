@@ -19,7 +19,7 @@ import { MemberDoorRecords } from './member-door-records.js';
 import { consoleMemberCall, memberCallsOf } from '../records/member-call-records.js';
 import { recordSessions } from './record-sessions.js';
 import { countTasksByState, storedStates } from '../records/store-reader.js';
-import { readTrace } from '../records/trace-reader.js';
+import { traceIndex } from '../records/trace-index.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -27,7 +27,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 async function describeFormation(
   entry: FormationEntry & { stale: boolean },
   registered: ReturnType<typeof listSessions>,
-  recordsDirOf: (sessionId: string) => string | null,
+  recordsDirOf: (sessionId: string) => Promise<string | null>,
   doors: MemberDoorRecords,
 ): Promise<ConsoleFormation> {
   const members: ConsoleFormationMember[] = [];
@@ -36,7 +36,7 @@ async function describeFormation(
   const sessionOfMember = new Map(entry.members.map((m) => [m.member, m.sessionId]));
   for (const m of entry.members) {
     const reg = registered.find((s) => s.sessionId === m.sessionId);
-    const recordsDir = reg?.recordsDir ?? recordsDirOf(m.sessionId);
+    const recordsDir = reg?.recordsDir ?? (await recordsDirOf(m.sessionId));
     members.push({
       member: m.member,
       sessionId: m.sessionId,
@@ -58,7 +58,11 @@ async function describeFormation(
       }
       continue;
     }
-    for (const [taskId, records] of readTrace(path.join(recordsDir, 'trace.jsonl')).tasks) {
+    const index = await traceIndex(path.join(recordsDir, 'trace.jsonl'));
+    for (const [taskId, task] of index.tasks) {
+      if (!task.callsMember && !task.delegates) continue;
+      // Read light: a tool call's output bears on neither (docs/console.md, "Read through an index, never whole").
+      const { records } = await index.light(task);
       for (const call of memberCallsOf(taskId, records)) {
         calls.push(consoleMemberCall(call, { caller: m.member, callerSessionId: m.sessionId, callerTaskId: taskId, calleeSessionId: sessionOfMember.get(call.member) ?? null }));
       }
@@ -82,7 +86,8 @@ async function describeFormation(
     }
   }
   // Each member task's state, from its member's store (one query per callee).
-  const dirOfSession = new Map(members.map((m) => [m.sessionId, registered.find((s) => s.sessionId === m.sessionId)?.recordsDir ?? recordsDirOf(m.sessionId)]));
+  const dirOfSession = new Map<string, string | null>();
+  for (const m of members) dirOfSession.set(m.sessionId, registered.find((s) => s.sessionId === m.sessionId)?.recordsDir ?? (await recordsDirOf(m.sessionId)));
   for (const callee of members) {
     const dir = dirOfSession.get(callee.sessionId);
     const mine = calls.filter((c) => c.calleeSessionId === callee.sessionId && c.memberTaskId !== null);
@@ -147,16 +152,16 @@ export function registerFormationsApi(fastify: FastifyInstance, home: string, ad
     const local = isLoopbackHost(request.socket.remoteAddress ?? '');
     const registered = local ? listSessions(home) : [];
     // An unregistered (ended) member's records folder is found by walking the records, once per request.
-    let walked: Map<string, string> | null = null;
-    const recordsDirOf = (sessionId: string) => {
-      walked ??= new Map(recordSessions(home).map((s) => [s.sessionId, s.recordsDir]));
-      return walked.get(sessionId) ?? null;
+    let walked: Promise<Map<string, string>> | null = null;
+    const recordsDirOf = async (sessionId: string) => {
+      walked ??= recordSessions(home).then((sessions) => new Map(sessions.map((s) => [s.sessionId, s.recordsDir])));
+      return (await walked).get(sessionId) ?? null;
     };
     const entries = local ? listFormations(home) : [];
     const formations = await Promise.all(entries.map((f) => describeFormation(f, registered, recordsDirOf, doors)));
     for (const found of await discoveredFormations(added, entries, doors)) {
       // Read from the doors alone: no member's records are looked for on this host.
-      const formation = await describeFormation(found.entry, [], () => null, doors);
+      const formation = await describeFormation(found.entry, [], async () => null, doors);
       for (const member of formation.members) if (member.records === 'door') member.session = 'live';
       formations.push({ ...formation, key: found.key, source: 'doors' });
     }

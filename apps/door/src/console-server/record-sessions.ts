@@ -2,7 +2,7 @@ import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ConsoleRecordSession } from '@murmur/protocol';
 import { listSessions } from '../session/session-registry.js';
-import { readTrace } from '../records/trace-reader.js';
+import { traceIndex } from '../records/trace-index.js';
 
 const SESSION_DIR = /^ses_[0-9a-f]{32}$/;
 /** Records folders nest the capsule's absolute path; deeper than this is not looked into. */
@@ -34,14 +34,14 @@ function recordFolders(home: string): string[] {
  * The sessions whose records are on this host: registered ones (live, or stale when their process is gone) and the
  * ended ones only their records folders remember, under `home` (MURMUR_HOME). Newest first.
  */
-export function recordSessions(home: string): ConsoleRecordSession[] {
+export async function recordSessions(home: string): Promise<ConsoleRecordSession[]> {
   const registered = new Map(listSessions(home).map((s) => [s.sessionId, s]));
   const byId = new Map<string, ConsoleRecordSession>();
   const folders = new Set([...recordFolders(home), ...[...registered.values()].map((s) => s.recordsDir)]);
   for (const recordsDir of folders) {
     const sessionId = path.basename(recordsDir);
     if (!SESSION_DIR.test(sessionId) || !existsSync(path.join(recordsDir, 'trace.jsonl'))) continue;
-    const trace = readTrace(path.join(recordsDir, 'trace.jsonl'));
+    const trace = await traceIndex(path.join(recordsDir, 'trace.jsonl'));
     const entry = registered.get(sessionId);
     const state = entry ? (entry.stale ? 'stale' : 'live') : 'ended';
     const previous = byId.get(sessionId);

@@ -10,7 +10,7 @@ import { recordSessions } from './record-sessions.js';
  * answered, whatever the bind. Every door serves the same answers for its own session (planes/records-plane.ts).
  */
 export function registerRecordsApi(fastify: FastifyInstance, home: string): void {
-  const source: RecordSource = { sessions: () => recordSessions(home), cacheTraces: true };
+  const source: RecordSource = { sessions: () => recordSessions(home) };
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith(`${CONSOLE_RECORDS_BASE}/`)) return;
     const peer = request.socket.remoteAddress ?? '';

@@ -26,7 +26,7 @@ export function isRecordsPath(pathname: string): boolean {
 /**
  * The record plane: the door's own session's record, with the paths and shapes of mur console's record API, reached
  * after the door token, peer consent and the resources/records scope (seed 000, step 4). One request is answered at a
- * time and no parsed trace is kept between requests, so what it holds is one trace and one page.
+ * time; it keeps its trace's index (records/trace-index.ts) and reads only the lines an answer needs.
  */
 export class RecordsPlane {
   readonly #source: RecordSource;
@@ -34,7 +34,6 @@ export class RecordsPlane {
 
   constructor(own: OwnSession) {
     this.#source = {
-      cacheTraces: false,
       sessions: () => [
         {
           sessionId: own.sessionId,

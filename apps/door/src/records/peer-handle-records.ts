@@ -1,5 +1,5 @@
 import type { ConsolePeerHandle, PeerHandleState } from '@murmur/protocol';
-import type { ParsedTrace } from './trace-reader.js';
+import type { TraceLine } from './trace-schema.js';
 
 /**
  * The peer handles a session minted, rebuilt from its trace (docs/planes.md, "In the console"): share-file writes
@@ -7,9 +7,10 @@ import type { ParsedTrace } from './trace-reader.js';
  * never by its secret. Reading the records rather than the door's memory works for an ended session too, and adds no
  * route to the door: its check order (seed 000) is untouched. Newest minted first.
  */
-export function peerHandlesOf(records: ParsedTrace['handles'], options: { nowMs: number; sessionEnded: boolean }): ConsolePeerHandle[] {
+export function peerHandlesOf(records: readonly TraceLine[], options: { nowMs: number; sessionEnded: boolean }): ConsolePeerHandle[] {
   const byId = new Map<string, ConsolePeerHandle>();
   for (const record of records) {
+    if (record.type !== 'peer_handle_mint' && record.type !== 'peer_handle_redeem' && record.type !== 'peer_handle_refused') continue;
     if (record.type === 'peer_handle_mint') {
       byId.set(record.handle_id, {
         handleId: record.handle_id,

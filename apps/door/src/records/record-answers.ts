@@ -31,23 +31,23 @@ import {
   type TaskRecordEntry,
   type TaskRecordMember,
   type TaskRecordMemberCall,
+  type TaskRecordSummary,
 } from '@murmur/protocol';
 import { consoleMemberCall, memberCallsOf } from './member-call-records.js';
 import { peerHandlesOf } from './peer-handle-records.js';
 import { readStoredTasks } from './store-reader.js';
-import { matches, recordEntries, recordSummary } from './task-records.js';
-import type { TraceLine } from './trace-schema.js';
+import type { StoredTask } from './task-table.js';
+import { matches, type OrderedEntry, orderedEntries, recordEntries, recordSummary, withToolCallInFull } from './task-records.js';
 import { type RollupTask, rollupTasks } from './task-rollup.js';
-import { type ParsedTrace, readTrace } from './trace-reader.js';
+import { type IndexedTask, type TraceIndex, traceIndex } from './trace-index.js';
+import type { TraceLine } from './trace-schema.js';
 
 /**
  * Where records are read from: mur console's every session on its host, or a door's own session. One source answers
  * both addresses of the record (docs/console.md, "Every door serves its record"), so there is one record, not two.
  */
 export interface RecordSource {
-  sessions(): ConsoleRecordSession[];
-  /** Whether parsed traces may be kept between requests (mur console's cache); a door keeps none. */
-  readonly cacheTraces: boolean;
+  sessions(): ConsoleRecordSession[] | Promise<ConsoleRecordSession[]>;
   /** A formation member's door by its roster name, as this session's seat knows it (a door's own source). */
   memberUrl?(member: string): string | null;
   /** The formation this session is a member of, as its seat knows it (a door's own source). */
@@ -87,19 +87,20 @@ function paging(query: URLSearchParams): Paging {
 }
 
 /**
- * The page of `items` from `offset`: at most `limit`, and no more once their JSON passes RECORD_PAGE_CHARS_MAX (the
- * first always goes), as ListTasks windows its text (docs/reliability.md).
+ * The page of `count` items from `offset`, each loaded as it is placed: at most `limit`, and no more once their JSON
+ * passes RECORD_PAGE_CHARS_MAX (the first always goes), as ListTasks windows its text (docs/reliability.md).
  */
-function pageOf<T>(items: readonly T[], { offset, limit }: Paging): { page: T[]; nextCursor: string | null } {
+async function pageOf<T>(count: number, { offset, limit }: Paging, load: (i: number) => T | Promise<T>): Promise<{ page: T[]; nextCursor: string | null }> {
   const page: T[] = [];
   let chars = 0;
-  for (let i = offset; i < items.length && page.length < limit; i++) {
-    chars += JSON.stringify(items[i]).length;
+  for (let i = offset; i < count && page.length < limit; i++) {
+    const item = await load(i);
+    chars += JSON.stringify(item).length;
     if (page.length > 0 && chars > RECORD_PAGE_CHARS_MAX) break;
-    page.push(items[i]);
+    page.push(item);
   }
   const end = offset + page.length;
-  return { page, nextCursor: end < items.length ? String(end) : null };
+  return { page, nextCursor: end < count ? String(end) : null };
 }
 
 interface Filters {
@@ -118,55 +119,94 @@ function filters(query: URLSearchParams): Filters {
   return { q: (query.get('q') ?? '').trim(), state, contextId: query.get('contextId') || null, sinceMs };
 }
 
-const callsMember = (records: readonly TraceLine[]) => records.some((r) => r.type === 'tool_call' && r.tool === 'call-member');
+/** A session's task: its stored row and its lines in the session's trace index (none when its records are lost). */
+interface SessionTask {
+  row: StoredTask;
+  task: IndexedTask | undefined;
+}
 
-/** One request's reading of a source: each trace parsed once for the request, whatever the source caches. */
+/** A task's record as read for one request: its summary, and its entries ordered from its light records. */
+interface TaskRecordReading {
+  summary: TaskRecordSummary;
+  ordered: OrderedEntry[];
+  /** The entry as the record shows it: a tool call's input and output read in full from its line. */
+  inFull(entry: OrderedEntry): Promise<TaskRecordEntry>;
+}
+
+/**
+ * One request's reading of a source: each session's trace index refreshed once for the request, and only the lines
+ * the answer needs read (docs/console.md, "Read through an index, never whole").
+ */
 class RecordReading {
-  readonly #traces = new Map<string, ParsedTrace>();
+  readonly #indexes = new Map<string, TraceIndex>();
   #sessions: ConsoleRecordSession[] | null = null;
 
   constructor(private readonly source: RecordSource) {}
 
-  sessions(): ConsoleRecordSession[] {
-    this.#sessions ??= this.source.sessions();
+  async sessions(): Promise<ConsoleRecordSession[]> {
+    this.#sessions ??= await this.source.sessions();
     return this.#sessions;
   }
 
-  session(sessionId: string): ConsoleRecordSession | null {
-    return isId('session', sessionId) ? (this.sessions().find((s) => s.sessionId === sessionId) ?? null) : null;
+  async session(sessionId: string): Promise<ConsoleRecordSession | null> {
+    return isId('session', sessionId) ? ((await this.sessions()).find((s) => s.sessionId === sessionId) ?? null) : null;
   }
 
-  trace(session: ConsoleRecordSession): ParsedTrace {
-    let trace = this.#traces.get(session.recordsDir);
-    if (!trace) {
-      trace = readTrace(path.join(session.recordsDir, 'trace.jsonl'), { cache: this.source.cacheTraces });
-      this.#traces.set(session.recordsDir, trace);
+  async index(session: ConsoleRecordSession): Promise<TraceIndex> {
+    let index = this.#indexes.get(session.recordsDir);
+    if (!index) {
+      index = await traceIndex(path.join(session.recordsDir, 'trace.jsonl'));
+      this.#indexes.set(session.recordsDir, index);
     }
-    return trace;
+    return index;
   }
 
   /** The session holding a task: task ids are unique across sessions (UUIDv7), so the first trace naming it. */
-  sessionOfTask(taskId: string): ConsoleRecordSession | null {
-    return this.sessions().find((s) => this.trace(s).tasks.has(taskId)) ?? null;
+  async sessionOfTask(taskId: string): Promise<ConsoleRecordSession | null> {
+    for (const session of await this.sessions()) if ((await this.index(session)).tasks.has(taskId)) return session;
+    return null;
   }
 
-  /** The summaries of a session's tasks, newest change first, kept by the filters. */
-  async summaries(session: ConsoleRecordSession, f: Filters) {
-    const trace = this.trace(session);
-    return (await readStoredTasks(session.recordsDir))
-      .filter((row) => (f.state === null || row.state === f.state) && (f.contextId === null || row.contextId === f.contextId))
-      .filter((row) => f.sinceMs === null || row.statusTimestampMs > f.sinceMs)
-      .map((row) => ({ summary: recordSummary(session.sessionId, row, trace.tasks.get(row.id) ?? []), row, records: trace.tasks.get(row.id) ?? [] }))
-      .filter(({ summary, records }) => f.q === '' || matches(summary, records, f.q));
+  /** A session's tasks kept by the filters, newest change first; a search reads each task's input and replies alone. */
+  async filtered(session: ConsoleRecordSession, f: Filters): Promise<SessionTask[]> {
+    const index = await this.index(session);
+    const kept: SessionTask[] = [];
+    for (const row of await readStoredTasks(session.recordsDir)) {
+      if ((f.state !== null && row.state !== f.state) || (f.contextId !== null && row.contextId !== f.contextId)) continue;
+      if (f.sinceMs !== null && !(row.statusTimestampMs > f.sinceMs)) continue;
+      const task = index.tasks.get(row.id);
+      if (f.q !== '' && !(await this.#matches(session, { row, task }, f.q))) continue;
+      kept.push({ row, task });
+    }
+    return kept;
+  }
+
+  async summary(session: ConsoleRecordSession, { row, task }: SessionTask): Promise<TaskRecordSummary> {
+    const start = task ? await (await this.index(session)).first(task, 'task_start') : null;
+    return recordSummary(session.sessionId, row, { input: start?.text ?? null, turns: task?.turns ?? 0, toolCalls: task?.toolCalls ?? 0 });
+  }
+
+  async #matches(session: ConsoleRecordSession, task: SessionTask, query: string): Promise<boolean> {
+    const replies: string[] = [];
+    if (task.task) {
+      const index = await this.index(session);
+      for await (const { record } of index.read(index.linesOf(task.task, ['task_resumed']))) if (record.type === 'task_resumed') replies.push(record.reply);
+    }
+    return matches(await this.summary(session, task), replies, query);
+  }
+
+  /** A task's records, light (records/trace-index.ts): every record, a tool call's input and output left out. */
+  async lightRecords(session: ConsoleRecordSession, task: IndexedTask | undefined): Promise<{ lines: number[]; records: TraceLine[] }> {
+    return task ? (await this.index(session)).light(task) : { lines: [], records: [] };
   }
 
   /** The member calls a task's call-member tool calls made, by tool call id, each with the member task's session. */
-  memberCalls(taskId: string, records: readonly TraceLine[]): Map<string, TaskRecordMemberCall> | undefined {
-    if (!callsMember(records)) return undefined;
+  async memberCalls(taskId: string, records: readonly TraceLine[]): Promise<Map<string, TaskRecordMemberCall> | undefined> {
+    if (!records.some((r) => r.type === 'tool_call' && r.tool === 'call-member')) return undefined;
     const byToolCall = new Map<string, TaskRecordMemberCall>();
     for (const call of memberCallsOf(taskId, records)) {
       if (call.toolCallId === null) continue;
-      const memberSession = call.memberTaskId === null ? null : this.sessionOfTask(call.memberTaskId);
+      const memberSession = call.memberTaskId === null ? null : await this.sessionOfTask(call.memberTaskId);
       byToolCall.set(call.toolCallId, {
         callId: call.callId,
         member: call.member,
@@ -181,13 +221,27 @@ class RecordReading {
     return byToolCall;
   }
 
-  async taskRecord(taskId: string) {
-    const session = this.sessionOfTask(taskId);
+  /** A task's record of one of the session's tasks. */
+  async record(session: ConsoleRecordSession, { row, task }: SessionTask): Promise<TaskRecordReading> {
+    const index = await this.index(session);
+    const light = await this.lightRecords(session, task);
+    const start = light.records.find((r) => r.type === 'task_start');
+    const summary = recordSummary(session.sessionId, row, { input: start?.type === 'task_start' ? start.text : null, turns: task?.turns ?? 0, toolCalls: task?.toolCalls ?? 0 });
+    const ordered = orderedEntries(row, light.records, await this.memberCalls(row.id, light.records));
+    const inFull = async ({ entry, from }: OrderedEntry): Promise<TaskRecordEntry> => {
+      if (entry.kind !== 'tool-call') return entry;
+      for await (const { record } of index.read([light.lines[from]])) return withToolCallInFull(entry, record);
+      return entry;
+    };
+    return { summary, ordered, inFull };
+  }
+
+  async taskRecord(taskId: string): Promise<TaskRecordReading | null> {
+    const session = await this.sessionOfTask(taskId);
     if (!session) return null;
     const [row] = await readStoredTasks(session.recordsDir, taskId);
     if (!row) return null;
-    const records = this.trace(session).tasks.get(taskId) ?? [];
-    return { summary: recordSummary(session.sessionId, row, records), entries: recordEntries(row, records, this.memberCalls(taskId, records)) };
+    return this.record(session, { row, task: (await this.index(session)).tasks.get(taskId) });
   }
 
   /** The records of the member tasks `entries` started, and theirs in turn, as `ConsoleTaskRecordPage.members` holds them. */
@@ -202,8 +256,10 @@ class RecordReading {
         read.add(id);
         const record = await this.taskRecord(id);
         if (!record) continue;
-        members.push({ task: record.summary, entries: record.entries.slice(0, RECORD_MEMBER_ENTRIES_MAX) });
-        next.push(...memberTaskIds(record.entries));
+        const shown: TaskRecordEntry[] = [];
+        for (const entry of record.ordered.slice(0, RECORD_MEMBER_ENTRIES_MAX)) shown.push(await record.inFull(entry));
+        members.push({ task: record.summary, entries: shown });
+        next.push(...memberTaskIds(record.ordered.map((o) => o.entry)));
       }
       wanted = next;
     }
@@ -211,11 +267,12 @@ class RecordReading {
   }
 
   /** The member calls each session's trace records as the caller, newest start first. */
-  calls(session: ConsoleRecordSession, caller: string): RecordMemberCall[] {
+  async calls(session: ConsoleRecordSession, caller: string): Promise<RecordMemberCall[]> {
     const calls: RecordMemberCall[] = [];
-    for (const [taskId, records] of this.trace(session).tasks) {
-      for (const call of memberCallsOf(taskId, records)) {
-        const calleeSessionId = call.memberTaskId === null ? null : (this.sessionOfTask(call.memberTaskId)?.sessionId ?? null);
+    for (const [taskId, task] of (await this.index(session)).tasks) {
+      if (!task.callsMember) continue;
+      for (const call of memberCallsOf(taskId, (await this.lightRecords(session, task)).records)) {
+        const calleeSessionId = call.memberTaskId === null ? null : ((await this.sessionOfTask(call.memberTaskId))?.sessionId ?? null);
         calls.push({
           ...consoleMemberCall(call, { caller, callerSessionId: session.sessionId, callerTaskId: taskId, calleeSessionId }),
           calleeUrl: this.source.memberUrl?.(call.member) ?? null,
@@ -234,10 +291,20 @@ async function sessionsRollup(reading: RecordReading, sessions: readonly Console
   const readAtMs = Date.now();
   const tasks: RollupTask[] = [];
   for (const session of sessions) {
-    for (const { summary, row, records } of await reading.summaries(session, f)) tasks.push({ summary, entries: () => recordEntries(row, records) });
+    for (const { row, task } of await reading.filtered(session, f)) {
+      tasks.push({
+        summary: recordSummary(session.sessionId, row, { input: null, turns: task?.turns ?? 0, toolCalls: task?.toolCalls ?? 0 }),
+        entries: async () => recordEntries(row, (await reading.lightRecords(session, task)).records),
+      });
+    }
   }
   const shown = { q: f.q, state: f.state ?? '', contextId: f.contextId ?? '', since: query.get('since') ?? '' };
   return rollupTasks(tasks, { sessionIds: sessions.map((s) => s.sessionId), missing, filters: shown, readAtMs });
+}
+
+/** A task's entries as the record shows them, each tool call read in full only as its line is asked for. */
+async function* entriesInFull(record: TaskRecordReading): AsyncGenerator<TaskRecordEntry> {
+  for (const entry of record.ordered) yield record.inFull(entry);
 }
 
 /**
@@ -250,49 +317,56 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
   const notFound: RecordAnswer = { kind: 'refusal', body: recordNotFoundRefusal(shown) };
   const parts = rest.split('/').slice(1);
   try {
-    if (parts.length === 1 && parts[0] === 'sessions') return json({ sessions: reading.sessions() } satisfies ConsoleRecordSessionsResponse);
+    if (parts.length === 1 && parts[0] === 'sessions') return json({ sessions: await reading.sessions() } satisfies ConsoleRecordSessionsResponse);
     if (`/${parts.join('/')}` === RECORD_CALLS_SUFFIX) {
-      const calls = reading.sessions().flatMap((s) => reading.calls(s, s.name ?? s.sessionId));
-      const [only] = reading.sessions();
-      return json({ sessionId: only?.sessionId ?? '', calls } satisfies RecordMemberCallsResponse);
+      const sessions = await reading.sessions();
+      const calls: RecordMemberCall[] = [];
+      for (const s of sessions) calls.push(...(await reading.calls(s, s.name ?? s.sessionId)));
+      return json({ sessionId: sessions[0]?.sessionId ?? '', calls } satisfies RecordMemberCallsResponse);
     }
     if (`/${parts.join('/')}` === RECORD_FORMATION_SUFFIX) {
       const formation = source.formation?.() ?? null;
       return formation === null ? notFound : json(formation satisfies RecordFormationResponse);
     }
     if (parts[0] === 'sessions' && parts.length === 3) {
-      const session = reading.session(parts[1]);
+      const session = await reading.session(parts[1]);
       if (!session) return notFound;
       if (parts[2] === 'tasks') {
         const f = filters(query);
         const p = paging(query);
-        const summaries = (await reading.summaries(session, f)).map(({ summary }) => summary);
-        const { page, nextCursor } = pageOf(summaries, p);
-        return json({ session, tasks: page, total: summaries.length, nextCursor } satisfies ConsoleTaskSummariesPage);
+        const kept = await reading.filtered(session, f);
+        const { page, nextCursor } = await pageOf(kept.length, p, (i) => reading.summary(session, kept[i]));
+        return json({ session, tasks: page, total: kept.length, nextCursor } satisfies ConsoleTaskSummariesPage);
       }
       if (parts[2] === 'export') return { kind: 'ndjson', filename: `${session.sessionId}.ndjson`, lines: () => sessionLines(reading, session) };
       if (`/${parts[2]}` === CONSOLE_ROLLUP_SUFFIX) return json(await sessionsRollup(reading, [session], [], query));
       if (`/${parts[2]}` === CONSOLE_PEER_HANDLES_SUFFIX) {
-        const handles = peerHandlesOf(reading.trace(session).handles, { nowMs: Date.now(), sessionEnded: session.state !== 'live' });
+        const index = await reading.index(session);
+        const { records } = await index.readAll(index.handleLines);
+        const handles = peerHandlesOf(records, { nowMs: Date.now(), sessionEnded: session.state !== 'live' });
         return json({ sessionId: session.sessionId, handles } satisfies ConsolePeerHandlesResponse);
       }
       return notFound;
     }
     if (`/${parts.join('/')}` === CONSOLE_ROLLUP_SUFFIX) {
       const asked = [...new Set((query.get('sessions') ?? '').split(',').filter((id) => id !== ''))];
-      const found = asked.slice(0, ROLLUP_SESSIONS_MAX).flatMap((id) => reading.session(id) ?? []);
+      const found: ConsoleRecordSession[] = [];
+      for (const id of asked.slice(0, ROLLUP_SESSIONS_MAX)) {
+        const session = await reading.session(id);
+        if (session) found.push(session);
+      }
       const missing = asked.filter((id) => !found.some((s) => s.sessionId === id));
       return json(await sessionsRollup(reading, found, missing, query));
     }
     if (parts.length === 1 && parts[0] === 'tasks') {
       const ids = [...new Set((query.get('ids') ?? '').split(',').filter((id) => isId('task', id)))].slice(0, RECORD_IDS_MAX);
       const tasks: ConsoleTaskSummariesResponse['tasks'] = [];
-      for (const session of ids.length > 0 ? reading.sessions() : []) {
-        const trace = reading.trace(session);
-        const wanted = new Set(ids.filter((id) => trace.tasks.has(id)));
+      for (const session of ids.length > 0 ? await reading.sessions() : []) {
+        const index = await reading.index(session);
+        const wanted = new Set(ids.filter((id) => index.tasks.has(id)));
         if (wanted.size === 0) continue;
         for (const row of await readStoredTasks(session.recordsDir)) {
-          if (wanted.has(row.id)) tasks.push(recordSummary(session.sessionId, row, trace.tasks.get(row.id) ?? []));
+          if (wanted.has(row.id)) tasks.push(await reading.summary(session, { row, task: index.tasks.get(row.id) }));
         }
       }
       return json({ tasks } satisfies ConsoleTaskSummariesResponse);
@@ -306,14 +380,14 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
         return {
           kind: 'ndjson',
           filename: `${taskId}.ndjson`,
-          lines: function* () {
+          lines: async function* () {
             yield JSON.stringify({ kind: 'task', ...record.summary });
-            for (const entry of record.entries) yield JSON.stringify(entry);
+            for await (const entry of entriesInFull(record)) yield JSON.stringify(entry);
           },
         };
       }
-      const { page, nextCursor } = pageOf(record.entries, p);
-      const body: ConsoleTaskRecordPage = { task: record.summary, entries: page, total: record.entries.length, nextCursor, members: await reading.memberRecords(page) };
+      const { page, nextCursor } = await pageOf(record.ordered.length, p, (i) => record.inFull(record.ordered[i]));
+      const body: ConsoleTaskRecordPage = { task: record.summary, entries: page, total: record.ordered.length, nextCursor, members: await reading.memberRecords(page) };
       return json(body);
     }
     return notFound;
@@ -326,8 +400,9 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
 /** A whole session's record: the session, then each task (newest change first) followed by its entries, each with its taskId. */
 async function* sessionLines(reading: RecordReading, session: ConsoleRecordSession): AsyncGenerator<string> {
   yield JSON.stringify({ kind: 'session', ...session });
-  for (const { summary, row, records } of await reading.summaries(session, { q: '', state: null, contextId: null, sinceMs: null })) {
-    yield JSON.stringify({ kind: 'task', ...summary });
-    for (const entry of recordEntries(row, records, reading.memberCalls(summary.taskId, records))) yield JSON.stringify({ taskId: summary.taskId, ...entry });
+  for (const task of await reading.filtered(session, { q: '', state: null, contextId: null, sinceMs: null })) {
+    const record = await reading.record(session, task);
+    yield JSON.stringify({ kind: 'task', ...record.summary });
+    for await (const entry of entriesInFull(record)) yield JSON.stringify({ taskId: record.summary.taskId, ...entry });
   }
 }

@@ -51,15 +51,28 @@ function capsuleOf(record: TraceLineOf<'plan_step'>): string | null {
  * id) are the member calls its `call-member` tool calls made (docs/console.md, "Formations").
  */
 export function recordEntries(row: StoredTask, records: readonly TraceLine[], memberCalls: ReadonlyMap<string, TaskRecordMemberCall> = new Map()): TaskRecordEntry[] {
+  return orderedEntries(row, records, memberCalls).map((e) => e.entry);
+}
+
+/** A record entry and the index in `records` of the record it was made from. */
+export interface OrderedEntry {
+  entry: TaskRecordEntry;
+  from: number;
+}
+
+/** recordEntries(), each entry with the index of its record: a page reads its tool calls' records in full by it. */
+export function orderedEntries(row: StoredTask, records: readonly TraceLine[], memberCalls: ReadonlyMap<string, TaskRecordMemberCall> = new Map()): OrderedEntry[] {
   const origin = row.createdAtMs;
   const at = (ms: number) => ({ at: iso(ms), offsetMs: Math.max(0, ms - origin) });
-  const entries: { ms: number; entry: TaskRecordEntry }[] = [];
+  const entries: { ms: number; entry: TaskRecordEntry; from: number }[] = [];
   // The door writes task_end before task_result: the answer is placed at the end's time, before it.
   const endRecord = records.find((r) => r.type === 'task_end');
   const endMs = endRecord ? Date.parse(endRecord.ts) : Number.NaN;
-  const push = (ms: number, entry: TaskRecordEntry) => entries.push({ ms, entry });
+  let from = 0;
+  const push = (ms: number, entry: TaskRecordEntry) => entries.push({ ms, entry, from });
   const plans = planStepsOf(records, origin);
-  for (const record of records) {
+  for (const [index, record] of records.entries()) {
+    from = index;
     const ms = Date.parse(record.ts);
     if (Number.isNaN(ms)) continue;
     switch (record.type) {
@@ -170,11 +183,23 @@ export function recordEntries(row: StoredTask, records: readonly TraceLine[], me
   }
   const rank = (e: TaskRecordEntry) => (e.kind === 'end' ? 1 : 0);
   entries.sort((a, b) => a.ms - b.ms || rank(a.entry) - rank(b.entry));
-  return entries.map((e) => e.entry);
+  return entries.map(({ entry, from }) => ({ entry, from }));
 }
 
-export function recordSummary(sessionId: string, row: StoredTask, records: readonly TraceLine[]): TaskRecordSummary {
-  const start = records.find((r) => r.type === 'task_start');
+/** A tool call's entry made from its light record (records/trace-index.ts), with the input and output of its full record. */
+export function withToolCallInFull(entry: TaskRecordEntry, full: TraceLine): TaskRecordEntry {
+  if (entry.kind !== 'tool-call' || full.type !== 'tool_call') return entry;
+  return { ...entry, input: (full.input as JsonValue | undefined) ?? null, output: full.output };
+}
+
+/** What a task's summary reads from its records: its input (task_start's text) and how many turns and tool calls it made. */
+export interface TaskCounts {
+  input: string | null;
+  turns: number;
+  toolCalls: number;
+}
+
+export function recordSummary(sessionId: string, row: StoredTask, counts: TaskCounts): TaskRecordSummary {
   const ended = isTerminalState(row.state);
   return {
     taskId: row.id,
@@ -183,18 +208,18 @@ export function recordSummary(sessionId: string, row: StoredTask, records: reado
     state: row.state,
     createdAt: iso(row.createdAtMs),
     updatedAt: iso(row.statusTimestampMs),
-    input: start?.type === 'task_start' ? start.text : null,
+    input: counts.input,
     answer: row.response,
     statusText: row.state === 'TASK_STATE_INPUT_REQUIRED' ? row.prompt : row.statusText,
     durationMs: ended ? Math.max(0, row.statusTimestampMs - row.createdAtMs) : null,
-    turns: records.filter((r) => r.type === 'inference').length,
-    toolCalls: records.filter((r) => r.type === 'tool_call').length,
+    turns: counts.turns,
+    toolCalls: counts.toolCalls,
   };
 }
 
 /** Whether a task's input, replies, answer or status text contain `query` (case-insensitive). */
-export function matches(summary: TaskRecordSummary, records: readonly TraceLine[], query: string): boolean {
+export function matches(summary: TaskRecordSummary, replies: readonly string[], query: string): boolean {
   const needle = query.toLowerCase();
-  const texts = [summary.input, summary.answer, summary.statusText, summary.taskId, ...records.map((r) => (r.type === 'task_resumed' ? r.reply : null))];
+  const texts = [summary.input, summary.answer, summary.statusText, summary.taskId, ...replies];
   return texts.some((t) => t?.toLowerCase().includes(needle));
 }

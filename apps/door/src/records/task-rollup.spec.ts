@@ -45,7 +45,7 @@ function summary(n: number, state: TaskState, createdOffsetMs: number, durationM
     toolCalls,
   };
 }
-const task = (s: TaskRecordSummary, entries: TaskRecordEntry[]): RollupTask => ({ summary: s, entries: () => entries });
+const task = (s: TaskRecordSummary, entries: TaskRecordEntry[]): RollupTask => ({ summary: s, entries: async () => entries });
 const context = { sessionIds: ['ses_1'], missing: [], filters: { q: '', state: '', contextId: '', since: '' }, readAtMs: T0 + 60_000 };
 
 test('a task’s time splits into model calls, tool calls, members, input and the rest, which add up to its wall time', () => {
@@ -68,13 +68,13 @@ test('a task’s time splits into model calls, tool calls, members, input and th
   assert.equal(taskTimeSplit([turn(0, 800, null), tool(0, 'bash', 800)], 1000).otherMs, 0);
 });
 
-test('the rollup’s totals are the sums of its tasks’ summaries and entries', () => {
+test('the rollup’s totals are the sums of its tasks’ summaries and entries', async () => {
   const tasks = [
     task(summary(1, 'TASK_STATE_COMPLETED', 0, 1000, 2, 2), [turn(0, 100, [100, 10, 40]), tool(100, 'bash', 50), turn(200, 100, [120, 12, 0]), tool(300, 'call-member', 400, 'error')]),
     task(summary(2, 'TASK_STATE_FAILED', 2000, 500, 1, 1), [turn(0, 200, null), tool(200, 'bash', 150)]),
     task(summary(3, 'TASK_STATE_WORKING', 4000, null, 1, 0), [turn(0, 300, [7, 3, 1])]),
   ];
-  const rollup = rollupTasks(tasks, context);
+  const rollup = await rollupTasks(tasks, context);
   assert.equal(rollup.tasks, 3);
   assert.deepEqual(rollup.byState, { TASK_STATE_COMPLETED: 1, TASK_STATE_FAILED: 1, TASK_STATE_WORKING: 1 });
   assert.equal(rollup.turns, 4);
@@ -105,8 +105,8 @@ test('the rollup’s totals are the sums of its tasks’ summaries and entries',
   assert.equal(rollup.buckets.reduce((n, b) => n + b.tasks, 0), rollup.tasks);
 });
 
-test('no task: an empty rollup with no buckets', () => {
-  const rollup = rollupTasks([], context);
+test('no task: an empty rollup with no buckets', async () => {
+  const rollup = await rollupTasks([], context);
   assert.equal(rollup.tasks, 0);
   assert.equal(rollup.bucketMs, null);
   assert.deepEqual(rollup.buckets, []);
@@ -140,9 +140,9 @@ test('buckets: the smallest width that makes at most 48, starting at a multiple 
   assert.ok(bucketsFor(0, 1e13).count <= ROLLUP_BUCKETS_MAX);
 });
 
-test('the tools told apart are bounded: names past the 200th count as other tools', () => {
+test('the tools told apart are bounded: names past the 200th count as other tools', async () => {
   const entries = Array.from({ length: ROLLUP_TOOL_NAMES_MAX + 50 }, (_, i) => tool(i, `tool-${i}`, i === ROLLUP_TOOL_NAMES_MAX + 10 ? 1_000_000 : 1));
-  const rollup = rollupTasks([task(summary(1, 'TASK_STATE_COMPLETED', 0, 10, 0, entries.length), entries)], context);
+  const rollup = await rollupTasks([task(summary(1, 'TASK_STATE_COMPLETED', 0, 10, 0, entries.length), entries)], context);
   assert.equal(rollup.tools[0]?.tool, ROLLUP_OTHER_TOOLS);
   assert.equal(rollup.tools[0]?.calls, 50);
   assert.equal(rollup.tools.length, 10);

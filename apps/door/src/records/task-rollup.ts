@@ -17,10 +17,10 @@ import {
 } from '@murmur/protocol';
 import { LogHistogram } from './log-histogram.js';
 
-/** One task to roll up: its summary, and its entries read when asked (one task's at a time). */
+/** One task to roll up: what it reads of its summary, and its entries read when asked (one task's at a time). */
 export interface RollupTask {
-  summary: TaskRecordSummary;
-  entries(): readonly TaskRecordEntry[];
+  summary: Pick<TaskRecordSummary, 'createdAt' | 'state' | 'turns' | 'toolCalls' | 'durationMs'>;
+  entries(): Promise<readonly TaskRecordEntry[]>;
 }
 
 export interface RollupContext {
@@ -65,7 +65,7 @@ export function bucketsFor(firstMs: number, lastMs: number): { bucketMs: number;
  * percentiles of durations and tokens per task, and the slowest tools. Two passes over the summaries (the range,
  * then the figures), each task's entries read once; what it keeps is bounded whatever the number of tasks.
  */
-export function rollupTasks(tasks: readonly RollupTask[], context: RollupContext): ConsoleRollup {
+export async function rollupTasks(tasks: readonly RollupTask[], context: RollupContext): Promise<ConsoleRollup> {
   let firstMs = Number.POSITIVE_INFINITY;
   let lastMs = Number.NEGATIVE_INFINITY;
   for (const { summary } of tasks) {
@@ -100,7 +100,7 @@ export function rollupTasks(tasks: readonly RollupTask[], context: RollupContext
       duration.add(summary.durationMs);
       bucket?.duration.add(summary.durationMs);
     }
-    const entries = task.entries();
+    const entries = await task.entries();
     const own = noTokens();
     for (const entry of entries) {
       if (entry.kind === 'turn') {

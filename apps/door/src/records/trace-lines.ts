@@ -22,26 +22,3 @@ export function decodeTraceLine(text: string): TraceLine | UndecodedLine {
   if (!fields.success) return 'off-schema';
   return { ts, type, ...fields.data } as TraceLine;
 }
-
-/** What a trace's text decodes to: its lines in order, and how many lines were left out, by reason. */
-export interface DecodedTrace {
-  lines: TraceLine[];
-  undecoded: Record<UndecodedLine, number>;
-}
-
-/** Every line of a trace's text, in order; empty lines are not lines. */
-export function decodeTrace(text: string): DecodedTrace {
-  const decoded: DecodedTrace = { lines: [], undecoded: { 'not-json': 0, 'unknown-type': 0, 'off-schema': 0 } };
-  let start = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
-    if (end > start) {
-      const line = decodeTraceLine(text.slice(start, end));
-      if (typeof line === 'string') decoded.undecoded[line] += 1;
-      else decoded.lines.push(line);
-    }
-    start = end + 1;
-  }
-  return decoded;
-}

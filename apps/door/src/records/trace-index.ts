@@ -1,0 +1,248 @@
+import { type FileHandle, open } from 'node:fs/promises';
+import { decodeTraceLine, type UndecodedLine } from './trace-lines.js';
+import { TRACE_TYPES, type TraceLine, type TraceLineOf, type TraceType } from './trace-schema.js';
+
+/** One task's lines in a trace index, and what its summary counts without reading them. */
+export interface IndexedTask {
+  /** The numbers of its lines in the index, in the order written. */
+  readonly lines: number[];
+  turns: number;
+  toolCalls: number;
+  callsMember: boolean;
+  delegates: boolean;
+}
+
+/** Tools whose input and output a light read keeps: they link a member call or a delegation to its tool call. */
+const LINKING_TOOLS: ReadonlySet<string> = new Set(['call-member', 'delegate-task']);
+
+/** How a light read leaves a record: a tool call's input and output dropped, except a linking tool's. */
+function lighten(record: TraceLine): TraceLine {
+  if (record.type !== 'tool_call' || LINKING_TOOLS.has(record.tool)) return record;
+  return { ...record, input: null, output: '' };
+}
+
+const READ_BYTES = 1 << 20;
+const TYPE_CODE = new Map<TraceType, number>(TRACE_TYPES.map((type, code) => [type, code]));
+
+/** Typed columns that grow by doubling: a line costs 13 bytes in them. */
+class LineColumns {
+  offsets = new Float64Array(1024);
+  lengths = new Uint32Array(1024);
+  types = new Uint8Array(1024);
+  count = 0;
+
+  push(offset: number, length: number, type: number): number {
+    if (this.count === this.offsets.length) {
+      const grow = <T extends Float64Array | Uint32Array | Uint8Array>(old: T, make: (n: number) => T): T => {
+        const next = make(old.length * 2);
+        next.set(old);
+        return next;
+      };
+      this.offsets = grow(this.offsets, (n) => new Float64Array(n));
+      this.lengths = grow(this.lengths, (n) => new Uint32Array(n));
+      this.types = grow(this.types, (n) => new Uint8Array(n));
+    }
+    this.offsets[this.count] = offset;
+    this.lengths[this.count] = length;
+    this.types[this.count] = type;
+    return this.count++;
+  }
+}
+
+/**
+ * A session's trace.jsonl indexed, never held (docs/console.md, "Read through an index, never whole"): where each
+ * decoded line is, its type, and each task's lines. `refresh()` reads what was appended since; the reads return the
+ * lines asked for, decoded, by position.
+ */
+export class TraceIndex {
+  readonly session: { name: string | null; url: string | null; startedAt: string | null; endedAt: string | null } = { name: null, url: null, startedAt: null, endedAt: null };
+  readonly tasks = new Map<string, IndexedTask>();
+  /** The peer handles' lines (`peer_handle_mint`, `_redeem`, `_refused`). */
+  readonly handleLines: number[] = [];
+  /** Lines left out, by reason: cut by a crash mid-write, a type or fields this door does not know. */
+  readonly undecoded: Record<UndecodedLine, number> = { 'not-json': 0, 'unknown-type': 0, 'off-schema': 0 };
+  #columns = new LineColumns();
+  /** The last task read light, while it has no new lines: paging through one task reads its records once. */
+  #lastLight: { task: IndexedTask; lineCount: number; read: { lines: number[]; records: TraceLine[] } } | null = null;
+  #indexedBytes = 0;
+  #identity: string | null = null;
+  #refreshing: Promise<void> = Promise.resolve();
+
+  constructor(readonly file: string) {}
+
+  /** The records this index holds, read afresh: the lines appended since the last refresh (the whole file if replaced). */
+  refresh(): Promise<this> {
+    const next = this.#refreshing.then(() => this.#indexAppended());
+    this.#refreshing = next.catch(() => undefined);
+    return next.then(() => this);
+  }
+
+  typeOf(line: number): TraceType {
+    return TRACE_TYPES[this.#columns.types[line]];
+  }
+
+  /** The records of `lines`, in the order given, read by position in runs of adjacent lines; `light` as lighten() says. */
+  async *read(lines: readonly number[], options: { light?: boolean } = {}): AsyncGenerator<{ line: number; record: TraceLine }> {
+    if (lines.length === 0) return;
+    let handle: FileHandle;
+    try {
+      handle = await open(this.file, 'r');
+    } catch {
+      return;
+    }
+    const { offsets, lengths } = this.#columns;
+    try {
+      let i = 0;
+      while (i < lines.length) {
+        // A run: lines that follow each other in the file, up to READ_BYTES (one line may be longer alone).
+        let j = i + 1;
+        let bytes = lengths[lines[i]];
+        while (j < lines.length && offsets[lines[j]] === offsets[lines[j - 1]] + lengths[lines[j - 1]] + 1 && bytes + lengths[lines[j]] + 1 <= READ_BYTES) {
+          bytes += lengths[lines[j]] + 1;
+          j++;
+        }
+        const buffer = Buffer.allocUnsafe(bytes);
+        const { bytesRead } = await handle.read(buffer, 0, bytes, offsets[lines[i]]);
+        let at = 0;
+        for (let k = i; k < j; k++) {
+          const n = lines[k];
+          const end = at + lengths[n];
+          if (end > bytesRead) return;
+          const decoded = decodeTraceLine(buffer.toString('utf8', at, end));
+          at = end + 1;
+          if (typeof decoded === 'string') continue;
+          yield { line: n, record: options.light ? lighten(decoded) : decoded };
+        }
+        i = j;
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The records of `lines`, read whole into one array: for lines whose records are small or light. */
+  async readAll(lines: readonly number[], options: { light?: boolean } = {}): Promise<{ lines: number[]; records: TraceLine[] }> {
+    const read = { lines: [] as number[], records: [] as TraceLine[] };
+    for await (const { line, record } of this.read(lines, options)) {
+      read.lines.push(line);
+      read.records.push(record);
+    }
+    return read;
+  }
+
+  /** A task's every record, light (lighten() above); the last task read is kept until it gains a line. */
+  async light(task: IndexedTask): Promise<{ lines: number[]; records: TraceLine[] }> {
+    const last = this.#lastLight;
+    if (last && last.task === task && last.lineCount === task.lines.length) return last.read;
+    const lineCount = task.lines.length;
+    const read = await this.readAll(task.lines.slice(0, lineCount), { light: true });
+    this.#lastLight = { task, lineCount, read };
+    return read;
+  }
+
+  /** The first record of `type` among a task's lines, read alone; null when it has none. */
+  async first<K extends TraceType>(task: IndexedTask, type: K): Promise<TraceLineOf<K> | null> {
+    const line = task.lines.find((n) => this.typeOf(n) === type);
+    if (line === undefined) return null;
+    for await (const { record } of this.read([line])) return record as TraceLineOf<K>;
+    return null;
+  }
+
+  /** Every line of `task` of one of `types`. */
+  linesOf(task: IndexedTask, types: readonly TraceType[]): number[] {
+    const codes = new Set(types.map((t) => TYPE_CODE.get(t)));
+    return task.lines.filter((n) => codes.has(this.#columns.types[n]));
+  }
+
+  #reset(identity: string | null): void {
+    this.#columns = new LineColumns();
+    this.#lastLight = null;
+    this.#indexedBytes = 0;
+    this.#identity = identity;
+    this.tasks.clear();
+    this.handleLines.length = 0;
+    Object.assign(this.session, { name: null, url: null, startedAt: null, endedAt: null });
+    for (const reason of Object.keys(this.undecoded) as UndecodedLine[]) this.undecoded[reason] = 0;
+  }
+
+  async #indexAppended(): Promise<void> {
+    let handle: FileHandle;
+    try {
+      handle = await open(this.file, 'r');
+    } catch {
+      this.#reset(null);
+      return;
+    }
+    try {
+      const { size, ino, dev } = await handle.stat();
+      const identity = `${dev}:${ino}`;
+      if (identity !== this.#identity || size < this.#indexedBytes) this.#reset(identity);
+      // Lines are cut at '\n' bytes (never inside a UTF-8 character); a line not yet ended stays for the next refresh.
+      let pending: Buffer[] = [];
+      let pendingStart = this.#indexedBytes;
+      let position = this.#indexedBytes;
+      const buffer = Buffer.allocUnsafe(READ_BYTES);
+      while (position < size) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_BYTES, size - position), position);
+        if (bytesRead === 0) break;
+        let from = 0;
+        for (let nl = buffer.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = buffer.indexOf(10, from)) {
+          const piece = buffer.subarray(from, nl);
+          const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
+          this.#indexLine(line, pendingStart);
+          pending = [];
+          pendingStart = position + nl + 1;
+          from = nl + 1;
+        }
+        if (from < bytesRead) pending.push(Buffer.from(buffer.subarray(from, bytesRead)));
+        position += bytesRead;
+        this.#indexedBytes = pendingStart;
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  #indexLine(bytes: Buffer, offset: number): void {
+    if (bytes.length === 0) return;
+    const record = decodeTraceLine(bytes.toString('utf8'));
+    if (typeof record === 'string') {
+      this.undecoded[record] += 1;
+      return;
+    }
+    const line = this.#columns.push(offset, bytes.length, TYPE_CODE.get(record.type) as number);
+    if (record.type === 'session_start') {
+      this.session.name ??= record.name;
+      this.session.url = record.url;
+      this.session.startedAt ??= record.ts;
+      this.session.endedAt = null;
+    } else if (record.type === 'session_end') this.session.endedAt = record.ts;
+    if (record.type === 'peer_handle_mint' || record.type === 'peer_handle_redeem' || record.type === 'peer_handle_refused') this.handleLines.push(line);
+    if (!('task_id' in record)) return;
+    let task = this.tasks.get(record.task_id);
+    if (!task) {
+      task = { lines: [], turns: 0, toolCalls: 0, callsMember: false, delegates: false };
+      this.tasks.set(record.task_id, task);
+    }
+    task.lines.push(line);
+    if (record.type === 'inference') task.turns += 1;
+    else if (record.type === 'tool_call') {
+      task.toolCalls += 1;
+      if (record.tool === 'call-member') task.callsMember = true;
+    } else if (record.type === 'delegation_start' || record.type === 'delegation') task.delegates = true;
+  }
+}
+
+/** The indexes mur console and a door keep, the most recently read last; at most INDEXES_KEPT files. */
+const kept = new Map<string, TraceIndex>();
+const INDEXES_KEPT = 64;
+
+/** The index of a trace file, brought up to date with what was appended since it was last read. */
+export function traceIndex(file: string): Promise<TraceIndex> {
+  let index = kept.get(file);
+  if (index) kept.delete(file);
+  else index = new TraceIndex(file);
+  kept.set(file, index);
+  if (kept.size > INDEXES_KEPT) kept.delete(kept.keys().next().value as string);
+  return index.refresh();
+}
