@@ -8,8 +8,9 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
-import type { ConsoleFormation, ConsoleFormationsResponse, ConsoleTaskRecordPage } from '@murmur/protocol';
+import { type ConsoleFormation, type ConsoleFormationsResponse, type ConsoleTaskRecordPage, RECORD_CALLS_SUFFIX, type RecordMemberCallsResponse, RECORDS_PLANE_PATH } from '@murmur/protocol';
 import { readSettings } from '../src/config/settings.js';
+import { addedDoor } from '../src/console-server/added-doors.js';
 import { startConsoleServer } from '../src/console-server/console-server.js';
 import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
@@ -117,5 +118,27 @@ describe("the formation view API's delegations", () => {
     assert.ok(delegateTask?.kind === 'tool-call');
     assert.equal(ended.toolCallId, delegateTask.toolCallId);
     assert.match(delegateTask.output ?? '', new RegExp(ended.delegationId));
+  });
+
+  test("mur console on another host reads the delegation from the worker's door: the same delegation as on the formation's host", async () => {
+    const [onHost] = await formations();
+    const dist = tempDir('dist');
+    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
+    const doors = ['planner', 'worker'].map((name) => addedDoor(formation.member(name).url, null));
+    const elsewhere = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: tempDir('console-home') }), doors });
+    try {
+      const { formations: found } = (await (await fetch(`${elsewhere.url}/api/formations`)).json()) as ConsoleFormationsResponse;
+      assert.deepEqual(
+        found.map((f) => [f.key, f.source, f.members.map((m) => m.records)]),
+        [[`delegating-${formation.pid}@127.0.0.1`, 'doors', ['door', 'door']]],
+      );
+      assert.equal(onHost.delegations.length, 1);
+      assert.deepEqual(found[0].delegations, onHost.delegations);
+      // The worker's door serves it under its calls, named by the session's capsule.
+      const { delegations } = (await (await fetch(`${formation.member('worker').url}${RECORDS_PLANE_PATH}${RECORD_CALLS_SUFFIX}`)).json()) as RecordMemberCallsResponse;
+      assert.deepEqual(delegations, onHost.delegations);
+    } finally {
+      await elsewhere.server.close();
+    }
   });
 });

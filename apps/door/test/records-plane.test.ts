@@ -346,8 +346,9 @@ describe('the record plane of formation members', () => {
     assert.equal(call.calleeUrl, formation.member('reader').url);
     assert.equal(call.status, 'completed');
     assert.ok(call.memberTaskId);
+    assert.deepEqual(body.delegations, [], 'the owner delegated nothing');
     const none = await raw(formation.member('reader').url, { method: 'GET', path: '/resources/records/calls' });
-    assert.deepEqual(none.json.calls, [], 'the reader called nobody');
+    assert.deepEqual([none.json.calls, none.json.delegations], [[], []], 'the reader called nobody');
   });
 
   test('the caller’s record names the member’s door, and the member’s door serves the member’s task', async () => {

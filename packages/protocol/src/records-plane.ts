@@ -3,7 +3,7 @@
  * under `/resources/records/…`, with the paths and shapes of mur console's `/api/records/…`, so a reader swaps the
  * base. Judged at seed 000's step 4 with the `resources/records` scope on an authenticated door.
  */
-import type { ConsoleMemberCall } from './console-formations.js';
+import type { ConsoleFormationDelegation, ConsoleMemberCall } from './console-formations.js';
 
 /** Where a door serves its record; `/api/records/<rest>` on mur console is `<this>/<rest>` on a door. */
 export const RECORDS_PLANE_PATH = '/resources/records';
@@ -11,7 +11,7 @@ export const RECORDS_PLANE_PATH = '/resources/records';
 export const RECORDS_SCOPE = 'resources/records';
 /** mur console's record API base, which the plane mirrors. */
 export const CONSOLE_RECORDS_BASE = '/api/records';
-/** GET: the member calls the door's session made as a caller (a formation member's calls). */
+/** GET: the member calls and the delegations the door's session made as a caller (a formation member's calls). */
 export const RECORD_CALLS_SUFFIX = '/calls';
 
 /** A page of entries stops early once its entries' JSON passes this many characters (the first entry always goes). */
@@ -26,6 +26,8 @@ export interface RecordMemberCall extends ConsoleMemberCall {
 export interface RecordMemberCallsResponse {
   sessionId: string;
   calls: RecordMemberCall[];
+  /** Its delegations to sub-capsules, newest start first; `member` is the session's capsule name. */
+  delegations: ConsoleFormationDelegation[];
 }
 
 /** GET: the formation the door's session is a member of, as its seat knows it (404 on a door in no formation). */

@@ -14,14 +14,12 @@ import {
 } from '@murmur/protocol';
 import { type FormationEntry, listFormations, listSessions } from '../session/session-registry.js';
 import type { AddedDoor } from './added-doors.js';
-import { delegationsOf } from './delegation-records.js';
+import { consoleDelegation, delegationsOf } from '../records/delegation-records.js';
 import { MemberDoorRecords } from './member-door-records.js';
 import { consoleMemberCall, memberCallsOf } from '../records/member-call-records.js';
 import { recordSessions } from './record-sessions.js';
 import { countTasksByState, storedStates } from '../records/store-reader.js';
 import { traceIndex } from '../records/trace-index.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** One registered formation: its members' sessions and stores, and the calls their traces record. */
 async function describeFormation(
@@ -51,7 +49,8 @@ async function describeFormation(
       // Its records are not on this host: its calls come from its door (docs/console.md, "Formations across hosts").
       const fromDoor = await doors.calls(m.url, m.member, sessionOfMember);
       if (fromDoor !== null) {
-        calls.push(...fromDoor);
+        calls.push(...fromDoor.calls);
+        delegations.push(...fromDoor.delegations);
         const member = members[members.length - 1];
         member.records = 'door';
         member.tasks = await doors.taskCounts(m.url, m.sessionId);
@@ -66,23 +65,7 @@ async function describeFormation(
       for (const call of memberCallsOf(taskId, records)) {
         calls.push(consoleMemberCall(call, { caller: m.member, callerSessionId: m.sessionId, callerTaskId: taskId, calleeSessionId: sessionOfMember.get(call.member) ?? null }));
       }
-      for (const d of delegationsOf(taskId, records)) {
-        delegations.push({
-          delegationId: d.delegationId,
-          member: m.member,
-          sessionId: m.sessionId,
-          taskId,
-          capsule: d.capsule,
-          childSessionId: d.childSessionId,
-          childTaskId: d.childTaskId,
-          toolCallId: d.toolCallId,
-          status: d.status,
-          ended: d.ended,
-          startedAt: iso(d.startedMs),
-          endedAt: d.endedMs === null ? null : iso(d.endedMs),
-          elapsedMs: d.endedMs === null ? null : d.endedMs - d.startedMs,
-        });
-      }
+      for (const d of delegationsOf(taskId, records)) delegations.push(consoleDelegation(d, { member: m.member, sessionId: m.sessionId }));
     }
   }
   // Each member task's state, from its member's store (one query per callee).

@@ -1,4 +1,5 @@
 import {
+  type ConsoleFormationDelegation,
   type ConsoleMemberCall,
   type ConsoleTaskSummariesPage,
   type ConsoleTaskSummariesResponse,
@@ -48,11 +49,17 @@ export class MemberDoorRecords {
     }
   }
 
-  /** The calls a member made as the caller, from its door; null when the door does not answer them. */
-  async calls(doorUrl: string, member: string, sessionOfMember: ReadonlyMap<string, string>): Promise<ConsoleMemberCall[] | null> {
+  /**
+   * The calls and delegations a member made as the caller, from its door; null when the door does not answer them (a
+   * door older than the delegations in that answer gives none).
+   */
+  async calls(doorUrl: string, member: string, sessionOfMember: ReadonlyMap<string, string>): Promise<{ calls: ConsoleMemberCall[]; delegations: ConsoleFormationDelegation[] } | null> {
     const body = await this.#get<RecordMemberCallsResponse>(doorUrl, RECORD_CALLS_SUFFIX);
     if (body === null || !Array.isArray(body.calls)) return null;
-    return body.calls.map(({ calleeUrl: _, ...call }) => ({ ...call, caller: member, calleeSessionId: sessionOfMember.get(call.callee) ?? call.calleeSessionId }));
+    return {
+      calls: body.calls.map(({ calleeUrl: _, ...call }) => ({ ...call, caller: member, calleeSessionId: sessionOfMember.get(call.callee) ?? call.calleeSessionId })),
+      delegations: (Array.isArray(body.delegations) ? body.delegations : []).map((d) => ({ ...d, member })),
+    };
   }
 
   /** The formation the door's session is a member of, from its door; null when it is in none or does not answer. */

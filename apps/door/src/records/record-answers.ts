@@ -2,6 +2,7 @@ import path from 'node:path';
 import {
   CONSOLE_PEER_HANDLES_SUFFIX,
   CONSOLE_ROLLUP_SUFFIX,
+  type ConsoleFormationDelegation,
   type ConsoleRollup,
   type ConsolePeerHandlesResponse,
   type ConsoleRecordSession,
@@ -33,6 +34,7 @@ import {
   type TaskRecordMemberCall,
   type TaskRecordSummary,
 } from '@murmur/protocol';
+import { consoleDelegation, delegationsOf } from './delegation-records.js';
 import { consoleMemberCall, memberCallsOf } from './member-call-records.js';
 import { peerHandlesOf } from './peer-handle-records.js';
 import { readStoredTasks } from './store-reader.js';
@@ -281,6 +283,16 @@ class RecordReading {
     }
     return calls.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.callId.localeCompare(b.callId));
   }
+
+  /** The delegations the session's tasks made, newest start first. */
+  async delegations(session: ConsoleRecordSession, member: string): Promise<ConsoleFormationDelegation[]> {
+    const delegations: ConsoleFormationDelegation[] = [];
+    for (const [taskId, task] of (await this.index(session)).tasks) {
+      if (!task.delegates) continue;
+      for (const d of delegationsOf(taskId, (await this.lightRecords(session, task)).records)) delegations.push(consoleDelegation(d, { member, sessionId: session.sessionId }));
+    }
+    return delegations.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.delegationId.localeCompare(b.delegationId));
+  }
 }
 
 const json = (body: unknown): RecordAnswer => ({ kind: 'json', body });
@@ -321,8 +333,12 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
     if (`/${parts.join('/')}` === RECORD_CALLS_SUFFIX) {
       const sessions = await reading.sessions();
       const calls: RecordMemberCall[] = [];
-      for (const s of sessions) calls.push(...(await reading.calls(s, s.name ?? s.sessionId)));
-      return json({ sessionId: sessions[0]?.sessionId ?? '', calls } satisfies RecordMemberCallsResponse);
+      const delegations: ConsoleFormationDelegation[] = [];
+      for (const s of sessions) {
+        calls.push(...(await reading.calls(s, s.name ?? s.sessionId)));
+        delegations.push(...(await reading.delegations(s, s.name ?? s.sessionId)));
+      }
+      return json({ sessionId: sessions[0]?.sessionId ?? '', calls, delegations } satisfies RecordMemberCallsResponse);
     }
     if (`/${parts.join('/')}` === RECORD_FORMATION_SUFFIX) {
       const formation = source.formation?.() ?? null;

@@ -1,5 +1,5 @@
-import type { ConsoleDelegationStatus } from '@murmur/protocol';
-import type { TraceLine } from '../records/trace-schema.js';
+import type { ConsoleDelegationStatus, ConsoleFormationDelegation } from '@murmur/protocol';
+import type { TraceLine } from './trace-schema.js';
 
 /** One delegation as the delegating task's trace records it (docs/console.md, "Formations"). */
 export interface TracedDelegation {
@@ -53,4 +53,24 @@ export function delegationsOf(taskId: string, records: readonly TraceLine[]): Tr
     }
   }
   return [...delegations.values()];
+}
+
+/** A traced delegation in the formation view's shape (docs/console.md, "Formations"), made by `member` of `sessionId`. */
+export function consoleDelegation(d: TracedDelegation, by: { member: string; sessionId: string }): ConsoleFormationDelegation {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    delegationId: d.delegationId,
+    member: by.member,
+    sessionId: by.sessionId,
+    taskId: d.taskId,
+    capsule: d.capsule,
+    childSessionId: d.childSessionId,
+    childTaskId: d.childTaskId,
+    toolCallId: d.toolCallId,
+    status: d.status,
+    ended: d.ended,
+    startedAt: iso(d.startedMs),
+    endedAt: d.endedMs === null ? null : iso(d.endedMs),
+    elapsedMs: d.endedMs === null ? null : d.endedMs - d.startedMs,
+  };
 }
