@@ -13,4 +13,25 @@ export interface StreamEvent {
   readonly change: number | null;
   /** The state a status event reports. */
   readonly state: TaskState | null;
+  /** Its SSE text as UTF-8, made by the first connection that writes it and shared by the rest (encodedEvent). */
+  encoded?: EncodedEvent;
+}
+
+/**
+ * An event's SSE text, `encodeSseEvent(id, <rpc head><result>})`, in UTF-8 without the reader's JSON-RPC head
+ * (`{"jsonrpc":"2.0","id":<its request id>,"result":`), which goes at `split`: every connection copies the same bytes
+ * around its own head, so a fan-out encodes an event once, not once per reader.
+ */
+export interface EncodedEvent {
+  /** `id: N\ndata: ` (or `data: `), then the result and `}\n\n`. */
+  readonly bytes: Buffer;
+  /** Where the reader's head goes: the length of the id and data prefix (ASCII). */
+  readonly split: number;
+}
+
+export function encodedEvent(event: StreamEvent): EncodedEvent {
+  if (event.encoded !== undefined) return event.encoded;
+  const line = event.id === null ? 'data: ' : `id: ${event.id}\ndata: `;
+  event.encoded = { bytes: Buffer.from(`${line}${event.result}}\n\n`), split: line.length };
+  return event.encoded;
 }
