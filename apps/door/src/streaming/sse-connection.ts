@@ -153,7 +153,7 @@ export class SseConnection {
   }
 
   private lengthOf(event: EncodedEvent): number {
-    return event.bytes.length + this.head.length;
+    return event.line.length + this.head.length + event.body.length;
   }
 
   private scheduleFlush(): void {
@@ -230,37 +230,48 @@ export class SseConnection {
     if (total === 0) return null;
     const slice = Buffer.allocUnsafe(total);
     let at = 0;
-    for (let i = 0; i < from.length; i++) at += from[i].copy(slice, at, starts[i], ends[i]);
+    for (let i = 0; i < from.length; i++) {
+      const piece = from[i];
+      const start = starts[i];
+      const end = ends[i];
+      // A whole buffer is copied with set() as it is: Buffer.copy and subarray make a view a call.
+      slice.set(start === 0 && end === piece.length ? piece : piece.subarray(start, end), at);
+      at += end - start;
+    }
     return slice;
   }
 
   /** Byte `at` of an event as this reader's wire has it: its id line, this reader's head, then the rest. */
   private byteAt(event: EncodedEvent, at: number): number {
-    if (at < event.split) return event.bytes[at];
-    const inHead = at - event.split;
-    return inHead < this.head.length ? this.head[inHead] : event.bytes[at - this.head.length];
+    const { line, body } = event;
+    if (at < line.length) return line[at];
+    const inHead = at - line.length;
+    return inHead < this.head.length ? this.head[inHead] : body[inHead - this.head.length];
   }
 
   /** Adds bytes [start, end) of an event, as this reader's wire has it, to the slice's pieces. */
   private take(event: EncodedEvent, start: number, end: number): void {
-    const { split, bytes } = event;
-    const headEnd = split + this.head.length;
-    if (start < split) this.piece(bytes, start, Math.min(end, split));
-    if (end > split && start < headEnd) this.piece(this.head, Math.max(start, split) - split, Math.min(end, headEnd) - split);
-    if (end > headEnd) this.piece(bytes, Math.max(start, headEnd) - this.head.length, end - this.head.length);
+    const headAt = event.line.length;
+    this.piece(event.line, start, end, 0);
+    this.piece(this.head, start, end, headAt);
+    this.piece(event.body, start, end, headAt + this.head.length);
   }
 
-  private piece(buffer: Buffer, start: number, end: number): void {
-    this.from.push(buffer);
-    this.starts.push(start);
-    this.ends.push(end);
+  /** The part of [start, end) that falls in `part`, which the event's wire holds from `at`. */
+  private piece(part: Buffer, start: number, end: number, at: number): void {
+    const from = Math.max(start - at, 0);
+    const to = Math.min(end - at, part.length);
+    if (from >= to) return;
+    this.from.push(part);
+    this.starts.push(from);
+    this.ends.push(to);
   }
 
   /** Blocked in the middle of an event larger than a slice: the event's bytes are pinned by this reader. */
   private stallIfPinning(): void {
     const event = this.current;
-    if (!this.options.stalled || event === null || event.bytes.length <= (this.options.sliceBytes ?? WRITE_SLICE_BYTES)) return;
-    this.stall = { pinned: event.bytes, disconnect: () => this.res.destroy() };
+    if (!this.options.stalled || event === null || event.body.length <= (this.options.sliceBytes ?? WRITE_SLICE_BYTES)) return;
+    this.stall = { pinned: event.body, disconnect: () => this.res.destroy() };
     this.options.stalled.stalled(this.stall);
   }
 

@@ -19,19 +19,18 @@ export interface StreamEvent {
 
 /**
  * An event's SSE text, `encodeSseEvent(id, <rpc head><result>})`, in UTF-8 without the reader's JSON-RPC head
- * (`{"jsonrpc":"2.0","id":<its request id>,"result":`), which goes at `split`: every connection copies the same bytes
- * around its own head, so a fan-out encodes an event once, not once per reader.
+ * (`{"jsonrpc":"2.0","id":<its request id>,"result":`), which goes between `line` and `body`: every connection copies
+ * the same bytes around its own head, so a fan-out encodes an event once, not once per reader.
  */
 export interface EncodedEvent {
-  /** `id: N\ndata: ` (or `data: `), then the result and `}\n\n`. */
-  readonly bytes: Buffer;
-  /** Where the reader's head goes: the length of the id and data prefix (ASCII). */
-  readonly split: number;
+  /** `id: N\ndata: `, or `data: ` for an event without an id. */
+  readonly line: Buffer;
+  /** The result and `}\n\n`. */
+  readonly body: Buffer;
 }
 
 export function encodedEvent(event: StreamEvent): EncodedEvent {
   if (event.encoded !== undefined) return event.encoded;
-  const line = event.id === null ? 'data: ' : `id: ${event.id}\ndata: `;
-  event.encoded = { bytes: Buffer.from(`${line}${event.result}}\n\n`), split: line.length };
+  event.encoded = { line: Buffer.from(event.id === null ? 'data: ' : `id: ${event.id}\ndata: `), body: Buffer.from(`${event.result}}\n\n`) };
   return event.encoded;
 }
