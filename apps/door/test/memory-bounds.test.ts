@@ -42,8 +42,8 @@ describe('the replay buffer', () => {
 /** A response whose socket never drains: every write after the first reports backpressure. */
 class StalledResponse extends EventEmitter {
   written = '';
-  write(chunk: string): boolean {
-    this.written += chunk;
+  write(chunk: Buffer | string): boolean {
+    this.written += chunk.toString();
     return false;
   }
   end(): void {}

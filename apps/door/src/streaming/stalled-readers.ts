@@ -1,24 +1,24 @@
 /**
- * Bytes of distinct events that stalled readers keep alive by being in the middle of them. An event's text is shared
- * by every connection and the replay buffer, so readers stalled on one event pin it once; readers stalled on
+ * Bytes of distinct events that stalled readers keep alive by being in the middle of them. An event's encoding is
+ * shared by every connection (sse-connection.ts), so readers stalled on one event pin it once; readers stalled on
  * different large events would pin each. Past this budget the reader stalled longest is disconnected: it reconnects
  * with Last-Event-ID and is told what it missed (`gap`), as any dropped connection is (docs/reliability.md).
  * @default 64 MiB
- * @unit bytes (UTF-16 estimate of each pinned event's text)
+ * @unit bytes (twice each pinned event's UTF-8 length: the UTF-16 estimate it was set in, exact for ASCII, larger otherwise)
  */
 export const STALLED_EVENTS_BYTES = 64 * 1024 * 1024;
 
 /** A connection stalled in the middle of an event: what it pins, and how it is let go. */
 export interface StalledReader {
-  /** The text of the event it is in the middle of (shared, not a copy). */
-  readonly pinned: string;
+  /** The encoded event it is in the middle of (shared, not a copy). */
+  readonly pinned: Buffer;
   disconnect(): void;
 }
 
 /** The door's stalled readers, oldest stall first, and the distinct events they pin. */
 export class StalledReaders {
   private readonly readers = new Set<StalledReader>();
-  private readonly pins = new Map<string, number>();
+  private readonly pins = new Map<Buffer, number>();
   private pinnedBytes = 0;
 
   constructor(private readonly budgetBytes = STALLED_EVENTS_BYTES) {}

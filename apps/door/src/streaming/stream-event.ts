@@ -13,4 +13,24 @@ export interface StreamEvent {
   readonly change: number | null;
   /** The state a status event reports. */
   readonly state: TaskState | null;
+  /** Its SSE text as UTF-8, made by the first connection that writes it and shared by the rest (encodedEvent). */
+  encoded?: EncodedEvent;
+}
+
+/**
+ * An event's SSE text, `encodeSseEvent(id, <rpc head><result>})`, in UTF-8 without the reader's JSON-RPC head
+ * (`{"jsonrpc":"2.0","id":<its request id>,"result":`), which goes between `line` and `body`: every connection copies
+ * the same bytes around its own head, so a fan-out encodes an event once, not once per reader.
+ */
+export interface EncodedEvent {
+  /** `id: N\ndata: `, or `data: ` for an event without an id. */
+  readonly line: Buffer;
+  /** The result and `}\n\n`. */
+  readonly body: Buffer;
+}
+
+export function encodedEvent(event: StreamEvent): EncodedEvent {
+  if (event.encoded !== undefined) return event.encoded;
+  event.encoded = { line: Buffer.from(event.id === null ? 'data: ' : `id: ${event.id}\ndata: `), body: Buffer.from(`${event.result}}\n\n`) };
+  return event.encoded;
 }

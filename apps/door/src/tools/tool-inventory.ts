@@ -41,13 +41,14 @@ export function shellEntry(binary: string): ToolEntry {
  * read this one list; a tool that is not in it does not exist. Inputs are checked against the schemas here.
  */
 export class ToolInventory {
-  private readonly byName = new Map<string, { entry: ToolEntry; validate: ValidateFunction }>();
+  /** A tool's validator is compiled on its first call: Ajv's compiling (its meta-schema first) was a tenth of a start. */
+  private readonly byName = new Map<string, { entry: ToolEntry; validate: ValidateFunction | null }>();
+  private ajv: Ajv | null = null;
 
   constructor(entries: ToolEntry[]) {
-    const ajv = new Ajv({ allErrors: false, strict: true });
     for (const entry of entries) {
       // An artifact yields to nothing here: a runtime tool and a shell binary never share a name (names are reserved).
-      if (!this.byName.has(entry.name)) this.byName.set(entry.name, { entry, validate: ajv.compile(entry.checkedSchema ?? entry.inputSchema) });
+      if (!this.byName.has(entry.name)) this.byName.set(entry.name, { entry, validate: null });
     }
   }
 
@@ -76,7 +77,10 @@ export class ToolInventory {
   /** Why an input does not fit the tool's schema, in words naming the field and its value; null when it fits. */
   inputRefusal(name: string, input: Record<string, unknown>): string | null {
     const tool = this.byName.get(name);
-    if (!tool || tool.validate(input)) return null;
+    if (!tool) return null;
+    this.ajv ??= new Ajv({ allErrors: false, strict: true });
+    tool.validate ??= this.ajv.compile(tool.entry.checkedSchema ?? tool.entry.inputSchema);
+    if (tool.validate(input)) return null;
     return describeSchemaError(tool.validate.errors?.[0], input);
   }
 }
