@@ -4,14 +4,11 @@
  * delegating member and task (the member task planner's call started) and the delegate-task tool call that made it.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
 import { type ConsoleFormation, type ConsoleFormationsResponse, type ConsoleTaskRecordPage, RECORD_CALLS_SUFFIX, type RecordMemberCallsResponse, RECORDS_PLANE_PATH } from '@murmur/protocol';
-import { readSettings } from '../src/config/settings.js';
 import { addedDoor } from '../src/console-server/added-doors.js';
-import { startConsoleServer } from '../src/console-server/console-server.js';
+import { startTestConsole } from './support/console.js';
 import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
 import { type FormationProcess, makeFormation, memberManifest, runFormation } from './support/formation.js';
@@ -68,11 +65,9 @@ describe("the formation view API's delegations", () => {
       helper: { manifest: HELPER_MANIFEST, script: HELPER },
     });
     formation = await runFormation(roster, home);
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
-    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: home }) });
+    const started = await startTestConsole(home);
     consoleUrl = started.url;
-    close = () => started.server.close();
+    close = started.close;
   });
   after(async () => {
     await close?.();
@@ -122,10 +117,8 @@ describe("the formation view API's delegations", () => {
 
   test("mur console on another host reads the delegation from the worker's door: the same delegation as on the formation's host", async () => {
     const [onHost] = await formations();
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
     const doors = ['planner', 'worker'].map((name) => addedDoor(formation.member(name).url, null));
-    const elsewhere = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: tempDir('console-home') }), doors });
+    const elsewhere = await startTestConsole(tempDir('console-home'), { doors });
     try {
       const { formations: found } = (await (await fetch(`${elsewhere.url}/api/formations`)).json()) as ConsoleFormationsResponse;
       assert.deepEqual(
@@ -138,7 +131,7 @@ describe("the formation view API's delegations", () => {
       const { delegations } = (await (await fetch(`${formation.member('worker').url}${RECORDS_PLANE_PATH}${RECORD_CALLS_SUFFIX}`)).json()) as RecordMemberCallsResponse;
       assert.deepEqual(delegations, onHost.delegations);
     } finally {
-      await elsewhere.server.close();
+      await elsewhere.close();
     }
   });
 });

@@ -5,15 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import os from 'node:os';
-import path from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
 import type { ConsoleFormation, ConsoleFormationsResponse, ConsoleTaskRecordPage, TaskRecordEntry } from '@murmur/protocol';
-import { readSettings } from '../src/config/settings.js';
-import { startConsoleServer } from '../src/console-server/console-server.js';
 import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
+import { startTestConsole } from './support/console.js';
 import { type FormationProcess, makeFormation, memberManifest, runFormation } from './support/formation.js';
 
 const PLANNER = `
@@ -72,12 +69,10 @@ describe('the formation view API', () => {
       critic: { manifest: memberManifest('critic', { callee: true }), script: CRITIC },
     });
     formation = await runFormation(roster, home);
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
     // The console reads the formation's MURMUR_HOME, as `MURMUR_HOME=<home> mur console` would.
-    const started = await startConsoleServer({ host: '0.0.0.0', port: 0, dist, settings: readSettings({ MURMUR_HOME: home }) });
+    const started = await startTestConsole(home, { host: '0.0.0.0' });
     consoleUrl = started.url.replace('0.0.0.0', '127.0.0.1');
-    close = () => started.server.close();
+    close = started.close;
   });
   after(async () => {
     await close?.();

@@ -4,13 +4,10 @@
  * reading the first two) and a plan whose second step fails (the third skipped).
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { ConsoleTaskRecordPage, TaskRecordEntry } from '@murmur/protocol';
-import { readSettings } from '../src/config/settings.js';
-import { startConsoleServer } from '../src/console-server/console-server.js';
+import { startTestConsole } from './support/console.js';
 import { taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
 import { send } from './support/rpc.js';
@@ -49,11 +46,9 @@ describe('a plan on the record API', () => {
     const failing = await runDoor(makeCapsule(manifestYaml({ name: 'failing-plan', extra: '  plan:\n    submit: true' }), FAILING), [], home);
     doors.push(failing);
     ids.failing = taskOf(await send(failing.url, 'failing plan')).id;
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
-    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: home }) });
+    const started = await startTestConsole(home);
     consoleUrl = started.url;
-    close = () => started.server.close();
+    close = started.close;
   });
   after(async () => {
     await close?.();

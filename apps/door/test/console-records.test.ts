@@ -3,12 +3,9 @@
  * store.db, served for live, stale and ended sessions, paged, searchable and exported as NDJSON.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ConsoleRecordSessionsResponse, ConsoleTaskRecordPage, ConsoleTaskSummariesPage, TaskRecordEntry } from '@murmur/protocol';
-import { readSettings } from '../src/config/settings.js';
-import { startConsoleServer } from '../src/console-server/console-server.js';
+import { startTestConsole } from './support/console.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
 import { rpc, send } from './support/rpc.js';
 
@@ -47,12 +44,10 @@ describe('the record API', () => {
     await ended.stop();
     live = await runDoor(makeCapsule(manifestYaml({ name: 'live-one' }), SCRIPT), [], home);
     ids.live = (await send(live.url, 'hello there')).json.result.task.id;
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
     // The console reads the doors' MURMUR_HOME, as `MURMUR_HOME=<home> mur console` would.
-    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: home }) });
+    const started = await startTestConsole(home);
     consoleUrl = started.url;
-    close = () => started.server.close();
+    close = started.close;
   });
   after(async () => {
     await close?.();

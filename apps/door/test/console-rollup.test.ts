@@ -4,12 +4,9 @@
  * filters.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type ConsoleRollup, type ConsoleTaskRecordPage, type ConsoleTaskSummariesPage, type TaskRecordEntry, taskTimeSplit } from '@murmur/protocol';
-import { readSettings } from '../src/config/settings.js';
-import { startConsoleServer } from '../src/console-server/console-server.js';
+import { startTestConsole } from './support/console.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
 import { send } from './support/rpc.js';
 
@@ -52,11 +49,9 @@ describe('the rollups', () => {
     second = await runDoor(makeCapsule(manifestYaml({ name: 'rollup-two' }), SCRIPT), [], home);
     await send(second.url, 'build the cart');
     await send(second.url, 'deploy now'); // left waiting for its reply
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
-    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: home }) });
+    const started = await startTestConsole(home);
     consoleUrl = started.url;
-    close = () => started.server.close();
+    close = started.close;
   });
   after(async () => {
     await close?.();

@@ -6,16 +6,14 @@
  * bounds on doors, tasks followed and tasks shown hold.
  */
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
 import type { ConsoleRunningSnapshot, RunningDoor } from '@murmur/protocol';
 import { RUNNING_DOORS_MAX, RUNNING_TASKS_PER_DOOR_MAX, RUNNING_TASKS_SHOWN } from '@murmur/protocol';
-import { readSettings } from '../src/config/settings.js';
 import { addedDoor } from '../src/console-server/added-doors.js';
-import { startConsoleServer } from '../src/console-server/console-server.js';
 import { RunningNow } from '../src/console-server/running/running-now.js';
+import { startTestConsole } from './support/console.js';
 import { type TinyServer, tinyServer, until } from './support/client-cli.js';
 import { type DoorProcess, makeCapsule, manifestYaml, REPO_ROOT, runDoor, tempDir } from './support/door-process.js';
 import { type FormationProcess, makeFormation, memberManifest, runFormation } from './support/formation.js';
@@ -113,17 +111,9 @@ describe('the running-now watch', () => {
       res.end(JSON.stringify({ error: 'unauthenticated', message: 'this door needs a token' }));
     });
     silent = await tinyServer((req) => req.socket.destroy());
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
-    const server = await startConsoleServer({
-      host: '127.0.0.1',
-      port: 0,
-      dist,
-      settings: readSettings({ MURMUR_HOME: home }),
-      doors: [addedDoor(refusing.url, null), addedDoor(silent.url, null)],
-    });
+    const server = await startTestConsole(home, { doors: [addedDoor(refusing.url, null), addedDoor(silent.url, null)] });
     consoleUrl = server.url;
-    close = () => server.server.close();
+    close = server.close;
   });
   after(async () => {
     await close?.();

@@ -18,9 +18,8 @@ import type {
   RecordMemberCallsResponse,
 } from '@murmur/protocol';
 import { MurmurClient } from '@murmur/client';
-import { readSettings } from '../src/config/settings.js';
 import { addedDoor } from '../src/console-server/added-doors.js';
-import { startConsoleServer } from '../src/console-server/console-server.js';
+import { startTestConsole } from './support/console.js';
 import { assertInsufficientScope, assertInvalidToken, assertRefusalBody, assertUnauthenticated, authBlock, bearer, raw, sendAs, tokensOf } from './support/auth.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
 import { type FormationProcess, makeFormation, runFormation } from './support/formation.js';
@@ -403,11 +402,9 @@ describe('the record plane of formation members', () => {
   });
 
   test('mur console with another MURMUR_HOME discovers the formation from its added doors: members, calls and task counts from the doors', async () => {
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
     const doors = ['owner', 'reader', 'owner'].map((name) => addedDoor(formation.member(name).url, null));
-    const elsewhere = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: tempDir('console-home') }), doors: doors.slice(0, 2) });
-    const here = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: home }), doors });
+    const elsewhere = await startTestConsole(tempDir('console-home'), { doors: doors.slice(0, 2) });
+    const here = await startTestConsole(home, { doors });
     try {
       const { formations } = (await (await fetch(`${elsewhere.url}/api/formations`)).json()) as ConsoleFormationsResponse;
       assert.equal(formations.length, 1, 'one formation, however many of its doors are added');
@@ -428,17 +425,15 @@ describe('the record plane of formation members', () => {
       const onHost = (await (await fetch(`${here.url}/api/formations`)).json()) as ConsoleFormationsResponse;
       assert.deepEqual(onHost.formations.map((x) => x.key), [`records-${formation.pid}`]);
     } finally {
-      await elsewhere.server.close();
-      await here.server.close();
+      await elsewhere.close();
+      await here.close();
     }
   });
 
   test('mur console on a host with the formation’s registry but not its members’ records reads each member’s calls from its door', async () => {
     const consoleHome = tempDir('console-home');
     cpSync(path.join(home, 'formations'), path.join(consoleHome, 'formations'), { recursive: true });
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
-    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, settings: readSettings({ MURMUR_HOME: consoleHome }) });
+    const started = await startTestConsole(consoleHome);
     try {
       const { formations } = (await (await fetch(`${started.url}/api/formations`)).json()) as ConsoleFormationsResponse;
       assert.equal(formations.length, 1);
@@ -457,7 +452,7 @@ describe('the record plane of formation members', () => {
       assert.equal(f.calls[0].memberTaskState, 'TASK_STATE_COMPLETED', 'the member task’s state, from the reader’s door');
       assert.equal('calleeUrl' in f.calls[0], false);
     } finally {
-      await started.server.close();
+      await started.close();
     }
   });
 });

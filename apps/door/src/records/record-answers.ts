@@ -188,13 +188,19 @@ class RecordReading {
     return recordSummary(session.sessionId, row, { input: start?.text ?? null, turns: task?.turns ?? 0, toolCalls: task?.toolCalls ?? 0 });
   }
 
-  async #matches(session: ConsoleRecordSession, task: SessionTask, query: string): Promise<boolean> {
+  /** Whether the task's input, replies, answer, status text or id hold `query`: its input and replies read in one pass. */
+  async #matches(session: ConsoleRecordSession, { row, task }: SessionTask, query: string): Promise<boolean> {
+    let input: string | null = null;
     const replies: string[] = [];
-    if (task.task) {
+    if (task) {
       const index = await this.index(session);
-      for await (const { record } of index.read(index.linesOf(task.task, ['task_resumed']))) if (record.type === 'task_resumed') replies.push(record.reply);
+      for await (const { record } of index.read(index.linesOf(task, ['task_start', 'task_resumed']))) {
+        if (record.type === 'task_start') input ??= record.text;
+        else if (record.type === 'task_resumed') replies.push(record.reply);
+      }
     }
-    return matches(await this.summary(session, task), replies, query);
+    const summary = recordSummary(session.sessionId, row, { input, turns: task?.turns ?? 0, toolCalls: task?.toolCalls ?? 0 });
+    return matches(summary, replies, query);
   }
 
   /** A task's records, light (records/trace-index.ts): every record, a tool call's input and output left out. */

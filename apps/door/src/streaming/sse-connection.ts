@@ -294,7 +294,7 @@ export class SseConnection {
   }
 }
 
-/** A UTF-8 continuation byte (10xxxxxx): not the first byte of a character. */
+/** A UTF-8 continuation byte (its top two bits are 1 then 0): never the first byte of a character. */
 function isContinuation(byte: number): boolean {
   return (byte & 0xc0) === 0x80;
 }

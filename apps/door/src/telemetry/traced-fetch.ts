@@ -27,14 +27,7 @@ export function tracedFetch(outbound: OutboundA2a | null, fetch: FetchLike): Fet
       // Not a JSON-RPC body: the span says `_OTHER`.
     }
     const call = outbound.begin(method, requestFacts(params), input);
-    const headers = withContext(init?.headers, call.traceContext);
-    let response: Response;
-    try {
-      response = await fetch(input, { ...init, headers });
-    } catch (error) {
-      call.end({ errorType: failureName(error) });
-      throw error;
-    }
+    const response = await sendInSpan(fetch, input, init, call);
     if (!response.ok) {
       call.end({ errorType: String(response.status) });
       return response;
@@ -46,6 +39,22 @@ export function tracedFetch(outbound: OutboundA2a | null, fetch: FetchLike): Fet
       .then((body) => call.end(answerFactsOf(body)), (error: unknown) => call.end({ errorType: failureName(error) }));
     return response;
   };
+}
+
+/** A client span as both fetches end it when no answer came. */
+interface SpanCall {
+  readonly traceContext: TraceContext | null;
+  end(outcome: { errorType: string }): void;
+}
+
+/** Sends the request carrying the span's context; a request that gets no answer ends the span with why, and throws. */
+async function sendInSpan(fetch: FetchLike, input: Parameters<FetchLike>[0], init: Parameters<FetchLike>[1], call: SpanCall): Promise<Response> {
+  try {
+    return await fetch(input, { ...init, headers: withContext(init?.headers, call.traceContext) });
+  } catch (error) {
+    call.end({ errorType: failureName(error) });
+    throw error;
+  }
 }
 
 /** The request's headers with the span's traceparent (and the task's tracestate) set. */
@@ -67,14 +76,7 @@ export function tracedHttpFetch(outbound: OutboundHttp | null, fetch: FetchLike,
   if (outbound === null) return fetch;
   return async (input, init) => {
     const call = outbound.begin((init?.method ?? 'GET').toUpperCase(), shownUrl);
-    const headers = withContext(init?.headers, call.traceContext);
-    let response: Response;
-    try {
-      response = await fetch(input, { ...init, headers });
-    } catch (error) {
-      call.end({ errorType: failureName(error) });
-      throw error;
-    }
+    const response = await sendInSpan(fetch, input, init, call);
     call.end({ status: response.status });
     return response;
   };
