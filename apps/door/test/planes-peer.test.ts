@@ -297,6 +297,40 @@ describe('the peer plane between two formation members', () => {
     }
   });
 
+  test("fetch-peer-file's save_as never leaves the workdir: through a link a command left, and under a swap while the peer answers", async () => {
+    const workDir = path.join(formation.member('reader').recordsDir, 'work');
+    const outside = tempDir('outside');
+    // What a command could have left in the workdir: a folder that is a link to a host folder.
+    symlinkSync(outside, path.join(workDir, 'link-out'));
+    const minted = await share('share', 'report.txt');
+    assert.match(await say(reader, `get ${minted.url} link-out/deep/planted.txt`), /fetch-peer-file: 'link-out\/deep\/planted\.txt' leads outside the workdir or cannot be made under it/);
+    assert.deepEqual(readdirSync(outside), [], 'no folder was made outside before the refusal');
+    // A peer that answers its headers at once and its body 500 ms later; meanwhile the target's folder is swapped
+    // for a link out (as a racing command would). The file lands in the folder that was opened, never outside.
+    let swapped = false;
+    const peer = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': '5', 'x-murmur-handle-id': 'hdl_0123456789abcdef0123456789abcdef' });
+      setTimeout(() => {
+        renameSync(path.join(workDir, 'race'), path.join(workDir, 'race-parked'));
+        symlinkSync(outside, path.join(workDir, 'race'));
+        swapped = true;
+        res.end('bytes');
+      }, 500);
+    });
+    await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (peer.address() as { port: number }).port;
+      const answer = await say(reader, `get http://127.0.0.1:${port}/resources/peer/phk_${'C'.repeat(43)} race/landed.txt`);
+      assert.ok(swapped, 'the folder was swapped while the peer answered');
+      assert.match(answer, /"path":"race\/landed\.txt","size":5/);
+      assert.deepEqual(readdirSync(outside), [], 'nothing was written outside');
+      assert.equal(readFileSync(path.join(workDir, 'race-parked', 'landed.txt'), 'utf8'), 'bytes');
+    } finally {
+      peer.closeAllConnections();
+      peer.close();
+    }
+  });
+
   test('end to end: owner shares, hands the URL to reader with call-member, reader fetches it', async () => {
     const text = await say(owner, 'handoff report.txt');
     assert.match(text, /"path":"inbox\/report\.txt","size":22/);

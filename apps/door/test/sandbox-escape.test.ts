@@ -4,7 +4,7 @@
  * the test instead of passing it.
  */
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { createSocket, type Socket } from 'node:dgram';
 import path from 'node:path';
@@ -13,33 +13,10 @@ import { bearer, tokensOf } from './support/auth.js';
 import { type DoorProcess, makeCapsule, REPO_ROOT, runDoor, tempDir } from './support/door-process.js';
 import { rpc, userMessage, waitFor } from './support/rpc.js';
 import { lifecycleManifest, readTrace } from './support/tasks.js';
+import { OBEY, runAttempt as run } from './support/obey.js';
 
 const SECRET_KEY = 'sk-sandbox-test-0123456789';
 const HOME_SECRET = 'home-secret-9f8e7d';
-
-/** A rule that runs the task's text as a bash command: the model doing what an injected prompt told it. */
-const OBEY = [
-  'rules:',
-  "  - match: '^run ([\\s\\S]*)$'",
-  '    turns:',
-  '      - tools:',
-  '          - tool: bash',
-  '            input: { args: ["-c", "{{match.1}}"] }',
-  '        answer: "{{tool.stdout}}\\n{{tool.stderr}}\\nexit={{tool.exit_code}}"',
-  'default:',
-  '  turns:',
-  '    - answer: "no rule"',
-  '',
-].join('\n');
-
-async function run(door: DoorProcess, name: string, command: string, headers: Record<string, string> = {}): Promise<string> {
-  const answer = await rpc(door.url, 'SendMessage', { message: userMessage(`run echo "RAN ${name}"; ${command}`) }, headers);
-  const task = answer.json?.result?.task;
-  assert.equal(task?.status?.state, 'TASK_STATE_COMPLETED', `${name}: ${answer.text}`);
-  const text: string = task.artifacts[0].parts[0].text;
-  assert.match(text, new RegExp(`^RAN ${name}$`, 'm'), `${name}: the attempt never ran: ${text}`);
-  return text;
-}
 
 /** A loopback TCP service of the host's (IPv4 or IPv6) that counts who connects. */
 async function listen(host: string): Promise<{ server: Server; port: number; connections: () => number }> {
@@ -116,12 +93,13 @@ describe('a sandboxed command reaches nothing the card does not grant', () => {
   });
 
   test("the door's process is not there: its environ, a signal", async () => {
-    // ptrace(PTRACE_ATTACH = 16, pid) through perl's syscall (x86_64: 101); $! says why it failed.
+    // ptrace(PTRACE_ATTACH = 16, pid) through perl's syscall (x86_64: 101); $! says why it failed: the door's pid is not
+    // in the command's PID namespace, and the seccomp filter refuses ptrace before the kernel looks (sandbox-attacker tries each call).
     const ptrace = process.arch === 'x64' ? `perl -e 'my $r = syscall(101, 16, ${door.pid}, 0, 0); print "ptrace=$r $!\\n"';` : '';
     const text = await run(door, 'door-process', `cat /proc/${door.pid}/environ; kill -0 ${door.pid}; echo kill=$?; ${ptrace} ps -e -o pid=,comm=`);
     assert.match(text, new RegExp(`cat: /proc/${door.pid}/environ: No such file or directory`));
     assert.match(text, /^kill=1$/m);
-    if (process.arch === 'x64') assert.match(text, /^ptrace=-1 No such process$/m);
+    if (process.arch === 'x64') assert.match(text, /^ptrace=-1 Operation not permitted$/m);
     assert.doesNotMatch(text, new RegExp(SECRET_KEY));
     const pids = text.split('\n').filter((l) => /^\s*\d+ /.test(l));
     assert.ok(pids.length > 0 && pids.every((l) => Number(l.trim().split(' ')[0]) < 100), `only the sandbox's own processes: ${pids.join('; ')}`);
@@ -304,6 +282,8 @@ describe('when the sandbox cannot be built, or the capsule opts out', () => {
 
   test('a bubblewrap that cannot run a command: the door does not start, and the refusal says what bubblewrap said', async () => {
     const bin = tempDir('path');
+    // Searchable by the session's own user, which a root door runs bubblewrap as (docs/sandbox.md, "The sandbox's user").
+    chmodSync(bin, 0o755);
     writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', { mode: 0o755 });
     const capsule = makeCapsule(lifecycleManifest(), OBEY);
     const door = runDoor(capsule, [], tempDir('home'), { env: { PATH: `${bin}:/usr/bin:/bin` } });

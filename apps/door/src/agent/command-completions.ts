@@ -20,7 +20,7 @@ export class CommandCompletions {
       if (!delivers || command.exitReported || deps.queue.isClosing) return;
       command.exitReported = true;
       void deps.queue
-        .submitSessionTask(`${COMMAND_RESULT_HEADING}\n\n${describeBackgroundCommand(command, null)}`)
+        .submitSessionTask(`${COMMAND_RESULT_HEADING}\n\n${describeBackgroundCommand(command, null)}${command.limit === null ? '' : `\n${command.limit}`}`)
         .then((row) => deps.trace.write('command_result_task', { task_id: row.id, work_id: command.workId, state: row.state }))
         .catch(() => undefined);
     });

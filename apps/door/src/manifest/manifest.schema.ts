@@ -176,6 +176,12 @@ export const manifestSchema = z.strictObject({
           max_file_mib: z.number().int().min(1).max(1_048_576).default(4096),
           /** The most processes the session's commands may run at once, where a pids cgroup can be made (docs/sandbox.md). */
           max_processes: z.number().int().min(8).max(1_000_000).default(1024),
+          /** Each sandboxed command's /tmp, in MiB (a tmpfs; docs/sandbox.md, "Resource limits"). */
+          max_tmp_mib: z.number().int().min(1).max(1_048_576).default(1024),
+          /** The memory the session's sandboxed commands use together, in MiB, where a memory cgroup can be made (docs/sandbox.md). */
+          max_memory_mib: z.number().int().min(16).max(16_777_216).default(4096),
+          /** What the workdir may hold, in MiB: the door ends the session's running commands once it grows past it (docs/sandbox.md). */
+          max_workdir_mib: z.number().int().min(1).max(1_073_741_824).default(10240),
         })
         .prefault({}),
       network: z.strictObject({ allow: z.array(z.string().min(1)).default([]) }).prefault({}),

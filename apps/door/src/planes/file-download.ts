@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { encodeRefusalBody, rangeNotSatisfiableRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ConfinedEntry } from '../paths/confined-open.js';
+import type { OpenedBeneath } from '../paths/beneath.js';
 import { sendFileBytes } from './file-bytes.js';
 import { contentDispositionFor, contentTypeFor } from './content-type.js';
 import { etagOf, lastModifiedOf, notModified, requestedRange } from './http-conditions.js';
@@ -12,7 +12,7 @@ import { etagOf, lastModifiedOf, notModified, requestedRange } from './http-cond
  * (file-bytes.ts), never held whole; the descriptor is closed when they are sent or the client goes away, or at once
  * when no body is sent.
  */
-export async function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConfinedEntry, name: string): Promise<FastifyReply> {
+export async function sendFile(request: FastifyRequest, reply: FastifyReply, file: OpenedBeneath, name: string): Promise<FastifyReply> {
   const { stats, handle } = file;
   const headers = request.headers as Record<string, string | undefined>;
   const validators = { etag: etagOf(stats), 'last-modified': lastModifiedOf(stats) };

@@ -1,7 +1,7 @@
 import { encodeRefusalBody, fileNotFoundRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { refuseUnlessReadOnly } from './read-only-method.js';
-import { openConfined } from '../paths/confined-open.js';
+import { openBeneath } from '../paths/beneath.js';
 import { sendFile } from './file-download.js';
 import { listFolder } from './folder-listing.js';
 import { parsePlanePath } from '../paths/plane-path.js';
@@ -27,7 +27,7 @@ export class FilesPlane {
     const pathname = target.split('?')[0];
     const parsed = pathname.startsWith(FILES_PLANE_PREFIX) ? parsePlanePath(pathname.slice(FILES_PLANE_PREFIX.length)) : null;
     if (parsed === null) return notFound(reply);
-    const entry = await openConfined(this.root, parsed.segments, parsed.folder ? 'folder' : 'file');
+    const entry = await openBeneath(this.root, parsed.segments, parsed.folder ? 'folder' : 'file');
     if (entry === null) return notFound(reply);
     if (!parsed.folder) return sendFile(request, reply, entry, parsed.segments[parsed.segments.length - 1]);
     try {

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { AUDIENCE_HEADER, encodeRefusalBody, HANDLE_ID_HEADER, handleNotFoundRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { refuseUnlessReadOnly } from './read-only-method.js';
-import { openConfined } from '../paths/confined-open.js';
+import { openBeneath } from '../paths/beneath.js';
 import type { PeerHandle, PeerHandles, RedeemRefusal } from '../peers/peer-handles.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import { sendFileBytes } from './file-bytes.js';
@@ -36,7 +36,7 @@ export class PeerPlane {
     const verdict = this.handles.check(secret, audience);
     if (!verdict.ok) return this.refuse(reply, verdict.why, verdict.handleId, audience);
     const { handle } = verdict;
-    const file = await openConfined(this.root, handle.file.segments, 'file');
+    const file = await openBeneath(this.root, handle.file.segments, 'file');
     if (file === null) return this.refuse(reply, 'file_gone', handle.id, audience);
     if (file.stats.dev !== handle.file.dev || file.stats.ino !== handle.file.ino) {
       await file.handle.close();

@@ -1,7 +1,5 @@
 import { EventEmitter } from 'node:events';
 import type { DetachedShellResidue, MurmurTaskMetadata } from '@murmur/protocol';
-import { exitCodeOf } from './exit-code.js';
-import { killProcessGroup } from './process-group.js';
 
 export interface BackgroundCommand {
   workId: string;
@@ -14,10 +12,14 @@ export interface BackgroundCommand {
   logFile: string;
   /** The process group the command leads (its pid). */
   pgid: number;
-  /** Settles once the command exited and its log holds all of its output. */
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Settles once the command exited and its log holds all of its output: its exit code and the limit that ended it, if one did. */
+  exit: Promise<{ code: number | null; limit: string | null }>;
+  /** Seed 004's stop: SIGTERM to its process group, SIGKILL 2 s later, up to 3 s more for the exit. */
+  stop: () => Promise<void>;
   exitedAtMs: number | null;
   exitCode: number | null;
+  /** The note naming the resource limit that ended it (docs/sandbox.md, "Resource limits"); never for a stopped command. */
+  limit: string | null;
   stopped: boolean;
   /** A background-command call already returned this command's exit, so no completion task reports it again. */
   exitReported: boolean;
@@ -40,9 +42,11 @@ export class BackgroundCommands extends EventEmitter<{ exited: [BackgroundComman
   add(command: BackgroundCommand): void {
     this.commands.set(command.workId, command);
     command.exit.then(
-      ({ code, signal }) => {
+      ({ code, limit }) => {
         command.exitedAtMs = Date.now();
-        command.exitCode = exitCodeOf(code, signal);
+        command.exitCode = code;
+        // A stopped command has no resource limit attributed (seed 004).
+        command.limit = command.stopped ? null : limit;
         if (command.waiters > 0) command.exitReported = true;
         this.emit('exited', command);
       },
@@ -86,9 +90,9 @@ export class BackgroundCommands extends EventEmitter<{ exited: [BackgroundComman
     }));
   }
 
-  /** Stops one command's process group (background-command stop). */
+  /** Stops one command (background-command stop, seed 004). */
   async stop(command: BackgroundCommand): Promise<void> {
     command.stopped = true;
-    await killProcessGroup(command.pgid);
+    await command.stop();
   }
 }

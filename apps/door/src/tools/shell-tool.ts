@@ -1,16 +1,15 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files.js';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { constants } from 'node:os';
 import path from 'node:path';
+import { fenceToolResult } from '../auth/untrusted-fence.js';
 import { newId } from '../common/ids.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files.js';
 import type { BackgroundCommands } from './background-commands.js';
-import { exitCodeOf } from './exit-code.js';
-import { type GroupMember, groupMembers, killProcessGroup } from './process-group.js';
+import { type CommandExit, CommandProcess } from './command-process.js';
+import type { GroupMember } from './process-group.js';
 import type { ProcessRegistry } from './process-registry.js';
-import { RELAY_SCRIPT_PATH, WRAPPER_NAME } from './sandbox/bwrap-args.js';
 import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { ToolInputError } from './tool-call.js';
-import { fenceToolResult } from '../auth/untrusted-fence.js';
 
 /** Bytes of each stream kept for the model; past it the result says truncated. */
 export const OUTPUT_CAP_BYTES = 1024 * 1024;
@@ -49,6 +48,8 @@ export interface ShellResult {
   truncated: boolean;
   /** Set when the command moved to the background. */
   workId: string | null;
+  /** The note naming the resource limit that ended the command, or null (docs/sandbox.md, "Resource limits"). */
+  limit: string | null;
 }
 
 /** {"command": "<text>"} runs `<binary> -c <text>` (for shells); {"args": [..]} runs the binary with those arguments. */
@@ -59,53 +60,6 @@ export function readShellInput(binary: string, input: Record<string, unknown>): 
     return { args, shown: [binary, ...args].join(' ') };
   }
   throw new ToolInputError(`tool '${binary}' takes {"command": "<text>"} or {"args": ["<arg>", …]}`);
-}
-
-type Exit = { code: number | null; signal: NodeJS.Signals | null };
-
-/** A status line the sandbox's wrapper writes on fd 3 (tools/sandbox/bwrap-args.ts). */
-const EXIT_LINE = /^exit (\d+)$/m;
-
-/**
- * The command's own exit (not its output's end), and its output's end. In the sandbox the process spawned is
- * bubblewrap, which lasts while anything the command started runs: the command's exit is the wrapper's `exit <status>`
- * line on fd 3 (a status above 128 is the signal's 128 + n, as exitCodeOf writes it). A sandbox that could not start
- * the command writes none, and bubblewrap's own exit stands for it.
- */
-function watch(child: ChildProcess, statusOnFd3: boolean): { exited: Promise<Exit>; closed: Promise<void>; spawnError: Promise<Error> } {
-  const processExit = new Promise<Exit>((resolve) => {
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-    child.once('error', () => resolve({ code: null, signal: null }));
-  });
-  const status = statusOnFd3 ? (child.stdio[3] as NodeJS.ReadableStream | null | undefined) : null;
-  const exited = !status
-    ? processExit
-    : new Promise<Exit>((resolve) => {
-        let text = '';
-        status.on('data', (chunk: Buffer) => {
-          text += chunk.toString('utf8');
-          const exit = EXIT_LINE.exec(text);
-          if (exit) resolve({ code: Number(exit[1]), signal: null });
-        });
-        status.on('error', () => undefined);
-        status.once('close', () => void processExit.then(resolve));
-      });
-  const closed = new Promise<void>((resolve) => {
-    child.once('close', () => resolve());
-    child.once('error', () => resolve());
-  });
-  return { exited, closed, spawnError: new Promise<Error>((resolve) => child.once('error', resolve)) };
-}
-
-/** The sandbox's own processes in a command's group (bubblewrap, the wrapper, the relay), which hold nothing of the command's. */
-function isSandboxScaffold(member: GroupMember): boolean {
-  if (member.comm === 'bwrap') return true;
-  try {
-    const argv = readFileSync(`/proc/${member.pid}/cmdline`, 'utf8').split('\0');
-    return argv[3] === WRAPPER_NAME || argv[1] === RELAY_SCRIPT_PATH;
-  } catch {
-    return false;
-  }
 }
 
 /** Waits for the output to end, for at most DRAIN_MS; true when it ended. */
@@ -123,11 +77,38 @@ export function holdersNote(holders: GroupMember[]): string {
   return `note: the command exited, but ${count} its output and runs on until the session ends: ${named}`;
 }
 
+/** What a sandboxed command's run learns of the limits around it (docs/sandbox.md, "Resource limits"). */
+interface LimitWatch {
+  /** The note for the limit that ended the command, once it has exited. */
+  note(exit: CommandExit): string | null;
+  done(): void;
+}
+
+/** Watches the limits a sandboxed command can run into; none for an unsandboxed one. */
+function watchLimits(deps: ShellDeps, command: CommandProcess): LimitWatch {
+  const { limits, cgroups, workdirBound } = deps.sandbox;
+  if (limits === null) return { note: () => null, done: () => undefined };
+  const oomBefore = cgroups?.oomKills() ?? null;
+  const workdir = workdirBound?.watch(() => void command.end()) ?? null;
+  return {
+    note: (exit) => {
+      if (workdir?.ended) return `note: the workdir grew past capabilities.shell.max_workdir_mib (${limits.maxWorkdirMib} MiB): the door ended the session's running commands`;
+      const oomAfter = cgroups?.oomKills() ?? null;
+      if (oomBefore !== null && oomAfter !== null && oomAfter > oomBefore) {
+        return `note: the session's commands passed capabilities.shell.max_memory_mib (${limits.maxMemoryMib} MiB) while this command ran: the kernel ended a process of theirs`;
+      }
+      if (exit.signal === constants.signals.SIGXFSZ) return `note: the command wrote a file past capabilities.shell.max_file_mib (${limits.maxFileMib} MiB): SIGXFSZ ended it`;
+      return null;
+    },
+    done: () => workdir?.done(),
+  };
+}
+
 /**
- * Runs one shell binary as a real subprocess in the workdir, in its own process group, recorded in the session's
- * process registry from its spawn. The call returns when the shell exits (output still held by a child is read
- * for DRAIN_MS more, and the holders are named in a note after the fence), or moves to the background once
- * lifecycle.shell_grace_secs pass.
+ * Runs one shell binary as a real subprocess in the workdir, in its own process group (in the sandbox unless the
+ * capsule opted out), recorded in the session's process registry from its spawn. The call returns when the shell
+ * exits (output still held by a child is read for DRAIN_MS more, and the holders are named in a note after the
+ * fence), or moves to the background once lifecycle.shell_grace_secs pass.
  */
 export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellResult> {
   const { args, shown } = readShellInput(call.binary, call.input);
@@ -136,16 +117,15 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
   if (binaryPath === null) throw new ToolInputError(sandbox.unreachable(call.binary) ?? `shell binary '${call.binary}' is not installed on this host`);
   const startedAtMs = Date.now();
   deps.processes.ensureReaper();
-  const line = sandbox.commandLine(binaryPath, args, call.cwd);
-  const child = spawn(line.file, line.args, { cwd: call.cwd, detached: true, env, stdio: [call.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', line.statusOnFd3 ? 'pipe' : 'ignore'] });
+  const command = new CommandProcess(sandbox.commandLine(binaryPath, args, call.cwd), { cwd: call.cwd, env, stdin: call.stdin !== undefined });
+  const { child, pgid } = command;
   if (call.stdin !== undefined && child.stdin) {
     // A command that exits without reading all of it closes the pipe: that is its business, not an error of the door's.
     child.stdin.on('error', () => undefined);
     child.stdin.end(call.stdin);
   }
-  const pgid = child.pid;
   if (pgid !== undefined) deps.processes.track(pgid, { binary: call.binary, command: shown, taskId: call.taskId, workId: null, startedAtMs });
-  const { exited, closed, spawnError } = watch(child, line.statusOnFd3);
+  const limits = watchLimits(deps, command);
   const out = { stdout: '', stderr: '', truncated: false };
   let log: ReturnType<typeof createWriteStream> | null = null;
   const collect = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
@@ -163,15 +143,15 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
   child.stdout!.on('data', collect('stdout'));
   child.stderr!.on('data', collect('stderr'));
 
-  const onAbort = () => {
-    if (pgid !== undefined) void killProcessGroup(pgid);
-  };
+  const onAbort = () => void command.end();
   call.signal.addEventListener('abort', onAbort, { once: true });
+  let movedToBackground = false;
   try {
     const grace = call.graceSecs === null ? null : new Promise<'grace'>((resolve) => setTimeout(() => resolve('grace'), call.graceSecs! * 1000).unref());
-    const first = await Promise.race([exited, spawnError, ...(grace ? [grace] : [])]);
+    const first = await Promise.race([command.exited, command.spawnError, ...(grace ? [grace] : [])]);
     if (first instanceof Error) throw new ToolInputError(`could not start '${call.binary}': ${first.message}`);
     if (first === 'grace') {
+      movedToBackground = true;
       call.signal.removeEventListener('abort', onAbort);
       const workId = newId('work');
       mkdirSync(call.logsDir, { recursive: true, mode: PRIVATE_DIR_MODE });
@@ -180,22 +160,41 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
       log.write(out.stdout + out.stderr);
       // The command counts as exited once its log holds all of its output, so a reader of the log sees it whole.
       const stream = log;
-      const exitLogged = exited.then(async (result) => {
-        if (!(await drained(closed))) {
+      const exitLogged = command.exited.then(async (exit) => {
+        if (!(await drained(command.closed))) {
           child.stdout?.destroy();
           child.stderr?.destroy();
         }
         await new Promise<void>((resolve) => stream.end(() => resolve()));
         if (pgid !== undefined) deps.processes.release(pgid);
-        return result;
+        const limit = limits.note(exit);
+        limits.done();
+        return { code: exit.code, limit };
       });
       if (pgid !== undefined) deps.processes.background(pgid, workId);
-      deps.background.add({ workId, taskId: call.taskId, binary: call.binary, binaryPath, command: shown, startedAtMs, logFile, pgid: pgid ?? 0, exit: exitLogged, exitedAtMs: null, exitCode: null, stopped: false, exitReported: false, waiters: 0 });
+      deps.background.add({
+        workId,
+        taskId: call.taskId,
+        binary: call.binary,
+        binaryPath,
+        command: shown,
+        startedAtMs,
+        logFile,
+        pgid: pgid ?? 0,
+        exit: exitLogged,
+        stop: () => command.stop(),
+        exitedAtMs: null,
+        exitCode: null,
+        limit: null,
+        stopped: false,
+        exitReported: false,
+        waiters: 0,
+      });
       const note = `moved to the background after ${call.graceSecs} s; it runs on as work_id: ${workId}\noutput: ${logFile}`;
-      return { content: fenceToolResult(call.binary, `$ ${shown}\n${note}\n`), stdout: out.stdout, stderr: out.stderr, exitCode: null, truncated: out.truncated, workId };
+      return { content: fenceToolResult(call.binary, `$ ${shown}\n${note}\n`), stdout: out.stdout, stderr: out.stderr, exitCode: null, truncated: out.truncated, workId, limit: null };
     }
-    const outputEnded = await drained(closed);
-    const holders = outputEnded || pgid === undefined ? [] : groupMembers(pgid).filter((m) => !isSandboxScaffold(m));
+    const outputEnded = await drained(command.closed);
+    const holders = outputEnded ? [] : await command.holders();
     if (!outputEnded) {
       // Children hold the output open: what they write from here on is not this call's; they run on, recorded.
       child.stdout?.destroy();
@@ -203,11 +202,14 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
     }
     if (pgid !== undefined) deps.processes.release(pgid);
     if (call.signal.aborted) throw call.signal.reason;
-    const exitCode = exitCodeOf(first.code, first.signal);
+    const exitCode = first.code;
+    const limit = limits.note(first);
     const body = `$ ${shown}\nExit code: ${exitCode}\nStdout:\n${out.stdout}\nStderr:\n${out.stderr}\n`;
-    const content = fenceToolResult(call.binary, body) + (holders.length > 0 ? `\n${holdersNote(holders)}` : '');
-    return { content, stdout: out.stdout, stderr: out.stderr, exitCode, truncated: out.truncated, workId: null };
+    const notes = [...(limit === null ? [] : [limit]), ...(holders.length > 0 ? [holdersNote(holders)] : [])];
+    const content = fenceToolResult(call.binary, body) + notes.map((n) => `\n${n}`).join('');
+    return { content, stdout: out.stdout, stderr: out.stderr, exitCode, truncated: out.truncated, workId: null, limit };
   } finally {
     call.signal.removeEventListener('abort', onAbort);
+    if (!movedToBackground) limits.done();
   }
 }

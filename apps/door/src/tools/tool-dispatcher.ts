@@ -56,6 +56,7 @@ export class ToolDispatcher {
       memberCalls: deps.memberCalls ?? null,
       delegations: deps.delegations ?? null,
       tracing: deps.tracing ?? UNTRACED,
+      fileOwner: deps.sandbox.fileOwner,
       // A plan's tool steps run through this dispatcher exactly as direct calls (docs/plans.md).
       plans: { dispatch: (call, ctx) => this.dispatch(call, ctx), missing: (name) => this.missing(name) },
     });

@@ -1,9 +1,10 @@
 /** Test harness: real doors as real subprocesses (`mur run --json`) on real ports, each with its own MURMUR_HOME. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chownSync, lchownSync, lstatSync, mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Stream } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { assertNoAddressToModel, assertTraceOnSchema } from './trace-schema-check.js';
 
@@ -29,6 +30,16 @@ export interface DoorProcess extends Announced {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGTERM (or the given signal) and wait for the exit. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Gives a test's folder to `uid` (a door run as a user), links themselves and not what they point to. */
+function chownTree(dir: string, uid: number): void {
+  chownSync(dir, uid, uid);
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (lstatSync(full).isDirectory()) chownTree(full, uid);
+    else lchownSync(full, uid, uid);
+  }
 }
 
 export function tempDir(prefix: string): string {
@@ -71,16 +82,25 @@ export interface RunOptions {
   /** Extra flags for node itself, such as --max-old-space-size. */
   nodeFlags?: string[];
   env?: Record<string, string>;
+  /** A command the door is started through, which execs its last arguments (node and mur's): perl adding a key to the session keyring, say. */
+  launcher?: string[];
+  /** Descriptors the door inherits past 0–2, as its own parent might have left them open (3 on, in order). */
+  inherit?: (number | Stream | 'ignore')[];
+  /** The uid (and gid) the door runs as, when the test runs as root: its MURMUR_HOME and the capsule folder are made that user's. */
+  user?: number;
 }
 
 /** Runs `mur run DIR --json` and resolves with the announced session once the door listens. */
 export async function runDoor(capsuleDir: string, args: string[] = [], home = tempDir('home'), options: RunOptions = {}): Promise<DoorProcess> {
   const argv = [...(options.nodeFlags ?? []), MUR_CLI, 'run', capsuleDir, '--json', ...args];
-  const [command, commandArgs] =
+  const [shell, shellArgs] =
     options.umask === undefined ? [process.execPath, argv] : ['/bin/sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, ...argv]];
-  const child = spawn(command, commandArgs, {
+  const [command, ...commandArgs] = [...(options.launcher ?? []), shell, ...shellArgs];
+  if (options.user !== undefined) for (const dir of [home, capsuleDir]) chownTree(dir, options.user);
+  const child = spawn(command!, commandArgs, {
     env: { ...process.env, MURMUR_HOME: home, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(options.inherit ?? [])],
+    ...(options.user === undefined ? {} : { uid: options.user, gid: options.user }),
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {

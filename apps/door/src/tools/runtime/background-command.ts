@@ -3,7 +3,7 @@ import type { JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { BackgroundCommand, BackgroundCommands } from '../background-commands.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
-import { type ToolCallContext, ToolInputError } from '../tool-call.js';
+import { type RuntimeToolAnswer, type ToolCallContext, ToolInputError } from '../tool-call.js';
 
 const SHOWN_BYTES = 16384;
 
@@ -32,7 +32,7 @@ export async function runBackgroundCommand(
   input: Record<string, unknown>,
   deps: { commands: BackgroundCommands; trace: TraceWriter },
   ctx: Pick<ToolCallContext, 'taskId' | 'signal'>,
-): Promise<string> {
+): Promise<string | RuntimeToolAnswer> {
   const { commands, trace } = deps;
   const { signal } = ctx;
   const { operation, work_id: workId, wait_secs: waitSecs } = input;
@@ -81,7 +81,9 @@ export async function runBackgroundCommand(
     // A cancel of the task ends the wait at once (seed 004): recorded as the phase the task was canceled in.
     ...(canceledWaiting ? { phase: 'background_wait' } : {}),
   });
-  return describeBackgroundCommand(command, waitedSecs);
+  const data = describeBackgroundCommand(command, waitedSecs);
+  // A resource limit that ended it goes after the untrusted fence, as on a foreground shell result (seed 004).
+  return command.limit === null ? data : { data, note: command.limit };
 }
 
 function stateOf(command: BackgroundCommand): 'running' | 'exited' | 'stopped' {
@@ -113,7 +115,7 @@ export function describeBackgroundCommand(command: BackgroundCommand, waitedSecs
   const { bytes, tail } = logTail(command.logFile, SHOWN_BYTES);
   const lines = [`work_id: ${command.workId}`, `state: ${stateOf(command)}`, `elapsed_secs: ${elapsed}`];
   if (waitedSecs !== null) lines.push(`waited_secs: ${waitedSecs}`);
-  if (ended) lines.push(`exit_code: ${command.exitCode}`, `status: ${command.exitCode === 0 && !command.waitError ? 'ok' : 'error'}`);
+  if (ended) lines.push(`exit_code: ${command.exitCode}`, `status: ${command.exitCode === 0 && command.limit === null && !command.waitError ? 'ok' : 'error'}`);
   if (command.waitError) lines.push(`wait_error: ${command.waitError}`);
   lines.push(`output: ${command.logFile}`, `output_bytes: ${bytes}`, `output_shown: ${bytes > SHOWN_BYTES ? `last ${SHOWN_BYTES} bytes` : 'all'}`);
   return `${lines.join('\n')}\n\n${tail}`;

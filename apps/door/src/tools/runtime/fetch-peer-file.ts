@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { type FileHandle, link, lstat, mkdir, open, realpath, unlink } from 'node:fs/promises';
-import path from 'node:path';
+import { type FileHandle, link, lstat, open, unlink } from 'node:fs/promises';
 import { AUDIENCE_HEADER, HANDLE_ID_HEADER, type JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
-import { isInside } from '../../paths/confined-open.js';
+import { type FolderBeneath, folderBeneath, viaDescriptor } from '../../paths/beneath.js';
 import { allowsMemberDoor, allowsUrl } from '../../egress/member-egress.js';
 import { boundedRequest, failureInWords, withoutAddresses } from '../../egress/outbound-request.js';
 import type { OutboundTracing } from '../../egress/outbound-tracing.js';
@@ -38,6 +37,8 @@ export interface FetchPeerFileDeps {
   maxBytes: number;
   /** The redeem's HTTP client span (docs/telemetry.md). */
   tracing: OutboundTracing;
+  /** Who the files and folders it makes belong to: the session's own user when the door is root (docs/sandbox.md), else null. */
+  owner: number | null;
 }
 
 /** fetch-peer-file (docs/planes.md, "The tools"): every refusal is a ToolInputError. The URL (a secret) is never echoed. */
@@ -51,7 +52,7 @@ export async function runFetchPeerFile(input: Record<string, unknown>, deps: Fet
   if (!allowsUrl(allow, url) && !(formationDoors !== undefined && allowsMemberDoor(allow, url, formationDoors))) {
     throw new ToolInputError(`fetch-peer-file: the handle's door is on ${url.hostname}, which capabilities.network.allow does not list; nothing was sent`);
   }
-  const target = await destination(deps.session.workDir, segments, saveAs);
+  const target = await destination(deps.session.workDir, segments, saveAs, deps.owner);
   const audience = deps.session.formation?.member ?? deps.session.manifest.name;
   let answer: Response;
   // The timeout bounds the wait for the headers only: fetch's signal also governs the body, and a large file may take
@@ -77,11 +78,12 @@ export async function runFetchPeerFile(input: Record<string, unknown>, deps: Fet
     return await redeemed(answer, target, segments, deps, ctx);
   } finally {
     ctx.signal.removeEventListener('abort', follow);
+    await target.folder.handle.close().catch(() => undefined);
   }
 }
 
 /** The redeem's answer: a refusal, or the file stored at `target`. */
-async function redeemed(answer: Response, target: string, segments: readonly string[], deps: FetchPeerFileDeps, ctx: ToolCallContext): Promise<string> {
+async function redeemed(answer: Response, target: Destination, segments: readonly string[], deps: FetchPeerFileDeps, ctx: ToolCallContext): Promise<string> {
   if (answer.status !== 200) throw new ToolInputError(`fetch-peer-file: the peer refused the handle: ${await refusalOf(answer)}`);
   const handleId = answer.headers.get(HANDLE_ID_HEADER);
   const declared = Number(answer.headers.get('content-length') ?? Number.NaN);
@@ -89,7 +91,7 @@ async function redeemed(answer: Response, target: string, segments: readonly str
     await answer.body?.cancel();
     throw new ToolInputError(`fetch-peer-file: the file is ${declared} bytes, past the ${deps.maxBytes}-byte limit; nothing was stored`);
   }
-  const size = await store(answer, target, deps.maxBytes, Number.isSafeInteger(declared) ? declared : null);
+  const size = await store(answer, target, deps.maxBytes, Number.isSafeInteger(declared) ? declared : null, deps.owner);
   deps.trace.write('peer_file_fetched', { task_id: ctx.taskId, handle_id: handleId, path: segments.join('/'), size });
   return JSON.stringify({ handle_id: handleId, path: segments.join('/'), size });
 }
@@ -106,37 +108,49 @@ function handleUrl(value: string): URL {
   return url;
 }
 
-/** The final path under the workdir's real path; its folders are made, and it must not exist yet. */
-async function destination(workDir: string, segments: readonly string[], saveAs: string): Promise<string> {
-  const workReal = await realpath(workDir);
-  const parent = path.join(workReal, ...segments.slice(0, -1));
-  let parentReal: string;
-  try {
-    await mkdir(parent, { recursive: true });
-    parentReal = await realpath(parent);
-  } catch {
-    throw new ToolInputError(`fetch-peer-file: '${saveAs}' cannot be made under the workdir`);
-  }
-  if (!isInside(workReal, parentReal)) throw new ToolInputError(`fetch-peer-file: '${saveAs}' leads outside the workdir`);
-  const target = path.join(parentReal, segments[segments.length - 1]);
-  const exists = await lstat(target).then(
-    () => true,
-    () => false,
-  );
-  if (exists) throw new ToolInputError(`fetch-peer-file: '${saveAs}' already exists in the workdir; fetch-peer-file never replaces a file`);
-  return target;
+/** Where the file goes: its folder, opened under the workdir (docs/sandbox.md, "The door's own file work"), and its name. */
+interface Destination {
+  folder: FolderBeneath;
+  name: string;
 }
 
 /**
- * Writes the body to a temporary file beside the target and links it into place; returns the size. A body that ends
- * short of its content-length (the connection broke, or the peer's file shrank while it was sent and the plane cut
- * the connection) stores nothing.
+ * The folder of `save_as` under the workdir, walked and made one component at a time without following a link out of
+ * the workdir (nothing is made outside before a refusal, whatever a command swaps meanwhile); the name must not exist yet.
  */
-async function store(answer: Response, target: string, maxBytes: number, declared: number | null): Promise<number> {
-  const temporary = path.join(path.dirname(target), `.${path.basename(target)}.${randomBytes(6).toString('hex')}.part`);
-  let file: FileHandle | null = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+async function destination(workDir: string, segments: readonly string[], saveAs: string, owner: number | null): Promise<Destination> {
+  let folder: FolderBeneath;
+  try {
+    folder = await folderBeneath(workDir, segments.slice(0, -1), { make: { mode: 0o755, owner } });
+  } catch {
+    throw new ToolInputError(`fetch-peer-file: '${saveAs}' leads outside the workdir or cannot be made under it`);
+  }
+  const name = segments[segments.length - 1]!;
+  const exists = await lstat(viaDescriptor(folder.handle, name)).then(
+    () => true,
+    () => false,
+  );
+  if (exists) {
+    await folder.handle.close();
+    throw new ToolInputError(`fetch-peer-file: '${saveAs}' already exists in the workdir; fetch-peer-file never replaces a file`);
+  }
+  return { folder, name };
+}
+
+/**
+ * Writes the body to a temporary file in the destination's folder and links it into place through the same opened
+ * folder; returns the size. A body that ends short of its content-length (the connection broke, or the peer's file
+ * shrank while it was sent and the plane cut the connection) stores nothing. The file found at the name afterwards
+ * must be the one written.
+ */
+async function store(answer: Response, target: Destination, maxBytes: number, declared: number | null, owner: number | null): Promise<number> {
+  const temporary = viaDescriptor(target.folder.handle, `.${target.name}.${randomBytes(6).toString('hex')}.part`);
+  const final = viaDescriptor(target.folder.handle, target.name);
+  let file: FileHandle | null = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
   let size = 0;
   try {
+    if (owner !== null) await file.chown(owner, owner);
+    const written = await file.stat();
     if (answer.body !== null) {
       for await (const chunk of answer.body) {
         size += chunk.byteLength;
@@ -152,9 +166,13 @@ async function store(answer: Response, target: string, maxBytes: number, declare
     file = null;
     try {
       // link() fails when the target appeared meanwhile: a file is never replaced.
-      await link(temporary, target);
+      await link(temporary, final);
     } catch {
-      throw new ToolInputError(`fetch-peer-file: '${path.basename(target)}' appeared in the workdir during the download; fetch-peer-file never replaces a file`);
+      throw new ToolInputError(`fetch-peer-file: '${target.name}' appeared in the workdir during the download; fetch-peer-file never replaces a file`);
+    }
+    const stored = await lstat(final).catch(() => null);
+    if (stored === null || stored.dev !== written.dev || stored.ino !== written.ino) {
+      throw new ToolInputError(`fetch-peer-file: '${target.name}' was changed in the workdir during the download; what is there is not the file fetched`);
     }
     return size;
   } catch (error) {

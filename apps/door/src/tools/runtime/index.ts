@@ -48,6 +48,8 @@ export interface RuntimeToolDeps {
   handles: PeerHandles;
   /** Client spans for the runtime's outbound requests: capsule steps, fetch-peer-file, share-file's card read (docs/telemetry.md). */
   tracing: OutboundTracing;
+  /** Who owns what the runtime tools write into the workdir: the session's own user when the door is root (docs/sandbox.md), else null. */
+  fileOwner: number | null;
   /** What a plan's tool steps run through: the dispatcher, and its refusal of a tool this session does not have. */
   plans: { dispatch: StepDispatch; missing: (name: string) => string | null };
 }
@@ -62,7 +64,7 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
       description: FETCH_PEER_FILE_DESCRIPTION,
       inputSchema: FETCH_PEER_FILE_SCHEMA,
       granted: fetchPeerFileGranted,
-      run: (input, ctx) => runFetchPeerFile(input, { ...deps, maxBytes: deps.session.settings.peerFetchMaxBytes }, ctx),
+      run: (input, ctx) => runFetchPeerFile(input, { ...deps, maxBytes: deps.session.settings.peerFetchMaxBytes, owner: deps.fileOwner }, ctx),
     },
     'session-status': { description: SESSION_STATUS_DESCRIPTION, inputSchema: SESSION_STATUS_SCHEMA, granted: sessionStatusGranted, run: (_input, ctx) => runSessionStatus(deps, ctx) },
     'switch-driver': {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { AGENT_CARD_PATH, type JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
-import { openConfined } from '../../paths/confined-open.js';
+import { openBeneath } from '../../paths/beneath.js';
 import { allowsMemberDoor } from '../../egress/member-egress.js';
 import { boundedRequest, failureInWords } from '../../egress/outbound-request.js';
 import type { OutboundTracing } from '../../egress/outbound-tracing.js';
@@ -49,7 +49,7 @@ export async function runShareFile(input: Record<string, unknown>, deps: ShareFi
   const segments = toolPathSegments(relative);
   if (segments === null) throw new ToolInputError(`share-file: '${relative}' is not a path under exports.peer_files.root: give segments separated by /, without '.', '..', '\\', control characters or a leading /`);
   const root = path.resolve(session.capsuleDir, exported.root);
-  const opened = await openConfined(root, segments, 'file');
+  const opened = await openBeneath(root, segments, 'file');
   if (opened === null) throw new ToolInputError(`share-file: nothing can be shared at '${relative}': it is not a regular file under exports.peer_files.root`);
   const { dev, ino } = opened.stats;
   await opened.handle.close();

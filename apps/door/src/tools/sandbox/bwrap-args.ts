@@ -1,49 +1,21 @@
-import { lstatSync, readlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 
 /** The system folders a command sees, read-only: each bound as it is, or made again as the symlink it is. */
 export const SYSTEM_ROOTS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'] as const;
 
-/** The wrapper's $0: how the door tells the sandbox's own processes from the command's (sandboxScaffold). */
-export const WRAPPER_NAME = 'murmur-sandbox';
-
-/** Where the sandbox holds the network relay's pieces (docs/sandbox.md, "Network"). */
-export const RELAY_SCRIPT_PATH = '/run/murmur/relay.mjs';
-export const RELAY_NODE_PATH = '/run/murmur/node';
+/** Where the sandbox holds the helper that runs as its init, and the egress sockets (docs/sandbox.md). */
+export const INIT_PATH = '/run/murmur/init';
 export const EGRESS_SOCKETS_PATH = '/run/murmur/egress';
 
-/**
- * The command's first process inside the sandbox (pid 2; bubblewrap's init is pid 1). For a capsule whose commands
- * may reach listed destinations it first starts the network relay and waits until it listens. It starts the
- * command, lets go of the output pipes, says `started <pid>` and then `exit <status>` on fd 3 when the command exits,
- * and stays while anything the command started still runs (the relay aside): bubblewrap ends the namespace, and
- * every process in it, when this exits. Only shell builtins run in the wait, so it adds no process of its own to count.
- *
- * Its arguments: the largest file the command may write (512-byte blocks, RLIMIT_FSIZE), `relay <node> <relay
- * script> <spec>` or `none`, then the command.
- */
-export const WRAPPER_SCRIPT = [
-  'ulimit -f "$1"; shift',
-  'k=2; r=',
-  'if [ "$1" = relay ]; then',
-  '  mkfifo /tmp/.murmur-relay',
-  '  "$2" "$3" "$4" 3>&- >/tmp/.murmur-relay 2>/dev/null </dev/null & r=$!',
-  '  read ready </tmp/.murmur-relay; rm -f /tmp/.murmur-relay',
-  '  [ "$ready" = ready ] || echo "murmur-sandbox: the network relay did not start: no listed destination is reachable" >&2',
-  '  k=3; shift 4',
-  'else shift 1; fi',
-  // fd 3 is the wrapper's alone: the command cannot write a status line of its own. An asynchronous list reads
-  // /dev/null unless told otherwise: the command gets the wrapper's standard input (a hook's input) through fd 4.
-  'exec 4<&0',
-  '"$@" 3>&- 0<&4 4<&- & c=$!',
-  'exec 4<&-',
-  'exec >/dev/null 2>&1 </dev/null',
-  'echo "started $c" >&3',
-  'wait "$c"; s=$?',
-  'echo "exit $s" >&3; exec 3>&-',
-  // bubblewrap's init stays while any process does: the relay is ended here, or it would keep the sandbox forever.
-  'while :; do n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; if [ "$n" -le "$k" ]; then [ -n "$r" ] && kill -9 "$r"; exit 0; fi; sleep 0.2; done',
-].join('\n');
+/** Where a root door's launcher shows bubblewrap the host paths it binds, in a mount namespace of its own. */
+export const STAGE_ROOT = '/dev/shm';
+
+/** /proc's lists of the kernel's keys, which every process of a uid may read. */
+const KEYRING_LISTS = ['/proc/keys', '/proc/key-users'];
+
+/** The size of every command's /dev/shm, in MiB. */
+export const DEV_SHM_MIB = 64;
 
 /** A file or folder of the host's that the sandbox shows at another path. */
 export interface ExtraBind {
@@ -52,19 +24,26 @@ export interface ExtraBind {
   writable: boolean;
 }
 
+/** Where bubblewrap finds what it binds: the host paths, or the launcher's staged copies of them (a root door). */
+export interface BindSources {
+  workdir: string;
+  helper: string;
+}
+
 export interface BwrapLayout {
   /** The only folder a command may write, bound at its own path. */
   workdir: string;
   /** Folders a command must not see even where a system root holds them (MURMUR_HOME, the capsule folder, HOME). */
   hidden: readonly string[];
-  /** The door runs as root: bubblewrap then drops every capability itself. */
-  asRoot: boolean;
-  /** Shown at their targets, after everything else (the relay's pieces, the listed names' /etc/hosts). */
+  sources: BindSources;
+  /** Shown at their targets, after everything else (the egress sockets, the listed names' /etc/hosts). */
   extraBinds?: readonly ExtraBind[];
-  /** The relay's `listen=socket` pairs, comma-separated (relay-script.ts), when commands may reach listed destinations. */
-  relaySpec?: string | null;
+  /** The init's `<ip>:<port>=<socket>` relays, when commands may reach listed destinations. */
+  relays?: readonly string[];
   /** The largest file a command may write, in MiB (capabilities.shell.max_file_mib). */
   maxFileMib: number;
+  /** The size of each command's /tmp, in MiB (capabilities.shell.max_tmp_mib). */
+  maxTmpMib: number;
 }
 
 /** What a system root is on this host: a folder to bind, a symlink to make again, or nothing. */
@@ -80,6 +59,7 @@ function rootArgs(root: string): string[] {
 }
 
 const inside = (file: string, root: string) => file === root || file.startsWith(`${root}/`);
+const MIB = 1024 * 1024;
 
 /** Whether a command in the sandbox sees `file` (its folder is a system root, and no hidden folder covers it). */
 export function visibleInSandbox(file: string, layout: Pick<BwrapLayout, 'hidden' | 'workdir'>): boolean {
@@ -90,20 +70,48 @@ export function visibleInSandbox(file: string, layout: Pick<BwrapLayout, 'hidden
 }
 
 /**
- * bubblewrap's arguments for one command (docs/sandbox.md): new user, mount, PID, network, IPC, UTS and cgroup
- * namespaces; the system read-only; a private /tmp, /proc and /dev; the workdir the one writable folder; every
- * capability dropped; then the wrapper, which runs `binary` with `args`.
+ * bubblewrap's arguments for one command (docs/sandbox.md, "How"): new user (no nested one), mount, PID, network, IPC,
+ * UTS and cgroup namespaces; the system read-only; a private /proc, a read-only /dev with a bounded /dev/shm, a bounded
+ * /tmp; the workdir the one writable folder; the root made read-only last; then the init, as PID 1, which runs
+ * `binary` with `args`. bubblewrap ends the sandbox when the door that started it dies.
  */
 export function bwrapArgs(layout: BwrapLayout, binary: string, args: readonly string[]): string[] {
-  const out = ['--unshare-all'];
-  if (layout.asRoot) out.push('--cap-drop', 'ALL');
+  const out = ['--unshare-all', '--unshare-user', '--disable-userns', '--die-with-parent', '--as-pid-1'];
   for (const root of SYSTEM_ROOTS) out.push(...rootArgs(root));
-  out.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  out.push('--proc', '/proc');
+  // The kernel's keyrings are not namespaced: what /proc lists of them is covered (the filter refuses the calls).
+  for (const file of KEYRING_LISTS) if (existsSync(file)) out.push('--ro-bind', '/dev/null', file);
+  out.push('--dev', '/dev', '--size', String(DEV_SHM_MIB * MIB), '--tmpfs', '/dev/shm');
+  out.push('--size', String(layout.maxTmpMib * MIB), '--tmpfs', '/tmp');
   // A hidden folder under a system root is covered by an empty one; elsewhere it is simply never bound.
   for (const hidden of layout.hidden) if (SYSTEM_ROOTS.some((root) => inside(hidden, root))) out.push('--tmpfs', hidden);
+  out.push('--ro-bind', layout.sources.helper, INIT_PATH);
   for (const bind of layout.extraBinds ?? []) out.push(bind.writable ? '--bind' : '--ro-bind', bind.source, bind.target);
-  out.push('--bind', layout.workdir, layout.workdir, '--chdir', layout.workdir);
-  const relay = layout.relaySpec ? ['relay', RELAY_NODE_PATH, RELAY_SCRIPT_PATH, layout.relaySpec] : ['none'];
-  out.push('--', '/bin/sh', '-c', WRAPPER_SCRIPT, WRAPPER_NAME, String(layout.maxFileMib * 2048), ...relay, binary, ...args);
+  out.push('--bind', layout.sources.workdir, layout.workdir, '--chdir', layout.workdir);
+  out.push('--remount-ro', '/dev', '--remount-ro', '/');
+  const relays = (layout.relays ?? []).flatMap((relay) => ['--relay', relay]);
+  out.push('--', INIT_PATH, 'init', '--fsize', String(layout.maxFileMib * MIB), ...relays, '--', binary, ...args);
   return out;
 }
+
+/** The launcher's part, before bubblewrap's (docs/sandbox.md, "How"): the cgroups it joins, and, for a root door, the paths it stages and the user it becomes. */
+export interface LaunchPlan {
+  joins: readonly string[];
+  /** `name` → host path, shown to bubblewrap at STAGE_ROOT/<name>; empty unless the door is root. */
+  staged: ReadonlyMap<string, string>;
+  /** The session's own uid (and gid), when the door is root. */
+  user: number | null;
+}
+
+/** `murmur-sandbox launch …` then `-- <bwrap> <bwrap args>`. */
+export function launchArgs(plan: LaunchPlan, bwrap: string, bwrapArguments: readonly string[]): string[] {
+  const out = ['launch'];
+  for (const file of plan.joins) out.push('--join', file);
+  if (plan.staged.size > 0) out.push('--stage-root', STAGE_ROOT);
+  for (const [name, source] of plan.staged) out.push('--stage', `${name}=${source}`);
+  if (plan.user !== null) out.push('--uid', String(plan.user), '--gid', String(plan.user));
+  return [...out, '--', bwrap, ...bwrapArguments];
+}
+
+/** Where bubblewrap finds a staged path. */
+export const stagedPath = (name: string): string => `${STAGE_ROOT}/${name}`;

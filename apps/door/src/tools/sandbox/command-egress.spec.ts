@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { test } from 'node:test';
 import { commandDestinations } from '../../egress/command-destinations.js';
@@ -16,15 +16,18 @@ test("the door carries a connection on a destination's socket to the destination
   const target = net.createServer((s) => s.end('from-target\n'));
   await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
   const port = (target.address() as net.AddressInfo).port;
-  const egress = await CommandEgress.open(commandDestinations([`localhost:${port}`, 'api.example.test:443']), process.execPath);
+  const egress = await CommandEgress.open(commandDestinations([`localhost:${port}`, 'api.example.test:443']), null);
   try {
-    const hosts = egress.plan.binds.find((b) => b.target === '/etc/hosts');
-    assert.equal(readFileSync(hosts!.source, 'utf8'), '127.0.0.1 localhost\n::1 localhost\n127.0.0.2 api.example.test\n');
-    assert.equal(egress.plan.relaySpec, `127.0.0.1:${port}=/run/murmur/egress/0.sock,::1:${port}=/run/murmur/egress/0.sock,127.0.0.2:443=/run/murmur/egress/1.sock`);
-    const socketDir = egress.plan.binds.find((b) => b.target === '/run/murmur/egress')!.source;
+    assert.equal(readFileSync(`${egress.dir}/hosts`, 'utf8'), '127.0.0.1 localhost\n::1 localhost\n127.0.0.2 api.example.test\n');
+    assert.deepEqual(egress.relays, [`127.0.0.1:${port}=/run/murmur/egress/0.sock`, `::1:${port}=/run/murmur/egress/0.sock`, '127.0.0.2:443=/run/murmur/egress/1.sock']);
+    assert.deepEqual(egress.binds('/dev/shm/egress'), [
+      { source: '/dev/shm/egress/hosts', target: '/etc/hosts', writable: false },
+      { source: '/dev/shm/egress', target: '/run/murmur/egress', writable: false },
+    ]);
+    assert.equal(statSync(egress.dir).mode & 0o777, 0o700, 'the folder says who may reach the sockets');
     const reply = await new Promise<string>((resolve, reject) => {
       let text = '';
-      net.connect(`${socketDir}/0.sock`).on('data', (d) => (text += d)).on('close', () => resolve(text)).on('error', reject);
+      net.connect(`${egress.dir}/0.sock`).on('data', (d) => (text += d)).on('close', () => resolve(text)).on('error', reject);
     });
     assert.equal(reply, 'from-target\n');
   } finally {

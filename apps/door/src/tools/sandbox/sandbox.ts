@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { ConfigError, shown } from '../../config/config-problem.js';
 import { resolveOnPath } from './binary-path.js';
-import { type BwrapLayout, bwrapArgs, visibleInSandbox } from './bwrap-args.js';
+import { type BwrapLayout, bwrapArgs, type LaunchPlan, launchArgs, visibleInSandbox } from './bwrap-args.js';
 
 /** How long the start-up probe may take to run `true` in a sandbox before the door calls the sandbox unusable. */
 const PROBE_TIMEOUT_MS = 10_000;
@@ -30,8 +30,8 @@ export class SandboxUnavailableError extends ConfigError {
 export interface CommandLine {
   file: string;
   args: string[];
-  /** true: the command's exit arrives on fd 3 (`started <pid>`, `exit <status>`); false: it is the process's own. */
-  statusOnFd3: boolean;
+  /** `init`: the sandbox's init reports the command's exit on fd 3 and takes requests there (init-channel.ts); `plain`: the process is the command. */
+  protocol: 'init' | 'plain';
 }
 
 export interface CommandSandbox {
@@ -56,21 +56,22 @@ export function unsandboxed(doorPath: string, home: string): CommandSandbox {
     home,
     resolve: (binary) => resolveOnPath(binary, doorPath),
     unreachable: () => null,
-    commandLine: (binaryPath, args) => ({ file: binaryPath, args: [...args], statusOnFd3: false }),
+    commandLine: (binaryPath, args) => ({ file: binaryPath, args: [...args], protocol: 'plain' }),
   };
 }
 
 export interface BwrapOptions {
   bwrap: string;
+  /** The sandbox's helper (paths/sandbox-helper.ts): the launcher outside, the init inside. */
+  helper: string;
   layout: BwrapLayout;
-  /** The session's pids cgroup: each command joins it before bubblewrap starts, so all it starts is counted. */
-  cgroupProcs: string | null;
+  launch: LaunchPlan;
   /** The door's PATH; a command's is its folders the sandbox shows. */
   doorPath: string;
 }
 
 /** Commands in bubblewrap (docs/sandbox.md): built once a session, after a probe proves the sandbox runs here. */
-export function bwrapSandbox({ bwrap, layout, doorPath, cgroupProcs }: BwrapOptions): CommandSandbox {
+export function bwrapSandbox({ bwrap, helper, layout, launch, doorPath }: BwrapOptions): CommandSandbox {
   const path = doorPath
     .split(':')
     .filter((dir) => dir !== '' && visibleInSandbox(dir, layout))
@@ -88,11 +89,7 @@ export function bwrapSandbox({ bwrap, layout, doorPath, cgroupProcs }: BwrapOpti
       if (outside === null || visibleInSandbox(outside, layout)) return null;
       return `shell binary '${binary}' is at ${outside}, which the sandbox does not show: commands see the system folders (/usr, /bin, /etc, /opt …) and the workdir only`;
     },
-    commandLine: (binaryPath, args) =>
-      cgroupProcs === null
-        ? { file: bwrap, args: bwrapArgs(layout, binaryPath, args), statusOnFd3: true }
-        : // The shell joins the cgroup, then becomes bubblewrap: nothing of the command runs outside it.
-          { file: '/bin/sh', args: ['-c', 'echo $$ > "$0" && exec "$@"', cgroupProcs, bwrap, ...bwrapArgs(layout, binaryPath, args)], statusOnFd3: true },
+    commandLine: (binaryPath, args) => ({ file: helper, args: launchArgs(launch, bwrap, bwrapArgs(layout, binaryPath, args)), protocol: 'init' }),
   };
 }
 
@@ -107,6 +104,7 @@ export function probeSandbox(sandbox: CommandSandbox, env: Record<string, string
   const run = spawnSync(line.file, line.args, { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
   const status = String(run.output?.[3] ?? '');
   if (run.error === undefined && /^exit 0$/m.test(status)) return null;
+  // The launcher's own refusals and bubblewrap's both end up on stderr; the last line says why.
   const said = run.error?.message ?? (run.stderr.trim().split('\n').at(-1) || `it exited ${run.status ?? run.signal}`);
   return `bubblewrap could not run a command (${said})`;
 }

@@ -1,16 +1,28 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE } from '../../manifest/manifest.loader.js';
+import { SANDBOX_HELPER } from '../../paths/sandbox-helper.js';
 import type { SessionContext } from '../../session/session-context.js';
 import { COMMAND_SESSION_ENV } from '../process-registry.js';
 import { resolveOnPath } from './binary-path.js';
 import { commandDestinations } from '../../egress/command-destinations.js';
+import { type BwrapLayout, type LaunchPlan, stagedPath } from './bwrap-args.js';
 import { CommandEgress } from './command-egress.js';
 import { commandEnv } from './command-env.js';
-import { openPidsCgroup, type PidsCgroup } from './pids-cgroup.js';
+import { openSessionCgroups, type SessionCgroups } from './session-cgroups.js';
 import { bwrapSandbox, type CommandSandbox, probeSandbox, SandboxUnavailableError, unsandboxed } from './sandbox.js';
+import { giveTree, sandboxUid } from './sandbox-user.js';
+import { WorkdirBound } from './workdir-bound.js';
 
 /** What session_start records of the sandbox: bubblewrap, opted out, or no shell granted (nothing to sandbox). */
 export type SandboxRecord = 'bwrap' | 'off' | 'no-shell';
+
+/** The resource bounds a sandboxed command's result names when one ended it (docs/sandbox.md, "Resource limits"). */
+export interface SandboxLimits {
+  maxFileMib: number;
+  maxMemoryMib: number;
+  maxWorkdirMib: number;
+}
 
 /** A session's sandbox for its commands and the one environment they get (docs/sandbox.md). */
 export class SessionSandbox {
@@ -19,25 +31,31 @@ export class SessionSandbox {
     readonly env: Record<string, string>,
     readonly record: SandboxRecord,
     private readonly egress: CommandEgress | null = null,
-    /** The session's pids cgroup, or null where none can be made here (docs/sandbox.md, "Resource limits"). */
-    readonly cgroup: PidsCgroup | null = null,
+    /** The session's cgroups, or null where none can be made here (docs/sandbox.md, "Resource limits"). */
+    readonly cgroups: SessionCgroups | null = null,
+    /** The workdir's bound, measured while commands run; null unsandboxed. */
+    readonly workdirBound: WorkdirBound | null = null,
+    readonly limits: SandboxLimits | null = null,
+    /** Who owns the workdir's files: the session's own user when the door is root and commands are sandboxed, else null (the door's). */
+    readonly fileOwner: number | null = null,
   ) {}
 
   /** The door closes: the egress sockets go (Nest calls it when the door's modules are destroyed). */
   async onModuleDestroy(): Promise<void> {
+    this.workdirBound?.close();
     await this.egress?.close();
   }
 
-  /** Every command of the session is killed: its cgroup goes. */
+  /** Every command of the session is killed: its cgroups go. */
   release(): void {
-    this.cgroup?.release();
+    this.cgroups?.release();
   }
 
   /**
    * Built when the door starts. A capsule that grants a shell and has not opted out gets bubblewrap, proven by a probe;
    * when it cannot be had, the door does not start (SandboxUnavailableError, which names the fix).
    */
-  static async forSession(session: SessionContext, doorUid = process.getuid?.() ?? -1): Promise<SessionSandbox> {
+  static async forSession(session: SessionContext, doorUid = process.getuid?.() ?? -1, helper = SANDBOX_HELPER): Promise<SessionSandbox> {
     const shell = session.manifest.capabilities.shell;
     const doorPath = session.settings.variable('PATH') ?? '/usr/local/bin:/usr/bin:/bin';
     const doorHome = session.settings.variable('HOME');
@@ -62,20 +80,41 @@ export class SessionSandbox {
     const manifestFile = path.join(session.capsuleDir, MANIFEST_FILE);
     const bwrap = resolveOnPath('bwrap', doorPath);
     if (bwrap === null) throw new SandboxUnavailableError(manifestFile, needs, 'bubblewrap (bwrap) is not installed');
+    if (!existsSync(helper)) throw new SandboxUnavailableError(manifestFile, needs, `the sandbox helper is not built (${helper}): run npm run build, which needs a C compiler (apt-get install -y gcc)`);
     const hidden = [session.settings.home, session.capsuleDir, session.recordsDir, ...(doorHome ? [doorHome] : [])].map((p) => path.resolve(p));
-    // The listed host:port destinations, carried by the door through a relay in each command's sandbox.
+    // A root door runs its commands as the session's own user, to whom the workdir belongs (docs/sandbox.md, "The sandbox's user").
+    const user = doorUid === 0 ? sandboxUid(session.sessionId) : null;
+    if (user !== null) giveTree(session.workDir, user);
+    // The listed host:port destinations, carried by the door from the init's relay in each command's sandbox.
     const destinations = commandDestinations(session.manifest.capabilities.network.allow);
-    const egress = destinations.length > 0 ? await CommandEgress.open(destinations, process.execPath) : null;
-    const layout = { workdir: session.workDir, hidden, asRoot: doorUid === 0, maxFileMib: shell.max_file_mib, extraBinds: egress?.plan.binds ?? [], relaySpec: egress?.plan.relaySpec ?? null };
-    const cgroup = openPidsCgroup(session.sessionId, shell.max_processes);
-    const sandbox = bwrapSandbox({ bwrap, doorPath, layout, cgroupProcs: cgroup?.procs ?? null });
+    const egress = destinations.length > 0 ? await CommandEgress.open(destinations, user) : null;
+    const cgroups = openSessionCgroups(session.sessionId, { maxProcesses: shell.max_processes, maxMemoryMib: shell.max_memory_mib });
+    // A root door's launcher stages what bubblewrap binds: as the session's user, bubblewrap may not reach their host paths.
+    const staged = new Map<string, string>();
+    if (user !== null) {
+      staged.set('init', helper).set('work', session.workDir);
+      if (egress !== null) staged.set('egress', egress.dir);
+    }
+    const source = (name: string, host: string) => (staged.has(name) ? stagedPath(name) : host);
+    const layout: BwrapLayout = {
+      workdir: session.workDir,
+      hidden,
+      sources: { workdir: source('work', session.workDir), helper: source('init', helper) },
+      extraBinds: egress?.binds(source('egress', egress.dir)) ?? [],
+      relays: egress?.relays ?? [],
+      maxFileMib: shell.max_file_mib,
+      maxTmpMib: shell.max_tmp_mib,
+    };
+    const launch: LaunchPlan = { joins: cgroups?.procs ?? [], staged, user };
+    const sandbox = bwrapSandbox({ bwrap, helper, doorPath, layout, launch });
     const env = envFor(sandbox);
     const why = probeSandbox(sandbox, env);
     if (why !== null) {
       await egress?.close();
-      cgroup?.release();
+      cgroups?.release();
       throw new SandboxUnavailableError(manifestFile, needs, why);
     }
-    return new SessionSandbox(sandbox, env, 'bwrap', egress, cgroup);
+    const limits = { maxFileMib: shell.max_file_mib, maxMemoryMib: shell.max_memory_mib, maxWorkdirMib: shell.max_workdir_mib };
+    return new SessionSandbox(sandbox, env, 'bwrap', egress, cgroups, new WorkdirBound(session.workDir, shell.max_workdir_mib), limits, user);
   }
 }

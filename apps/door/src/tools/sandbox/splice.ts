@@ -1,8 +1,8 @@
 import type { Socket } from 'node:net';
 
 /**
- * Carries two connections into each other, byte for byte, and ends both when either ends or fails. The door's egress
- * sockets use it, and the relay inside the sandbox runs its very source (relay-script.ts), so both ends agree.
+ * Carries two connections into each other, byte for byte, and ends both when either ends or fails: the door's side of
+ * a command's egress (the relay inside the sandbox is the init's, native/murmur-sandbox.c).
  */
 export function splice(inner: Socket, outer: Socket): void {
   const end = () => {
