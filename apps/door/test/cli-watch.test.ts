@@ -25,6 +25,12 @@ rules:
           - tool: bash
             input: { command: "exit 3" }
         answer: "tool said {{tool.exit_code}}"
+  - match: '^inject'
+    turns:
+      - tools:
+          - tool: bash
+            input: { command: "printf 'clear\\\\033[2J\\\\033]52;c;cGF5bG9hZA==\\\\007 then\\\\rhidden \\\\342\\\\200\\\\256txt'" }
+        answer: "{{tool.stdout}}"
   - match: '^say (.*)$'
     turns:
       - answer: "{{match.1}}"
@@ -67,6 +73,15 @@ describe('mur watch on a live door', () => {
     const live = taskOf(await send(door.url, 'say live and well'));
     await watcher.waitFor(new RegExp(`${live}  completed`), 'the live task');
     assert.match(watcher.stdout(), new RegExp(`^${TIME}  ${live}  submitted\\n${TIME}  ${live}  working  inference turn 1\\nlive and well\\n`, 'm'));
+
+    // What a command prints reaches the terminal escaped: no screen clear, no clipboard write (OSC 52), no carriage
+    // return over the line, no reordering (docs/sandbox.md, "Output is data").
+    const injected = taskOf(await send(door.url, 'inject'));
+    await watcher.waitFor(new RegExp(`${injected}  completed`), 'the injecting task');
+    const printed = watcher.stdout();
+    assert.ok(printed.includes(`${injected}  response: clear\\u001b[2J\\u001b]52;c;cGF5bG9hZA==\\u0007 then\\rhidden \\u202etxt\n`), printed);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the characters that must not reach the terminal
+    assert.doesNotMatch(printed, /[\u001b\u0007\u202e]|\r(?!\n)/, 'no control character reaches the terminal raw');
 
     // SIGTERM: the session closes its stream while the door still serves, so the watcher reads capsule-closed.
     await door.stop('SIGTERM');

@@ -236,3 +236,4 @@ export {
   RECORDS_PLANE_PATH,
   RECORDS_SCOPE,
 } from './records-plane.js';
+export { escapeControlCharacters } from './control-chars.js';

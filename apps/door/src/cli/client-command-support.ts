@@ -10,6 +10,7 @@ import { type AgentCard, ARTIFACT_ID, CAPSULE_EXTENSION_URI, HTTP_REFUSALS, MURM
 import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
 import type { SessionEntry } from '../session/session-registry.js';
 import { OPERATOR_PRINCIPAL } from '../auth/caller.js';
+import { printErr, printOut, writeOut } from './terminal-lines.js';
 import { UsageError } from './usage-error.js';
 import { findSession } from './session-lookup.js';
 
@@ -25,11 +26,8 @@ export interface CommandIo {
   err(line: string): void;
 }
 
-export const processIo: CommandIo = {
-  out: (line) => process.stdout.write(`${line}\n`),
-  write: (text) => process.stdout.write(text),
-  err: (line) => process.stderr.write(`${line}\n`),
-};
+/** The terminal: control characters escaped, whatever a command printed or a model wrote (terminal-lines.ts). */
+export const processIo: CommandIo = { out: printOut, write: writeOut, err: printErr };
 
 /** How long mur ps and mur stop wait for a card. */
 export const CARD_TIMEOUT_MS = 2000;

@@ -7,6 +7,7 @@ import { TOKENS_FILE } from '../auth/tokens.js';
 import { doorSettings } from '../config/settings.js';
 import { startConsoleServer } from '../console-server/console-server.js';
 import { launch, type StartedSession } from './run-command.js';
+import { printOut } from './terminal-lines.js';
 
 interface RpcResult {
   result?: { task?: { id: string; status: { state: string }; artifacts?: { artifactId: string; parts: { text?: string }[] }[] } };
@@ -22,7 +23,7 @@ async function rpc(url: string, method: string, params: unknown): Promise<RpcRes
   return (await response.json()) as RpcResult;
 }
 
-const say = (line: string) => process.stdout.write(`${line}\n`);
+const say = printOut;
 
 function describe(result: RpcResult): string {
   if (result.error) return `error ${result.error.code}: ${result.error.message}`;

@@ -5,6 +5,7 @@
 import { UsageError } from './usage-error.js';
 
 const processIo = async () => (await import('./client-command-support.js')).processIo;
+const terminal = () => import('./terminal-lines.js');
 
 async function usage(): Promise<string> {
   const [{ ROSTER_USAGE }, { RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }, { CONTROL_USAGE }] = await Promise.all([
@@ -71,11 +72,12 @@ async function main(argv: string[]): Promise<number> {
       (await import('../memory/young-generation.js')).keepYoungGenerationSmall();
       // The door's modules load with Intl.DateTimeFormat lazy: NestJS builds formatters it never uses (that file).
       const { withLazyDateTimeFormat } = await import('../memory/lazy-date-time-format.js');
-      const warn = (line: string) => process.stderr.write(`mur: ${line}\n`);
+      const { printOut, printErr } = await terminal();
+      const warn = (line: string) => printErr(`mur: ${line}`);
       if (rest.includes('--delegation')) return (await withLazyDateTimeFormat(() => import('./delegation-child.js'))).runDelegationChild(rest);
       if (rest.includes('--member')) return (await withLazyDateTimeFormat(() => import('./formation-member.js'))).runMember(rest, warn);
       if (rest.some((a) => a === '--roster' || a.startsWith('--roster='))) {
-        return (await withLazyDateTimeFormat(() => import('./formation-supervisor.js'))).superviseFormation(rest, (line) => process.stdout.write(`${line}\n`), warn);
+        return (await withLazyDateTimeFormat(() => import('./formation-supervisor.js'))).superviseFormation(rest, printOut, warn);
       }
       const { launch } = await withLazyDateTimeFormat(() => import('./run-command.js'));
       // Taken before the door announces itself: a caller may signal it the moment it reads the announcement, and a
@@ -84,7 +86,7 @@ async function main(argv: string[]): Promise<number> {
         process.once('SIGINT', () => resolve());
         process.once('SIGTERM', () => resolve());
       });
-      const session = await launch(rest, (line) => process.stdout.write(`${line}\n`));
+      const session = await launch(rest, printOut);
       await signaled;
       await session.stop();
       return 0;
@@ -92,9 +94,9 @@ async function main(argv: string[]): Promise<number> {
     case 'demo':
       return (await import('./demo-command.js')).demo(rest);
     case 'console':
-      return (await import('./console-command.js')).consoleCommand(rest, (line) => process.stdout.write(`${line}\n`));
+      return (await import('./console-command.js')).consoleCommand(rest, (await terminal()).printOut);
     case 'token':
-      return (await import('./token-command.js')).token(rest, (line) => process.stdout.write(`${line}\n`));
+      return (await import('./token-command.js')).token(rest, (await terminal()).printOut);
     case 'ps':
       return (await import('./ps-command.js')).ps(rest, await processIo());
     case 'watch':
@@ -130,6 +132,6 @@ main(process.argv.slice(2)).then(
         : error instanceof UsageError || error instanceof ConfigError
           ? { message: error.message, code: 2 }
           : (await import('./run-command.js')).describeLaunchError(error);
-    process.stderr.write(`mur: ${message}\n`, () => process.exit(code));
+    (await terminal()).failWith(`mur: ${message}`, code);
   },
 );

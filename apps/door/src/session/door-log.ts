@@ -1,5 +1,6 @@
 import { openSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { escapeControlCharacters } from '@murmur/protocol';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files.js';
 
 /**
@@ -77,6 +78,7 @@ export class DoorLog {
   }
 }
 
+/** One JSON line; JSON escapes C0 controls, and the C1 and bidirectional ones are escaped too (docs/sandbox.md, "Output is data"). */
 function line(level: string, message: string, fields: Record<string, unknown>): string {
-  return `${JSON.stringify({ ts: new Date().toISOString(), level, message, ...fields })}\n`;
+  return `${escapeControlCharacters(JSON.stringify({ ts: new Date().toISOString(), level, message, ...fields }))}\n`;
 }
