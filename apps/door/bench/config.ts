@@ -85,6 +85,8 @@ export const TARGETS = {
   stalledGrowthMiB: 64,
   /** Milliseconds the command sandbox adds to a task running one foreground shell call, at p50: at most this. */
   shellSandboxAddedP50Ms: 15,
+  /** The same, for a capsule that lists a network destination (the init's relay listens in each sandbox; docs/sandbox.md). */
+  shellSandboxNetworkAddedP50Ms: 30,
 } as const;
 
 function number(name: string, fallback: number, check: (n: number) => boolean, what: string): number {

@@ -52,7 +52,11 @@ if (cc === null) {
 }
 mkdirSync(path.dirname(target), { recursive: true });
 const partial = `${target}.${process.pid}.part`;
-const run = spawnSync(cc, ['-O2', '-Wall', '-Wextra', '-Werror', '-std=gnu11', '-o', partial, source], { stdio: 'inherit' });
+const flags = ['-O2', '-Wall', '-Wextra', '-Werror', '-std=gnu11', '-o', partial, source];
+// Linked statically where the C library allows it: each command execs the helper twice (launcher, init), and a
+// static binary skips the dynamic loader both times. Dynamically otherwise.
+let run = spawnSync(cc, ['-static', ...flags], { stdio: ['ignore', 'ignore', 'pipe'] });
+if (run.error || run.status !== 0) run = spawnSync(cc, flags, { stdio: 'inherit' });
 if (run.error || run.status !== 0) {
   console.error(`build: ${cc} could not build ${path.relative(door, source)}${run.error ? `: ${run.error.message}` : ''}`);
   process.exit(1);

@@ -13,6 +13,9 @@ export const SANDBOX_OFF_WARNING =
 /** The fix a refusal names: how to get bubblewrap, or how to opt out. */
 const SANDBOX_FIX = 'install bubblewrap (apt-get install -y bubblewrap) or opt out with capabilities.shell.sandbox: off';
 
+/** The fix when the helper was never built. */
+export const HELPER_FIX = 'run npm run build, which compiles it with a C compiler (apt-get install -y gcc), or opt out with capabilities.shell.sandbox: off';
+
 /**
  * A capsule that grants a shell cannot start: its commands cannot be sandboxed here (docs/sandbox.md, "When the
  * sandbox cannot be built"). Worded as every configuration refusal is, on the key that grants the shell.
@@ -20,9 +23,9 @@ const SANDBOX_FIX = 'install bubblewrap (apt-get install -y bubblewrap) or opt o
 export class SandboxUnavailableError extends ConfigError {
   override readonly name = 'SandboxUnavailableError';
 
-  /** `needs`: the key that makes the capsule run commands (its shell, or a done check) and its value. */
-  constructor(manifestFile: string, needs: { path: string; found: unknown }, why: string) {
-    super(manifestFile, [{ path: needs.path, found: shown(needs.found), allowed: `a shell only where its commands can be sandboxed, and here ${why}: ${SANDBOX_FIX}` }]);
+  /** `needs`: the key that makes the capsule run commands (its shell, or a done check) and its value; `fix`: what to do. */
+  constructor(manifestFile: string, needs: { path: string; found: unknown }, why: string, fix = SANDBOX_FIX) {
+    super(manifestFile, [{ path: needs.path, found: shown(needs.found), allowed: `a shell only where its commands can be sandboxed, and here ${why}: ${fix}` }]);
   }
 }
 

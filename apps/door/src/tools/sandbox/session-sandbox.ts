@@ -10,7 +10,7 @@ import { type BwrapLayout, type LaunchPlan, stagedPath } from './bwrap-args.js';
 import { CommandEgress } from './command-egress.js';
 import { commandEnv } from './command-env.js';
 import { openSessionCgroups, type SessionCgroups } from './session-cgroups.js';
-import { bwrapSandbox, type CommandSandbox, probeSandbox, SandboxUnavailableError, unsandboxed } from './sandbox.js';
+import { bwrapSandbox, type CommandSandbox, HELPER_FIX, probeSandbox, SandboxUnavailableError, unsandboxed } from './sandbox.js';
 import { giveTree, sandboxUid } from './sandbox-user.js';
 import { WorkdirBound } from './workdir-bound.js';
 
@@ -80,7 +80,7 @@ export class SessionSandbox {
     const manifestFile = path.join(session.capsuleDir, MANIFEST_FILE);
     const bwrap = resolveOnPath('bwrap', doorPath);
     if (bwrap === null) throw new SandboxUnavailableError(manifestFile, needs, 'bubblewrap (bwrap) is not installed');
-    if (!existsSync(helper)) throw new SandboxUnavailableError(manifestFile, needs, `the sandbox helper is not built (${helper}): run npm run build, which needs a C compiler (apt-get install -y gcc)`);
+    if (!existsSync(helper)) throw new SandboxUnavailableError(manifestFile, needs, `the sandbox helper is not built (${helper})`, HELPER_FIX);
     const hidden = [session.settings.home, session.capsuleDir, session.recordsDir, ...(doorHome ? [doorHome] : [])].map((p) => path.resolve(p));
     // A root door runs its commands as the session's own user, to whom the workdir belongs (docs/sandbox.md, "The sandbox's user").
     const user = doorUid === 0 ? sandboxUid(session.sessionId) : null;

@@ -41,8 +41,8 @@ export const duMeasure: Measure = (dir) =>
 
 /**
  * capabilities.shell.max_workdir_mib (docs/sandbox.md, "Resource limits"): while any command of the session runs, the
- * workdir is measured at most once a second and never twice at once; when it holds more than the bound and has grown
- * since the last measure, every running command is ended. A command started while the workdir is already over the
+ * workdir is measured once a second (the first a second after a command starts) and never twice at once; when it
+ * holds more than the bound and has grown since the last measure, every running command is ended. A command started while the workdir is already over the
  * bound runs on unless the workdir grows, so the model can remove files.
  */
 export class WorkdirBound {
@@ -62,7 +62,8 @@ export class WorkdirBound {
   watch(end: () => void): WatchedCommand {
     const entry = { ended: false, end };
     this.running.add(entry);
-    this.schedule(0);
+    // A command that ends within the interval is never measured: most commands cost no measure at all.
+    this.schedule(MEASURE_EVERY_MS);
     return {
       get ended() {
         return entry.ended;
