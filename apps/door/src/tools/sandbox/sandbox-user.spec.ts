@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -22,8 +22,9 @@ test('giveTree makes the tree the uid’s, and changes a link itself, never what
   writeFileSync(path.join(work, 'a', 'b', 'f'), 'y');
   symlinkSync(outside, path.join(work, 'link'));
   symlinkSync(root, path.join(work, 'dirlink'));
+  linkSync(outside, path.join(work, 'hardlink'));
   giveTree(work, 1_000_000_007);
   for (const p of ['', 'a', 'a/b', 'a/b/f', 'link', 'dirlink']) assert.equal(lstatSync(path.join(work, p)).uid, 1_000_000_007, p);
-  assert.equal(lstatSync(outside).uid, 0, 'the file a link points to is untouched');
+  assert.equal(lstatSync(outside).uid, 0, 'the file a link points to is untouched, and a hard link to it too');
   assert.equal(lstatSync(root).uid, 0);
 });

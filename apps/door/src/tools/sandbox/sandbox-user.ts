@@ -14,8 +14,9 @@ export function sandboxUid(sessionId: string): number {
 }
 
 /**
- * Makes `dir` and everything under it `uid`'s, never following a link (lchown, and no descent into one) and never
- * leaving its filesystem. Run before any command of the session runs, so nothing is racing it.
+ * Makes `dir` and everything under it `uid`'s, never following a link (lchown, and no descent into one), never
+ * leaving its filesystem, and never a file with more than one name. Run before any command of the session runs, so
+ * nothing is racing it.
  */
 export function giveTree(dir: string, uid: number): void {
   const top = lstatSync(dir);
@@ -24,7 +25,8 @@ export function giveTree(dir: string, uid: number): void {
       const full = path.join(folder, entry.name);
       const stat = lstatSync(full);
       if (stat.dev !== top.dev) continue;
-      if (stat.uid !== uid || stat.gid !== uid) lchownSync(full, uid, uid);
+      // A file with another name may be a host file's (a hard link only a host process can make): never given away.
+      if ((stat.uid !== uid || stat.gid !== uid) && (stat.isDirectory() || stat.nlink === 1)) lchownSync(full, uid, uid);
       if (stat.isDirectory()) walk(full);
     }
   };
