@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isA2AError } from '@murmur/client';
 import { listSessions, type SessionEntry } from '../session/session-registry.js';
-import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, residueOf, stateWord, statusText, tokenFor } from './client-command-support.js';
+import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, residueOf, statePiece, statusText, tokenFor } from './client-command-support.js';
 import { UsageError } from './usage-error.js';
 import { findSession } from './session-lookup.js';
 
@@ -54,7 +54,7 @@ export async function cancel(argv: string[], io: CommandIo): Promise<number> {
       return 0;
     }
     const message = statusText(task);
-    io.out(`${task.id} ${stateWord(task.status.state)}${message ? `: ${message}` : ''}`);
+    io.out([`${task.id} `, statePiece(task.status.state), message ? `: ${message}` : '']);
     for (const item of residueOf(task)) io.out(residueLine(item));
     return 0;
   } catch (error) {

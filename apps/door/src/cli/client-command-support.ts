@@ -10,7 +10,7 @@ import { type AgentCard, ARTIFACT_ID, CAPSULE_EXTENSION_URI, HTTP_REFUSALS, MURM
 import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
 import type { SessionEntry } from '../session/session-registry.js';
 import { OPERATOR_PRINCIPAL } from '../auth/caller.js';
-import { printErr, printOut, writeOut } from './terminal-lines.js';
+import { type Line, printErr, printOut, type Tone, writeOut } from './terminal-lines.js';
 import { UsageError } from './usage-error.js';
 import { findSession } from './session-lookup.js';
 
@@ -19,11 +19,11 @@ export class DoorFailure extends Error {
   override readonly name = 'DoorFailure';
 }
 
-/** Where a client command writes: whole lines, and raw text (streamed chunks). */
+/** Where a client command writes: whole lines (pieces of which may be painted), and raw text (streamed chunks). */
 export interface CommandIo {
-  out(line: string): void;
+  out(line: Line): void;
   write(text: string): void;
-  err(line: string): void;
+  err(line: Line): void;
 }
 
 /** The terminal: control characters escaped, whatever a command printed or a model wrote (terminal-lines.ts). */
@@ -131,6 +131,22 @@ export function residueOf(task: Task): ResidueItem[] {
 /** Murmur's word for a state: working, input-required, completed… */
 export function stateWord(state: string): string {
   return MURMUR_STATE_WORD[state as TaskState] ?? state;
+}
+
+const STATE_TONE: Partial<Record<TaskState, Tone>> = {
+  TASK_STATE_COMPLETED: 'good',
+  TASK_STATE_FAILED: 'bad',
+  TASK_STATE_REJECTED: 'bad',
+  TASK_STATE_CANCELED: 'quiet',
+  TASK_STATE_WORKING: 'busy',
+  TASK_STATE_SUBMITTED: 'busy',
+  TASK_STATE_INPUT_REQUIRED: 'waiting',
+  TASK_STATE_AUTH_REQUIRED: 'waiting',
+};
+
+/** A state's word, painted in its tone on a terminal (docs/cli.md, "Colour"). */
+export function statePiece(state: string): { text: string; tone: Tone } {
+  return { text: stateWord(state), tone: STATE_TONE[state as TaskState] ?? 'quiet' };
 }
 
 /** The text of a status message, '' when it has none. */

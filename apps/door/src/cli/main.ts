@@ -8,7 +8,7 @@ const processIo = async () => (await import('./client-command-support.js')).proc
 const terminal = () => import('./terminal-lines.js');
 
 async function usage(): Promise<string> {
-  const [{ ROSTER_USAGE }, { RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }, { CONTROL_USAGE }] = await Promise.all([
+  const [{ ROSTER_USAGE }, { RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }, { CONTROL_USAGE }, { DEMO_USAGE }, { COMPLETION_USAGE }] = await Promise.all([
     import('./formation-supervisor.js'),
     import('./run-command.js'),
     import('./console-command.js'),
@@ -18,6 +18,8 @@ async function usage(): Promise<string> {
     import('./cancel-command.js'),
     import('./stop-command.js'),
     import('./control-command.js'),
+    import('./demo-command.js'),
+    import('./completion-command.js'),
   ]);
   return `usage: mur <command> [options]
 
@@ -32,6 +34,10 @@ commands:
   cancel TASK   cancel a task and print what it leaves running
   stop [SESSION]  cancel a session's live tasks, then end its process
   control [SESSION] driver CHOICE  select the driver choice of a running session's next inference call
+  completion bash|zsh|fish  print a shell completion script
+  version       print mur's version (also --version)
+
+Every command takes -h / --help for its own usage.
 
 ${RUN_USAGE}
 
@@ -49,7 +55,11 @@ ${CANCEL_USAGE}
 
 ${STOP_USAGE}
 
-${CONTROL_USAGE}`;
+${CONTROL_USAGE}
+
+${DEMO_USAGE}
+
+${COMPLETION_USAGE}`;
 }
 
 const HELP = new Set([undefined, 'help', '--help', '-h']);
@@ -60,8 +70,34 @@ const HELP = new Set([undefined, 'help', '--help', '-h']);
  */
 const PRUNES_FIRST = new Set(['run', 'console', 'demo', 'token', 'watch', 'cancel', 'stop', 'control']);
 
+/**
+ * A closed pipe ends mur quietly (`mur watch | head`): EPIPE on stdout or stderr exits 0 instead of a stack trace, as
+ * gh and kubectl do.
+ */
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === '--version' || command === '-V' || command === 'version') {
+    process.stdout.write(`${(await import('./command-help.js')).versionLine()}\n`);
+    return 0;
+  }
+  // -h / --help after a command: that command's own usage, exit 0 (docs/cli.md, "Help, version, completion").
+  if (command !== undefined && !HELP.has(command)) {
+    const help = await import('./command-help.js');
+    if (help.wantsHelp(rest)) {
+      const usage = await help.usageOf(command, rest);
+      if (usage !== null) {
+        process.stdout.write(`${usage}\n`);
+        return 0;
+      }
+    }
+  }
   // The environment's settings are read once, here, before any command runs (docs/cli.md, "Environment settings"):
   // a bad value stops the process now, exit 2, rather than whenever something first needs it.
   if (!HELP.has(command)) (await import('../config/settings.js')).doorSettings();
@@ -107,15 +143,20 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./stop-command.js')).stop(rest, await processIo());
     case 'control':
       return (await import('./control-command.js')).control(rest, await processIo());
+    case 'completion':
+      return (await import('./completion-command.js')).completion(rest, (text) => process.stdout.write(text));
     case undefined:
     case 'help':
     case '--help':
     case '-h':
       process.stdout.write(`${await usage()}\n`);
       return command === undefined ? 2 : 0;
-    default:
-      process.stderr.write(`mur: unknown command '${command}'\n${await usage()}\n`);
+    default: {
+      const nearest = (await import('./command-help.js')).nearestCommand(command);
+      const hint = nearest === null ? 'mur --help lists the commands' : `did you mean 'mur ${nearest}'? (mur --help lists the commands)`;
+      process.stderr.write(`mur: unknown command '${command}'; ${hint}\n`);
       return 2;
+    }
   }
 }
 

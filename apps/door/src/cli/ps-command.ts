@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { listFormations, listSessions, pruneStale, type SessionEntry } from '../session/session-registry.js';
 import { checkCard, clientFor, type CommandIo, fetchCard, inPlainWords, withUsage } from './client-command-support.js';
 import { type FormationOrder, psTree } from './ps-tree.js';
+import type { Line } from './terminal-lines.js';
 import { UsageError } from './usage-error.js';
 
 export const PS_USAGE = 'usage: mur ps [--json]   list the sessions registered on this host, each reachable or not';
@@ -48,7 +49,7 @@ function nameCell(r: PsRow, prefix: string): string {
   return `${prefix}${name}${r.parent ? ` (delegation ${r.parent.delegationId})` : ''}`;
 }
 
-function table(rows: PsRow[], formations: readonly FormationOrder[]): string[] {
+function table(rows: PsRow[], formations: readonly FormationOrder[]): Line[] {
   const lines = psTree(rows, formations);
   const header = ['NAME', 'VERSION', 'ADDRESS', 'SESSION', 'PID', 'STATE'];
   const cells = lines.map((l) =>
@@ -58,10 +59,12 @@ function table(rows: PsRow[], formations: readonly FormationOrder[]): string[] {
   );
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c === null ? 0 : c[i].length))));
   const line = (c: string[]) => c.map((cell, i) => (i === c.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ');
+  // A session's STATE, painted: reachable or not (docs/cli.md, "Colour").
+  const sessionLine = (c: string[], reachable: boolean): Line => [`${line([...c.slice(0, -1), ''])}`, { text: c[c.length - 1]!, tone: reachable ? 'good' : 'bad' }];
   // A formation's own line, above its members: its name, size, entry and supervisor.
   const formationLine = (l: Extract<(typeof lines)[number], { kind: 'formation' }>) =>
     `formation ${l.name}: ${l.members} member${l.members === 1 ? '' : 's'}${l.entry === null ? '' : `, entry ${l.entry}`}${l.supervisorPid === null ? '' : `, supervisor pid ${l.supervisorPid}`}`;
-  return [line(header), ...lines.map((l, i) => (l.kind === 'formation' ? formationLine(l) : line(cells[i]!)))];
+  return [line(header), ...lines.map((l, i) => (l.kind === 'formation' ? formationLine(l) : sessionLine(cells[i]!, l.row.reachable)))];
 }
 
 /** The running formations' member order, from the supervisors' records. */

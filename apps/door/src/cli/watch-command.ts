@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { isStreamError } from '@murmur/client';
 import { ARTIFACT_ID, type MurmurFrame, partsText, type ResidueItem, type TaskArtifactUpdateEvent, type TaskStatusUpdateEvent } from '@murmur/protocol';
-import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, resolveTarget, stateWord, statusText, tokenFor } from './client-command-support.js';
+import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, resolveTarget, statePiece, statusText, tokenFor } from './client-command-support.js';
+import type { Line } from './terminal-lines.js';
 import { UsageError } from './usage-error.js';
 
 export const WATCH_USAGE = `usage: mur watch [SESSION|ADDR] [--token T] [--json]
@@ -35,7 +36,7 @@ class WatchPrinter {
     return this.conversationMode === 'threaded' && contextId ? `${taskId} in ${contextId}` : taskId;
   }
 
-  private line(text: string): void {
+  private line(text: Line): void {
     this.endText();
     this.io.out(text);
   }
@@ -54,7 +55,7 @@ class WatchPrinter {
   status(update: TaskStatusUpdateEvent): void {
     const message = statusText(update);
     const { taskId, contextId, status } = update;
-    this.line(`${clock(status.timestamp)}  ${this.label(taskId, contextId)}  ${stateWord(status.state)}${message ? `  ${message}` : ''}`);
+    this.line([`${clock(status.timestamp)}  ${this.label(taskId, contextId)}  `, statePiece(status.state), message ? `  ${message}` : '']);
   }
 
   artifact(update: TaskArtifactUpdateEvent): void {
