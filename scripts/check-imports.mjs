@@ -20,8 +20,9 @@ const DOOR_LAYERS = [
   // One floor: neither imports the other; what one needs of the other is a port bound in app.module.ts.
   ['tasks', 'card', 'tools'],
   ['auth', 'console-server'],
-  // The session floor: the session itself above the small rooms it composes, and what every room shares below them.
-  ['session'],
+  // The session floor: the session itself and the record's read side (the HTTP answers the record plane and mur
+  // console give) above the small rooms they use, and what every room shares below them.
+  ['session', 'record-reads'],
   ['records', 'paths', 'peers', 'seat', 'egress', 'usage', 'memory'],
   ['common', 'manifest'],
   // The one config reader (murmur.yaml, roster.yaml, scripts: one problem format) and the environment's settings, read

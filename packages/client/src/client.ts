@@ -39,6 +39,14 @@ export interface MurmurClientOptions {
   token?: string;
   /** The fetch to call; in browsers pass a bound one. @default globalThis.fetch */
   fetch?: FetchLike;
+  /**
+   * Headers sent on every request and every stream connection, beside the client's own (a door's runtime headers,
+   * such as `x-murmur-task-origin`). A header the client sets itself wins over one of the same name, in any case:
+   * `A2A-Version`, `Content-Type`, `Accept`, `Authorization` when `token` is given, and a stream's `A2A-Extensions`
+   * and `Last-Event-ID`. A name or value `fetch` would refuse throws here, in the constructor.
+   * @default {}
+   */
+  headers?: Readonly<Record<string, string>>;
   /** Retries of one-shot requests. Reads retry on transient failures; SendMessage, CancelTask and StopSession only where the door cannot have acted. */
   retry?: RetryOptions;
   /** Reconnect defaults for every stream (each stream's own options win). @default { maxRetries: 8, initialDelayMs: 500, maxDelayMs: 15000 } */
@@ -77,6 +85,8 @@ export class MurmurClient {
   /** The SSE transport this client's streams use. */
   readonly sseTransport: SseTransportName;
   readonly #token: string | undefined;
+  /** `options.headers`, checked and with lower-case names. */
+  readonly #extraHeaders: readonly (readonly [string, string])[];
   readonly #fetch: FetchLike;
   readonly #retry: Required<RetryOptions>;
   readonly #streamDefaults: StreamOptions;
@@ -92,6 +102,8 @@ export class MurmurClient {
   constructor(address: string | URL, options: MurmurClientOptions = {}) {
     this.address = String(address).replace(/\/+$/, '');
     this.#token = options.token;
+    // Headers checks every name and value as fetch would, now rather than at the first request.
+    this.#extraHeaders = [...new Headers(options.headers ?? {})];
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#streamDefaults = { reconnect: options.reconnect, heartbeatTimeoutMs: options.heartbeatTimeoutMs };
@@ -244,7 +256,7 @@ export class MurmurClient {
     const requestId = this.#nextId++;
     const open = await this.#transport({
       url: `${this.address}/`,
-      headers: { ...this.#headers(true), accept: 'text/event-stream', ...headers },
+      headers: this.#headers(true, { accept: 'text/event-stream', ...headers }),
       body: JSON.stringify({ jsonrpc: '2.0', id: requestId, method, params }),
       signal,
       fetch: this.#fetch,
@@ -253,12 +265,16 @@ export class MurmurClient {
     return { requestId, open };
   }
 
-  #headers(withBody: boolean): Record<string, string> {
+  /** A request's headers: the client's own (`own` last: a stream's), and `options.headers` where none of them has the name. */
+  #headers(withBody: boolean, own: Record<string, string> = {}): Record<string, string> {
     const headers: Record<string, string> = { [A2A_VERSION_HEADER]: A2A_VERSION };
     // A GET has no body, so no content-type; every JSON-RPC POST has both.
     if (withBody) headers['content-type'] = 'application/json';
     else headers.accept = 'application/json';
     if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`;
+    Object.assign(headers, own);
+    const taken = new Set(Object.keys(headers).map((name) => name.toLowerCase()));
+    for (const [name, value] of this.#extraHeaders) if (!taken.has(name)) headers[name] = value;
     return headers;
   }
 

@@ -1,7 +1,7 @@
 import type { ContextBudget } from '../manifest/inference-choices.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import type { TraceWriter } from '../records/trace-writer.js';
-import type { ConversationMessage } from './conversation.js';
+import { type ConversationMessage, runtimeMessage } from './conversation.js';
 
 /** Characters per token of the runtime's own estimate (docs/agent-loop.md, session-status "context"). */
 export const CHARS_PER_TOKEN = 4;
@@ -106,7 +106,7 @@ export class Compactor {
         const summary = await this.deps.summarize(transcript, turn);
         if (summary.kind === 'failed') reason = `the summary could not be made: ${summary.reason}`;
         else {
-          messages.splice(1, cut - 1, { role: 'user', origin: 'runtime', content: [{ type: 'text', text: summaryMessage(summary.text) }] });
+          messages.splice(1, cut - 1, runtimeMessage(summaryMessage(summary.text)));
           summarized = older.length;
         }
       }

@@ -31,6 +31,11 @@ export type ConversationMessage =
   | { role: 'assistant'; text: string; thinking: ThinkingBlock[]; toolCalls: ToolCallRequest[] }
   | { role: 'tool'; results: ToolResult[] };
 
+/** A user message the runtime adds: a member's continuation, a governor's or a hook's text, a summary. */
+export function runtimeMessage(text: string): ConversationMessage {
+  return { role: 'user', origin: 'runtime', content: [{ type: 'text', text }] };
+}
+
 /** The text of a user message: its text blocks, in order. */
 export function userText(message: Extract<ConversationMessage, { role: 'user' }>): string {
   return message.content.flatMap((c) => (c.type === 'text' ? [c.text] : [])).join('\n');

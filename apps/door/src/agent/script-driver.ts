@@ -1,6 +1,6 @@
 import { ConfigError, shown } from '../config/config-problem.js';
 import { readYamlConfig } from '../config/yaml-config.js';
-import { abortableDelay } from './abortable-delay.js';
+import { abortableDelay } from '../egress/abortable-delay.js';
 import { type ConversationMessage, latest, userText } from './conversation.js';
 import type { DriverChunk, DriverRequest, DriverResponse, StopReason, TaskDriver, ToolOutcome, Usage } from './driver.js';
 import { type Script, type ScriptTurn, scriptSchema } from './script.schema.js';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { type FetchLike, MurmurClient } from '@murmur/client';
-import { A2A_VERSION, A2A_VERSION_HEADER, COMPLETION_SESSION_HEADER, DELEGATION_ID_HEADER, type TaskState, TASK_ORIGIN_HEADER } from '@murmur/protocol';
+import type { TaskState } from '@murmur/protocol';
 import { doorSettings } from '../config/settings.js';
+import { completionHeaders, doorClient } from '../egress/door-call.js';
 import { boundedRequest } from '../egress/outbound-request.js';
 import type { OutboundTracing } from '../egress/outbound-tracing.js';
 import { type ChildToParent, type CompletionData, type DelegateOrder, type DelegationStatus, isDelegateOrder } from '../formations/delegation-messages.js';
@@ -36,15 +36,12 @@ export function completionData(delegationId: string, row: TaskRow): CompletionDa
  * delegate-task call: the child's task has ended by now), and carries its traceparent (docs/telemetry.md).
  */
 async function postCompletion(order: DelegateOrder, data: CompletionData, tracing: OutboundTracing): Promise<string | null> {
-  const stamped: FetchLike = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set(A2A_VERSION_HEADER, A2A_VERSION);
-    headers.set(TASK_ORIGIN_HEADER, 'completion');
-    headers.set(DELEGATION_ID_HEADER, order.delegationId);
-    headers.set(COMPLETION_SESSION_HEADER, order.parentSession);
-    return globalThis.fetch(input, { ...init, headers });
-  };
-  const client = new MurmurClient(order.parentUrl, { ...(order.token === null ? {} : { token: order.token }), fetch: tracing.a2aUnder(order.traceContext ?? null, stamped), retry: { maxRetries: 0 } });
+  const client = doorClient({
+    url: order.parentUrl,
+    token: order.token,
+    headers: completionHeaders(order.delegationId, order.parentSession),
+    traced: (fetch) => tracing.a2aUnder(order.traceContext ?? null, fetch),
+  });
   try {
     // Ends by its own timeout whatever the collector does (egress/outbound-request.ts).
     await boundedRequest(

@@ -14,12 +14,12 @@ import {
 } from '@murmur/protocol';
 import { type FormationEntry, listFormations, listSessions } from '../session/session-registry.js';
 import type { AddedDoor } from './added-doors.js';
-import { consoleDelegation, delegationsOf } from '../records/delegation-records.js';
+import { consoleDelegation, delegationsOf } from '../record-reads/delegation-records.js';
 import { MemberDoorRecords } from './member-door-records.js';
-import { consoleMemberCall, memberCallsOf } from '../records/member-call-records.js';
+import { consoleMemberCall, memberCallsOf } from '../record-reads/member-call-records.js';
 import { recordSessions } from './record-sessions.js';
-import { countTasksByState, storedStates } from '../records/store-reader.js';
-import { traceIndex } from '../records/trace-index.js';
+import { countTasksByState, storedStates } from '../record-reads/store-reader.js';
+import { traceIndex } from '../record-reads/trace-index.js';
 
 /** One registered formation: its members' sessions and stores, and the calls their traces record. */
 async function describeFormation(

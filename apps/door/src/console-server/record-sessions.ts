@@ -2,7 +2,7 @@ import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ConsoleRecordSession } from '@murmur/protocol';
 import { listSessions } from '../session/session-registry.js';
-import { traceIndex } from '../records/trace-index.js';
+import { traceIndex } from '../record-reads/trace-index.js';
 
 const SESSION_DIR = /^ses_[0-9a-f]{32}$/;
 /** Records folders nest the capsule's absolute path; deeper than this is not looked into. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CONSOLE_RECORDS_BASE, encodeRefusalBody, isLoopbackHost, notLoopbackPeerRefusal, recordNotFoundRefusal, refusalStatus } from '@murmur/protocol';
-import { answerRecordRequest, type RecordSource } from '../records/record-answers.js';
-import { recordTarget, sendRecordAnswer } from '../records/record-reply.js';
+import { answerRecordRequest, type RecordSource } from '../record-reads/record-answers.js';
+import { recordTarget, sendRecordAnswer } from '../record-reads/record-reply.js';
 import { recordSessions } from './record-sessions.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AGENT_CARD_PATH, CONSOLE_SESSIONS_PATH, type ConsoleSession, type ConsoleSessionsResponse } from '@murmur/protocol';
 import { listSessions, type SessionEntry } from '../session/session-registry.js';
-import { countStoredTasks } from '../records/store-reader.js';
+import { countStoredTasks } from '../record-reads/store-reader.js';
 
 const PROBE_TIMEOUT_MS = 1500;
 

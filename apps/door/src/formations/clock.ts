@@ -1,4 +1,4 @@
-import { abortableDelay } from '../agent/abortable-delay.js';
+import { abortableDelay } from '../egress/abortable-delay.js';
 
 /** The time the member calls read: offers' back-off, polls and deadlines. Injected, so tests can drive it. */
 export interface Clock {

@@ -1,9 +1,10 @@
 import { type Task, isTerminalState } from '@murmur/protocol';
+import { statusText } from '../egress/door-call.js';
 import type { TraceWriter } from '../records/trace-writer.js';
 import { rejectedOutput, stayedBusyOutput } from './call-notes.js';
 import type { Clock } from './clock.js';
 import type { CallStatus, EndedCall } from './continuation.js';
-import { type MemberDoor, OFFER_TIMEOUT_MS, type OfferAnswer, offerTimedOut, type ReadAnswer, statusText } from './member-client.js';
+import { type MemberDoor, OFFER_TIMEOUT_MS, type OfferAnswer, offerTimedOut, type ReadAnswer } from './member-client.js';
 
 /** How often the member's task is read (seed 004, "Bound"). */
 export const POLL_MS = 500;

@@ -1,6 +1,7 @@
-import { errorKind, type FetchLike, MurmurClient } from '@murmur/client';
-import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER, type Task } from '@murmur/protocol';
-import { boundedRequest, failureInWords, OutboundTimeout, withoutAddresses } from '../egress/outbound-request.js';
+import type { MurmurClient } from '@murmur/client';
+import type { Task } from '@murmur/protocol';
+import { doorClient, peerTaskHeaders, statusText, unanswered } from '../egress/door-call.js';
+import { boundedRequest, failureInWords, OutboundTimeout } from '../egress/outbound-request.js';
 import type { MemberLink } from '../seat/formation-seat.js';
 import type { OutboundA2a } from '../telemetry/trace-context.js';
 import { tracedFetch } from '../telemetry/traced-fetch.js';
@@ -26,16 +27,10 @@ export type OfferAnswer =
 
 export type ReadAnswer = { kind: 'task'; task: Task } | { kind: 'failed'; why: string } | { kind: 'no-answer'; why: string };
 
-/** A task's status message text, or null. */
-export function statusText(task: Task): string | null {
-  const parts = task.status.message?.parts;
-  return parts && parts.length > 0 ? partsText(parts) : null;
-}
-
 /**
- * The outbound A2A caller to one member's door (docs/formations.md, "The outbound caller"), on @murmur/client: the
- * member token, A2A-Version 1.0, and the runtime headers `x-murmur-task-origin: peer` and the calling task's
- * `x-murmur-task-trust`, stamped by a wrapping fetch on every request.
+ * The outbound A2A caller to one member's door (docs/formations.md, "The outbound caller"): one call to another door
+ * (egress/door-call.ts) with the member token and the runtime headers `x-murmur-task-origin: peer` and the calling
+ * task's `x-murmur-task-trust`.
  */
 export class MemberDoor {
   private readonly client: MurmurClient;
@@ -45,15 +40,7 @@ export class MemberDoor {
    * whose traceparent it carries, so the member's server span is that span's child.
    */
   constructor(link: MemberLink, trust: 'trusted' | 'untrusted', outbound: OutboundA2a | null = null) {
-    const stamped: FetchLike = (input, init) => {
-      const headers = new Headers(init?.headers);
-      headers.set(A2A_VERSION_HEADER, A2A_VERSION);
-      headers.set(TASK_ORIGIN_HEADER, 'peer');
-      headers.set(TASK_TRUST_HEADER, trust);
-      return globalThis.fetch(input, { ...init, headers });
-    };
-    // No client retries: an offer the door may have taken is never sent twice (the runtime re-offers on its own).
-    this.client = new MurmurClient(link.url, { token: link.token, fetch: tracedFetch(outbound, stamped), retry: { maxRetries: 0 } });
+    this.client = doorClient({ url: link.url, token: link.token, headers: peerTaskHeaders(trust), traced: (fetch) => tracedFetch(outbound, fetch) });
   }
 
   /**
@@ -92,16 +79,3 @@ export class MemberDoor {
 export function offerTimedOut(): OutboundTimeout {
   return new OutboundTimeout(OFFER_TIMEOUT_MS);
 }
-
-/**
- * A request that got no answer, or an answer that is an error, as the model may read it: a connection's failure in
- * words that name the member only (`the connection was refused`), never the door's address; a door's own error
- * message with any address or token in it withheld.
- */
-function unanswered(error: unknown): { kind: 'failed' | 'no-answer'; why: string } {
-  const kind = errorKind(error);
-  if (kind === 'connection' || kind === 'timeout') return { kind: 'no-answer', why: failureInWords(error) };
-  return { kind: 'failed', why: withoutAddresses(error instanceof Error ? error.message : String(error)) };
-}
-
-export { isTerminalState };

@@ -1,7 +1,7 @@
 import { encodeRefusalBody, type RecordFormationResponse, RECORDS_PLANE_PATH, recordNotFoundRefusal, refusalStatus } from '@murmur/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { answerRecordRequest, type RecordSource } from '../records/record-answers.js';
-import { recordTarget, sendRecordAnswer } from '../records/record-reply.js';
+import { answerRecordRequest, type RecordSource } from '../record-reads/record-answers.js';
+import { recordTarget, sendRecordAnswer } from '../record-reads/record-reply.js';
 import { refuseUnlessReadOnly } from './read-only-method.js';
 
 /** What the record plane knows of its door's session. */
@@ -26,7 +26,7 @@ export function isRecordsPath(pathname: string): boolean {
 /**
  * The record plane: the door's own session's record, with the paths and shapes of mur console's record API, reached
  * after the door token, peer consent and the resources/records scope (seed 000, step 4). One request is answered at a
- * time; it keeps its trace's index (records/trace-index.ts) and reads only the lines an answer needs.
+ * time; it keeps its trace's index (record-reads/trace-index.ts) and reads only the lines an answer needs.
  */
 export class RecordsPlane {
   readonly #source: RecordSource;

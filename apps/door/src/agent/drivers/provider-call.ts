@@ -1,4 +1,4 @@
-import { abortableDelay } from '../abortable-delay.js';
+import { abortableDelay } from '../../egress/abortable-delay.js';
 import { DriverError } from '../driver.js';
 import { cut, FAILURE_TEXT_LIMIT, ProviderFailure } from './provider-failure.js';
 import { retryDelayMs, shouldRetry } from './retry-policy.js';

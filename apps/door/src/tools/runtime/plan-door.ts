@@ -1,6 +1,8 @@
-import { errorKind, type FetchLike, isHttpRefusalError, MurmurClient } from '@murmur/client';
-import { A2A_VERSION, A2A_VERSION_HEADER, isTerminalState, partsText, type Task, TASK_ORIGIN_HEADER, TASK_TRUST_HEADER } from '@murmur/protocol';
-import { boundedRequest, failureInWords, withoutAddresses } from '../../egress/outbound-request.js';
+import { type FetchLike, isHttpRefusalError } from '@murmur/client';
+import { isTerminalState, partsText, type Task } from '@murmur/protocol';
+import { abortableDelay } from '../../egress/abortable-delay.js';
+import { doorClient, peerTaskHeaders, statusText, unanswered } from '../../egress/door-call.js';
+import { boundedRequest, withoutAddresses } from '../../egress/outbound-request.js';
 
 /** How often the door's task is read while a capsule step waits (the member calls' pace). */
 const POLL_MS = 500;
@@ -20,19 +22,14 @@ export interface CapsuleStepCall {
   trust: 'trusted' | 'untrusted';
   /** How long the step may wait for the door's answer (lifecycle.delegation_deadline_secs). */
   deadlineSecs: number;
-  /** The calling task's signal: once it aborts, the step sends the door's task CancelTask and rethrows its reason. */
+  /** The calling task's signal: once it aborts, the step sends the door's task CancelTask and rejects. */
   signal: AbortSignal;
   /** Wraps the step's fetch so each request gets its a2a.client span and traceparent (egress/outbound-tracing.ts); itself when telemetry is off. */
   traced: (fetch: FetchLike) => FetchLike;
 }
 
-function statusMessage(task: Task): string {
-  const parts = task.status.message?.parts;
-  return parts && parts.length > 0 ? partsText(parts) : '';
-}
-
 function ended(task: Task): string {
-  const message = statusMessage(task);
+  const message = statusText(task) ?? '';
   return `the door's task ended ${task.status.state}${message === '' ? '' : `: ${withoutAddresses(message)}`}`;
 }
 
@@ -43,41 +40,18 @@ function failure(error: unknown): string {
     if (error.code === 'peer_not_accepted') return 'the door does not accept tasks from peer capsules (exports.peer_tasks.accept)';
     return `the door refused the task: ${error.status} ${withoutAddresses(error.message)}`;
   }
-  const kind = errorKind(error);
-  if (kind === 'connection' || kind === 'timeout') return `the door could not be reached: ${failureInWords(error)}`;
-  return `the door's answer could not be read: ${withoutAddresses(error instanceof Error ? error.message : String(error))}`;
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+  const { kind, why } = unanswered(error);
+  return kind === 'no-answer' ? `the door could not be reached: ${why}` : `the door's answer could not be read: ${why}`;
 }
 
 /**
- * A plan's capsule step (docs/plans.md, "How a step runs"): one SendMessage to a public door that accepts peer tasks,
- * stamped A2A-Version 1.0, x-murmur-task-origin: peer and the calling task's trust, then GetTask every 500 ms until the
- * task is terminal. A task still running when the step gives up, or when the calling task is cancelled, is sent one
- * CancelTask.
+ * A plan's capsule step (docs/plans.md, "How a step runs"): one call to another door (egress/door-call.ts), a
+ * SendMessage to a public door that accepts peer tasks, with x-murmur-task-origin: peer and the calling task's trust,
+ * then GetTask every 500 ms until the task is terminal. A task still running when the step gives up, or when the
+ * calling task is cancelled, is sent one CancelTask.
  */
 export async function runCapsuleStep(call: CapsuleStepCall): Promise<CapsuleStepEnd> {
-  const stamped: FetchLike = (input, init) => {
-    const headers = new Headers(init?.headers);
-    headers.set(A2A_VERSION_HEADER, A2A_VERSION);
-    headers.set(TASK_ORIGIN_HEADER, 'peer');
-    headers.set(TASK_TRUST_HEADER, call.trust);
-    return globalThis.fetch(input, { ...init, headers });
-  };
-  const client = new MurmurClient(call.url, { fetch: call.traced(stamped), retry: { maxRetries: 0 } });
+  const client = doorClient({ url: call.url, headers: peerTaskHeaders(call.trust), traced: call.traced });
   const cancel = (taskId: string) => void boundedRequest((signal) => client.cancelTask(taskId, { signal }), { timeoutMs: REQUEST_TIMEOUT_MS }).catch(() => undefined);
   let task: Task;
   try {
@@ -102,7 +76,7 @@ export async function runCapsuleStep(call: CapsuleStepCall): Promise<CapsuleStep
         cancel(task.id);
         return { status: 'failed', output: `the door did not answer within ${call.deadlineSecs}s; its task was cancelled`, doorTaskId: task.id };
       }
-      await delay(POLL_MS, call.signal);
+      await abortableDelay(POLL_MS, call.signal);
       const id = task.id;
       try {
         task = await boundedRequest((signal) => client.getTask(id, { signal }), { timeoutMs: REQUEST_TIMEOUT_MS, signal: call.signal });

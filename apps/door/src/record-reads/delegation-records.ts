@@ -1,5 +1,5 @@
 import type { ConsoleDelegationStatus, ConsoleFormationDelegation } from '@murmur/protocol';
-import type { TraceLine } from './trace-schema.js';
+import type { TraceLine } from '../records/trace-schema.js';
 
 /** One delegation as the delegating task's trace records it (docs/console.md, "Formations"). */
 export interface TracedDelegation {

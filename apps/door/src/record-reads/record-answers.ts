@@ -38,11 +38,11 @@ import { consoleDelegation, delegationsOf } from './delegation-records.js';
 import { consoleMemberCall, memberCallsOf } from './member-call-records.js';
 import { peerHandlesOf } from './peer-handle-records.js';
 import { readStoredTasks } from './store-reader.js';
-import type { StoredTask } from './task-table.js';
+import type { StoredTask } from '../records/task-table.js';
 import { matches, type OrderedEntry, orderedEntries, recordEntries, recordSummary, withToolCallInFull } from './task-records.js';
 import { type RollupTask, rollupTasks } from './task-rollup.js';
 import { type IndexedTask, type TraceIndex, traceIndex } from './trace-index.js';
-import type { TraceLine } from './trace-schema.js';
+import type { TraceLine } from '../records/trace-schema.js';
 
 /**
  * Where records are read from: mur console's every session on its host, or a door's own session. One source answers
@@ -203,7 +203,7 @@ class RecordReading {
     return matches(summary, replies, query);
   }
 
-  /** A task's records, light (records/trace-index.ts): every record, a tool call's input and output left out. */
+  /** A task's records, light (record-reads/trace-index.ts): every record, a tool call's input and output left out. */
   async lightRecords(session: ConsoleRecordSession, task: IndexedTask | undefined): Promise<{ lines: number[]; records: TraceLine[] }> {
     return task ? (await this.index(session)).light(task) : { lines: [], records: [] };
   }

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { TaskState } from '@murmur/protocol';
 import sqlite3 from 'sqlite3';
-import { decodeTaskRow, type RawTaskRow, type StoredTask, TASK_COLUMNS } from './task-table.js';
+import { decodeTaskRow, type RawTaskRow, type StoredTask, TASK_COLUMNS } from '../records/task-table.js';
 
 /**
  * Reads a session's store.db read-only, live or not: sqlite3 runs the query on libuv's pool, and a read-only

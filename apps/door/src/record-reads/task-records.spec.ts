@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TaskRecordEntry } from '@murmur/protocol';
 import { recordEntries } from './task-records.js';
-import type { StoredTask } from './task-table.js';
-import { decodeTraceLine } from './trace-lines.js';
-import type { TraceLine, TraceType } from './trace-schema.js';
+import type { StoredTask } from '../records/task-table.js';
+import { decodeTraceLine } from '../records/trace-lines.js';
+import type { TraceLine, TraceType } from '../records/trace-schema.js';
 
 const T0 = Date.UTC(2026, 11, 1, 10, 0, 0);
 const ts = (ms: number) => new Date(T0 + ms).toISOString();

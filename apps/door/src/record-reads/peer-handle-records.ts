@@ -1,5 +1,5 @@
 import type { ConsolePeerHandle, PeerHandleState } from '@murmur/protocol';
-import type { TraceLine } from './trace-schema.js';
+import type { TraceLine } from '../records/trace-schema.js';
 
 /**
  * The peer handles a session minted, rebuilt from its trace (docs/planes.md, "In the console"): share-file writes

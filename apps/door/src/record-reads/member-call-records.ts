@@ -1,6 +1,6 @@
 import type { ConsoleMemberCall, MemberCallStatus } from '@murmur/protocol';
-import type { TraceLine } from './trace-schema.js';
-import { unhandledRecord } from './unhandled-record.js';
+import type { TraceLine } from '../records/trace-schema.js';
+import { unhandledRecord } from '../records/unhandled-record.js';
 
 /** One member call as a caller's trace records it (docs/console.md, "Formations"). */
 export interface TracedMemberCall {

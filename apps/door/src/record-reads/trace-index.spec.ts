@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { TraceIndex } from './trace-index.js';
-import type { TraceLine } from './trace-schema.js';
+import type { TraceLine } from '../records/trace-schema.js';
 
 const TS = '2026-12-01T10:00:00.000Z';
 const start = (task: string, text = 'count the stars'): TraceLine => ({ ts: TS, type: 'task_start', task_id: task, context_id: 'ctx_1', message_id: 'm1', origin: 'test', trust: 'trusted', text_chars: text.length, text, references: [], attachments: [] });

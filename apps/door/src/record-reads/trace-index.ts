@@ -1,6 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
-import { decodeTraceLine, type UndecodedLine } from './trace-lines.js';
-import { TRACE_TYPES, type TraceLine, type TraceLineOf, type TraceType } from './trace-schema.js';
+import { decodeTraceLine, type UndecodedLine } from '../records/trace-lines.js';
+import { TRACE_TYPES, type TraceLine, type TraceLineOf, type TraceType } from '../records/trace-schema.js';
 
 /** One task's lines in a trace index, and what its summary counts without reading them. */
 export interface IndexedTask {

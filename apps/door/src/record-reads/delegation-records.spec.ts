@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { decodeTraceLine } from './trace-lines.js';
-import type { TraceLine, TraceType } from './trace-schema.js';
+import { decodeTraceLine } from '../records/trace-lines.js';
+import type { TraceLine, TraceType } from '../records/trace-schema.js';
 import { delegationsOf } from './delegation-records.js';
 
 const ts = (ms: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, 0, ms)).toISOString();

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { memberCallsOf } from './member-call-records.js';
-import { decodeTraceLine } from './trace-lines.js';
-import type { TraceLine, TraceType } from './trace-schema.js';
+import { decodeTraceLine } from '../records/trace-lines.js';
+import type { TraceLine, TraceType } from '../records/trace-schema.js';
 
 const ts = (ms: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, 0, ms)).toISOString();
 /** The fields these tests do not vary, so each fixture is a whole record of its type. */

@@ -1,8 +1,8 @@
 import { isTerminalState, type JsonValue, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordPlanStep, type TaskRecordSummary } from '@murmur/protocol';
-import { CAPSULE_STEP_TOOL } from './record-statuses.js';
-import type { StoredTask } from './task-table.js';
-import type { TraceLine, TraceLineOf } from './trace-schema.js';
-import { unhandledRecord } from './unhandled-record.js';
+import { CAPSULE_STEP_TOOL } from '../records/record-statuses.js';
+import type { StoredTask } from '../records/task-table.js';
+import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
+import { unhandledRecord } from '../records/unhandled-record.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -186,7 +186,7 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
   return entries.map(({ entry, from }) => ({ entry, from }));
 }
 
-/** A tool call's entry made from its light record (records/trace-index.ts), with the input and output of its full record. */
+/** A tool call's entry made from its light record (record-reads/trace-index.ts), with the input and output of its full record. */
 export function withToolCallInFull(entry: TaskRecordEntry, full: TraceLine): TaskRecordEntry {
   if (entry.kind !== 'tool-call' || full.type !== 'tool_call') return entry;
   return { ...entry, input: (full.input as JsonValue | undefined) ?? null, output: full.output };
