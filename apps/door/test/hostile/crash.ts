@@ -103,6 +103,12 @@ export async function runCrashTrials(trials: number, seed: number): Promise<Cras
         else return;
       }
     });
+    // The first trial's kill waits until a command runs (on a loaded machine the task may not have reached its tool
+    // call in the random delay), so the trials always kill a door with commands running; the others are as random.
+    if (trial === 0) {
+      const deadline = Date.now() + 10_000;
+      while (recordedGroups(door.recordsDir) === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     await new Promise((resolve) => setTimeout(resolve, 50 + Math.floor(rand() * 400)));
     door.child.kill('SIGKILL');
     inFlight = false;
