@@ -16,7 +16,7 @@ const USAGES: Record<string, (args: readonly string[]) => Promise<string>> = {
   cancel: async () => (await import('./cancel-command.js')).CANCEL_USAGE,
   stop: async () => (await import('./stop-command.js')).STOP_USAGE,
   control: async () => (await import('./control-command.js')).CONTROL_USAGE,
-  completion: async () => (await import('./completion-command.js')).COMPLETION_USAGE,
+  completion: async () => (await import('./completion-usage.js')).COMPLETION_USAGE,
 };
 
 /** Every command mur takes, as `mur help` lists them and completion offers them. */

@@ -1,11 +1,6 @@
 import { COMMANDS, usageOf } from './command-help.js';
+import { COMPLETION_USAGE } from './completion-usage.js';
 import { UsageError } from './usage-error.js';
-
-export const COMPLETION_USAGE = `usage: mur completion bash|zsh|fish
-
-Prints a script that completes mur's commands and each command's flags in that shell. Load it in the
-shell's start-up file: bash: eval "$(mur completion bash)"; zsh: eval "$(mur completion zsh)" (after
-compinit); fish: mur completion fish | source.`;
 
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];

@@ -19,7 +19,7 @@ async function usage(): Promise<string> {
     import('./stop-command.js'),
     import('./control-command.js'),
     import('./demo-command.js'),
-    import('./completion-command.js'),
+    import('./completion-usage.js'),
   ]);
   return `usage: mur <command> [options]
 
