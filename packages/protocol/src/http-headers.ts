@@ -8,7 +8,10 @@ import { TASK_ORIGIN_HEADER } from './uris.js';
 export function headerLines(rawHeaders: readonly string[], name: string): string[] {
   const wanted = name.toLowerCase();
   const lines: string[] = [];
-  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === wanted) lines.push(rawHeaders[i + 1]);
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const [key, value] = [rawHeaders[i], rawHeaders[i + 1]];
+    if (key !== undefined && value !== undefined && key.toLowerCase() === wanted) lines.push(value);
+  }
   return lines;
 }
 
