@@ -102,7 +102,7 @@ export {
   unsupportedOperation,
   versionNotSupported,
 } from './errors.js';
-export { headerLines, taskOrigins } from './http-headers.js';
+export { readRequestHeaders, type RequestHeaderLines, taskOrigins } from './http-headers.js';
 export {
   badAddressRefusal,
   bearerChallenge,
