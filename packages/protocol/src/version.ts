@@ -1,5 +1,3 @@
-import { A2A_VERSION } from './uris.js';
-
 /** Accepts 1.0 and 1.0.<digits> (seed 000, "A2A-Version"). */
 const SERVED_VERSION = /^1\.0(\.\d+)?$/;
 
@@ -17,5 +15,3 @@ export function negotiateVersion(lines: readonly string[]): VersionVerdict {
   }
   return { ok: false, requestedVersion: lines.join(',') };
 }
-
-export { A2A_VERSION };

@@ -42,7 +42,7 @@ export interface RecordReadOptions {
 }
 
 /** Where a record path is read on a door (through the proxy), or on mur console itself (door null). */
-export function recordUrl(rest: string, door: RecordDoor | string | null = null): string {
+function recordUrl(rest: string, door: RecordDoor | string | null = null): string {
   if (door === null) return `${CONSOLE_RECORDS_BASE}${rest}`;
   const key = typeof door === 'string' ? door : door.key;
   return `${CONSOLE_DOOR_PROXY_PREFIX}${key}${RECORDS_PLANE_PATH}${rest}`;

@@ -27,7 +27,7 @@ export interface TimelineLimits {
   maxPending: number;
 }
 
-export const DEFAULT_LIMITS: TimelineLimits = {
+const DEFAULT_LIMITS: TimelineLimits = {
   maxTasks: 200,
   maxEntriesPerTask: 400,
   maxTextChars: 16_384,

@@ -23,7 +23,7 @@ export interface LoadedManifest {
 
 const A_FILE = 'a file, relative to the capsule folder';
 
-export function parseManifest(text: string, file: string): Manifest {
+function parseManifest(text: string, file: string): Manifest {
   return parseYamlConfig(text, file, manifestSchema, ManifestError);
 }
 

@@ -79,7 +79,7 @@ const hookList = z
   .refine((hooks) => new Set(hooks.map((h) => h.name)).size === hooks.length, { message: 'hooks with different names' });
 
 /** What keep_working sends when the capsule gives no message of its own (docs/agent-loop.md, "keep_working"). */
-export const KEEP_WORKING_MESSAGE =
+const KEEP_WORKING_MESSAGE =
   'You ended your turn, but this task asks you to keep working: check that everything it asks for is done, do what is left, and then give your final answer again.';
 
 const exportRoot = z.strictObject({ root: z.string().min(1).default('.') });

@@ -23,9 +23,9 @@ declare module 'fastify' {
 }
 
 /** Room for a message's text, data parts and the envelope around it: a text-only message may be this large. */
-export const TEXT_BODY_BYTES = 8 * 1024 * 1024;
+const TEXT_BODY_BYTES = 8 * 1024 * 1024;
 /** Room for the text and envelope beside images at their limits. */
-export const IMAGE_BODY_SLACK_BYTES = 1024 * 1024;
+const IMAGE_BODY_SLACK_BYTES = 1024 * 1024;
 
 /**
  * Bodies larger than this are refused -32600 rather than read. It fits the message limits exactly: the largest

@@ -19,7 +19,7 @@ export interface TraceContext {
 }
 
 /** The request's traceparent when it is one valid line, else null: the task then starts a trace of its own. */
-export function traceparentOf(headers: Pick<RequestHeaderLines, 'traceparent'>): string | null {
+function traceparentOf(headers: Pick<RequestHeaderLines, 'traceparent'>): string | null {
   const lines = headers.traceparent;
   // Trace Context §3.2: more than one traceparent line makes the header invalid.
   if (lines.length !== 1) return null;
@@ -57,7 +57,7 @@ export interface A2aFacts {
 }
 
 /** One outbound A2A request's client span: the trace context its headers carry, and its end. */
-export interface OutboundA2aCall {
+interface OutboundA2aCall {
   readonly traceContext: TraceContext | null;
   end(answer: A2aFacts): void;
 }

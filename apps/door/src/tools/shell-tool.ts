@@ -12,13 +12,13 @@ import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { ToolInputError } from './tool-call.js';
 
 /** Bytes of each stream kept for the model; past it the result says truncated. */
-export const OUTPUT_CAP_BYTES = 1024 * 1024;
+const OUTPUT_CAP_BYTES = 1024 * 1024;
 
 /**
  * How long output is still read after the shell exits: what its children wrote just before is kept, and a child
  * that holds the output open (a server started with `&`) does not hold the call (docs/agent-loop.md, "Processes").
  */
-export const DRAIN_MS = 50;
+const DRAIN_MS = 50;
 
 export interface ShellCall {
   taskId: string;
@@ -71,7 +71,7 @@ async function drained(closed: Promise<void>): Promise<boolean> {
 }
 
 /** The note after the fence naming the processes that still hold a finished command's output. */
-export function holdersNote(holders: GroupMember[]): string {
+function holdersNote(holders: GroupMember[]): string {
   const named = holders.map((h) => `${h.pid} ${h.comm}`).join(', ');
   const count = holders.length === 1 ? '1 process it started still holds' : `${holders.length} processes it started still hold`;
   return `note: the command exited, but ${count} its output and runs on until the session ends: ${named}`;

@@ -60,7 +60,7 @@ export interface ToolCallContext {
 }
 
 /** How request-input's wait ended: the reply's text as sent, or no reply within the input timeout. */
-export type AskOutcome = { kind: 'reply'; text: string } | { kind: 'timeout'; waitedSecs: number };
+type AskOutcome = { kind: 'reply'; text: string } | { kind: 'timeout'; waitedSecs: number };
 
 /** A runtime tool's answer: its data (fenced as the tool's result), the runtime's note after the fence, and whether it failed. */
 export interface RuntimeToolAnswer {

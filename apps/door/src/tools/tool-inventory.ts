@@ -16,7 +16,7 @@ export interface ToolEntry {
 }
 
 /** The input every shell binary takes (docs/decisions.md, "Shell tool input"). */
-export const SHELL_INPUT_SCHEMA: JsonObject = {
+const SHELL_INPUT_SCHEMA: JsonObject = {
   type: 'object',
   properties: {
     command: { type: 'string', minLength: 1, description: 'A command line, run as <binary> -c <command>' },

@@ -32,7 +32,7 @@ function describe(pids: number[], when: string): string[] {
 }
 
 /** Pids of live processes whose environment carries MURMUR_HOME=`home`: the door, its reaper, every command. */
-export function sessionProcesses(home: string): number[] {
+function sessionProcesses(home: string): number[] {
   const marker = `MURMUR_HOME=${home}\0`;
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {

@@ -1,4 +1,3 @@
-import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { RuntimeToolAnswer, ToolCallContext } from '../tool-call.js';
 
 /** The text a runtime tool answers, before the runtime fences it as the tool's result. */
@@ -36,5 +35,3 @@ export function missingGrantMessage(name: RuntimeToolName): string {
   return `tool '${name}' does not exist in this capsule: it is provided only when the manifest declares ${RUNTIME_TOOL_GRANTS[name]}`;
 }
 
-/** Whether the manifest grants a runtime tool this runtime implements. */
-export type RuntimeToolGrant = (manifest: Manifest) => boolean;

@@ -22,7 +22,7 @@ type NoneOr<T> = T | 'none';
 type UnknownOr<T> = T | 'unknown';
 
 /** The object session-status returns (seed 004), field for field. */
-export interface SessionStatus {
+interface SessionStatus {
   time: { elapsed_secs: number; task_elapsed_secs: UnknownOr<number>; deadline: NoneOr<{ at: string; left_secs: number }> };
   turns: { used: number; cap: NoneOr<number> };
   keep_working: NoneOr<{ used: number; left: number }>;
@@ -45,7 +45,7 @@ const counted = (limit: number | undefined, used: number | undefined): NoneOr<{ 
   limit === undefined ? 'none' : { used: used ?? 0, left: limit - (used ?? 0) };
 
 /** session-status, measured at the moment of the call; context is "unknown" before the first inference call returns. */
-export function sessionStatus(deps: { session: SessionContext; usage: UsageLedger; spend: SpendCeilings; drivers?: DriverSelection; now?: () => number }, ctx: ToolCallContext): SessionStatus {
+function sessionStatus(deps: { session: SessionContext; usage: UsageLedger; spend: SpendCeilings; drivers?: DriverSelection; now?: () => number }, ctx: ToolCallContext): SessionStatus {
   const now = (deps.now ?? Date.now)();
   const { session, usage } = deps;
   const totals = usage.totals();

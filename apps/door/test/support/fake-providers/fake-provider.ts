@@ -12,7 +12,7 @@ import { OPENAI_MALFORMED, openAiErrorBody, openAiEvents, openAiStreamError } fr
 export type FakeKind = 'openai' | 'anthropic';
 
 /** The fake's tokenizer: this many characters of a request's body are one token. */
-export const FAKE_CHARS_PER_TOKEN = 4;
+const FAKE_CHARS_PER_TOKEN = 4;
 
 export interface RecordedRequest {
   path: string;
