@@ -8,6 +8,7 @@ import type { BackgroundCommands } from './background-commands.js';
 import { type CommandExit, CommandProcess } from './command-process.js';
 import type { GroupMember } from './process-group.js';
 import type { ProcessRegistry } from './process-registry.js';
+import type { SessionContext } from '../session/session-context.js';
 import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { ToolInputError } from './tool-call.js';
 
@@ -35,6 +36,7 @@ export interface ShellCall {
 }
 
 export interface ShellDeps {
+  session: SessionContext;
   background: BackgroundCommands;
   processes: ProcessRegistry;
   sandbox: SessionSandbox;
@@ -128,12 +130,34 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
   const limits = watchLimits(deps, command);
   const out = { stdout: '', stderr: '', truncated: false };
   let log: ReturnType<typeof createWriteStream> | null = null;
+  // A background command's log is the door's own write: at most capabilities.shell.max_file_mib, and written no
+  // faster than the disk takes it (the command's pipes wait meanwhile), so neither the host's disk nor the door's
+  // memory grows with what a command prints.
+  const maxLogBytes = deps.session.manifest.capabilities.shell.max_file_mib * 1024 * 1024;
+  let logBytes = 0;
+  let logFull = false;
   const collect = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
-    const text = chunk.toString('utf8');
     if (log) {
-      log.write(chunk);
+      logBytes += chunk.length;
+      if (logBytes > maxLogBytes) {
+        if (!logFull) {
+          logFull = true;
+          log.write(chunk.subarray(0, Math.max(0, chunk.length - (logBytes - maxLogBytes))));
+          void command.end();
+        }
+        return;
+      }
+      if (!log.write(chunk)) {
+        child.stdout?.pause();
+        child.stderr?.pause();
+        log.once('drain', () => {
+          child.stdout?.resume();
+          child.stderr?.resume();
+        });
+      }
       return;
     }
+    const text = chunk.toString('utf8');
     if (out[stream].length + text.length > OUTPUT_CAP_BYTES) {
       out[stream] += text.slice(0, Math.max(0, OUTPUT_CAP_BYTES - out[stream].length));
       out.truncated = true;
@@ -167,7 +191,7 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
         }
         await new Promise<void>((resolve) => stream.end(() => resolve()));
         if (pgid !== undefined) deps.processes.release(pgid);
-        const limit = limits.note(exit);
+        const limit = logFull ? `note: the command's output passed capabilities.shell.max_file_mib (${maxLogBytes / 1024 / 1024} MiB) in its log: the door ended it` : limits.note(exit);
         limits.done();
         return { code: exit.code, limit };
       });
