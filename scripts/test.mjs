@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// `npm test`: lint, the import and unused-export checks, then every package's build and test suite through turbo
+// (turbo.json), and at the end one table of the wall time each step and each suite took, so the next slow suite
+// shows in the run that made it slow (issue 35). A failing check stops the run there, as `a && b` would; a failing
+// suite fails the run after the table. Arguments go to turbo (`npm test -- --filter=@murmur/door`).
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(ROOT, 'node_modules/.bin', name);
+
+/**
+ * Suites two at a time: the light suites (protocol, client, console, the API reference) run beside the door's, and
+ * the end-to-end suite, which starts last (it waits for every build), runs beside whatever is left. Each suite sizes
+ * its own pool for two cores (apps/door/scripts/run-tests.mjs, e2e/playwright.config.ts).
+ */
+const TURBO = ['run', 'test', '--concurrency=2', '--summarize'];
+
+const steps = [
+  { name: 'lint', command: bin('biome'), args: ['lint', '.'] },
+  { name: 'import checks', command: process.execPath, args: ['scripts/check-imports.mjs'] },
+  { name: 'unused exports', command: process.execPath, args: ['scripts/check-unused-exports.mjs'] },
+];
+
+const rows = [];
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function table(turboStarted) {
+  for (const task of turboTasks(turboStarted)) rows.push(task);
+  const width = Math.max(...rows.map((r) => r.name.length));
+  console.log('\nnpm test, wall time of each step:');
+  for (const row of rows) console.log(`  ${row.name.padEnd(width)}  ${seconds(row.ms).padStart(8)}${row.note ? `  ${row.note}` : ''}`);
+  console.log(`  ${'whole run'.padEnd(width)}  ${seconds(Date.now() - started).padStart(8)}`);
+}
+
+/** Each task of the turbo run that began at `since`, from its run summary (.turbo/runs/<id>.json), by start time. */
+function turboTasks(since) {
+  const dir = path.join(ROOT, '.turbo/runs');
+  if (since === undefined || !existsSync(dir)) return [];
+  const newest = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).mtimeMs >= since)
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (newest === undefined) return [];
+  const summary = JSON.parse(readFileSync(newest, 'utf8'));
+  return summary.tasks
+    .filter((t) => t.execution?.startTime)
+    .sort((a, b) => a.execution.startTime - b.execution.startTime)
+    .map((t) => ({
+      name: `  ${t.taskId}`,
+      ms: t.execution.endTime - t.execution.startTime,
+      note: t.cache?.status === 'HIT' ? 'cached' : t.execution.exitCode === 0 ? '' : `exit ${t.execution.exitCode}`,
+    }));
+}
+
+const started = Date.now();
+for (const step of steps) {
+  const t0 = Date.now();
+  const run = spawnSync(step.command, step.args, { cwd: ROOT, stdio: 'inherit' });
+  rows.push({ name: step.name, ms: Date.now() - t0, note: run.status === 0 ? '' : 'failed' });
+  if (run.status !== 0) {
+    table();
+    process.exit(run.status ?? 1);
+  }
+}
+const turboStarted = Date.now();
+const turbo = spawnSync(bin('turbo'), [...TURBO, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
+rows.push({ name: 'turbo: builds and suites', ms: Date.now() - turboStarted, note: turbo.status === 0 ? '' : 'failed' });
+table(turboStarted);
+process.exit(turbo.status ?? 1);
