@@ -19,9 +19,10 @@ const bin = (name) => path.join(ROOT, 'node_modules/.bin', name);
  * The light suites (protocol, client, console, the API reference) two at a time, then the door's, then the end-to-end
  * suite (turbo.json chains them, so a filter on the door or e2e runs what comes before too): the door's and the
  * end-to-end suite each fill both cores with a pool of their own (apps/door/scripts/run-tests.mjs,
- * e2e/playwright.config.ts), and neither shares the cores with another suite's timing checks.
+ * e2e/playwright.config.ts), and neither shares the cores with another suite's timing checks. A suite that fails
+ * does not stop the ones after it (--continue=always): every suite runs and reports its counts, and the run fails.
  */
-const TURBO = ['run', 'test', '--concurrency=2', '--summarize'];
+const TURBO = ['run', 'test', '--concurrency=2', '--continue=always', '--summarize'];
 
 const steps = [
   { name: 'lint', command: bin('biome'), args: ['lint', '.'] },
