@@ -9,8 +9,9 @@ const MEASURED = /\/(perf|perf-views|waterfall)\.spec\.ts$/;
 
 /**
  * Real Chromium from Debian, headless, against real doors and `mur console` started by the fixtures. The other specs
- * run two files at a time, each worker with its own MURMUR_HOME and `mur console` (support/fixtures.ts): what one
- * worker's doors do, another's console never discovers.
+ * run three files at a time, each worker with its own MURMUR_HOME and `mur console` (support/fixtures.ts): what one
+ * worker's doors do, another's console never discovers. The specs mostly wait (on the console's polls and back-offs,
+ * on their doors' tasks), so more workers than cores pay.
  */
 export default defineConfig({
   testDir: './tests',
@@ -18,7 +19,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 2,
+  workers: 3,
   projects: [
     { name: 'parallel', testIgnore: MEASURED },
     { name: 'measured', testMatch: MEASURED, workers: 1 },

@@ -1,4 +1,4 @@
-// `npm test -w @murmur/e2e`: Playwright twice, the project `parallel` (two workers) and then `measured` (one), so the
+// `npm test -w @murmur/e2e`: Playwright twice, the project `parallel` (three workers) and then `measured` (one), so the
 // specs that time the console run with no other worker beside them (playwright.config.ts). The second run goes on
 // whatever the first answered, so every spec runs and reports; the exit status is the first failure's. Each run keeps
 // its own test-results/ and HTML report folder. Arguments go to both runs (`-- --grep …`; a project none of whose
