@@ -108,7 +108,7 @@ export class SessionSandbox {
     const launch: LaunchPlan = { joins: cgroups?.procs ?? [], staged, user };
     const sandbox = bwrapSandbox({ bwrap, helper, doorPath, layout, launch });
     const env = envFor(sandbox);
-    const why = probeSandbox(sandbox, env);
+    const why = await probeSandbox(sandbox, env);
     if (why !== null) {
       await egress?.close();
       cgroups?.release();
