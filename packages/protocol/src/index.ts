@@ -237,3 +237,4 @@ export {
   RECORDS_SCOPE,
 } from './records-plane.js';
 export { escapeControlCharacters } from './control-chars.js';
+export { ARTIFACT_CODE, ARTIFACT_REFUSAL, type ArtifactPlace, type ArtifactRefusalToken, lockConflict, type SessionArtifact } from './artifacts.js';
