@@ -104,7 +104,9 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     const maxTurns = session.manifest.inference?.max_turns ?? 1;
     const driver = this.deps.driverFor(task);
     const system = systemPrompt(session);
-    const tools: ToolSpec[] = this.deps.tools.inventory.entries().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    // The tool list as the next call is sent it: a pull or a removal changes it from the next call on (seed 004).
+    const toolsFor = (taskId: string, call: number): ToolSpec[] => this.deps.tools.toolsForCall(taskId, call).map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    let tools = toolsFor(task.id, 1);
     const messages: ConversationMessage[] = [taskMessage(task)];
     const progress: TaskProgress = { startedAtMs: task.startedAtMs, turnsUsed: 0, context: null, keepWorkingUsed: 0, doneCheckUsed: 0 };
     // The system prompt and the tool inventory are sent with every call: part of every call's projected spend.
@@ -154,6 +156,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         }
         turn += 1;
         attempt.turn += 1;
+        if (turn > 1) tools = toolsFor(task.id, turn);
         lifecycle.progress(task.id, `inference turn ${attempt.turn}`);
         progress.turnsUsed = turn;
         const { response, chunked, durationMs, firstTokenMs } = await this.settled(admitted.admission, () => this.infer(task, driver, { turn, system, messages, tools }));
@@ -416,20 +419,22 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         // A plan's steps pass the same decision point (docs/plans.md).
         decide: (step) => this.hooks.decide(task, turn, step),
         onOutput: (stream, text) => events.emit('tool-call-progress', { taskId: task.id, toolCallId: call.id, stream, text }),
+        // A tool's chunks through murmur:text/chunks are the task's text and thinking frames (seed 001).
+        onChunk: (stream, text) => (stream === 'text' ? events.emit('text', { taskId: task.id, text, final: false }) : events.emit('thinking', { taskId: task.id, text })),
       });
-      trace.write('tool_call', {
+      const called = {
         task_id: task.id,
-        tool: call.name,
         tool_call_id: call.id,
-        status: done.artifact.isError ? 'error' : 'passed',
+        status: done.artifact.isError ? ('error' as const) : ('passed' as const),
         duration_ms: done.artifact.durationMs,
-        exit_code: done.artifact.exitCode,
         // The console's task record shows each call's input and output (docs/console.md).
         // A peer handle's secret is the credential: the trace keeps its handle id, never the secret (docs/planes.md).
         input: redactHandles(call.input),
         output: redactHandles(done.artifact.content),
-        ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}),
-      });
+      };
+      // A skill's call is recorded as one (seed 001: skill_call; docs/artifacts.md).
+      if (done.skill) trace.write('skill_call', { ...called, skill: call.name, artifact: done.skill, exit_code: null });
+      else trace.write('tool_call', { ...called, tool: call.name, exit_code: done.artifact.exitCode, ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}) });
       events.emit('artifact', { taskId: task.id, artifact: done.artifact });
       let content = done.outcome.content;
       // Seed 004, "The deadline notice": a tool that ran carries it, even one that reported failure; a refused call does not.

@@ -114,6 +114,23 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
         });
         break;
       }
+      case 'skill_call': {
+        // A skill's call reads as any other call, naming the artifact it read (docs/artifacts.md, "Skills").
+        const start = record.duration_ms === null ? ms : ms - record.duration_ms;
+        push(start, {
+          kind: 'tool-call',
+          ...at(start),
+          toolCallId: record.tool_call_id,
+          tool: record.skill,
+          input: (record.input as JsonValue | undefined) ?? null,
+          output: record.output,
+          exitCode: null,
+          status: record.status,
+          durationMs: record.duration_ms,
+          skill: record.artifact,
+        });
+        break;
+      }
       case 'task_input_required':
         push(ms, { kind: 'input-required', ...at(ms), prompt: record.prompt });
         break;
@@ -176,6 +193,9 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
       case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
+      case 'artifact_staged':
+      case 'artifact_pulled':
+      case 'tools_refreshed':
         break;
       default:
         unhandledRecord(record);
@@ -188,7 +208,7 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
 
 /** A tool call's entry made from its light record (records/trace-index.ts), with the input and output of its full record. */
 export function withToolCallInFull(entry: TaskRecordEntry, full: TraceLine): TaskRecordEntry {
-  if (entry.kind !== 'tool-call' || full.type !== 'tool_call') return entry;
+  if (entry.kind !== 'tool-call' || (full.type !== 'tool_call' && full.type !== 'skill_call')) return entry;
   return { ...entry, input: (full.input as JsonValue | undefined) ?? null, output: full.output };
 }
 

@@ -17,6 +17,7 @@ const LINKING_TOOLS: ReadonlySet<string> = new Set(['call-member', 'delegate-tas
 
 /** How a light read leaves a record: a tool call's input and output dropped, except a linking tool's. */
 function lighten(record: TraceLine): TraceLine {
+  if (record.type === 'skill_call') return { ...record, input: null, output: '' };
   if (record.type !== 'tool_call' || LINKING_TOOLS.has(record.tool)) return record;
   return { ...record, input: null, output: '' };
 }
@@ -226,6 +227,7 @@ export class TraceIndex {
     }
     task.lines.push(line);
     if (record.type === 'inference') task.turns += 1;
+    else if (record.type === 'skill_call') task.toolCalls += 1;
     else if (record.type === 'tool_call') {
       task.toolCalls += 1;
       if (record.tool === 'call-member') task.callsMember = true;

@@ -8,6 +8,7 @@ import type { BackgroundCommands } from './background-commands.js';
 import { type CommandExit, CommandProcess } from './command-process.js';
 import type { GroupMember } from './process-group.js';
 import type { ProcessRegistry } from './process-registry.js';
+import type { CommandLine, CommandSandbox } from './sandbox/sandbox.js';
 import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { ToolInputError } from './tool-call.js';
 
@@ -32,6 +33,8 @@ export interface ShellCall {
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
   /** What the command reads on standard input (a hook's input); none (/dev/null) when absent. */
   stdin?: string;
+  /** A native artifact's program instead of a shell binary: its folder (shown read-only) and its entry (docs/artifacts.md, "Native tools"). */
+  artifact?: { folder: string; entry: string };
 }
 
 export interface ShellDeps {
@@ -60,6 +63,18 @@ export function readShellInput(binary: string, input: Record<string, unknown>): 
     return { args, shown: [binary, ...args].join(' ') };
   }
   throw new ToolInputError(`tool '${binary}' takes {"command": "<text>"} or {"args": ["<arg>", …]}`);
+}
+
+/** The command a call starts: a shell binary resolved where commands run, or a native artifact's entry, and what its result shows of it. */
+function commandOf(call: ShellCall, sandbox: CommandSandbox): { line: CommandLine; binaryPath: string; shown: string } {
+  if (call.artifact !== undefined) {
+    const line = sandbox.artifactLine(call.artifact.folder, call.artifact.entry, call.cwd);
+    return { line, binaryPath: line.program, shown: call.binary };
+  }
+  const { args, shown } = readShellInput(call.binary, call.input);
+  const binaryPath = sandbox.resolve(call.binary);
+  if (binaryPath === null) throw new ToolInputError(sandbox.unreachable(call.binary) ?? `shell binary '${call.binary}' is not installed on this host`);
+  return { line: sandbox.commandLine(binaryPath, args, call.cwd), binaryPath, shown };
 }
 
 /** Waits for the output to end, for at most DRAIN_MS; true when it ended. */
@@ -111,13 +126,11 @@ function watchLimits(deps: ShellDeps, command: CommandProcess): LimitWatch {
  * fence), or moves to the background once lifecycle.shell_grace_secs pass.
  */
 export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellResult> {
-  const { args, shown } = readShellInput(call.binary, call.input);
   const { sandbox, env } = deps.sandbox;
-  const binaryPath = sandbox.resolve(call.binary);
-  if (binaryPath === null) throw new ToolInputError(sandbox.unreachable(call.binary) ?? `shell binary '${call.binary}' is not installed on this host`);
+  const { line, binaryPath, shown } = commandOf(call, sandbox);
   const startedAtMs = Date.now();
   deps.processes.ensureReaper();
-  const command = new CommandProcess(sandbox.commandLine(binaryPath, args, call.cwd), { cwd: call.cwd, env, stdin: call.stdin !== undefined });
+  const command = new CommandProcess(line, { cwd: call.cwd, env, stdin: call.stdin !== undefined });
   const { child, pgid } = command;
   if (call.stdin !== undefined && child.stdin) {
     // A command that exits without reading all of it closes the pipe: that is its business, not an error of the door's.
