@@ -8,7 +8,22 @@ const processIo = async () => (await import('./client-command-support.js')).proc
 const terminal = () => import('./terminal-lines.js');
 
 async function usage(): Promise<string> {
-  const [{ ROSTER_USAGE }, { RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }, { CONTROL_USAGE }] = await Promise.all([
+  const [
+    { ROSTER_USAGE },
+    { RUN_USAGE },
+    { CONSOLE_USAGE },
+    { TOKEN_USAGE },
+    { PS_USAGE },
+    { WATCH_USAGE },
+    { CANCEL_USAGE },
+    { STOP_USAGE },
+    { CONTROL_USAGE },
+    { PACK_USAGE },
+    { PUBLISH_USAGE },
+    { PULL_USAGE },
+    { LIST_USAGE },
+    { REMOVE_USAGE },
+  ] = await Promise.all([
     import('./formation-supervisor.js'),
     import('./run-command.js'),
     import('./console-command.js'),
@@ -18,6 +33,11 @@ async function usage(): Promise<string> {
     import('./cancel-command.js'),
     import('./stop-command.js'),
     import('./control-command.js'),
+    import('./pack-command.js'),
+    import('./publish-command.js'),
+    import('./pull-command.js'),
+    import('./list-command.js'),
+    import('./remove-command.js'),
   ]);
   return `usage: mur <command> [options]
 
@@ -32,6 +52,11 @@ commands:
   cancel TASK   cancel a task and print what it leaves running
   stop [SESSION]  cancel a session's live tasks, then end its process
   control [SESSION] driver CHOICE  select the driver choice of a running session's next inference call
+  pack DIR      check an artifact folder and write its archive
+  publish ARCHIVE|DIR  write an artifact into a store
+  pull NAME     find, check and pin an artifact in murmur.lock
+  list          what murmur.lock pins
+  remove NAME   remove a pin from murmur.lock
 
 ${RUN_USAGE}
 
@@ -49,7 +74,17 @@ ${CANCEL_USAGE}
 
 ${STOP_USAGE}
 
-${CONTROL_USAGE}`;
+${CONTROL_USAGE}
+
+${PACK_USAGE}
+
+${PUBLISH_USAGE}
+
+${PULL_USAGE}
+
+${LIST_USAGE}
+
+${REMOVE_USAGE}`;
 }
 
 const HELP = new Set([undefined, 'help', '--help', '-h']);
@@ -107,6 +142,16 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./stop-command.js')).stop(rest, await processIo());
     case 'control':
       return (await import('./control-command.js')).control(rest, await processIo());
+    case 'pack':
+      return (await import('./pack-command.js')).pack(rest);
+    case 'publish':
+      return (await import('./publish-command.js')).publish(rest);
+    case 'pull':
+      return (await import('./pull-command.js')).pull(rest);
+    case 'list':
+      return (await import('./list-command.js')).list(rest);
+    case 'remove':
+      return (await import('./remove-command.js')).remove(rest);
     case undefined:
     case 'help':
     case '--help':
