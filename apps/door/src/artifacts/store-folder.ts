@@ -38,8 +38,13 @@ export class StoreFolder implements Place {
       return (await stat(this.root)).isDirectory();
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-      throw new PlaceUnreadable(`the ${this.label} (${this.root}) cannot be read: ${(error as Error).message}`);
+      throw this.unreadable(error);
     }
+  }
+
+  /** Why the store cannot be read, by the system's error code: a note the model may read names no host path. */
+  private unreadable(error: unknown): PlaceUnreadable {
+    return new PlaceUnreadable(`the ${this.label} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'an error'})`);
   }
 
   /** The names in a folder of the store, or null when there is no such folder. */
@@ -49,7 +54,7 @@ export class StoreFolder implements Place {
       folder = await folderBeneath(this.root, segments);
     } catch (error) {
       if (error instanceof OutsideRoot) return null;
-      throw new PlaceUnreadable(`the ${this.label} (${this.root}) cannot be read: ${(error as Error).message}`);
+      throw this.unreadable(error);
     }
     try {
       return await readdir(viaDescriptor(folder.handle));

@@ -74,7 +74,7 @@ export class ToolDispatcher {
         artifacts: deps.artifacts,
         wasm: deps.wasm,
         trace: deps.trace,
-        inventory: { installed: (artifact) => this.inventory.add(artifactEntry(artifact)), removed: (name) => this.artifactRemoved(name) },
+        removed: (name) => this.artifactRemoved(name),
       }),
     });
     // Seed 004's table order, shell binaries first.
@@ -205,7 +205,10 @@ export class ToolDispatcher {
    */
   toolsForCall(taskId: string, turn: number): ToolEntry[] {
     const change = this.deps.artifacts.takeChange();
-    if (change !== null) this.deps.trace.write('tools_refreshed', { task_id: taskId, turn, trigger: 'agent', added: change.added, removed: change.removed });
+    if (change !== null) {
+      for (const artifact of change.added) this.inventory.add(artifactEntry(artifact));
+      this.deps.trace.write('tools_refreshed', { task_id: taskId, turn, trigger: 'agent', added: change.added.map((a) => a.toolName), removed: change.removed });
+    }
     return this.inventory.entries();
   }
 
@@ -214,7 +217,7 @@ export class ToolDispatcher {
    * the shell binary of the same name, and the shell binary ahead of a WASM artifact.
    */
   private answeringArtifact(name: string): InstalledArtifact | undefined {
-    const artifact = this.deps.artifacts.byToolName(name);
+    const artifact = this.deps.artifacts.callable(name);
     if (artifact?.implementation === 'wasm' && this.deps.session.manifest.capabilities.shell.allow.includes(name)) return undefined;
     return artifact;
   }
@@ -229,6 +232,7 @@ export class ToolDispatcher {
   private missing(name: string): string | null {
     if (this.inventory.has(name)) return null;
     if (this.deps.artifacts.wasRemoved(name)) return `tool '${name}' was removed from this session; it can no longer be called`;
+    if (this.deps.artifacts.pulledNow(name)) return `tool '${name}' was pulled during this turn; it can be called from the next turn`;
     return isRuntimeToolName(name) ? missingGrantMessage(name) : `tool '${name}' is not declared in manifest allowlist`;
   }
 }

@@ -76,7 +76,11 @@ export async function fetchArtifact(deps: FetchDeps, lock: Lock, fullName: strin
   const { places, source } = placesFor(deps, lock, fullName, puller);
   // A source is read only for a version no store holds (docs/artifacts.md, "Found in").
   const search = await findArtifact(places, fullName, version, (place, sofar) => place !== source || sofar.found === null);
-  if (search.found === null) throw PullRefusal.notFound(notFoundText(fullName, version, places, search));
+  if (search.found === null) {
+    // A place that could not be read may hold it: that place failed, not the name.
+    if (search.notes.length > 0) throw PullRefusal.notFetched(search.notes.join('; '));
+    throw PullRefusal.notFound(notFoundText(fullName, version, places, search));
+  }
   const { place } = search.found;
   const owner = place === source ? await checkOwner(source, lock, fullName, puller) : null;
   const record = search.found.record ?? (await readPlace(() => place.record(fullName, search.found!.version)));

@@ -2,6 +2,7 @@ import { rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ARTIFACT_CODE, ARTIFACT_REFUSAL, type JsonObject } from '@murmur/protocol';
 import { artifactToolName } from '../../artifacts/artifact-manifest.js';
+import { shortDigest } from '../../artifacts/content-digest.js';
 import { InstallGrant } from '../../artifacts/install-grant.js';
 import { type Lock, LockError, readLock, updateLock } from '../../artifacts/murmur-lock.js';
 import { globalStoreOf, projectStoreOf, StoreFolder } from '../../artifacts/store-folder.js';
@@ -15,18 +16,13 @@ import { listPattern } from './artifact-listing.js';
 import type { InstalledArtifact, SessionArtifacts } from './installed-artifacts.js';
 import { PullRefusal } from './pull-refusal.js';
 
-/** What the installer tells the dispatcher, so the inventory follows the session's artifacts. */
-export interface InventoryChanges {
-  installed(artifact: InstalledArtifact): void;
-  removed(toolName: string): void;
-}
-
 export interface ArtifactInstallerDeps {
   session: SessionContext;
   artifacts: SessionArtifacts;
   wasm: WasmHost;
   trace: TraceWriter;
-  inventory: InventoryChanges;
+  /** Told of a removal, which holds for the calls after it at once (a pull joins the tool list at the next call). */
+  removed(toolName: string): void;
 }
 
 /** Where a session's artifacts are unpacked: tools/<tool name>/ under its runtime folder (seed 004). */
@@ -113,7 +109,7 @@ export class ArtifactInstaller {
     const temporary = fetched.artifact.folder;
     try {
       const installed = artifacts.byFullName(fullName);
-      const holder = artifacts.byToolName(tool);
+      const holder = artifacts.holding(tool);
       if (holder !== undefined && holder.fullName !== fullName) refuse(`${ARTIFACT_REFUSAL.notGranted} the tool name '${tool}' is held by ${holder.fullName} in this session`);
       if (installed !== undefined && installed.digest !== fetched.digest) {
         refuse(PullRefusal.conflict(fullName, `this session holds ${installed.version}, and this pull is ${fetched.artifact.manifest.version}`).message);
@@ -125,7 +121,6 @@ export class ArtifactInstaller {
         await rename(temporary, folder);
         const artifact = installedOf(fetched, folder, 'pulled');
         artifacts.add(artifact);
-        this.deps.inventory.installed(artifact);
         this.deps.trace.write('artifact_pulled', { task_id: ctx.taskId, tool_call_id: ctx.toolCallId ?? '', ...artifactRecord(artifact) });
       }
     } finally {
@@ -161,7 +156,7 @@ export class ArtifactInstaller {
       await updateLock(this.deps.session.capsuleDir, (lock) => {
         const pin = lock.artifacts[manifest.name];
         if (pin !== undefined && (pin.version !== manifest.version || pin.digest !== fetched.digest)) {
-          throw PullRefusal.conflict(manifest.name, `murmur.lock pins ${pin.version} (${pin.digest.slice(0, 19)}…), and this pull is ${manifest.version} (${fetched.digest.slice(0, 19)}…)`);
+          throw PullRefusal.conflict(manifest.name, `murmur.lock pins ${pin.version} (${shortDigest(pin.digest)}), and this pull is ${manifest.version} (${shortDigest(fetched.digest)})`);
         }
         const entry = {
           version: manifest.version,
@@ -191,7 +186,7 @@ export class ArtifactInstaller {
   async remove(value: string): Promise<RuntimeToolAnswer> {
     const { artifacts, session } = this.deps;
     const lock = await readLock(session.capsuleDir).catch((error: unknown) => (error instanceof LockError ? null : Promise.reject(error)));
-    const installed = artifacts.byFullName(value) ?? artifacts.byToolName(value);
+    const installed = artifacts.byFullName(value) ?? artifacts.holding(value);
     const pinned = lock === null ? undefined : Object.keys(lock.artifacts).find((name) => name === value || (!FULL_NAME.test(value) && toolNameOf(name) === value));
     const fullName = installed?.fullName ?? pinned;
     if (fullName === undefined) return { data: JSON.stringify({ artifact: value, removed: false }) };
@@ -210,7 +205,7 @@ export class ArtifactInstaller {
     if (installed !== undefined) {
       await rm(installed.folder, { recursive: true, force: true });
       artifacts.remove(tool);
-      this.deps.inventory.removed(tool);
+      this.deps.removed(tool);
     }
     return { data: JSON.stringify({ artifact: fullName, removed: true }), note: `${tool} is gone from your tool list from your next turn; a call to it is refused.` };
   }

@@ -20,33 +20,48 @@ export interface InstalledArtifact {
 
 /** What changed in the tool list since the last inference call was sent it (seed 004: tools_refreshed). */
 export interface ToolsChange {
-  added: string[];
+  added: InstalledArtifact[];
   removed: string[];
 }
 
 /**
  * The session's artifacts, by tool name: the declared ones from staging, the pulled ones as pull-artifact installs
- * them, and the tool names remove-artifact took out (a later call naming one is refused as removed, seed 004).
+ * them, and the tool names remove-artifact took out (a later call naming one is refused as removed, seed 004). A pull
+ * is usable from the next turn: it waits here until the next inference call is sent its tools (takeChange), while a
+ * removal holds at once, for the calls after it in the same turn.
  */
 export class SessionArtifacts {
-  private readonly byTool = new Map<string, InstalledArtifact>();
+  private readonly active = new Map<string, InstalledArtifact>();
+  private readonly pulledThisTurn = new Map<string, InstalledArtifact>();
   private readonly removedNames = new Set<string>();
-  private change: ToolsChange = { added: [], removed: [] };
+  private removedThisTurn: string[] = [];
 
   constructor(declared: readonly InstalledArtifact[]) {
-    for (const artifact of declared) this.byTool.set(artifact.toolName, artifact);
+    for (const artifact of declared) this.active.set(artifact.toolName, artifact);
   }
 
+  /** Every artifact the session holds, those pulled in this turn included. */
   all(): InstalledArtifact[] {
-    return [...this.byTool.values()];
+    return [...this.active.values(), ...this.pulledThisTurn.values()];
   }
 
-  byToolName(name: string): InstalledArtifact | undefined {
-    return this.byTool.get(name);
+  /** The artifact a call of `name` reaches: one the session held when this turn's tools were sent. */
+  callable(name: string): InstalledArtifact | undefined {
+    return this.active.get(name);
+  }
+
+  /** The artifact holding a tool name, pulled in this turn or before. */
+  holding(name: string): InstalledArtifact | undefined {
+    return this.active.get(name) ?? this.pulledThisTurn.get(name);
   }
 
   byFullName(fullName: string): InstalledArtifact | undefined {
     return this.all().find((a) => a.fullName === fullName);
+  }
+
+  /** Whether `name` was pulled in this turn, so is callable only from the next. */
+  pulledNow(name: string): boolean {
+    return this.pulledThisTurn.has(name);
   }
 
   /** Whether remove-artifact took `name` out of this session (and nothing has taken it again). */
@@ -55,22 +70,25 @@ export class SessionArtifacts {
   }
 
   add(artifact: InstalledArtifact): void {
-    this.byTool.set(artifact.toolName, artifact);
+    this.pulledThisTurn.set(artifact.toolName, artifact);
     this.removedNames.delete(artifact.toolName);
-    this.change.added.push(artifact.toolName);
   }
 
   remove(toolName: string): void {
-    this.byTool.delete(toolName);
     this.removedNames.add(toolName);
-    this.change.removed.push(toolName);
+    // Pulled and removed in one turn: the tool list never had it.
+    if (this.pulledThisTurn.delete(toolName)) return;
+    this.active.delete(toolName);
+    this.removedThisTurn.push(toolName);
   }
 
-  /** What changed since the last call was sent its tools, once; null when nothing did. */
+  /** What changed since the last call was sent its tools, once; the pulls become callable. Null when nothing did. */
   takeChange(): ToolsChange | null {
-    if (this.change.added.length === 0 && this.change.removed.length === 0) return null;
-    const change = this.change;
-    this.change = { added: [], removed: [] };
+    if (this.pulledThisTurn.size === 0 && this.removedThisTurn.length === 0) return null;
+    const change = { added: [...this.pulledThisTurn.values()], removed: this.removedThisTurn };
+    for (const artifact of change.added) this.active.set(artifact.toolName, artifact);
+    this.pulledThisTurn.clear();
+    this.removedThisTurn = [];
     return change;
   }
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { AskOutcome } from '../tool-call.js';
 import { capMemories } from './memory-cap.js';
 import { type CoreModule, webAssembly } from './wasm-api.js';
@@ -120,9 +120,8 @@ export class WasmHost {
         const onAbort = () => reject(ctx.signal.reason);
         ctx.signal.addEventListener('abort', onAbort, { once: true });
         worker.once('exit', () => ctx.signal.removeEventListener('abort', onAbort));
-        worker.once('error', (error) => resolve({ kind: 'trap', text: `the WASM tool trapped: ${error.message}`, note: this.memoryNote(error.message) }));
-        worker.once('exit', (code) => resolve({ kind: 'trap', text: `the WASM tool's thread ended (${code}) without a result`, note: null }));
-        door.on('message', (message: CallMessage) => {
+        worker.once('error', (error) => resolve({ kind: 'trap', text: `the WASM tool trapped: ${error.message}`, note: null }));
+        const onMessage = (message: CallMessage) => {
           if (message.kind === 'chunk') ctx.onChunk?.(message.stream, message.text);
           else if (message.kind === 'ask') {
             pause();
@@ -134,6 +133,12 @@ export class WasmHost {
               arm();
             }, reject);
           } else resolve(this.outcome(message));
+        };
+        door.on('message', onMessage);
+        // A thread's exit may be told before the messages it posted last: those are read first, its result among them.
+        worker.once('exit', (code) => {
+          for (let left = receiveMessageOnPort(door); left !== undefined; left = receiveMessageOnPort(door)) onMessage(left.message as CallMessage);
+          resolve({ kind: 'trap', text: `the WASM tool's thread ended (${code}) without a result`, note: null });
         });
         arm();
       });
@@ -150,14 +155,17 @@ export class WasmHost {
     return outcome.kind === 'reply' ? { kind: 'reply', text: outcome.text } : { kind: 'none', text: ctx.noReplyText(outcome.waitedSecs) };
   }
 
+  /**
+   * A trap with the component's memory past half its bound says how much it held: a grow past the bound fails, and a
+   * component that allocates without end traps there (which grow failed is not known to the host, so it is not claimed).
+   */
   private outcome(end: CallEnd): WasmCallOutcome {
     if (end.outcome !== 'trap') return { kind: end.outcome, text: end.text, note: null };
-    const full = end.memoryBytes >= Math.floor((this.bounds.maxMemoryMib * MIB) / 65536) * 65536 - 65536;
-    return { kind: 'trap', text: `the WASM tool trapped: ${end.text}`, note: full ? this.memoryNote('') : null };
-  }
-
-  private memoryNote(message: string): string | null {
-    const note = `note: the WASM tool's memory reached capabilities.wasm.max_memory_mib (${this.bounds.maxMemoryMib} MiB)`;
-    return message === '' || /memory|heap/i.test(message) ? note : null;
+    const bound = this.bounds.maxMemoryMib * MIB;
+    const note =
+      end.memoryBytes * 2 >= bound
+        ? `note: the WASM tool's memory was at ${Math.round(end.memoryBytes / MIB)} MiB of capabilities.wasm.max_memory_mib (${this.bounds.maxMemoryMib} MiB) when it trapped: a grow past the bound fails`
+        : null;
+    return { kind: 'trap', text: `the WASM tool trapped: ${end.text}`, note };
   }
 }
