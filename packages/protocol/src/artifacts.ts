@@ -33,6 +33,15 @@ export function lockConflict(name: string, why: string): string {
 /** Where an artifact was found: a store, or a scope's GitHub source. */
 export type ArtifactPlace = 'project store' | 'global store' | `github:${string}`;
 
+/** The record API's path, after `/sessions/<id>`, of a session's artifacts (docs/console.md, "Artifacts"). */
+export const CONSOLE_ARTIFACTS_SUFFIX = '/artifacts';
+
+/** A session's artifacts: declared, pulled, removed, oldest first. */
+export interface ConsoleArtifactsResponse {
+  sessionId: string;
+  artifacts: SessionArtifact[];
+}
+
 /** An artifact of a session, as the console lists it (docs/console.md, "Artifacts"). */
 export interface SessionArtifact {
   artifact: string;

@@ -237,4 +237,12 @@ export {
   RECORDS_SCOPE,
 } from './records-plane.js';
 export { escapeControlCharacters } from './control-chars.js';
-export { ARTIFACT_CODE, ARTIFACT_REFUSAL, type ArtifactPlace, type ArtifactRefusalToken, lockConflict, type SessionArtifact } from './artifacts.js';
+export {
+  ARTIFACT_CODE,
+  ARTIFACT_REFUSAL,
+  type ArtifactPlace,
+  CONSOLE_ARTIFACTS_SUFFIX,
+  type ConsoleArtifactsResponse,
+  lockConflict,
+  type SessionArtifact,
+} from './artifacts.js';
