@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { answerWat, artifactFolder, componentOf, globalStore, nativeTool, projectStore, publishInto, readLockFile, skill, wasmTool, writeLock } from './support/artifacts.js';
+import { answerWat, artifactFolder, componentOf, globalStore, nativeTool, PULL_RULE, projectStore, publishInto, readLockFile, skill, wasmTool, writeLock } from './support/artifacts.js';
 import { taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
 import { send } from './support/rpc.js';
@@ -44,13 +44,7 @@ rules:
   - match: '^inventory$'
     turns:
       - answer: "{{inventory}}"
-  - match: '^pull (\\S+)$'
-    turns:
-      - tools:
-          - tool: pull-artifact
-            input: { artifact: "{{match.1}}" }
-        answer: "{{tool.content}}"
-  - match: '^remove (\\S+)$'
+${PULL_RULE}  - match: '^remove (\\S+)$'
     turns:
       - tools:
           - tool: remove-artifact

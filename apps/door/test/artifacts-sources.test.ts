@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type FakeGithub, fakeGithub, globalStore, mur, nativeTool, projectStore, publishInto, readLockFile, skill, writeLock } from './support/artifacts.js';
+import { type FakeGithub, fakeGithub, globalStore, mur, nativeTool, PULL_RULE, projectStore, publishInto, readLockFile, skill, writeLock } from './support/artifacts.js';
 import { taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
 import { send } from './support/rpc.js';
@@ -21,13 +21,7 @@ const OWNER = 5821637;
 
 const SCRIPT = `
 rules:
-  - match: '^pull (\\S+)$'
-    turns:
-      - tools:
-          - tool: pull-artifact
-            input: { artifact: "{{match.1}}" }
-        answer: "{{tool.content}}"
-default:
+${PULL_RULE}default:
   turns:
     - answer: no rule
 `;

@@ -55,6 +55,15 @@ export const GROW_WAT = `(module ${REALLOC}
     (loop $more (br_if $more (i32.ne (memory.grow (i32.const 16)) (i32.const -1))))
     unreachable))`;
 
+/** A script rule: the task `pull <value>` calls pull-artifact with the value and answers what the model read. */
+export const PULL_RULE = `  - match: '^pull (\\S+)$'
+    turns:
+      - tools:
+          - tool: pull-artifact
+            input: { artifact: "{{match.1}}" }
+        answer: "{{tool.content}}"
+`;
+
 export type ArtifactFiles = Record<string, string | Uint8Array | { text: string; mode: number }>;
 
 /** Writes an artifact folder: its murmur.yaml from `manifest`, and its files. */
