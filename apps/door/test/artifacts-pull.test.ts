@@ -110,6 +110,7 @@ hooks:
     writeLock(capsule, {
       'acme/pinned': { version: '1.0.0', digest: (await publishInto(tempDir('scratch'), skill('acme/pinned', 'a different 1.0.0'))).digest, runtime: 'skill' },
       'acme/operator': { version: '1.0.0', digest: pinned.digest, runtime: 'skill', origin: 'operator' },
+      'acme/hooked': { version: '1.0.0', digest: pinned.digest, runtime: 'hook', origin: 'agent' },
     });
     door = await runDoor(capsule, [], home);
   });
@@ -233,8 +234,9 @@ hooks:
     ]);
   });
 
-  test('remove-artifact: declared in the lock by the operator, not installed, and removed between two calls of one turn', async () => {
+  test('remove-artifact: pinned by the operator, a hook, not installed, and removed between two calls of one turn', async () => {
     assert.equal(await answerOf(door.url, 'remove acme/operator'), fenced('remove-artifact', 'not-removable: acme/operator is pinned with origin: operator in murmur.lock'));
+    assert.equal(await answerOf(door.url, 'remove acme/hooked'), fenced('remove-artifact', 'not-removable: acme/hooked is a hook'));
     assert.equal(await answerOf(door.url, 'remove acme/never'), fenced('remove-artifact', '{"artifact":"acme/never","removed":false}'));
     const last = await answerOf(door.url, 'remove between');
     assert.equal(last, "tool 'echo' was removed from this session; it can no longer be called");

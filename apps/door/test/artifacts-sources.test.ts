@@ -71,14 +71,16 @@ describe('sources', () => {
       assert.ok(!github.requests.some((r) => r.includes('second/1.0.0.tgz')), 'no archive is read before the owner is checked');
     });
 
-    test('a source that cannot be read: not-fetched, exit 1', async () => {
-      github.failWith = 500;
-      try {
-        const pulled = await mur(['pull', 'acme/second', '--capsule', capsule], env());
-        assert.equal(pulled.code, 1);
-        assert.equal(pulled.stderr, `mur: not-fetched: ${SOURCE} answered 500 for acme/second\n`);
-      } finally {
-        github.failWith = null;
+    test('a source that cannot be read, or answers a redirect (never followed): not-fetched, exit 1', async () => {
+      for (const status of [500, 302]) {
+        github.failWith = status;
+        try {
+          const pulled = await mur(['pull', 'acme/second', '--capsule', capsule], env());
+          assert.equal(pulled.code, 1);
+          assert.equal(pulled.stderr, `mur: not-fetched: ${SOURCE} answered ${status} for acme/second\n`);
+        } finally {
+          github.failWith = null;
+        }
       }
     });
   });

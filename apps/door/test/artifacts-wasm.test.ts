@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { answerWat, componentOf, GREET_WAT, GROW_WAT, LOOP_WAT, projectStore, publishInto, wasmTool, writeLock } from './support/artifacts.js';
+import { answerWat, CHATTY_WAT, componentOf, GREET_WAT, GROW_WAT, LOOP_WAT, projectStore, publishInto, wasmTool, writeLock } from './support/artifacts.js';
 import { taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
 import { send, waitForState } from './support/rpc.js';
@@ -17,7 +17,7 @@ import { readTrace } from './support/tasks.js';
 
 const SCRIPT = `
 rules:
-${['fine', 'bad', 'loop', 'grow', 'greet'].map((tool) => `  - match: '^call ${tool}$'
+${['fine', 'bad', 'loop', 'grow', 'greet', 'chatty'].map((tool) => `  - match: '^call ${tool}$'
     turns:
       - tools:
           - tool: ${tool}
@@ -37,7 +37,7 @@ inference:
   driver: script
   script: script.yaml
   max_turns: 4
-artifacts: [acme/fine, acme/bad, acme/loop, acme/grow, acme/greet]
+artifacts: [acme/fine, acme/bad, acme/loop, acme/grow, acme/greet, acme/chatty]
 capabilities:
   wasm:
     max_secs: 2
@@ -56,6 +56,7 @@ describe('WASM tools', () => {
       ['acme/loop', LOOP_WAT],
       ['acme/grow', GROW_WAT],
       ['acme/greet', readFileSync(GREET_WAT, 'utf8')],
+      ['acme/chatty', CHATTY_WAT],
     ];
     for (const [name, wat] of tools) pins[name] = { version: '1.0.0', digest: (await publishInto(store, wasmTool(name, await componentOf(wat)))).digest };
     writeLock(capsule, pins);
@@ -72,7 +73,7 @@ describe('WASM tools', () => {
 
   test('declared WASM tools are staged and in the tool list, each with artifact_staged', () => {
     const trace = readTrace(door.recordsDir);
-    assert.deepEqual(trace.find((r) => r.type === 'session_start')?.tools_declared, ['fine', 'bad', 'loop', 'grow', 'greet', 'session-status']);
+    assert.deepEqual(trace.find((r) => r.type === 'session_start')?.tools_declared, ['fine', 'bad', 'loop', 'grow', 'greet', 'chatty', 'session-status']);
     const staged = trace.filter((r) => r.type === 'artifact_staged');
     assert.deepEqual(staged.map((r) => [r.artifact, r.implementation, r.fetched_from]), [
       ['acme/fine', 'wasm', 'project store'],
@@ -80,6 +81,7 @@ describe('WASM tools', () => {
       ['acme/loop', 'wasm', 'project store'],
       ['acme/grow', 'wasm', 'project store'],
       ['acme/greet', 'wasm', 'project store'],
+      ['acme/chatty', 'wasm', 'project store'],
     ]);
     assert.ok(trace.findIndex((r) => r.type === 'artifact_staged') < trace.findIndex((r) => r.type === 'session_start'));
   });
@@ -107,6 +109,10 @@ describe('WASM tools', () => {
     assert.ok(Date.now() - started < 1900, 'the bound, not the clock, ended it');
     const rss = Number(readFileSync(`/proc/${door.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1]) / 1024;
     assert.ok(rss < 400, `the door's resident memory stays bounded: ${rss} MiB`);
+  });
+
+  test('a tool that streams without end traps once its chunks pass 4 MiB', async () => {
+    assert.equal(await answerOf('call chatty'), '<untrusted-content source=tool:chatty>\nthe WASM tool trapped: the WASM tool streamed more than 4194304 bytes of chunks\n</untrusted-content>');
   });
 
   test('a tool that asks for input: input-required with its prompt, chunks as text and thinking frames, the reply its result; the wait does not count against max_secs', async () => {

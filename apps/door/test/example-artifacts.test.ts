@@ -53,6 +53,11 @@ test('its declared WASM tool asks whose name to greet, and greets them', async (
   assert.equal(text, 'Hello, Ana!');
 });
 
+test('it cannot forget the WASM tool murmur.yaml declares', async () => {
+  const { text } = await answerOf('forget the greeter');
+  assert.equal(text, '<untrusted-content source=tool:remove-artifact>\nnot-removable: demo/greet is declared in murmur.yaml\n</untrusted-content>');
+});
+
 test('it lists what it may pull, and forgets the line counter', async () => {
   const listed = await answerOf('what can you pull');
   assert.match(listed.text, /"artifact":"demo\/greet".*"artifact":"demo\/line-count".*"artifact":"demo\/release-notes"/);

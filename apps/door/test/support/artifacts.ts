@@ -64,6 +64,13 @@ export const PULL_RULE = `  - match: '^pull (\\S+)$'
         answer: "{{tool.content}}"
 `;
 
+/** A tool that streams 64 KiB chunks through murmur:text/chunks without end. */
+export const CHATTY_WAT = `(module
+  (import "murmur:text/chunks@0.1.0" "text" (func $text (param i32 i32)))
+  ${REALLOC.replace('(memory (export "memory") 1)', '(memory (export "memory") 2)')}
+  (func (export "murmur:tool/run@0.1.0#run") (param i32 i32) (result i32)
+    (loop $more (call $text (i32.const 0) (i32.const 65536)) (br $more)) (i32.const 0)))`;
+
 export type ArtifactFiles = Record<string, string | Uint8Array | { text: string; mode: number }>;
 
 /** Writes an artifact folder: its murmur.yaml from `manifest`, and its files. */
