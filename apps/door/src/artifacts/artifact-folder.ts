@@ -4,7 +4,7 @@ import { ArchiveRefusal } from './archive-bounds.js';
 import { ARTIFACT_MANIFEST_MAX_BYTES, ArtifactManifestError, type ArtifactManifest, parseArtifactManifest } from './artifact-manifest.js';
 
 /** A skill's text, at most. @unit bytes */
-export const SKILL_TEXT_MAX_BYTES = 256 * 1024;
+const SKILL_TEXT_MAX_BYTES = 256 * 1024;
 
 /** The first 8 bytes of a WebAssembly component: the magic, then the component layer's version (0x0d 0x00 0x01 0x00). */
 const COMPONENT_PREAMBLE = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x0d, 0x00, 0x01, 0x00]);

@@ -25,7 +25,7 @@ const entryPath = z
   .max(255)
   .refine((p) => !p.startsWith('/') && p.split('/').every((part) => part !== '' && part !== '.' && part !== '..'), 'a path inside the artifact folder, without . or .. parts');
 
-export const artifactManifestSchema = z
+const artifactManifestSchema = z
   .strictObject({
     name: z.string().regex(FULL_NAME, FULL_NAME_RULE),
     version: z.string().refine((v) => semver.valid(v) === v, 'a semantic version, such as 1.2.0'),

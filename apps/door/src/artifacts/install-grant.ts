@@ -19,10 +19,6 @@ function overlaps(entry: string, pattern: string): boolean {
 export class InstallGrant {
   constructor(private readonly grant: Grant) {}
 
-  entries(tier: Tier): readonly string[] {
-    return this.grant[tier];
-  }
-
   get fromSources(): boolean {
     return this.grant.from.includes('sources');
   }

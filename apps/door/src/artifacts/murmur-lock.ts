@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,7 +9,7 @@ import { FULL_NAME, FULL_NAME_RULE } from '../manifest/artifact-entries.js';
 import { DIGEST } from './content-digest.js';
 import { GITHUB_SOURCE } from './github-source-name.js';
 
-export const LOCK_FILE = 'murmur.lock';
+const LOCK_FILE = 'murmur.lock';
 const LOCK_HOLD_FILE = 'murmur.lock.lk';
 /** How long a writer waits for another to finish, and how old a hold is before it is taken as left by a crash. @unit ms */
 const HOLD_WAIT_MS = 5000;
@@ -49,7 +48,7 @@ const HEADER = "# murmur.lock: the artifacts this capsule's sessions may use, pi
 
 const emptyLock = (): Lock => ({ lock_version: 1, scopes: {}, artifacts: {} });
 
-export const lockFileOf = (capsuleDir: string): string => path.join(capsuleDir, LOCK_FILE);
+const lockFileOf = (capsuleDir: string): string => path.join(capsuleDir, LOCK_FILE);
 
 /** The capsule's murmur.lock, or an empty one when there is none. Throws LockError for one that cannot be read. */
 export async function readLock(capsuleDir: string): Promise<Lock> {
@@ -109,5 +108,3 @@ export async function updateLock<T>(capsuleDir: string, change: (lock: Lock) => 
     await release();
   }
 }
-
-export const lockExists = (capsuleDir: string): boolean => existsSync(lockFileOf(capsuleDir));

@@ -18,7 +18,7 @@ import { UsageError } from './usage-error.js';
 export const PUBLISH_USAGE = 'usage: mur publish ARCHIVE|DIR [--store project|global|PATH] [--capsule DIR] [--json]   write a checked artifact and its record into a store';
 
 /** The WIT level a WASM tool's component was built for, as its own WIT says (docs/artifacts.md): what a record's `wit` holds. */
-export async function builtLevel(wasm: WasmHost, artifact: ArtifactFolder, digest: string): Promise<string> {
+async function builtLevel(wasm: WasmHost, artifact: ArtifactFolder, digest: string): Promise<string> {
   let wit: string;
   try {
     wit = (await wasm.prepare(digest, artifact.entryFile)).wit;

@@ -19,7 +19,7 @@ export const FULL_NAME_RULE = 'a full name <scope>/<name>: lowercase letters, di
  * Seed 004, "Reserved names": the eleven runtime-provided tools an artifact's tool name may never be, whether or not
  * the capsule declares the grant that would provide the tool. Shell binary names are not reserved.
  */
-export const RESERVED_TOOL_NAMES = [
+const RESERVED_TOOL_NAMES = [
   'share-file',
   'fetch-peer-file',
   'delegate-task',

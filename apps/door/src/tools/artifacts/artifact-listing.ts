@@ -6,7 +6,7 @@ import { PlaceUnreadable } from '../../artifacts/place.js';
 import type { StoreFolder } from '../../artifacts/store-folder.js';
 
 /** The most matches a pattern's answer lists (seed 004). */
-export const MAX_MATCHES = 50;
+const MAX_MATCHES = 50;
 
 /** One match of a pattern, as pull-artifact lists it (seed 004's keys, in its order). */
 interface Match {

@@ -77,13 +77,16 @@ export class WasmHost {
   private async transpile(componentFile: string): Promise<PreparedComponent> {
     const component = new Uint8Array(await readFile(componentFile));
     const worker = new Worker(WORKER, { workerData: { job: 'prepare', component } satisfies PrepareJob, env: {}, stdout: true, stderr: true });
+    let timer: NodeJS.Timeout | undefined;
     const answer = await new Promise<PrepareAnswer>((resolve) => {
-      const timer = setTimeout(() => resolve({ kind: 'failed', message: `transpiling took longer than ${PREPARE_TIMEOUT_MS / 1000} s` }), PREPARE_TIMEOUT_MS);
+      timer = setTimeout(() => resolve({ kind: 'failed', message: `transpiling took longer than ${PREPARE_TIMEOUT_MS / 1000} s` }), PREPARE_TIMEOUT_MS);
       worker.once('message', (message: PrepareAnswer) => resolve(message));
       worker.once('error', (error) => resolve({ kind: 'failed', message: error.message }));
       worker.once('exit', () => resolve({ kind: 'failed', message: 'the transpiling thread ended without an answer' }));
-      void timer;
-    }).finally(() => void worker.terminate());
+    }).finally(() => {
+      clearTimeout(timer);
+      void worker.terminate();
+    });
     if (answer.kind === 'failed') throw new ComponentUnprepared(answer.message);
     const modules: Record<string, CoreModule> = {};
     for (const [name, bytes] of Object.entries(answer.cores)) {
