@@ -28,6 +28,11 @@ describe('help and version', () => {
     [['stop'], /^usage: mur stop /],
     [['control'], /^usage: mur control /],
     [['completion'], /^usage: mur completion bash\|zsh\|fish/],
+    [['pack'], /^usage: mur pack DIR /],
+    [['publish'], /^usage: mur publish ARCHIVE\|DIR /],
+    [['pull'], /^usage: mur pull NAME\[@VERSION\] /],
+    [['list'], /^usage: mur list /],
+    [['remove'], /^usage: mur remove NAME /],
   ];
   for (const [command, usage] of commands) {
     for (const flag of ['--help', '-h']) {
