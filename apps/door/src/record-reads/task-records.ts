@@ -176,6 +176,9 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
       case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
+      case 'harness_session_forgotten':
+      case 'harness_start':
+      case 'harness_end':
         break;
       default:
         unhandledRecord(record);

@@ -190,6 +190,28 @@ export const TRACE_SCHEMAS = {
   peer_handle_refused: z.object({ handle_id: id, reason: z.string(), audience: z.string().nullable() }),
   peer_file_fetched: z.object({ task_id: id, handle_id: id.nullable(), path: z.string(), size: count }),
 
+  // Harnesses (agent/harness/, docs/harness.md): one start and one end a run; a forget of a context's session.
+  harness_start: z.object({
+    task_id: id,
+    context_id: id,
+    harness: z.string(),
+    model: z.string(),
+    session_mode: z.enum(['new', 'resume']),
+    /** Known at the start for a resume and for a session id the runtime mints; null until a new Codex thread is announced. */
+    harness_session_id: id.nullable(),
+  }),
+  harness_end: z.object({
+    task_id: id,
+    harness: z.string(),
+    harness_session_id: id.nullable(),
+    outcome: z.enum(['answered', 'failed', 'stopped']),
+    exit_code: count.nullable(),
+    /** The turns the harness closed in this run. */
+    turns: count,
+    failure: z.string().optional(),
+  }),
+  harness_session_forgotten: z.object({ task_id: id, context_id: id, harness_session_id: id, requested_by: z.enum(['a2a', 'cli']) }),
+
   // Formations (formations/): member calls and delegations.
   member_call_busy: z.object({ task_id: id, call_id: id, member: z.string(), offer: count }),
   member_call_start: z.object({ task_id: id, call_id: id, member: z.string(), member_task_id: id, offers: count }),

@@ -5,6 +5,7 @@ import { SESSION_CONTEXT, type SessionContext } from '../session/session-context
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../records/trace-writer.js';
 import { OUTBOUND_TRACING, type OutboundTracing } from '../egress/outbound-tracing.js';
+import { QuotaWindows } from '../usage/quota-windows.js';
 import { UsageLedger } from '../usage/usage-ledger.js';
 import { SpendCeilings } from '../usage/spend-ceilings.js';
 import { BackgroundCommands } from './background-commands.js';
@@ -31,6 +32,7 @@ import { ToolDispatcher } from './tool-dispatcher.js';
         processes: ProcessRegistry,
         trace: TraceWriter,
         usage: UsageLedger,
+        quota: QuotaWindows,
         spend: SpendCeilings,
         drivers: DriverSelection,
         handles: PeerHandles,
@@ -39,7 +41,7 @@ import { ToolDispatcher } from './tool-dispatcher.js';
         delegations?: DelegatePort,
         tracing?: OutboundTracing,
       ) => {
-        const dispatcher = new ToolDispatcher({ session, background, processes, sandbox, trace, usage, spend, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null, tracing });
+        const dispatcher = new ToolDispatcher({ session, background, processes, sandbox, trace, usage, quota, spend, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null, tracing });
         dispatcher.inventory.stage(session.runtimeDir);
         return dispatcher;
       },
@@ -51,6 +53,7 @@ import { ToolDispatcher } from './tool-dispatcher.js';
         ProcessRegistry,
         TraceWriter,
         UsageLedger,
+        QuotaWindows,
         SpendCeilings,
         DriverSelection,
         PeerHandles,
