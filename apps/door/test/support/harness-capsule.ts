@@ -17,12 +17,21 @@ export function harnessMissing(name: 'claude-code' | 'codex'): string | null {
 }
 
 /** A harness capsule's murmur.yaml: `harness` is inference.harness's YAML body (indented by the caller's keys), `extra` more top-level YAML. */
-export function harnessManifest(opts: { name?: string; harness: Record<string, string | number | boolean>; maxTurns?: number; acceptance?: 'single' | 'queue'; extra?: string }): string {
+export function harnessManifest(opts: {
+  name?: string;
+  harness: Record<string, string | number | boolean>;
+  maxTurns?: number;
+  acceptance?: 'single' | 'queue';
+  /** More lifecycle keys, each `key: value`. */
+  lifecycle?: string[];
+  extra?: string;
+}): string {
   return [
     `name: ${opts.name ?? 'harness-capsule'}`,
     'version: 0.1.0',
     'lifecycle:',
     `  task_acceptance: ${opts.acceptance ?? 'queue'}`,
+    ...(opts.lifecycle ?? []).map((line) => `  ${line}`),
     'inference:',
     '  transport: process',
     `  max_turns: ${opts.maxTurns ?? 10}`,

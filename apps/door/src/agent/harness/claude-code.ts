@@ -15,6 +15,7 @@ const KEY_VARIABLE = { 'api-key': 'ANTHROPIC_API_KEY', 'auth-token': 'ANTHROPIC_
  */
 export const claudeCode: HarnessAdapter = {
   name: 'claude-code',
+  homeFolders: [],
   args(plan: RunPlan): string[] {
     const { spec } = plan;
     const mcp = { mcpServers: { murmur: { type: 'http', url: plan.toolServerUrl, headers: { Authorization: `Bearer \${${TOOLS_TOKEN_VARIABLE}}` } } } };

@@ -24,6 +24,8 @@ export function codexAdapter(): HarnessAdapter {
   const logOffsets = new Map<string, number>();
   return {
     name: 'codex',
+    // Codex refuses a CODEX_HOME that does not exist.
+    homeFolders: ['.codex'],
     args(plan: RunPlan): string[] {
       const { spec } = plan;
       const provider = { name: 'murmur', base_url: spec.baseUrl, wire_api: 'responses', ...(spec.apiKeyEnv === null ? {} : { env_key: spec.apiKeyEnv }) };
@@ -33,6 +35,13 @@ export function codexAdapter(): HarnessAdapter {
         `model_providers.murmur=${tomlValue(provider)}`,
         `mcp_servers.murmur=${tomlValue(tools)}`,
         `developer_instructions=${tomlValue(plan.systemPrompt)}`,
+        // Nothing to report home and nothing to update: in the sandbox those hosts do not resolve, and a lookup that
+        // waits out its resolver's timeout held every run 5 s at its exit (the operator's settings may turn them on).
+        'otel.exporter="none"',
+        'otel.trace_exporter="none"',
+        'otel.metrics_exporter="none"',
+        'analytics.enabled=false',
+        'check_for_update_on_startup=false',
         ...Object.entries(spec.settings).map(([key, value]) => `${tomlKey(key)}=${tomlValue(value)}`),
       ];
       return [

@@ -36,7 +36,8 @@ export async function createHarnessLoop(deps: TurnStepDeps & { sandbox: SessionS
   const located = locateHarness(spec.name, spec.binary, session.settings.harnessDir, manifestFile);
   const state = harnessStateFolder(session.recordsDir);
   const home = path.join(state, spec.name);
-  makePrivateDir(home);
+  const adapter = adapterFor(spec.name);
+  for (const folder of ['', ...adapter.homeFolders]) makePrivateDir(path.join(home, folder));
   const toolServer = new ToolServer(deps.log);
   const provider = providerDestination(spec.baseUrl);
   const port = toolServerPort(session.manifest.capabilities.network.allow, provider);
@@ -47,7 +48,7 @@ export async function createHarnessLoop(deps: TurnStepDeps & { sandbox: SessionS
   return new HarnessLoop({
     ...deps,
     spec,
-    adapter: adapterFor(spec.name),
+    adapter,
     located,
     contexts: new ContextSessions(state),
     home,

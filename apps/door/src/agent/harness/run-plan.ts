@@ -27,6 +27,8 @@ export interface RunPlan {
 /** One harness CLI: how a run is started, how its lines are read, and what its own store holds. */
 export interface HarnessAdapter {
   readonly name: HarnessName;
+  /** Folders the harness expects to find in its home (made at setup). */
+  readonly homeFolders: readonly string[];
   /** The arguments after the executable; the prompt goes on standard input. */
   args(plan: RunPlan): string[];
   /** What the harness's environment adds to the commands' allow-list (its home is set by the run): `key` the provider's key, or null. */
