@@ -24,6 +24,8 @@ export function harnessManifest(opts: {
   acceptance?: 'single' | 'queue';
   /** More lifecycle keys, each `key: value`. */
   lifecycle?: string[];
+  /** More inference keys, each `key: value`. */
+  inference?: string[];
   extra?: string;
 }): string {
   return [
@@ -35,6 +37,7 @@ export function harnessManifest(opts: {
     'inference:',
     '  transport: process',
     `  max_turns: ${opts.maxTurns ?? 10}`,
+    ...(opts.inference ?? []).map((line) => `  ${line}`),
     '  harness:',
     ...Object.entries(opts.harness).map(([key, value]) => `    ${key}: ${typeof value === 'string' ? JSON.stringify(value) : value}`),
     opts.extra ?? '',

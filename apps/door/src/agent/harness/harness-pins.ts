@@ -57,10 +57,13 @@ export class HarnessNotInstalledError extends ConfigError {
   override readonly name = 'HarnessNotInstalledError';
 }
 
-/** The harness's executable: the manifest's `binary`, or the installed pin; HarnessNotInstalledError when it is not there. */
+/**
+ * The harness's executable: the manifest's `binary` (relative to the capsule folder), or the installed pin;
+ * HarnessNotInstalledError when it is not there.
+ */
 export function locateHarness(name: HarnessName, binary: string | null, harnessDir: string, manifestFile: string, arch = process.arch): LocatedHarness {
   if (binary !== null) {
-    const resolved = path.resolve(binary);
+    const resolved = path.resolve(path.dirname(manifestFile), binary);
     if (!existsSync(resolved)) {
       throw new HarnessNotInstalledError(manifestFile, [{ path: 'inference.harness.binary', found: `${shown(binary)} (no file at ${resolved})`, allowed: 'an executable file' }]);
     }
