@@ -61,9 +61,12 @@ test('what other blocks may not say beside a harness: switch-driver’s grant, a
   ]);
 });
 
+/** The manifest's own `${NAME}` syntax, written without a template literal's. */
+const sub = (text: string) => `$\{${text}}`;
+
 test('at launch: the key variable must be set, base_url and model substitute as a driver choice’s do', () => {
-  assert.deepEqual(refusal([...HARNESS, '    api_key_env: MURMUR_TEST_NO_KEY', '    base_url: ${MURMUR_TEST_NO_URL}']), [
-    'inference.harness.base_url: found "${MURMUR_TEST_NO_URL}" (the environment variable MURMUR_TEST_NO_URL is not set and has no default); allowed: variables that are set, or a default: ${MURMUR_TEST_NO_URL:-<default>}',
+  assert.deepEqual(refusal([...HARNESS, '    api_key_env: MURMUR_TEST_NO_KEY', `    base_url: ${sub('MURMUR_TEST_NO_URL')}`]), [
+    `inference.harness.base_url: found "${sub('MURMUR_TEST_NO_URL')}" (the environment variable MURMUR_TEST_NO_URL is not set and has no default); allowed: variables that are set, or a default: ${sub('MURMUR_TEST_NO_URL:-<default>')}`,
     'inference.harness.api_key_env: found "MURMUR_TEST_NO_KEY" (the variable is not set); allowed: a variable that is set: it holds the provider’s key',
   ]);
   assert.deepEqual(refusal([...HARNESS, '    base_url: ftp://x']), ['inference.harness.base_url: found "ftp://x"; allowed: an http or https URL']);
@@ -71,7 +74,7 @@ test('at launch: the key variable must be set, base_url and model substitute as 
 
 test('a good harness resolves: defaults, substitutions, the key by its variable’s name only', () => {
   const manifest = parseManifest(
-    ['name: h', 'version: 0.1.0', ...HARNESS.slice(0, 3), '    name: codex', '    model: ${MODEL:-gpt-5-codex}', '    api_key_env: KEY', '    settings: { model_reasoning_effort: high }', ''].join('\n'),
+    ['name: h', 'version: 0.1.0', ...HARNESS.slice(0, 3), '    name: codex', `    model: ${sub('MODEL:-gpt-5-codex')}`, '    api_key_env: KEY', '    settings: { model_reasoning_effort: high }', ''].join('\n'),
     'murmur.yaml',
   );
   const problems: ConfigProblem[] = [];

@@ -50,7 +50,7 @@ test('a token of no open run is answered 401, a path other than /mcp 404', async
 
 test('the run’s tools are listed; a call is answered through the run, under the harness’s own id for it', async () => {
   const listed = await mcp(run.token, { method: 'tools/list' });
-  assert.deepEqual((listed.message?.result as { tools: { name: string }[] }).tools.map((t) => t.name), ['session-status']);
+  assert.deepEqual((listed.message!.result as { tools: { name: string }[] }).tools.map((t) => t.name), ['session-status']);
   const called = await mcp(run.token, { method: 'tools/call', params: { name: 'session-status', arguments: {}, _meta: { 'claudecode/toolUseId': 'toolu_7' } } });
   assert.deepEqual(called.message?.result, { content: [{ type: 'text', text: '<untrusted-content source=tool:session-status>\n{}\n</untrusted-content>' }], isError: false });
   assert.deepEqual(calls.at(-1), { id: 'toolu_7', name: 'session-status', input: {} });
