@@ -4,22 +4,11 @@
  * used where they mean nothing. Every one exits 2, announces nothing and registers no session. Needs no real harness.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { spawnMur } from './support/client-cli.js';
 import { makeCapsule, manifestYaml, tempDir } from './support/door-process.js';
 import { harnessManifest } from './support/harness-capsule.js';
-
-async function refusedRun(args: string[], env: Record<string, string> = {}): Promise<string> {
-  const home = tempDir('home');
-  const result = await spawnMur(args, home, env).exited;
-  assert.equal(result.code, 2, result.stderr);
-  assert.equal(result.stdout, '', 'nothing is announced');
-  const sessions = path.join(home, 'sessions');
-  assert.ok(!existsSync(sessions) || readdirSync(sessions).length === 0, 'no session is registered');
-  return result.stderr.replace(/^mur: apps\/door\/dist\/bundle is missing.*\n/, '');
-}
+import { refusedRun } from './support/refused-run.js';
 
 const claude = (extra: Record<string, string> = {}) => makeCapsule(harnessManifest({ harness: { name: 'claude-code', model: 'm', base_url: 'http://127.0.0.1:9', ...extra } }));
 

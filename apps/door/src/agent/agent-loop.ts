@@ -1,5 +1,4 @@
 import type { OnModuleDestroy } from '@nestjs/common';
-import { TaskCanceledError } from '../tasks/task-lifecycle.js';
 import type { RunningTask, TaskRunner } from '../tasks/task-queue.js';
 import type { SpendAdmission } from '../usage/spend-ceilings.js';
 import { CONVERSATION_TEXT_BUDGET, keepWithinBudget } from './conversation-budget.js';
@@ -10,7 +9,7 @@ import { summaryCall } from './turn/compaction-summary.js';
 import { ContextMeter } from './turn/context-meter.js';
 import { InferenceCall, type InferenceCallDeps } from './turn/inference-call.js';
 import { TaskTurns, type TurnNext } from './turn/task-turns.js';
-import { type TurnStepDeps, type TurnSteps, turnSteps } from './turn/turn-steps.js';
+import { asTaskRun, type TurnStepDeps, type TurnSteps, turnSteps } from './turn/turn-steps.js';
 
 export type DriverFactory = (task: RunningTask) => TaskDriver;
 
@@ -42,14 +41,14 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
   }
 
   async run(task: RunningTask): Promise<void> {
-    const { session, lifecycle, continuations } = this.deps;
+    const { session } = this.deps;
     const turns = new TaskTurns(task, session.manifest.inference?.max_turns ?? 1);
     const driver = this.deps.driverFor(task);
     const tools: ToolSpec[] = this.deps.tools.inventory.entries().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
     const call = new InferenceCall(this.callDeps, driver, systemPrompt(session), tools);
     const meter = new ContextMeter(call.fixedTokens, turns.progress);
     const compactor = this.beforeCall.compactorFor(task.id, (transcript, turn) => summaryCall(this.steps.spend, driver, task.signal, turn, transcript));
-    try {
+    await asTaskRun(task, this.deps, async () => {
       for (;;) {
         const admitted = await this.beforeCall.admit(turns, meter, compactor);
         const next: TurnNext = admitted.kind === 'end' ? admitted : await this.turn(turns, call, meter, admitted.admission);
@@ -61,18 +60,7 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
         if (ended.kind === 'written') return;
         turns.messages.push(ended.message);
       }
-    } catch (error) {
-      if (task.signal.aborted) {
-        // An ending held for an offer on its way (seed 004) stopped the task before it is written: the task keeps its
-        // run slot until then.
-        await lifecycle.ending(task.id);
-        throw new TaskCanceledError(task.id);
-      }
-      throw error;
-    } finally {
-      // Every other ending accounts for the task's calls at once: outstanding ones abandoned.
-      continuations?.settle(task.id);
-    }
+    });
   }
 
   /** One turn of the http transport: the call, the tool calls it asked for, the transcript's bound, then what the answer decides. */

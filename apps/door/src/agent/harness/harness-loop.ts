@@ -1,6 +1,5 @@
 import type { OnModuleDestroy } from '@nestjs/common';
 import type { HarnessSpec } from '../../manifest/harness-spec.js';
-import { TaskCanceledError } from '../../tasks/task-lifecycle.js';
 import type { RunningTask, TaskRunner } from '../../tasks/task-queue.js';
 import type { ProcessRegistry } from '../../tools/process-registry.js';
 import type { CommandSandbox } from '../../tools/sandbox/sandbox.js';
@@ -9,7 +8,7 @@ import type { QuotaWindows } from '../../usage/quota-windows.js';
 import { type ConversationMessage, userText } from '../conversation.js';
 import { systemPrompt } from '../system-prompt.js';
 import { TaskTurns, type TurnNext } from '../turn/task-turns.js';
-import { type TurnStepDeps, type TurnSteps, turnSteps } from '../turn/turn-steps.js';
+import { asTaskRun, type TurnStepDeps, type TurnSteps, turnSteps } from '../turn/turn-steps.js';
 import type { ContextSessions } from './context-sessions.js';
 import { type RunOutcome, runHarness } from './harness-run.js';
 import type { LocatedHarness } from './harness-pins.js';
@@ -68,12 +67,11 @@ export class HarnessLoop implements TaskRunner, OnModuleDestroy {
   }
 
   async run(task: RunningTask): Promise<void> {
-    const { lifecycle, continuations } = this.deps;
     const turns = new TaskTurns(task, this.deps.session.manifest.inference?.max_turns ?? 1);
     const session: { mode: SessionMode | null } = { mode: null };
     let prompt = task.text;
     let forget = task.forgetSession;
-    try {
+    await asTaskRun(task, this.deps, async () => {
       for (;;) {
         let next: TurnNext;
         if (session.mode === null) {
@@ -90,15 +88,7 @@ export class HarnessLoop implements TaskRunner, OnModuleDestroy {
         if (ended.kind === 'written') return;
         prompt = promptOf(ended.message);
       }
-    } catch (error) {
-      if (task.signal.aborted) {
-        await lifecycle.ending(task.id);
-        throw new TaskCanceledError(task.id);
-      }
-      throw error;
-    } finally {
-      continuations?.settle(task.id);
-    }
+    });
   }
 
   /** Before a run (max_turns, the spend ceilings), the run, then what its end decides. */

@@ -2,7 +2,8 @@ import type { TraceWriter } from '../../records/trace-writer.js';
 import type { DoorLog } from '../../session/door-log.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TaskEvents } from '../../tasks/task-events.js';
-import type { TaskLifecycle } from '../../tasks/task-lifecycle.js';
+import { TaskCanceledError, type TaskLifecycle } from '../../tasks/task-lifecycle.js';
+import type { RunningTask } from '../../tasks/task-queue.js';
 import type { DriverSelection } from '../../tools/runtime/index.js';
 import type { ToolDispatcher } from '../../tools/tool-dispatcher.js';
 import type { SpendCeilings } from '../../usage/spend-ceilings.js';
@@ -65,4 +66,25 @@ export function turnSteps(deps: TurnStepDeps): TurnSteps {
     afterAnswer: new AfterAnswer({ lifecycle, manifest, governors, continuations }),
     attemptEnd: new AttemptEnd({ lifecycle, events, trace, hooks, result, continuations }),
   };
+}
+
+/**
+ * A task's run on either transport, around its attempts: a cancel (or the session's end) becomes the task's cancel
+ * once any ending held for it is written, and every ending accounts for the task's member calls.
+ */
+export async function asTaskRun(task: RunningTask, deps: Pick<TurnStepDeps, 'lifecycle' | 'continuations'>, attempts: () => Promise<void>): Promise<void> {
+  try {
+    await attempts();
+  } catch (error) {
+    if (task.signal.aborted) {
+      // An ending held for an offer on its way (seed 004) stopped the task before it is written: the task keeps its
+      // run slot until then.
+      await deps.lifecycle.ending(task.id);
+      throw new TaskCanceledError(task.id);
+    }
+    throw error;
+  } finally {
+    // Every other ending accounts for the task's calls at once: outstanding ones abandoned.
+    deps.continuations?.settle(task.id);
+  }
 }
