@@ -1,13 +1,29 @@
 import { defineConfig } from '@playwright/test';
 
-/** Real Chromium from Debian, headless, against real doors and `mur console` started by the fixtures. */
+/**
+ * The specs whose figures `npm run bench` reports (perf.json, perf-views.json) and whose checks time the console: they
+ * run as the project `measured`, one at a time after the others (scripts/run-playwright.mjs), so no other worker's
+ * doors and Chromium share the two cores with them.
+ */
+const MEASURED = /\/(perf|perf-views|waterfall)\.spec\.ts$/;
+
+/**
+ * Real Chromium from Debian, headless, against real doors and `mur console` started by the fixtures. The other specs
+ * run three files at a time, each worker with its own MURMUR_HOME and `mur console` (support/fixtures.ts): what one
+ * worker's doors do, another's console never discovers. The specs mostly wait (on the console's polls and back-offs,
+ * on their doors' tasks), so more workers than cores pay.
+ */
 export default defineConfig({
   testDir: './tests',
   outputDir: './test-results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  workers: 3,
+  projects: [
+    { name: 'parallel', testIgnore: MEASURED },
+    { name: 'measured', testMatch: MEASURED, workers: 1 },
+  ],
   retries: 0,
   reporter: [['list'], ['html', { outputFolder: 'playwright-report', open: 'never' }]],
   use: {

@@ -107,6 +107,11 @@ for (const { specifier, file } of entryPoints()) {
 }
 for (const name of ALLOWED.keys()) if (!everyExport.has(name)) problems.push(`${name} is on the allow-list but no longer exported; take it off`);
 
+// docs/architecture.md quotes the surface's size: it must be the entry's own count.
+const quoted = /\((\d+) names;/.exec(readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8'));
+if (quoted === null) problems.push("docs/architecture.md no longer quotes the protocol's surface as '(<n> names; …'");
+else if (Number(quoted[1]) !== exported) problems.push(`docs/architecture.md says the protocol's surface is ${quoted[1]} names; the entry exports ${exported}: change the count there`);
+
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem);
   console.error(`check-unused-exports: ${problems.length} problem(s)`);

@@ -22,7 +22,7 @@ export interface ScriptTurn {
   usage?: { input?: number; output?: number; cached?: number };
 }
 
-export interface ScriptRule {
+interface ScriptRule {
   match: string;
   flags?: string;
   turns: ScriptTurn[];
@@ -72,14 +72,14 @@ export function makeCapsule(spec: CapsuleSpec): Capsule {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export interface MintedToken {
+interface MintedToken {
   credential: string;
   scopes: string[] | 'all';
   token: string;
 }
 
 /** The tokens a running authenticated door minted (`<recordsDir>/tokens.json`), operator first. */
-export function tokensOf(door: Door): MintedToken[] {
+function tokensOf(door: Door): MintedToken[] {
   return (JSON.parse(readFileSync(path.join(door.recordsDir, 'tokens.json'), 'utf8')) as { tokens: MintedToken[] }).tokens;
 }
 

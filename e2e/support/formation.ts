@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { ScriptTurn } from './capsules.js';
 
-export interface MemberSpec {
+interface MemberSpec {
   /** @default 'single' */
   acceptance?: 'single' | 'queue';
   /** Called by another member: accepts peer tasks. */

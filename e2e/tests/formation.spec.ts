@@ -62,7 +62,11 @@ test.describe('formation view', () => {
 
     // The elapsed time counts while the call is out.
     const elapsed = toWorker.locator('td.elapsed');
-    const seconds = async () => Number.parseFloat((await elapsed.textContent()) ?? '') * (/ ms$/.test((await elapsed.textContent()) ?? '') ? 0.001 : 1);
+    // One read of the text: two could straddle its change from "999 ms" to "1.0 s" and read 999 seconds.
+    const seconds = async () => {
+      const text = (await elapsed.textContent()) ?? '';
+      return Number.parseFloat(text) * (/ ms$/.test(text) ? 0.001 : 1);
+    };
     const first = await seconds();
     await expect.poll(seconds, { timeout: 5000 }).toBeGreaterThanOrEqual(first + 1);
 

@@ -26,7 +26,9 @@ test.describe('waterfall', () => {
             { text: ['done'], answer: 'done', usage: { input: 200, output: 3 } },
           ],
         },
-        { match: '^many', turns: [{ tools: Array.from({ length: TOOL_CALLS }, () => ({ tool: 'bash', input: { command: 'true' } })) }, { answer: 'ran them all' }] },
+        // session-status, which the door answers itself: what is measured is the record of 1,000 tool calls, not the
+        // sandbox, whose 1,000 bubblewrap starts took about 45 s of this test (the sandbox's cost is the bench's).
+        { match: '^many', turns: [{ tools: Array.from({ length: TOOL_CALLS }, () => ({ tool: 'session-status', input: {} })) }, { answer: 'ran them all' }] },
       ],
     });
     door = await murmur.startDoor(capsule.dir);

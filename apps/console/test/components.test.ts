@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (renders components)
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import ConnectionStatus from '../src/components/ConnectionStatus.svelte';

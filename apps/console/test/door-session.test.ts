@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (the token store's default is the browser's sessionStorage)
 import { A2AError, HttpRefusalError } from '@murmur/client';
 import type { AgentCard } from '@murmur/protocol';
 import { describe, expect, it, vi } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (renders components)
 import type { ConsoleTaskRecordPage, TaskRecordEntry, TaskRecordPlanStep, TaskRecordSummary } from '@murmur/protocol';
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';

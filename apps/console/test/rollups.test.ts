@@ -1,3 +1,4 @@
+// @vitest-environment jsdom (renders components)
 import { type ConsoleRollup, taskTimeSplit, turnTokens } from '@murmur/protocol';
 import { render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';

@@ -6,7 +6,7 @@ import path from 'node:path';
 export const BENCH_TASK_TEXT = 'bench ping';
 
 /** Text chunks of the streamed task (`bench stream 100`), as the SDK reference's executor streams them too. */
-export const STREAM_CHUNKS = 100;
+const STREAM_CHUNKS = 100;
 export const STREAM_TASK_TEXT = `bench stream ${STREAM_CHUNKS}`;
 
 const MANIFEST = `name: bench

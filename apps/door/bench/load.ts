@@ -131,8 +131,3 @@ export function summarize(runs: LoadRun[]): LoadResult {
   };
 }
 
-/** Runs unmeasured load first (when warmupSeconds > 0), then the measured run. */
-export async function warmThenRun(spec: LoadSpec, warmupSeconds: number): Promise<LoadResult> {
-  if (warmupSeconds > 0) await runLoad({ ...spec, seconds: warmupSeconds });
-  return summarize([await runLoad(spec)]);
-}

@@ -14,7 +14,7 @@ import { rpc, sendParams } from './rpc-client.js';
 import { cpuSecondsOf } from './proc-cpu.js';
 import { median, quantile, round, sortedCopy } from './stats.js';
 
-export const PLANES_TARGETS = { downloadVsRaw: 0.8, rssGrowthMiB: 32 } as const;
+const PLANES_TARGETS = { downloadVsRaw: 0.8, rssGrowthMiB: 32 } as const;
 
 export interface PlanesMeasurement {
   download: {

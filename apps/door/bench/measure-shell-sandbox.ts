@@ -28,13 +28,13 @@ const GRACE_SECS = 0.25;
 const BACKGROUND_SLEEP_SECS = 120;
 const FOREGROUND_COMMAND = 'true';
 
-export interface Quantiles {
+interface Quantiles {
   p50: number;
   p99: number;
   samples: number;
 }
 
-export interface ShellSandboxSide {
+interface ShellSandboxSide {
   /** Blocking SendMessage of a task running one foreground `true`, wall time at the client. */
   taskMs: Quantiles;
   /** The same calls' tool_call duration_ms (trace.jsonl, whole ms): dispatch → tool result, inside the door. */

@@ -26,14 +26,14 @@ import { rpc, sendParams } from './rpc-client.js';
 import { STALL_TASK_TEXT, stallTaskEvents } from './stream-capsule.js';
 import { allFinished, openWatchReader, openWatchReaders, type WatchReader } from './watch-reader.js';
 
-export interface IdleStreamsMeasurement {
+interface IdleStreamsMeasurement {
   streams: number;
   rssBeforeKiB: number;
   rssOpenKiB: number;
   perStreamKiB: number;
 }
 
-export interface StalledReaderMeasurement {
+interface StalledReaderMeasurement {
   chunks: number;
   chunkBytes: number;
   burst: number;

@@ -12,7 +12,7 @@ import { cpuSecondsOf } from './proc-cpu.js';
 import { RPC_HEADERS, rpcBody, sendParams } from './rpc-client.js';
 import { median } from './stats.js';
 
-export interface StreamRound {
+interface StreamRound {
   eventsPerSecond: number;
   streams: number;
   eventsPerStream: number;
@@ -20,7 +20,7 @@ export interface StreamRound {
   cpuMicrosPerEvent: number | null;
 }
 
-export interface StreamRate {
+interface StreamRate {
   rounds: StreamRound[];
   medianEventsPerSecond: number;
   medianCpuMicrosPerEvent: number | null;

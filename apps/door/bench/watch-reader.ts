@@ -31,7 +31,7 @@ interface PlainResult {
 }
 
 /** What one reader saw of the task it followed: counts and the two instants that matter, nothing kept. */
-export class TaskTally {
+class TaskTally {
   acked = false;
   taskId: string | null = null;
   /** The task's events received, SUBMITTED through the terminal status; `lagged` frames are not counted. */
@@ -155,7 +155,7 @@ function leanFeeder(tally: TaskTally): (chunk: Buffer) => void {
 }
 
 /** An event as the audit reader keeps it: its id line and its whole data line, parsed. */
-export interface KeptEvent {
+interface KeptEvent {
   id: string | undefined;
   data: { id?: unknown; result?: Record<string, { taskId?: string; status?: { state?: string } } | undefined> };
 }

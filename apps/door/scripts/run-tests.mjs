@@ -1,16 +1,23 @@
 #!/usr/bin/env node
 // The door's test runner (`npm test -w @murmur/door`): every unit spec beside its source, at any depth
 // (dist/src/**/*.spec.js), and every black-box suite (dist/test/*.test.js), handed to one `node --test
-// --test-concurrency=2`. Node 20's `node --test` expands no globs itself and a shell's `dist/src/*/*.spec.js` is one
+// --test-concurrency` (the pool, below). Node 20's `node --test` expands no globs itself and a shell's `dist/src/*/*.spec.js` is one
 // folder deep, so a spec under agent/drivers/ would never have run, silently; this walks the folders instead.
 //
 // It runs tsc's output, so it judges that output by its sources: a compiled file whose source is gone (moved or
 // deleted since the last build) is stale and left out, with a note on stderr; a source spec with no compiled file
 // (not built yet) is an error, not a silent skip. Arguments go to node --test before the files
-// (`npm test -w @murmur/door -- --test-name-pattern=…`); `--list` prints the files it would run, one a line, and
-// runs nothing.
+// (`npm test -w @murmur/door -- --test-name-pattern=…`, or `-- --test-concurrency=2` to change the pool below); `--list`
+// prints the files it would run, one a line, in the order they start, and runs nothing.
+//
+// The pool: one file more than there are cores (three on two), each its own process. Most black-box files spend most
+// of their time waiting on their doors (a file's CPU time is a third of its wall time, measured file by file), so more
+// files than cores keep the cores busy; more than that adds no speed once they are, only load on the files' own timing
+// checks. The files that take longest start first (SLOW_FIRST), so the suite does not end waiting on one of
+// them alone; every other file follows in name order.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -33,13 +40,45 @@ function filesUnder(dir, suffix, deep) {
 /** The source a compiled test file was built from: dist/src/a/b.spec.js ← src/a/b.spec.ts. */
 export const sourceOf = (compiled) => compiled.replace(/^dist\//, '').replace(/\.js$/, '.ts');
 
+const CONCURRENCY = availableParallelism() + 1;
+
+/**
+ * The files that took 20 s or more (of wall time, two at a time on two cores), longest first; a file missing from the
+ * build is skipped. Only the order depends on this list, never what runs.
+ */
+const SLOW_FIRST = [
+  'dist/test/cli-signal-on-announcement.test.js',
+  'dist/test/agent-loop.test.js',
+  'dist/test/records-memory.test.js',
+  'dist/test/telemetry-otlp.test.js',
+  'dist/test/sandbox-escape.test.js',
+  'dist/test/shell-lifetime.test.js',
+  'dist/test/governors-providers.test.js',
+  'dist/test/cli-watch.test.js',
+  'dist/test/acceptance.test.js',
+  'dist/test/formation-calls.test.js',
+  'dist/test/formation-abandoned.test.js',
+  'dist/test/background-command.test.js',
+  'dist/test/formation-host.test.js',
+  'dist/test/compaction.test.js',
+  'dist/test/formation-faults.test.js',
+  'dist/test/formation-launch.test.js',
+  'dist/test/planes-peer.test.js',
+  'dist/test/records-plane.test.js',
+  'dist/src/tools/sandbox/bwrap-args.spec.js',
+  'dist/test/client-packed-install.test.js',
+];
+
+/** `files` with SLOW_FIRST's at the front, in its order. */
+const slowFirst = (files) => [...SLOW_FIRST.filter((f) => files.includes(f)), ...files.filter((f) => !SLOW_FIRST.includes(f))];
+
 /** What the runner runs, relative to apps/door: { files, stale (compiled, source gone), unbuilt (source, not compiled) }. */
 export function testFiles() {
   const compiled = [...filesUnder('dist/src', '.spec.js', true), ...filesUnder('dist/test', '.test.js', false)];
   const sources = [...filesUnder('src', '.spec.ts', true), ...filesUnder('test', '.test.ts', false)];
   const built = new Set(compiled.map(sourceOf));
   return {
-    files: compiled.filter((f) => existsSync(path.join(DOOR, sourceOf(f)))),
+    files: slowFirst(compiled.filter((f) => existsSync(path.join(DOOR, sourceOf(f))))),
     stale: compiled.filter((f) => !existsSync(path.join(DOOR, sourceOf(f)))),
     unbuilt: sources.filter((s) => !built.has(s)),
   };
@@ -55,7 +94,7 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
     process.exit(0);
   }
   if (unbuilt.length > 0) process.exit(1);
-  const child = spawn(process.execPath, ['--test', '--test-concurrency=2', ...args, ...files], { cwd: DOOR, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, ...args, ...files], { cwd: DOOR, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 1));
 }

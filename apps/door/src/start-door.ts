@@ -162,7 +162,7 @@ function servedPlanes(session: SessionContext, handles: PeerHandles, trace: Trac
 }
 
 /** A resumed launch's report of the commands it lost (seed 000, "Who sees a task"): the text of a session task. */
-export function lostCommandsReport(lost: ReturnType<typeof ProcessRegistry.reopen>): string {
+function lostCommandsReport(lost: ReturnType<typeof ProcessRegistry.reopen>): string {
   const lines = lost.map(({ group, wasRunning }) => {
     const handle = group.workId ?? 'a foreground call';
     const fate = wasRunning ? 'still running, killed on resume' : 'already ended';

@@ -9,6 +9,8 @@ import { type DoorProcess, makeCapsule, manifestYaml, runDoor } from './support/
 import { rpc, send, waitForState } from './support/rpc.js';
 import { dedupKey, frameOf, isTerminalStatus, type SseReader, taskIdOf, watchSession } from './support/sse.js';
 
+// The talker streams for about 1.2 s after its first chunk, time enough for the reply to resume the asker beside it
+// on a loaded machine (at 30 ms a chunk it had ended first, once, and the tasks did not overlap).
 const SCRIPT = `
 rules:
   - match: '^asker'
@@ -22,9 +24,9 @@ rules:
   - match: '^talker'
     turns:
       - text: ["t1 ", "t2 ", "t3 ", "t4 ", "t5 ", "t6 "]
-        pace_ms: 30
+        pace_ms: 150
       - text: ["t7 ", "t8 ", "t9 "]
-        pace_ms: 30
+        pace_ms: 150
         answer: talked
 default:
   turns:

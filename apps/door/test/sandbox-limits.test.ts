@@ -150,3 +150,39 @@ default:
     await waitFor(async () => (processesRunning('sleep', '319.5').length === 0 ? true : undefined), 'the escapee to die with the session', 8000);
   });
 });
+
+describe("a background command's log: bounded by capabilities.shell.max_file_mib, written no faster than the disk takes it", () => {
+  let door: DoorProcess;
+  const script = `
+rules:
+  - match: '^flood'
+    turns:
+      - tools:
+          - tool: bash
+            input: { command: "sleep 0.5; head -c 5000000 /dev/zero; echo never-here" }
+      - tools:
+          - tool: background-command
+            input: { operation: wait, work_id: "{{tool.work_id}}", wait_secs: 30 }
+        answer: "{{tool.content}}"
+default:
+  turns:
+    - answer: no rule
+`;
+  before(async () => {
+    door = await runDoor(makeCapsule(lifecycleManifest({ acceptance: 'queue', graceSecs: 0.2 }).replace('    allow: [bash]', '    allow: [bash]\n    max_file_mib: 1'), script));
+  });
+  after(() => door?.stop());
+
+  test('past the bound the door ends the command; the log holds exactly the bound; the answer says why', async () => {
+    const task = taskOf(await send(door.url, 'flood'));
+    assert.equal(task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(task));
+    const text: string = task.artifacts[0].parts[0].text;
+    assert.match(text, /^state: exited$/m);
+    assert.match(text, /^status: error$/m);
+    assert.match(text, /^output_bytes: 1048576$/m);
+    assert.match(text, /\nnote: the command's output passed capabilities\.shell\.max_file_mib \(1 MiB\) in its log: the door ended it$/);
+    const log = /^output: (\S+)$/m.exec(text)?.[1];
+    assert.ok(log !== undefined);
+    assert.equal(readFileSync(log).length, 1_048_576);
+  });
+});

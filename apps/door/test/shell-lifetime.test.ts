@@ -82,12 +82,14 @@ async function door(opts: { graceSecs?: number } = {}, home?: string, args: stri
 const recorded = (d: DoorProcess) => readdirSync(path.join(d.recordsDir, 'processes')).filter((f) => /^\d+$/.test(f));
 
 describe('a foreground call returns when its shell exits', () => {
-  test('sleep 30 & echo hi: back in under a second, the holder named in a note after the fence', async () => {
+  test('sleep 30 & echo hi: back long before the holder ends, the holder named in a note after the fence', async () => {
     const d = await door();
     const started = Date.now();
     const task = taskOf(await send(d.url, 'holder'));
     const elapsed = Date.now() - started;
-    assert.ok(elapsed < 1000, `the call took ${elapsed} ms`);
+    // The call returns once the shell exits and 50 ms of draining pass, not when the 30 s holder lets go of the
+    // output: well under the holder's life even on a machine loaded by three test files at a time.
+    assert.ok(elapsed < 5000, `the call took ${elapsed} ms`);
     const content: string = task.artifacts[0].parts[0].text;
     assert.match(content, /Exit code: 0\nStdout:\nhi\n/);
     assert.match(content, /<\/untrusted-content>\nnote: the command exited, but 1 process it started still holds its output and runs on until the session ends: \d+ sleep$/);

@@ -36,8 +36,9 @@ export function applyStreamEvent(task: Task | null, event: StreamDataEvent): Tas
 /** Each artifact id occurs at most once in a task (seed 000, "Artifacts"): a repeat replaces it, `append` extends its parts. */
 function upsertArtifact(artifacts: readonly Artifact[], artifact: Artifact, append: boolean): Artifact[] {
   const index = artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
-  if (index === -1) return [...artifacts, artifact];
+  const earlier = artifacts[index];
+  if (earlier === undefined) return [...artifacts, artifact];
   const next = [...artifacts];
-  next[index] = append ? { ...artifacts[index], ...artifact, parts: [...artifacts[index].parts, ...artifact.parts] } : artifact;
+  next[index] = append ? { ...earlier, ...artifact, parts: [...earlier.parts, ...artifact.parts] } : artifact;
   return next;
 }

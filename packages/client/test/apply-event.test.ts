@@ -19,7 +19,7 @@ test('a status update replaces the status and nothing else; the old snapshot is 
   const before: Task = { ...task('tsk_1', 'TASK_STATE_WORKING'), artifacts: [{ artifactId: 'a', parts: [] }] };
   const after = applyStreamEvent(before, event(status('tsk_1', 'TASK_STATE_INPUT_REQUIRED', 'Which branch?'), 'status', 'tsk_1'));
   assert.equal(after.status.state, 'TASK_STATE_INPUT_REQUIRED');
-  assert.equal(after.status.message?.parts[0].text, 'Which branch?');
+  assert.equal(after.status.message?.parts[0]?.text, 'Which branch?');
   assert.equal(after.artifacts, before.artifacts);
   assert.equal(before.status.state, 'TASK_STATE_WORKING');
 });
@@ -35,7 +35,7 @@ test('an artifact update adds, replaces by id, or appends parts', () => {
   };
   t = applyStreamEvent(t, event(appended, 'artifact', 'tsk_1'));
   assert.deepEqual(t.artifacts?.map((a) => a.parts.map((p) => p.text)), [['five', ' and six']]);
-  assert.equal(t.artifacts?.[0].name, 'response');
+  assert.equal(t.artifacts?.[0]?.name, 'response');
 });
 
 test("frames, messages and other tasks' events leave the snapshot as it is", () => {

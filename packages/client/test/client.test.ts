@@ -41,12 +41,12 @@ test('every JSON-RPC request carries A2A-Version 1.0, content-type application/j
   const client = new MurmurClient('http://127.0.0.1:41873/', { fetch: door.fetch, token: 's3cret' });
   await client.getTask('tsk_1');
   const [sent] = door.sent;
-  assert.equal(sent.url, 'http://127.0.0.1:41873/');
-  assert.equal(sent.method, 'POST');
-  assert.equal(sent.headers['a2a-version'], '1.0');
-  assert.equal(sent.headers['content-type'], 'application/json');
-  assert.equal(sent.headers.authorization, 'Bearer s3cret');
-  assert.deepEqual(sent.body, { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'tsk_1' } });
+  assert.equal(sent!.url, 'http://127.0.0.1:41873/');
+  assert.equal(sent!.method, 'POST');
+  assert.equal(sent!.headers['a2a-version'], '1.0');
+  assert.equal(sent!.headers['content-type'], 'application/json');
+  assert.equal(sent!.headers.authorization, 'Bearer s3cret');
+  assert.deepEqual(sent!.body, { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'tsk_1' } });
 });
 
 test('without a token no Authorization header is sent; request ids count up', async () => {
@@ -54,7 +54,7 @@ test('without a token no Authorization header is sent; request ids count up', as
   const client = new MurmurClient('http://door.test', { fetch: door.fetch });
   await client.getTask('a');
   await client.cancelTask('a');
-  assert.equal(door.sent[0].headers.authorization, undefined);
+  assert.equal(door.sent[0]!.headers.authorization, undefined);
   assert.deepEqual(
     door.sent.map((s) => [s.body!.id, s.body!.method]),
     [
@@ -68,9 +68,9 @@ test('sendText sends one ROLE_USER text message and returns the settled task', a
   const door = fakeDoor((sent) => json(success(sent.body!.id, { task: completed })));
   const client = new MurmurClient('http://door.test', { fetch: door.fetch });
   const result = await client.sendText('What is 2+2?', { contextId: 'ctx_1', returnImmediately: false });
-  assert.equal(result.artifacts?.[0].parts[0].text, 'four');
-  const params = door.sent[0].body!.params as { message: Record<string, unknown>; configuration: unknown };
-  assert.equal(door.sent[0].body!.method, 'SendMessage');
+  assert.equal(result.artifacts?.[0]?.parts[0]?.text, 'four');
+  const params = door.sent[0]!.body!.params as { message: Record<string, unknown>; configuration: unknown };
+  assert.equal(door.sent[0]!.body!.method, 'SendMessage');
   assert.match(String(params.message.messageId), /^msg-[0-9a-f-]{32,36}$/);
   assert.deepEqual({ ...params.message, messageId: 'x' }, { messageId: 'x', role: 'ROLE_USER', parts: [{ text: 'What is 2+2?' }], contextId: 'ctx_1' });
   assert.deepEqual(params.configuration, { returnImmediately: false });
@@ -80,7 +80,7 @@ test('reply names the waiting task in message.taskId', async () => {
   const door = fakeDoor((sent) => json(success(sent.body!.id, { task: completed })));
   const client = new MurmurClient('http://door.test', { fetch: door.fetch });
   await client.reply('tsk_wait', 'main', { returnImmediately: true });
-  const params = door.sent[0].body!.params as { message: Record<string, unknown>; configuration: unknown };
+  const params = door.sent[0]!.body!.params as { message: Record<string, unknown>; configuration: unknown };
   assert.equal(params.message.taskId, 'tsk_wait');
   assert.deepEqual(params.message.parts, [{ text: 'main' }]);
   assert.deepEqual(params.configuration, { returnImmediately: true });
@@ -137,17 +137,17 @@ test('stopSession and getExtendedCard send the murmur and A2A method names', asy
   const client = new MurmurClient('http://door.test', { fetch: door.fetch });
   assert.deepEqual(await client.stopSession(), { session_id: 'ses_1', canceled: [], residue: [] });
   assert.equal((await client.getExtendedCard()).name, 'my-agent');
-  assert.deepEqual(door.sent[0].body, { jsonrpc: '2.0', id: 1, method: 'murmur.StopSession', params: {} });
-  assert.deepEqual(door.sent[1].body, { jsonrpc: '2.0', id: 2, method: 'GetExtendedAgentCard' });
+  assert.deepEqual(door.sent[0]!.body, { jsonrpc: '2.0', id: 1, method: 'murmur.StopSession', params: {} });
+  assert.deepEqual(door.sent[1]!.body, { jsonrpc: '2.0', id: 2, method: 'GetExtendedAgentCard' });
 });
 
 test('getCard reads GET /.well-known/agent-card.json', async () => {
   const door = fakeDoor(() => json({ name: 'my-agent', supportedInterfaces: [] }));
   const client = new MurmurClient('http://door.test/', { fetch: door.fetch });
   assert.equal((await client.getCard()).name, 'my-agent');
-  assert.equal(door.sent[0].url, 'http://door.test/.well-known/agent-card.json');
-  assert.equal(door.sent[0].method, 'GET');
-  assert.equal(door.sent[0].headers['a2a-version'], '1.0');
+  assert.equal(door.sent[0]!.url, 'http://door.test/.well-known/agent-card.json');
+  assert.equal(door.sent[0]!.method, 'GET');
+  assert.equal(door.sent[0]!.headers['a2a-version'], '1.0');
 });
 
 test('getCard asks the door every time: a browser cache revalidates with the ETag (cache: no-cache)', async () => {

@@ -151,7 +151,7 @@ test('wrapper: heartbeat messages are dropped as events and reported as comments
         items.map((i) => i.type),
         ['comment', 'event', 'comment'],
       );
-      assert.ok(items[1].type === 'event' && items[1].data.includes('connection-ack') && items[1].id === null);
+      assert.ok(items[1]!.type === 'event' && items[1]!.data.includes('connection-ack') && items[1]!.id === null);
     },
   );
 });
@@ -171,9 +171,9 @@ test('wrapper: ids, CRLF lines and 2-byte chunks come through intact', async () 
     async (server) => {
       const { items } = await drain(await openWithFetchEventSource(request(server.url)));
       assert.equal(items.length, 2);
-      assert.ok(items[0].type === 'event' && items[0].id === '4');
-      assert.ok(items[0].type === 'event' && JSON.parse(items[0].data).result.statusUpdate.status.message.parts[0].text === 'ü ✓');
-      assert.equal(items[1].type, 'comment');
+      assert.ok(items[0]!.type === 'event' && items[0]!.id === '4');
+      assert.ok(items[0]!.type === 'event' && JSON.parse(items[0]!.data).result.statusUpdate.status.message.parts[0].text === 'ü ✓');
+      assert.equal(items[1]!.type, 'comment');
     },
   );
 });
@@ -195,7 +195,7 @@ test('control: bare fetch-event-source without openWhenHidden re-POSTs the reque
       dom.hidden = false;
       dom.dispatch('visibilitychange');
       await waitFor(() => server.requests.length === 2, 3000, 'the same POST to go out twice');
-      assert.equal(server.requests[0].body, server.requests[1].body);
+      assert.equal(server.requests[0]!.body, server.requests[1]!.body);
       controller.abort();
       await done;
     },
@@ -224,7 +224,7 @@ test('wrapper: openWhenHidden is set, so tab visibility never aborts or re-sends
       const { items, error } = await drain(open);
       assert.equal(items.length, 1);
       assert.match(String(error), /done/);
-      await server.requests[0].closed;
+      await server.requests[0]!.closed;
     },
   );
 });
@@ -331,7 +331,7 @@ test('the whole client over the wrapper: a WatchSession drop reconnects with Las
         'frame:capsule-closed - -',
         'conn:closed:natural-end',
       ]);
-      assert.equal(server.requests[1].headers['last-event-id'], '0');
+      assert.equal(server.requests[1]!.headers['last-event-id'], '0');
     },
   );
 });

@@ -65,9 +65,9 @@ test("the client's own headers win over the option's, whatever their case", asyn
     await client.getCard();
     await collect(client.watchSession({ ...FAST, lastEventId: '7' }));
     const [card, stream] = server.requests;
-    assert.deepEqual([card.headers['a2a-version'], card.headers.accept, card.headers.authorization], ['1.0', 'application/json', 'Bearer s3cret']);
+    assert.deepEqual([card!.headers['a2a-version'], card!.headers.accept, card!.headers.authorization], ['1.0', 'application/json', 'Bearer s3cret']);
     assert.deepEqual(
-      [stream.headers['a2a-version'], stream.headers['content-type'], stream.headers.accept, stream.headers.authorization, stream.headers['last-event-id']],
+      [stream!.headers['a2a-version'], stream!.headers['content-type'], stream!.headers.accept, stream!.headers.authorization, stream!.headers['last-event-id']],
       ['1.0', 'application/json', 'text/event-stream', 'Bearer s3cret', '7'],
     );
   } finally {
@@ -79,7 +79,7 @@ test('a header the client does not set itself is sent as given: Authorization wi
   const server = await startServer((req, res) => jsonAnswer(res, 200, success(req.rpc!.id, task('tsk_1', 'TASK_STATE_COMPLETED'))));
   try {
     await new MurmurClient(server.url, { headers: { Authorization: 'Basic dXNlcjpwdw==' } }).getTask('tsk_1');
-    assert.equal(server.requests[0].headers.authorization, 'Basic dXNlcjpwdw==');
+    assert.equal(server.requests[0]!.headers.authorization, 'Basic dXNlcjpwdw==');
   } finally {
     await server.close();
   }

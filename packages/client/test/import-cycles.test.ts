@@ -22,7 +22,7 @@ export function importGraph(files: string[]): Map<string, string[]> {
   const specifier = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]/g;
   for (const file of files) {
     const text = readFileSync(file, 'utf8');
-    const targets = [...text.matchAll(specifier)].map((m) => path.resolve(path.dirname(file), m[1].replace(/\.js$/, '.ts')));
+    const targets = [...text.matchAll(specifier)].map((m) => path.resolve(path.dirname(file), m[1]!.replace(/\.js$/, '.ts')));
     graph.set(file, targets);
   }
   return graph;

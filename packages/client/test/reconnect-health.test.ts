@@ -46,9 +46,9 @@ test('connections that only say connection-ack are failures: delays double and t
     );
     const delays = retries.map((e) => e.delayMs ?? 0);
     // 100, 200, 400 ms less up to 25 % jitter.
-    assert.ok(delays[0] >= 75 && delays[0] <= 100, `${delays}`);
-    assert.ok(delays[1] >= 150 && delays[1] <= 200, `${delays}`);
-    assert.ok(delays[2] >= 300 && delays[2] <= 400, `${delays}`);
+    assert.ok(delays[0]! >= 75 && delays[0]! <= 100, `${delays}`);
+    assert.ok(delays[1]! >= 150 && delays[1]! <= 200, `${delays}`);
+    assert.ok(delays[2]! >= 300 && delays[2]! <= 400, `${delays}`);
     assert.equal(proxy.accepted, 4);
   } finally {
     await proxy.close();

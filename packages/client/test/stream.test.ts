@@ -72,15 +72,15 @@ test('WatchSession: a dropped socket reconnects with Last-Event-ID = the last id
         'conn:closed:natural-end',
       ]);
       assert.equal(server.requests.length, 2);
-      assert.equal(server.requests[0].headers['last-event-id'], undefined);
-      assert.equal(server.requests[1].headers['last-event-id'], '2');
+      assert.equal(server.requests[0]!.headers['last-event-id'], undefined);
+      assert.equal(server.requests[1]!.headers['last-event-id'], '2');
       for (const r of server.requests) {
         assert.equal(r.rpc!.method, 'murmur.WatchSession');
         assert.equal(r.headers['a2a-version'], '1.0');
         assert.equal(r.headers['content-type'], 'application/json');
         assert.equal(r.headers.accept, 'text/event-stream');
       }
-      assert.notEqual(server.requests[0].rpc!.id, server.requests[1].rpc!.id);
+      assert.notEqual(server.requests[0]!.rpc!.id, server.requests[1]!.rpc!.id);
     },
   );
 });
@@ -107,9 +107,9 @@ test('WatchSession: a body that ends without capsule-closed is a lost connection
         'conn:closed:natural-end',
       ]);
       const reconnecting = events[3];
-      assert.ok(reconnecting.kind === 'connection' && reconnecting.attempt === 1 && reconnecting.lastEventId === '0');
-      assert.ok(reconnecting.kind === 'connection' && typeof reconnecting.delayMs === 'number' && reconnecting.delayMs <= 5);
-      assert.equal(server.requests[1].headers['last-event-id'], '0');
+      assert.ok(reconnecting!.kind === 'connection' && reconnecting!.attempt === 1 && reconnecting!.lastEventId === '0');
+      assert.ok(reconnecting!.kind === 'connection' && typeof reconnecting!.delayMs === 'number' && reconnecting!.delayMs <= 5);
+      assert.equal(server.requests[1]!.headers['last-event-id'], '0');
     },
   );
 });
@@ -153,8 +153,8 @@ test('SendStreamingMessage: a drop resumes with SubscribeToTask on its task, nev
         server.requests.map((r) => r.rpc!.method),
         ['SendStreamingMessage', 'SubscribeToTask'],
       );
-      assert.deepEqual(server.requests[1].rpc!.params, { id: 'tsk_s' });
-      assert.equal(server.requests[1].headers['last-event-id'], '0');
+      assert.deepEqual(server.requests[1]!.rpc!.params, { id: 'tsk_s' });
+      assert.equal(server.requests[1]!.headers['last-event-id'], '0');
       for (const r of server.requests) assert.equal(r.headers['a2a-extensions'], STREAM_EXTENSION_URI);
     },
   );
@@ -227,7 +227,7 @@ test('SubscribeToTask: a task that ended while the client was away is read with 
       assert.equal(error, null);
       assert.deepEqual(lines, ['conn:open', 'task tsk_e -', 'status tsk_e 0', 'conn:reconnecting:ended-early', 'task tsk_e -', 'conn:closed:natural-end']);
       const last = events[4];
-      assert.ok(last.kind === 'task' && last.response.task.status.state === 'TASK_STATE_COMPLETED');
+      assert.ok(last!.kind === 'task' && last!.response.task.status.state === 'TASK_STATE_COMPLETED');
       assert.deepEqual(
         server.requests.map((r) => r.rpc!.method),
         ['SubscribeToTask', 'SubscribeToTask', 'GetTask'],
@@ -323,7 +323,7 @@ test('the lastEventId option resumes a new stream where an old one stopped', asy
     },
     async (server, client) => {
       await collect(client.watchSession({ lastEventId: '41' }));
-      assert.equal(server.requests[0].headers['last-event-id'], '41');
+      assert.equal(server.requests[0]!.headers['last-event-id'], '41');
     },
   );
 });
@@ -342,7 +342,7 @@ test('the watchdog: a stalled server is dropped after heartbeatTimeoutMs (Stream
       assert.deepEqual(lines, ['conn:open', 'frame:connection-ack - -', 'conn:lost:heartbeat-timeout']);
       assert.ok(isStreamError(error));
       assert.equal(error.reason, 'heartbeat-timeout');
-      await server.requests[0].closed;
+      await server.requests[0]!.closed;
     },
   );
 });
@@ -357,7 +357,7 @@ test('the watchdog covers the wait for the answer: a server that never sends hea
       const { error } = await collect(client.watchSession({ reconnect: false, heartbeatTimeoutMs: 150 }));
       assert.ok(Date.now() - started >= 140);
       assert.ok(error instanceof Error && /no answer within 150 ms/.test(error.message), String(error));
-      await server.requests[0].closed;
+      await server.requests[0]!.closed;
     },
   );
 });
@@ -383,7 +383,7 @@ test('the watchdog: with reconnect on, a stall reports reconnecting with reason 
         'frame:capsule-closed - -',
         'conn:closed:natural-end',
       ]);
-      await server.requests[0].closed;
+      await server.requests[0]!.closed;
     },
   );
 });
@@ -479,7 +479,7 @@ test('break aborts the request: the server sees the connection close', async () 
       for await (const event of client.watchSession(FAST)) {
         if (event.kind === 'frame') break;
       }
-      await server.requests[0].closed;
+      await server.requests[0]!.closed;
     },
   );
 });
@@ -503,7 +503,7 @@ test('an AbortSignal ends the stream: next() rejects with its reason and the con
         /component unmounted/,
       );
       assert.equal(seen.length, 2);
-      await server.requests[0].closed;
+      await server.requests[0]!.closed;
     },
   );
 });

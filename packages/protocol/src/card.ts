@@ -15,7 +15,6 @@ export const STREAM_FRAMES = [
   'connection-ack',
   'capsule-closed',
 ] as const;
-export type StreamFrameName = (typeof STREAM_FRAMES)[number];
 
 /** A transport: process capsule's frames: the same, with quota and suggested-prompt after artifact (only a harness reports them). */
 export const PROCESS_STREAM_FRAMES = [

@@ -55,7 +55,7 @@ export interface TaskRecordSummary {
   toolCalls: number;
 }
 
-export interface TaskRecordAttachment {
+interface TaskRecordAttachment {
   mediaType: string;
   bytes: number;
 }
@@ -146,6 +146,8 @@ export type TaskRecordEntry =
       memberCall?: TaskRecordMemberCall | null;
       /** A `submit-plan` call: its plan's steps in plan order (empty when the plan was refused before it ran). Absent on other tools. */
       planSteps?: TaskRecordPlanStep[];
+      /** A skill's call (its `skill_call` record): the artifact it read. Absent on tools. */
+      skill?: string;
     })
   | (EntryBase & { kind: 'input-required'; prompt: string })
   | (EntryBase & { kind: 'reply'; text: string | null })
@@ -153,8 +155,6 @@ export type TaskRecordEntry =
   | (EntryBase & { kind: 'end'; state: TaskState; status: string | null })
   /** An on_task_end hook reopened the task: the entries after it, up to the next one, are attempt `attempt` (from 2). */
   | (EntryBase & { kind: 'reopen'; attempt: number; hook: string });
-
-export type TaskRecordEntryKind = TaskRecordEntry['kind'];
 
 /** A formation member's task as a caller's record page carries it: its summary and its first entries. */
 export interface TaskRecordMember {

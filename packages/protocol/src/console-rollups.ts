@@ -38,7 +38,6 @@ export interface TimeSplit {
 }
 
 export const TIME_SPLIT_PARTS = ['modelMs', 'toolMs', 'memberMs', 'inputMs', 'otherMs'] as const;
-export type TimeSplitPart = (typeof TIME_SPLIT_PARTS)[number];
 
 /** How a task's wall time divides between model calls, tool calls, members, input and the rest (docs/console.md). */
 export function taskTimeSplit(entries: readonly TaskRecordEntry[], wallMs: number): TimeSplit {
@@ -92,7 +91,7 @@ export interface Percentiles {
   max: number | null;
 }
 
-export interface RollupBucket {
+interface RollupBucket {
   /** The bucket's start (RFC 3339 UTC); it holds the tasks created in [start, start + bucketMs). */
   start: string;
   tasks: number;

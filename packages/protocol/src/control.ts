@@ -10,10 +10,10 @@ export const CONTROL_PATH = '/control';
 
 /** The settings the control surface changes: its own list, not the manifest's control.agent_settings. */
 export const CONTROL_SETTINGS = ['inference.driver'] as const;
-export type ControlSetting = (typeof CONTROL_SETTINGS)[number];
+type ControlSetting = (typeof CONTROL_SETTINGS)[number];
 
 /** One declared driver choice as GET /control lists it; `problem` says why a choice cannot be selected now. */
-export interface ControlChoice {
+interface ControlChoice {
   name: string;
   driver: string;
   model?: string;

@@ -34,7 +34,7 @@ export const CONSOLE_PEER_HANDLES_SUFFIX = '/peer-handles';
 export type PeerHandleState = 'live' | 'used_up' | 'expired' | 'session_ended';
 
 /** A refused redeem of a known handle, as the trace recorded it (never the secret). */
-export interface PeerHandleRefusal {
+interface PeerHandleRefusal {
   at: string;
   reason: string;
   audience: string | null;

@@ -102,7 +102,7 @@ export {
   unsupportedOperation,
   versionNotSupported,
 } from './errors.js';
-export { headerLines, taskOrigins } from './http-headers.js';
+export { readRequestHeaders, type RequestHeaderLines, taskOrigins } from './http-headers.js';
 export {
   badAddressRefusal,
   bearerChallenge,
@@ -237,3 +237,12 @@ export {
   RECORDS_SCOPE,
 } from './records-plane.js';
 export { escapeControlCharacters } from './control-chars.js';
+export {
+  ARTIFACT_CODE,
+  ARTIFACT_REFUSAL,
+  type ArtifactPlace,
+  CONSOLE_ARTIFACTS_SUFFIX,
+  type ConsoleArtifactsResponse,
+  lockConflict,
+  type SessionArtifact,
+} from './artifacts.js';

@@ -10,7 +10,7 @@ function isLoopbackIpv4(text: string): boolean {
 }
 
 /** Four decimal octets 0–255 without leading zeros (which some resolvers read as octal), or null. */
-function ipv4Octets(text: string): number[] | null {
+function ipv4Octets(text: string): [number, number, number, number] | null {
   const parts = text.split('.');
   if (parts.length !== 4) return null;
   const octets: number[] = [];
@@ -20,7 +20,7 @@ function ipv4Octets(text: string): number[] | null {
     if (value > 255) return null;
     octets.push(value);
   }
-  return octets;
+  return octets as [number, number, number, number];
 }
 
 /**
@@ -51,8 +51,8 @@ export function ipv6Groups(text: string): number[] | null {
     }
     return groups;
   };
-  const left = read(halves[0]);
-  const right = halves.length === 2 ? read(halves[1]) : [];
+  const left = read(halves[0] ?? '');
+  const right = halves.length === 2 ? read(halves[1] ?? '') : [];
   if (left === null || right === null) return null;
   const given = left.length + right.length + tail.length;
   if (halves.length === 2) {
@@ -68,7 +68,7 @@ function isLoopbackIpv6(text: string): boolean {
   if (groups === null) return false;
   const zeros = (n: number) => groups.slice(0, n).every((g) => g === 0);
   if (zeros(7) && groups[7] === 1) return true;
-  return zeros(5) && groups[5] === 0xffff && groups[6] >> 8 === 127;
+  return zeros(5) && groups[5] === 0xffff && (groups[6] ?? 0) >> 8 === 127;
 }
 
 /**
@@ -77,8 +77,8 @@ function isLoopbackIpv6(text: string): boolean {
  */
 export function isLoopbackHost(host: string): boolean {
   const text = host.trim().toLowerCase();
-  const bracketed = /^\[(.*)\]$/.exec(text);
-  if (bracketed) return isLoopbackIpv6(bracketed[1]);
+  const bracketed = /^\[(.*)\]$/.exec(text)?.[1];
+  if (bracketed !== undefined) return isLoopbackIpv6(bracketed);
   if (text === 'localhost' || text === 'localhost.') return true;
   return isLoopbackIpv4(text) || isLoopbackIpv6(text);
 }
@@ -94,11 +94,11 @@ export interface HostPort {
  * not host:port. An IPv6 host must be bracketed (`::1:41873` is ambiguous); its brackets are kept.
  */
 export function parseHostPort(text: string): HostPort | null {
-  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text);
-  if (!m) return null;
-  if (m[1].startsWith('[') && ipv6Groups(m[1].slice(1, -1)) === null) return null;
-  const port = Number(m[2]);
-  return port > 0 && port <= 65535 ? { host: m[1], port } : null;
+  const [, host, portText] = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(text) ?? [];
+  if (host === undefined || portText === undefined) return null;
+  if (host.startsWith('[') && ipv6Groups(host.slice(1, -1)) === null) return null;
+  const port = Number(portText);
+  return port > 0 && port <= 65535 ? { host, port } : null;
 }
 
 /** The host as a socket wants it: an IPv6 address without its brackets. */

@@ -37,7 +37,7 @@ export function decodePageToken(token: string): SealedPagePosition | null {
   } catch {
     return null;
   }
-  const m = POSITION.exec(text);
-  if (!m) return null;
-  return { change: Number(m[1]), taskId: m[2], seal: m[3] };
+  const [, change, taskId, seal] = POSITION.exec(text) ?? [];
+  if (change === undefined || taskId === undefined || seal === undefined) return null;
+  return { change: Number(change), taskId, seal };
 }

@@ -33,7 +33,7 @@ export interface RecordMemberCallsResponse {
 /** GET: the formation the door's session is a member of, as its seat knows it (404 on a door in no formation). */
 export const RECORD_FORMATION_SUFFIX = '/formation';
 
-export interface RecordFormationMember {
+interface RecordFormationMember {
   member: string;
   sessionId: string;
   url: string;

@@ -8,7 +8,7 @@ export const LAST_EVENT_ID_HEADER = 'Last-Event-ID';
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
 /** Event ids are unsigned 64-bit integers: decimal text on the wire, bigint in code. */
-export const MAX_EVENT_ID = 18446744073709551615n;
+const MAX_EVENT_ID = 18446744073709551615n;
 
 export function encodeSseEvent(id: bigint | null, data: string): string {
   return id === null ? `data: ${data}\n\n` : `id: ${id}\ndata: ${data}\n\n`;

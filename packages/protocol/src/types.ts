@@ -94,23 +94,6 @@ export interface SendMessageRequest {
   metadata?: JsonObject;
 }
 
-export interface GetTaskRequest {
-  tenant?: string;
-  id: string;
-  historyLength?: number;
-}
-
-export interface CancelTaskRequest {
-  tenant?: string;
-  id: string;
-  metadata?: JsonObject;
-}
-
-export interface SubscribeToTaskRequest {
-  tenant?: string;
-  id: string;
-}
-
 export interface ListTasksRequest {
   tenant?: string;
   contextId?: string;
@@ -234,13 +217,13 @@ export interface JsonRpcErrorObject {
   data?: ErrorInfo[];
 }
 
-export interface JsonRpcSuccess<T = unknown> {
+interface JsonRpcSuccess<T = unknown> {
   jsonrpc: '2.0';
   id: JsonRpcId | null;
   result: T;
 }
 
-export interface JsonRpcFailure {
+interface JsonRpcFailure {
   jsonrpc: '2.0';
   id: JsonRpcId | null;
   error: JsonRpcErrorObject;

@@ -1,5 +1,3 @@
-import { A2A_VERSION } from './uris.js';
-
 /** Accepts 1.0 and 1.0.<digits> (seed 000, "A2A-Version"). */
 const SERVED_VERSION = /^1\.0(\.\d+)?$/;
 
@@ -10,12 +8,10 @@ export type VersionVerdict = { ok: true } | { ok: false; requestedVersion: strin
  * (an absent header is []). More than one line is refused whatever their values; requestedVersion joins them with ",".
  */
 export function negotiateVersion(lines: readonly string[]): VersionVerdict {
-  if (lines.length === 1) {
-    const value = lines[0].trim();
-    if (SERVED_VERSION.test(value)) return { ok: true };
-    return { ok: false, requestedVersion: lines[0] };
+  const [only] = lines;
+  if (lines.length === 1 && only !== undefined) {
+    if (SERVED_VERSION.test(only.trim())) return { ok: true };
+    return { ok: false, requestedVersion: only };
   }
   return { ok: false, requestedVersion: lines.join(',') };
 }
-
-export { A2A_VERSION };

@@ -199,8 +199,8 @@ test('the public card with another session id and address substituted', () => {
   const sessionId = 'ses_0199c4e2f1b7712a9d3e4f5061728394';
   const url = 'http://127.0.0.1:50001';
   const expected = structuredClone(SEED_PUBLIC_CARD);
-  expected.supportedInterfaces[0].url = url;
-  (expected.capabilities.extensions[1].params as { sessionId: string }).sessionId = sessionId;
+  expected.supportedInterfaces[0]!.url = url;
+  (expected.capabilities.extensions[1]!.params as { sessionId: string }).sessionId = sessionId;
   assert.deepEqual(wire(buildAgentCard(input({ sessionId, url }))), expected);
 });
 
@@ -221,10 +221,10 @@ test('the extended card: the authenticated public card with the capsule extensio
 test('params.sessionId is at the same path on a public door\'s card and on the extended card', () => {
   const pub = buildAgentCard(input());
   const extended = buildAgentCard(input({ authenticated: true, variant: 'extended' }));
-  assert.equal(pub.capabilities.extensions[1].uri, CAPSULE_EXTENSION_URI);
-  assert.equal(extended.capabilities.extensions[1].uri, CAPSULE_EXTENSION_URI);
-  assert.equal(pub.capabilities.extensions[1].params.sessionId, SESSION);
-  assert.equal(extended.capabilities.extensions[1].params.sessionId, SESSION);
+  assert.equal(pub.capabilities.extensions[1]!.uri, CAPSULE_EXTENSION_URI);
+  assert.equal(extended.capabilities.extensions[1]!.uri, CAPSULE_EXTENSION_URI);
+  assert.equal(pub.capabilities.extensions[1]!.params.sessionId, SESSION);
+  assert.equal(extended.capabilities.extensions[1]!.params.sessionId, SESSION);
 });
 
 test('the capsule extension appears nowhere on an authenticated door\'s public card', () => {
@@ -270,7 +270,7 @@ test('description is "Murmur capsule <name> <version>"', () => {
 test('one interface: JSONRPC, protocolVersion 1.0, no tenant', () => {
   const card = buildAgentCard(input({ url: 'http://localhost:1' }));
   assert.deepEqual(card.supportedInterfaces, [{ url: 'http://localhost:1', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }]);
-  assert.equal('tenant' in card.supportedInterfaces[0], false);
+  assert.equal('tenant' in card.supportedInterfaces[0]!, false);
 });
 
 test('pushNotifications is always false', () => {
@@ -374,7 +374,7 @@ test('task_acceptance none, public door: five methods, streaming false, skills [
   assert.deepEqual(uris(card), [DOOR_EXTENSION_URI, CAPSULE_EXTENSION_URI, STREAM_EXTENSION_URI]);
   const expected = structuredClone(SEED_PUBLIC_CARD);
   expected.capabilities.streaming = false;
-  expected.capabilities.extensions[0].params.methods = ['murmur.WatchSession', 'GetTask', 'ListTasks', 'CancelTask', 'murmur.StopSession'];
+  expected.capabilities.extensions[0]!.params.methods = ['murmur.WatchSession', 'GetTask', 'ListTasks', 'CancelTask', 'murmur.StopSession'];
   expected.skills = [];
   assert.deepEqual(wire(card), expected);
 });
@@ -417,7 +417,7 @@ test('capabilities.streaming is true exactly when the door extension lists SendS
 test('a door serving SendMessage but not SendStreamingMessage: one requirement on its skill', () => {
   const methods = PUBLIC_METHODS.filter((m) => m !== 'SendStreamingMessage');
   const card = buildAgentCard(input({ authenticated: true, methods }));
-  assert.deepEqual(card.skills[0].securityRequirements, [{ schemes: { bearer: { list: ['SendMessage'] } } }]);
+  assert.deepEqual(card.skills[0]!.securityRequirements, [{ schemes: { bearer: { list: ['SendMessage'] } } }]);
   assert.equal(card.capabilities.streaming, false);
 });
 
@@ -429,7 +429,7 @@ test('a public door: securitySchemes {}, securityRequirements [], extendedAgentC
   assert.deepEqual(card.securitySchemes, {});
   assert.deepEqual(card.securityRequirements, []);
   assert.equal(card.capabilities.extendedAgentCard, false);
-  assert.equal('securityRequirements' in card.skills[0], false);
+  assert.equal('securityRequirements' in card.skills[0]!, false);
 });
 
 test('an authenticated door: the bearer scheme, any valid token, one skill requirement per task-starting method', () => {
@@ -485,6 +485,6 @@ test('transport: process: the same frames, with quota and suggested-prompt after
 
 test('the frames list on a card is a copy: changing it does not change the next card', () => {
   const a = buildAgentCard(input());
-  (a.capabilities.extensions[2].params.frames as string[]).push('x');
+  (a.capabilities.extensions[2]!.params.frames as string[]).push('x');
   assert.deepEqual(ext(buildAgentCard(input()), STREAM_EXTENSION_URI)?.params.frames, [...STREAM_FRAMES]);
 });

@@ -101,7 +101,7 @@ test('-31002 COMPLETION_NOT_AWAITED: the seed example', () => {
 test('-31001 COMPLETION_MISADDRESSED carries addressedSession', () => {
   const error = rpcError('CompletionMisaddressed', undefined, { addressedSession: '' });
   assert.equal(error.code, -31001);
-  assert.deepEqual(error.data?.[0].metadata, { addressedSession: '' });
+  assert.deepEqual(error.data?.[0]?.metadata, { addressedSession: '' });
 });
 
 test('-32001 Task not found names the taskId', () => {
@@ -125,7 +125,7 @@ test('-32002 TaskNotCancelable: the seed example, to the letter', () => {
   for (const state of ['TASK_STATE_FAILED', 'TASK_STATE_REJECTED', 'TASK_STATE_CANCELED'] as const) {
     const error = taskNotCancelable('tsk_1', state);
     assert.equal(error.message, `Task cannot be canceled: it is already ${state}`);
-    assert.deepEqual(error.data?.[0].metadata, { taskId: 'tsk_1', state });
+    assert.deepEqual(error.data?.[0]?.metadata, { taskId: 'tsk_1', state });
   }
 });
 
@@ -168,8 +168,8 @@ test('-32005 ContentTypeNotSupported: the seed example, partIndex as a string', 
 });
 
 test('-32005 omits mediaType when the part declared none', () => {
-  assert.deepEqual(contentTypeNotSupported('m', 0).data?.[0].metadata, { partIndex: '0' });
-  assert.deepEqual(contentTypeNotSupported('m', 12, '').data?.[0].metadata, { partIndex: '12', mediaType: '' });
+  assert.deepEqual(contentTypeNotSupported('m', 0).data?.[0]?.metadata, { partIndex: '0' });
+  assert.deepEqual(contentTypeNotSupported('m', 12, '').data?.[0]?.metadata, { partIndex: '12', mediaType: '' });
 });
 
 test('-32009 VersionNotSupported names requestedVersion and supportedVersions 1.0', () => {
@@ -203,14 +203,14 @@ test('every ErrorInfo metadata value is a string', () => {
   ];
   for (const error of errors) {
     assert.equal(error.data?.length, 1);
-    for (const value of Object.values(error.data?.[0].metadata ?? {})) assert.equal(typeof value, 'string');
+    for (const value of Object.values(error.data?.[0]?.metadata ?? {})) assert.equal(typeof value, 'string');
   }
 });
 
 test('rpcError does not share metadata objects between calls', () => {
   const a = rpcError('TaskNotFound');
   const b = rpcError('TaskNotFound');
-  assert.notEqual(a.data?.[0].metadata, b.data?.[0].metadata);
+  assert.notEqual(a.data?.[0]?.metadata, b.data?.[0]?.metadata);
 });
 
 test('errorNameForCode maps every code in the table back to its name', () => {

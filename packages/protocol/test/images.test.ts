@@ -106,8 +106,8 @@ test('an image part of each type is read: after the text, in part order, with it
       [5, 'image/webp'],
     ],
   );
-  assert.deepEqual(r.images[0].bytes, bytesOf('image/png'));
-  assert.deepEqual(r.images[3].bytes, bytesOf('image/webp'));
+  assert.deepEqual(r.images[0]!.bytes, bytesOf('image/png'));
+  assert.deepEqual(r.images[3]!.bytes, bytesOf('image/webp'));
 });
 
 test('a message carrying only images is read: its text is empty', () => {
@@ -118,11 +118,11 @@ test('a message carrying only images is read: its text is empty', () => {
 
 test('an image part in URL-safe unpadded base64 is read', () => {
   const raw = b64(bytesOf('image/png', 17)).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
-  assert.equal(read(msg([{ raw, mediaType: 'image/png' }])).images[0].bytes.length, 17);
+  assert.equal(read(msg([{ raw, mediaType: 'image/png' }])).images[0]!.bytes.length, 17);
 });
 
 test('an image of exactly context.images.max_bytes is read', () => {
-  assert.equal(read(msg([image('image/png', 64)])).images[0].bytes.length, 64);
+  assert.equal(read(msg([image('image/png', 64)])).images[0]!.bytes.length, 64);
 });
 
 test('exactly context.images.max_per_turn images are read', () => {

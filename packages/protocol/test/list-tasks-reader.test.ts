@@ -211,7 +211,7 @@ test('the first parameter refused answers, in the seed\'s order', () => {
     // Every parameter from i on is bad, given in reverse order: parameter i still answers.
     const params = Object.fromEntries(bad.slice(i).reverse());
     const message = refusal(params);
-    assert.match(message, new RegExp(`^(Invalid params: )?${bad[i][0]} must`), `${bad[i][0]} answers`);
+    assert.match(message, new RegExp(`^(Invalid params: )?${bad[i]![0]} must`), `${bad[i]![0]} answers`);
   }
 });
 

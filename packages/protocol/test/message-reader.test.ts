@@ -494,13 +494,13 @@ test('step 8: a url part with no mediaType names partIndex only', () => {
   const error = refuse({ message: message({ parts: [{ url: 'https://example.com/cat.png' }] }) });
   assert.equal(error.code, -32005);
   assert.equal(error.message, 'message.parts[0] is a url part; this agent reads text parts, data parts and image raw parts only');
-  assert.deepEqual(error.data?.[0].metadata, { partIndex: '0' });
+  assert.deepEqual(error.data?.[0]?.metadata, { partIndex: '0' });
 });
 
 test('step 8: a url part is refused even with an image mediaType', () => {
   const error = refuse({ message: message({ parts: [{ url: 'https://example.com/cat.png', mediaType: 'image/png' }] }) });
   assert.equal(error.code, -32005);
-  assert.deepEqual(error.data?.[0].metadata, { partIndex: '0', mediaType: 'image/png' });
+  assert.deepEqual(error.data?.[0]?.metadata, { partIndex: '0', mediaType: 'image/png' });
 });
 
 test('step 8: a raw part that is not an image is refused -32005', () => {
@@ -516,14 +516,14 @@ test('step 8: a raw part with no mediaType is refused -32005, naming partIndex o
   const error = refuse({ message: message({ parts: [{ raw: PNG }] }) });
   assert.equal(error.code, -32005);
   assert.equal(error.message, 'message.parts[0] is a raw part with no media type; this agent reads text parts, data parts and image raw parts only');
-  assert.deepEqual(error.data?.[0].metadata, { partIndex: '0' });
+  assert.deepEqual(error.data?.[0]?.metadata, { partIndex: '0' });
 });
 
 test('step 8: media types match exactly: image/PNG, image/svg+xml and image/jpg are not images the door reads', () => {
   for (const mediaType of ['image/PNG', 'image/svg+xml', 'image/jpg', 'image/png; charset=binary', '']) {
     const error = refuse({ message: message({ parts: [{ raw: PNG, mediaType }] }) });
     assert.equal(error.code, -32005, mediaType);
-    assert.deepEqual(error.data?.[0].metadata, { partIndex: '0', mediaType });
+    assert.deepEqual(error.data?.[0]?.metadata, { partIndex: '0', mediaType });
   }
 });
 
@@ -531,7 +531,7 @@ test('step 8: the first refused part answers', () => {
   const error = refuse({
     message: message({ parts: [{ raw: PNG, mediaType: 'image/png' }, { raw: 'AA==', mediaType: 'audio/wav' }, { url: 'https://x' }] }),
   });
-  assert.deepEqual(error.data?.[0].metadata, { partIndex: '1', mediaType: 'audio/wav' });
+  assert.deepEqual(error.data?.[0]?.metadata, { partIndex: '1', mediaType: 'audio/wav' });
 });
 
 test('step 8 before step 9: a url part answers -32005 before taskPushNotificationConfig\'s -32003', () => {
@@ -542,7 +542,7 @@ test('step 8 before step 9: a url part answers -32005 before taskPushNotificatio
 test('step 8 before step 11: a url part answers -32005 before an earlier broken image part', () => {
   const error = refuse({ message: message({ parts: [{ raw: '!!!', mediaType: 'image/png' }, { url: 'https://x' }] }) });
   assert.equal(error.code, -32005);
-  assert.deepEqual(error.data?.[0].metadata, { partIndex: '1' });
+  assert.deepEqual(error.data?.[0]?.metadata, { partIndex: '1' });
 });
 
 // ---------------------------------------------------------------------------------------------

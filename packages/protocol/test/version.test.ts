@@ -67,11 +67,11 @@ test('the refusal of several lines names every value joined with ","', () => {
   const error = versionNotSupported(verdict.requestedVersion);
   assert.equal(error.code, -32009);
   assert.equal(error.message, "A2A version '1.0,0.3' is not supported; this agent speaks 1.0");
-  assert.deepEqual(error.data?.[0].metadata, { requestedVersion: '1.0,0.3', supportedVersions: '1.0' });
+  assert.deepEqual(error.data?.[0]?.metadata, { requestedVersion: '1.0,0.3', supportedVersions: '1.0' });
 });
 
 test('a refused 0.3 names it in the message and metadata', () => {
   const error = versionNotSupported('0.3');
   assert.equal(error.message, "A2A version '0.3' is not supported; this agent speaks 1.0");
-  assert.deepEqual(error.data?.[0].metadata, { requestedVersion: '0.3', supportedVersions: '1.0' });
+  assert.deepEqual(error.data?.[0]?.metadata, { requestedVersion: '0.3', supportedVersions: '1.0' });
 });

@@ -4,7 +4,7 @@
  */
 import { type ConsoleAddedDoor, CONSOLE_DOORS_PATH } from '@murmur/protocol';
 
-export class AddedDoors {
+class AddedDoors {
   #doors = $state.raw<readonly ConsoleAddedDoor[]>([]);
   #loaded = $state(false);
   readonly #fetch: typeof fetch;

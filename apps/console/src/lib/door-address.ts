@@ -5,7 +5,7 @@
 import { CONSOLE_DOOR_PROXY_PREFIX, isLoopbackHost } from '@murmur/protocol';
 
 /** A door the console's proxy can reach: a loopback one, or one added with `mur console --door`. */
-export interface DoorAddress {
+interface DoorAddress {
   /** `127.0.0.1`, `127.x.y.z` or `[::1]` (brackets kept: it is how the host appears in a URL, in the key and in protocol's parseHostPort). */
   host: string;
   port: number;

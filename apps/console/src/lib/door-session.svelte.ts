@@ -30,7 +30,7 @@ export type ClientFactory = (address: string, token: string | null) => DoorClien
 export const defaultClientFactory: ClientFactory = (address, token) => new MurmurClient(address, token === null ? { retry: { maxRetries: 0 } } : { token, retry: { maxRetries: 0 } });
 
 /** Calls `listener` on each click or form submission in the page; returns the unsubscribe. */
-export type OperatorActs = (listener: () => void) => () => void;
+type OperatorActs = (listener: () => void) => () => void;
 
 const pageActs: OperatorActs = (listener) => {
   for (const type of ['click', 'submit']) document.addEventListener(type, listener, { capture: true });

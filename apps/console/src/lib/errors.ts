@@ -6,7 +6,7 @@
 import { type A2AError, errorKind, type HttpRefusalError, type InvalidResponseError, type StreamError } from '@murmur/client';
 import { HTTP_REFUSALS } from '@murmur/protocol';
 
-export type ProblemKind =
+type ProblemKind =
   /** 401: the door wants a bearer token (or refused the one given). */
   | 'needs-token'
   /** 403: the token lacks a scope, or the door refuses the request. */

@@ -8,11 +8,6 @@ import { type AgentCard, CAPSULE_EXTENSION_URI, FILES_PLANE_PATH } from '@murmur
 
 export type Fetch = typeof fetch;
 
-/** A folder's path under the root, as the listing writes it: '' or segments joined, ending in '/'. */
-export function folderPath(segments: readonly string[]): string {
-  return segments.length === 0 ? '' : `${segments.join('/')}/`;
-}
-
 /** The plane's URL of a folder (trailing slash: a listing) or a file (no slash: its bytes) under `base`. */
 export function planeUrl(base: string, segments: readonly string[], kind: 'folder' | 'file'): string {
   const path = segments.map(encodeURIComponent).join('/');

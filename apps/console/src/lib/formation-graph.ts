@@ -9,7 +9,7 @@ import { type Activity, callElapsedMs, callStatus, memberActivity } from './form
 import { href } from './routes.js';
 import { formatDuration } from './time.js';
 
-export interface GraphNode {
+interface GraphNode {
   id: string;
   kind: 'member' | 'sub-capsule';
   name: string;
@@ -17,7 +17,7 @@ export interface GraphNode {
   detail: string;
 }
 
-export type EdgeKind = 'call' | 'delegation';
+type EdgeKind = 'call' | 'delegation';
 
 /** One call or delegation of an edge. */
 export interface GraphCall {

@@ -16,14 +16,14 @@ export interface LayoutEdgeInput {
   label: string;
 }
 
-export interface PlacedNode {
+interface PlacedNode {
   id: string;
   row: number;
   x: number;
   y: number;
 }
 
-export interface PlacedEdge {
+interface PlacedEdge {
   id: string;
   /** An SVG path. */
   d: string;

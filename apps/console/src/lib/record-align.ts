@@ -8,7 +8,7 @@ import type { TaskRecordEntry } from '@murmur/protocol';
 import { diffArrays } from 'diff';
 
 type EntryOf<K extends TaskRecordEntry['kind']> = Extract<TaskRecordEntry, { kind: K }>;
-export type ReopenEntry = EntryOf<'reopen'>;
+type ReopenEntry = EntryOf<'reopen'>;
 /** What started a run: the operator's input, or for attempt 2 and later the reopen that began it. */
 export type OpeningEntry = EntryOf<'input'> | ReopenEntry;
 /** How a run ended: its `end` entry, or for an attempt that was reopened the reopen that followed it. */
@@ -66,7 +66,7 @@ export interface AlignedStep {
 }
 
 /** What pairs a step with the other side's: its tool's name for a tool call, its kind otherwise. */
-export const stepKey = (e: StepEntry) => (e.kind === 'tool-call' ? `tool-call:${e.tool}` : e.kind);
+const stepKey = (e: StepEntry) => (e.kind === 'tool-call' ? `tool-call:${e.tool}` : e.kind);
 
 /** The steps cut at each turn: segment 0 before the first turn (may be empty), then one per turn. */
 function segments(steps: readonly StepEntry[]): StepEntry[][] {

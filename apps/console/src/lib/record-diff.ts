@@ -10,13 +10,13 @@ import type { EndingEntry, OpeningEntry, StepEntry } from './record-align.js';
 /** Texts longer than this are compared for equality only. */
 export const TEXT_DIFF_MAX_CHARS = 200_000;
 /** A line diff needing more edits than this is not shown part by part. */
-export const TEXT_DIFF_MAX_EDITS = 2_000;
+const TEXT_DIFF_MAX_EDITS = 2_000;
 /** A duration differs when the two differ by at least this much… @unit ms */
-export const DURATION_MIN_DELTA_MS = 100;
+const DURATION_MIN_DELTA_MS = 100;
 /** …and by at least this share of the longer. */
-export const DURATION_MIN_RATIO = 0.25;
+const DURATION_MIN_RATIO = 0.25;
 
-export interface DiffPart {
+interface DiffPart {
   value: string;
   added: boolean;
   removed: boolean;
@@ -62,7 +62,7 @@ export interface DurationComparison {
 }
 
 /** An aligned row's verdict: `unchanged`, `changed` (naming the fields), or one side's alone. */
-export type Verdict = 'unchanged' | 'changed' | 'only-a' | 'only-b';
+type Verdict = 'unchanged' | 'changed' | 'only-a' | 'only-b';
 
 export interface StepComparison {
   verdict: Verdict;

@@ -13,7 +13,7 @@ import {
 } from '@murmur/protocol';
 import { doorKeyOfUrl } from './door-address.js';
 
-export type TimedEntry = Extract<TaskRecordEntry, { kind: 'turn' | 'tool-call' }>;
+type TimedEntry = Extract<TaskRecordEntry, { kind: 'turn' | 'tool-call' }>;
 
 export type RecordRow =
   | { kind: 'entry'; entry: TaskRecordEntry; /** Its index in the task's own record (links name it). */ index: number }

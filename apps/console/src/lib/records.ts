@@ -6,6 +6,7 @@
  * post-mortem path for a session whose door is gone. Both answer the same paths and shapes.
  */
 import {
+  CONSOLE_ARTIFACTS_SUFFIX,
   CONSOLE_DOOR_PROXY_PREFIX,
   CONSOLE_PEER_HANDLES_SUFFIX,
   CONSOLE_RECORDS_BASE,
@@ -42,7 +43,7 @@ export interface RecordReadOptions {
 }
 
 /** Where a record path is read on a door (through the proxy), or on mur console itself (door null). */
-export function recordUrl(rest: string, door: RecordDoor | string | null = null): string {
+function recordUrl(rest: string, door: RecordDoor | string | null = null): string {
   if (door === null) return `${CONSOLE_RECORDS_BASE}${rest}`;
   const key = typeof door === 'string' ? door : door.key;
   return `${CONSOLE_DOOR_PROXY_PREFIX}${key}${RECORDS_PLANE_PATH}${rest}`;
@@ -237,6 +238,9 @@ export async function findRecordSession(door: string, options: RecordReadOptions
   const found = mine.find((s) => s.state !== 'ended') ?? mine[0];
   return found ? { sessionId: found.sessionId, from: 'console' } : null;
 }
+
+/** The record path of a session's artifacts (docs/artifacts.md): declared, pulled, removed. */
+export const artifactsPath = (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}${CONSOLE_ARTIFACTS_SUFFIX}`;
 
 /** The record path of a session's peer handles. */
 export const peerHandlesPath = (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}${CONSOLE_PEER_HANDLES_SUFFIX}`;

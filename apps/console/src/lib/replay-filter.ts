@@ -10,7 +10,7 @@
 import type { StreamDataEvent } from '@murmur/client';
 
 /** Recent events remembered: four times the door's replay buffer. */
-export const REPLAY_WINDOW = 2048;
+const REPLAY_WINDOW = 2048;
 
 function keyOf(event: StreamDataEvent): string | null {
   if (event.id === null) return null;

@@ -6,7 +6,7 @@ import { type ConsoleRollup, TASK_STATES, type TaskState, type TimeSplit, type T
 import { stateLabel } from './task-states.js';
 import { formatDuration } from './time.js';
 
-export interface ChartSeries {
+interface ChartSeries {
   name: string;
   /** One per category; null where there is nothing to draw (not reported, no ended task). */
   values: (number | null)[];

@@ -12,7 +12,7 @@ export interface ComparedRecord {
   entries: readonly TaskRecordEntry[];
 }
 
-export interface ComparedStep extends AlignedStep {
+interface ComparedStep extends AlignedStep {
   comparison: StepComparison;
 }
 

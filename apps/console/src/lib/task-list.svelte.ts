@@ -26,7 +26,7 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_FILTERS: TaskFilters = { query: '', state: '', contextId: '', changedSince: '', pageSize: 25 };
 
 /** One row of the table, whether ListTasks or a search found it. */
-export interface TaskRow {
+interface TaskRow {
   id: string;
   contextId: string;
   state: TaskState;
@@ -43,10 +43,10 @@ export interface TaskPage {
 }
 
 /** Searches the session's records (the DoorSession's seam onto the record API); `pageToken` '' is the first page. */
-export type SearchTasks = (filters: TaskFilters, pageToken: string, signal: AbortSignal) => Promise<TaskPage>;
+type SearchTasks = (filters: TaskFilters, pageToken: string, signal: AbortSignal) => Promise<TaskPage>;
 
 /** A ListTasks answer as table rows. */
-export function pageOfList(list: ListTasksResponse): TaskPage {
+function pageOfList(list: ListTasksResponse): TaskPage {
   return {
     rows: list.tasks.map((t) => ({ id: t.id, contextId: t.contextId, state: t.status.state, statusText: messageText(t.status.message).trim(), changedAt: t.status.timestamp ?? null })),
     nextPageToken: list.nextPageToken,

@@ -27,7 +27,7 @@ export interface TimelineLimits {
   maxPending: number;
 }
 
-export const DEFAULT_LIMITS: TimelineLimits = {
+const DEFAULT_LIMITS: TimelineLimits = {
   maxTasks: 200,
   maxEntriesPerTask: 400,
   maxTextChars: 16_384,
@@ -380,7 +380,7 @@ function messageText(message: Message | undefined): string | null {
 }
 
 /** A quota frame's windows in one line: `quota: five-hour 42% used (warning), resets 2026-10-20T15:00:00Z; seven-day 10% used`. */
-export function quotaText(windows: readonly QuotaWindowFrameFields[]): string {
+function quotaText(windows: readonly QuotaWindowFrameFields[]): string {
   const one = (w: QuotaWindowFrameFields) =>
     [
       w.name,

@@ -16,7 +16,7 @@ export interface TaskHeaderRow {
   collapsed: boolean;
 }
 
-export interface StatusEntry {
+interface StatusEntry {
   kind: 'status';
   key: string;
   taskId: string;
@@ -37,7 +37,7 @@ export interface TextEntry {
   at: string | null;
 }
 
-export interface OutputChunk {
+interface OutputChunk {
   stream: 'stdout' | 'stderr';
   text: string;
 }
@@ -65,7 +65,7 @@ export interface ArtifactEntry {
   at: string | null;
 }
 
-export interface NoteEntry {
+interface NoteEntry {
   kind: 'note';
   key: string;
   taskId: string;
@@ -76,7 +76,7 @@ export interface NoteEntry {
 export type Entry = StatusEntry | TextEntry | ToolEntry | ArtifactEntry | NoteEntry;
 
 /** A task's entries begin after some were dropped. */
-export interface MoreRow {
+interface MoreRow {
   kind: 'more';
   key: string;
   taskId: string;

@@ -13,7 +13,7 @@ export interface Scheduler {
   now(): number;
 }
 
-export function defaultScheduler(): Scheduler {
+function defaultScheduler(): Scheduler {
   const hasRaf = typeof requestAnimationFrame === 'function';
   return {
     requestFrame: (flush) => (hasRaf ? requestAnimationFrame(flush) : setTimeout(flush, 16)),

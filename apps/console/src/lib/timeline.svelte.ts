@@ -15,9 +15,9 @@ import { type TimelineLimits, TimelineReducer } from './timeline-reducer.js';
 import type { Banner, TimelineRow } from './timeline-rows.js';
 import { FrameBatcher, type Scheduler } from './timeline-scheduler.js';
 
-export type { TimelineLimits } from './timeline-reducer.js';
-export type { ArtifactEntry, Banner, Entry, MoreRow, NoteEntry, OutputChunk, StatusEntry, TaskHeaderRow, TextEntry, TimelineRow, ToolEntry } from './timeline-rows.js';
-export type { Scheduler } from './timeline-scheduler.js';
+;
+export type {  Banner, Entry,     TaskHeaderRow, TextEntry, TimelineRow, ToolEntry } from './timeline-rows.js';
+;
 
 export interface TimelineOptions {
   limits?: Partial<TimelineLimits>;

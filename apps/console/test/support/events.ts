@@ -2,7 +2,7 @@
 import type { ConnectionEvent, MurmurStreamEvent, StreamDataEvent } from '@murmur/client';
 import { carrierEvent, frameMessageEvent, type MurmurFrame, type Task, type TaskState } from '@murmur/protocol';
 
-export const CTX = 'ctx_0199c4e2f1b7712a9d3e4f5061728394';
+const CTX = 'ctx_0199c4e2f1b7712a9d3e4f5061728394';
 export const T1 = 'tsk_0199c4e2f1b7712a9d3e4f5061728391';
 export const T2 = 'tsk_0199c4e2f1b7712a9d3e4f5061728392';
 const AT = '2026-11-29T15:01:56.066Z';

@@ -7,7 +7,7 @@ import type { CommandRun, OperatorCommandRunner, TaskProgress } from '../tools/t
 export type AfterAnswer = { kind: 'continue'; text: string } | { kind: 'complete' } | { kind: 'fail'; message: string };
 
 /** Bytes of each of a done check's streams the model is shown. */
-export const CHECK_OUTPUT_SHOWN = 16 * 1024;
+const CHECK_OUTPUT_SHOWN = 16 * 1024;
 
 function shownStream(text: string): string {
   const bytes = Buffer.byteLength(text);

@@ -5,7 +5,7 @@ import type { BackgroundCommand, BackgroundCommands } from '../tools/background-
 import { describeBackgroundCommand } from '../tools/runtime/background-command.js';
 
 /** The first line of a detached command's result task; the background-command text follows it. */
-export const COMMAND_RESULT_HEADING = 'A shell command that moved to the background has finished.';
+const COMMAND_RESULT_HEADING = 'A shell command that moved to the background has finished.';
 
 /**
  * A detached command's result (seed 000, "Who sees a task"; seed 004, background-command): under

@@ -36,7 +36,7 @@ export const COMPACTION_SYSTEM =
   'You compact the conversation of an agent that is still working on its task. Summarise the transcript you are given so the agent can go on from the summary alone: what the task asked, what was done and found (files, commands, results, errors), what was decided, and what is still open. Keep names, paths, numbers and identifiers exactly. Write the summary only, as plain text.';
 
 /** The message that stands for the summarised turns. */
-export const summaryMessage = (summary: string): string => `[compaction] The conversation before this point was compacted to save context. A summary of it:\n${summary}`;
+const summaryMessage = (summary: string): string => `[compaction] The conversation before this point was compacted to save context. A summary of it:\n${summary}`;
 
 const elidedOutput = (chars: number): string => `[tool output elided by compaction: ${chars} characters]`;
 const isElidedOutput = (text: string): boolean => text.startsWith('[tool output elided by compaction: ');

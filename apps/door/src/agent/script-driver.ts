@@ -7,7 +7,7 @@ import { type Script, type ScriptTurn, scriptSchema } from './script.schema.js';
 import { shellQuote } from '../tools/shell-quote.js';
 
 /** A script file that cannot be played: the message names the file, then each bad key's path, value and what is allowed. Exits 2. */
-export class ScriptError extends ConfigError {
+class ScriptError extends ConfigError {
   override readonly name = 'ScriptError';
 }
 
@@ -66,7 +66,7 @@ const TEMPLATE = /\{\{\s*([a-z_]+(?:\.[a-z0-9_]+)?)\s*\}\}/g;
  * {{tool.content}} (trailing newlines trimmed from the streams), {{inventory}}: the tool names the call was sent, {{system}}: the system prompt it was sent, and
  * {{continuation}}: the latest message the runtime added, such as a formation's member answers.
  */
-export function renderTemplate(template: string, scope: TemplateScope, quote: (value: string) => string = (v) => v): string {
+function renderTemplate(template: string, scope: TemplateScope, quote: (value: string) => string = (v) => v): string {
   // A chunk with no `{{` (the common case: rendered once a chunk) is itself.
   if (!template.includes('{{')) return template;
   return template.replace(TEMPLATE, (whole, key: string) => {

@@ -61,4 +61,3 @@ export const scriptSchema = z.strictObject({
 
 export type Script = z.output<typeof scriptSchema>;
 export type ScriptTurn = z.output<typeof turn>;
-export type ScriptToolCall = z.output<typeof toolCall>;

@@ -12,7 +12,7 @@ export interface Caller {
 export const PUBLIC_CALLER: Caller = { principal: 'public', sees: 'all', scopes: 'all' };
 export const OPERATOR_PRINCIPAL = 'operator';
 /** The owner of the tasks the runtime starts itself (the launch's own task). */
-export const SESSION_PRINCIPAL = 'session';
+const SESSION_PRINCIPAL = 'session';
 export const SESSION_CALLER: Caller = { principal: SESSION_PRINCIPAL, sees: 'all', scopes: 'all' };
 
 export function reaches(caller: Caller, scope: string): boolean {

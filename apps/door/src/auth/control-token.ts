@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type ControlTokenWhy, headerLines } from '@murmur/protocol';
+import type { ControlTokenWhy, RequestHeaderLines } from '@murmur/protocol';
 import { newId } from '../common/ids.js';
 
 /** The session's control token (docs/control.md): the token, and the id the records carry in its place. */
@@ -53,11 +53,11 @@ export class ControlGate {
     this.digest = digest(minted.token);
   }
 
-  check(rawHeaders: readonly string[]): ControlVerdict {
-    const lines = headerLines(rawHeaders, 'authorization');
+  check(headers: Pick<RequestHeaderLines, 'authorization'>): ControlVerdict {
+    const lines = headers.authorization;
     if (lines.length === 0) return { ok: false, why: 'none' };
     if (lines.length > 1) return { ok: false, why: 'several-headers' };
-    const match = BEARER.exec(lines[0]);
+    const match = BEARER.exec(lines[0] ?? '');
     if (match?.[1].toLowerCase() !== 'bearer') return { ok: false, why: 'not-bearer' };
     if (timingSafeEqual(digest(match[2]), this.digest)) return { ok: true, tokenId: this.minted.tokenId };
     return { ok: false, why: this.isDoorToken(match[2]) ? 'door-token' : 'unknown-token' };

@@ -2,12 +2,12 @@ import {
   bearerChallenge,
   encodeRefusalBody,
   type HttpRefusalBody,
-  headerLines,
   insufficientScopeRefusal,
   type InvalidTokenWhy,
   invalidTokenRefusal,
   peerNotAcceptedRefusal,
   refusalStatus,
+  type RequestHeaderLines,
   taskOrigins,
   unauthenticatedRefusal,
 } from '@murmur/protocol';
@@ -55,33 +55,32 @@ export class RequestGate {
     this.memberTokens.add(tokens);
   }
 
-  check(rawHeaders: readonly string[]): GateVerdict {
-    const token = this.authenticate(rawHeaders);
+  check(headers: RequestHeaderLines): GateVerdict {
+    const token = this.authenticate(headers.authorization);
     if (!token.ok) return token;
     // Repeated header lines and a comma-separated value read the same (RFC 9110 §5.3): any of them saying peer counts.
-    if (taskOrigins(rawHeaders).includes('peer') && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
+    if (taskOrigins(headers).includes('peer') && !(this.session.manifest.exports.peer_tasks?.accept ?? false)) {
       return { ok: false, status: refusalStatus('peer_not_accepted'), headers: { 'content-type': 'application/json' }, body: PEER_NOT_ACCEPTED_BODY };
     }
     return token;
   }
 
-  private authenticate(rawHeaders: readonly string[]): GateVerdict {
-    if (this.tokens === null) return { ok: true, caller: this.publicMember(rawHeaders) ?? PUBLIC_CALLER };
-    const lines = headerLines(rawHeaders, 'authorization');
+  /** `lines`: the request's Authorization lines. */
+  private authenticate(lines: readonly string[]): GateVerdict {
+    if (this.tokens === null) return { ok: true, caller: this.publicMember(lines) ?? PUBLIC_CALLER };
     if (lines.length === 0) return this.refuse(unauthenticatedRefusal(), bearerChallenge(this.realm));
     if (lines.length > 1) return this.invalidToken('several-headers');
-    const match = BEARER.exec(lines[0]);
-    if (match?.[1].toLowerCase() !== 'bearer') return this.invalidToken('not-bearer');
+    const match = BEARER.exec(lines[0] ?? '');
+    if (match?.[1]?.toLowerCase() !== 'bearer' || match[2] === undefined) return this.invalidToken('not-bearer');
     const caller = this.tokens.callerFor(match[2]);
     if (!caller) return this.invalidToken('unknown-token');
     return { ok: true, caller };
   }
 
   /** On a public door, the member a formation token names; any other Authorization is ignored, as before. */
-  private publicMember(rawHeaders: readonly string[]): Caller | null {
+  private publicMember(lines: readonly string[]): Caller | null {
     if (this.memberTokens === null) return null;
-    const lines = headerLines(rawHeaders, 'authorization');
-    const match = lines.length === 1 ? BEARER.exec(lines[0]) : null;
+    const match = lines.length === 1 ? BEARER.exec(lines[0] ?? '') : null;
     return match?.[1].toLowerCase() === 'bearer' ? this.memberTokens.callerFor(match[2]) : null;
   }
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 
 /** Seconds a cache may reuse a card unasked: short, since a door restarted on the same address names a new session. */
-export const CARD_MAX_AGE_SECONDS = 60;
+const CARD_MAX_AGE_SECONDS = 60;
 export const PUBLIC_CARD_CACHE_CONTROL = `public, max-age=${CARD_MAX_AGE_SECONDS}`;
 export const EXTENDED_CARD_CACHE_CONTROL = `private, max-age=${CARD_MAX_AGE_SECONDS}`;
 

@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 
 /**
  * The records are the session's private business (tasks, answers, tokens): folders 0700 and files 0600 whatever the
@@ -22,10 +22,6 @@ export function touchPrivateFile(file: string): void {
 /** Makes an existing file 0600; a missing one is left missing. */
 export function tightenIfPresent(file: string): void {
   if (existsSync(file)) chmodSync(file, PRIVATE_FILE_MODE);
-}
-
-export function appendPrivateFile(file: string, text: string): void {
-  appendFileSync(file, text, { mode: PRIVATE_FILE_MODE });
 }
 
 export function writePrivateFile(file: string, text: string): void {

@@ -15,11 +15,11 @@ import { RunningNow } from './running/running-now.js';
 import { registerSessionsApi } from './sessions-api.js';
 
 /** The built console: MURMUR_CONSOLE_DIST, else apps/console/dist beside this package. */
-export function consoleDist(settings: Pick<DoorSettings, 'consoleDist'>): string {
+function consoleDist(settings: Pick<DoorSettings, 'consoleDist'>): string {
   return settings.consoleDist ?? fileURLToPath(new URL('../../../../console/dist/', import.meta.url));
 }
 
-export { ConsoleNotBuiltError };
+;
 
 /**
  * `mur console`: the built console, the sessions API and the loopback door proxy (plus any added doors), on one origin;

@@ -6,7 +6,7 @@ import { countStoredTasks } from '../record-reads/store-reader.js';
 const PROBE_TIMEOUT_MS = 1500;
 
 /** Asks a session's door for its card: reachable when it answers a card naming a JSONRPC interface (seed 000). */
-export async function probeSession(entry: SessionEntry & { stale: boolean }): Promise<ConsoleSession> {
+async function probeSession(entry: SessionEntry & { stale: boolean }): Promise<ConsoleSession> {
   if (entry.stale) return { ...entry, reachable: false, reason: `process ${entry.pid} is gone` };
   try {
     const answer = await fetch(`${entry.url}${AGENT_CARD_PATH}`, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });

@@ -15,6 +15,7 @@ import {
   invalidControlRequestRefusal,
   isPlainObject,
   noInferenceRefusal,
+  readRequestHeaders,
   refusalStatus,
   unknownSettingRefusal,
 } from '@murmur/protocol';
@@ -43,7 +44,7 @@ export class ControlSurface implements ControlServer {
 
   admit(request: FastifyRequest, reply: FastifyReply, pathname: string): FastifyReply | { tokenId: string } {
     const realm = this.deps.session.manifest.name;
-    const verdict = this.deps.gate.check(request.raw.rawHeaders);
+    const verdict = this.deps.gate.check(readRequestHeaders(request.raw.rawHeaders));
     if (!verdict.ok) {
       if (verdict.why === 'none') return send(reply.header('www-authenticate', controlChallenge(realm, false)), controlUnauthenticatedRefusal());
       return send(reply.header('www-authenticate', controlChallenge(realm, true)), controlInvalidTokenRefusal(verdict.why));

@@ -19,7 +19,7 @@ export interface EndedCall {
 }
 
 /** Output is cut at 64 KiB of UTF-8 (docs/formations.md). */
-export const OUTPUT_CAP_BYTES = 64 * 1024;
+const OUTPUT_CAP_BYTES = 64 * 1024;
 const CUT_MARK = '… [cut at 64 KiB]';
 
 export function capOutput(text: string): string {

@@ -4,7 +4,7 @@ import { type ChildToParent, type DelegateOrder, isChildMessage } from './delega
 /** The built `mur` entry a sub-capsule runs as (`mur run <capsule> --delegation`): a file this layer forks, never imports. */
 const MUR_MAIN = new URL('../cli/main.js', import.meta.url);
 /** How long a sub-capsule may take to announce its door, and to take its task. */
-export const CHILD_START_MS = 30_000;
+const CHILD_START_MS = 30_000;
 
 export interface LaunchedChild {
   child: ChildProcess;

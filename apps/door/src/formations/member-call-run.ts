@@ -7,10 +7,10 @@ import type { CallStatus, EndedCall } from './continuation.js';
 import { type MemberDoor, OFFER_TIMEOUT_MS, type OfferAnswer, offerTimedOut, type ReadAnswer } from './member-client.js';
 
 /** How often the member's task is read (seed 004, "Bound"). */
-export const POLL_MS = 500;
+const POLL_MS = 500;
 /** A busy member's re-offers: 1 s, doubling, at most 8 s, each plus up to 250 ms of jitter. */
-export const FIRST_REOFFER_MS = 1_000;
-export const MAX_REOFFER_MS = 8_000;
+const FIRST_REOFFER_MS = 1_000;
+const MAX_REOFFER_MS = 8_000;
 /**
  * How long a calling task that ends while an offer is on its way waits for that offer's answer before it ends (seed
  * 004, "A busy member"), on the formations' clock. From the ending on, this wait, not the offer's own timeout, bounds
@@ -213,7 +213,7 @@ async function readByDeadline(call: CallState, door: MemberDoorLike, clock: Cloc
 }
 
 /** How a member's task, as GetTask reads it, ends the call; null while it is still working. */
-export function taskOutcome(call: Pick<CallState, 'callId' | 'member'>, task: Task, rosterMembers: readonly string[]): EndedCall | null {
+function taskOutcome(call: Pick<CallState, 'callId' | 'member'>, task: Task, rosterMembers: readonly string[]): EndedCall | null {
   const state = task.status.state;
   const message = statusText(task);
   const murmur = task.metadata?.murmur as { noAnswer?: boolean; noAnswerBelow?: { member: string; status: string }[] } | undefined;

@@ -7,7 +7,7 @@ import type { OutboundA2a } from '../telemetry/trace-context.js';
 import { tracedFetch } from '../telemetry/traced-fetch.js';
 
 /** How long one poll of a member's task may take before it counts as a read that got no answer. */
-export const READ_TIMEOUT_MS = 2_000;
+const READ_TIMEOUT_MS = 2_000;
 /**
  * How long one offer may take before it counts as an offer that got no answer, while the calling task runs; once it
  * has ended, the ending's own wait (ENDING_WAIT_MS, member-call-run.ts) bounds an offer on its way instead.
@@ -15,7 +15,7 @@ export const READ_TIMEOUT_MS = 2_000;
 export const OFFER_TIMEOUT_MS = 5_000;
 
 /** The exact status message of a door with no room (seed 000, "A SendMessage the door has no room for"). */
-export const BUSY_MESSAGE = 'task rejected: capsule is busy';
+const BUSY_MESSAGE = 'task rejected: capsule is busy';
 
 export type OfferAnswer =
   | { kind: 'taken'; task: Task }

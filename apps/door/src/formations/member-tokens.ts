@@ -3,7 +3,7 @@ import type { MintedToken } from '../auth/tokens.js';
 import type { Roster } from './roster-loader.js';
 
 /** What a member token reaches: an offer, its polls, its listing, and the cancel of a task taken too late. */
-export const MEMBER_TOKEN_SCOPES = ['SendMessage', 'GetTask', 'ListTasks', 'CancelTask'] as const;
+const MEMBER_TOKEN_SCOPES = ['SendMessage', 'GetTask', 'ListTasks', 'CancelTask'] as const;
 
 /** One member's seat: the tokens its door accepts from its callers, and the token it presents to each callee. */
 export interface MemberSeatTokens {

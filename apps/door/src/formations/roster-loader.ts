@@ -7,11 +7,11 @@ import { type LoadedManifest, loadManifest, ManifestError } from '../manifest/ma
 import { rosterSchema } from './roster.schema.js';
 
 /** A roster that cannot be launched: the message names the file, then each bad key's path, value and what is allowed. Exits 2. */
-export class RosterError extends ConfigError {
+class RosterError extends ConfigError {
   override readonly name = 'RosterError';
 }
 
-export interface RosterMember {
+interface RosterMember {
   readonly name: string;
   readonly loaded: LoadedManifest;
   /** The members this one may call, in roster order. */

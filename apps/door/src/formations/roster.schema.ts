@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 
-export const MEMBER_NAME = /^[a-z][a-z0-9_-]*$/;
+const MEMBER_NAME = /^[a-z][a-z0-9_-]*$/;
 
 const memberName = z.string().regex(MEMBER_NAME, 'a member name: lowercase letters, digits, - and _, starting with a letter');
 
@@ -17,4 +17,3 @@ export const rosterSchema = z.strictObject({
   rules: z.array(z.strictObject({ from: memberName, to: z.array(memberName).min(1) })).default([]),
 });
 
-export type RosterFile = z.output<typeof rosterSchema>;

@@ -8,7 +8,7 @@ import { type ConfigProblem, problemLine, shown } from '../config/config-problem
 import type { Variables } from '../config/settings.js';
 import type { InferenceChoice, Manifest } from './manifest.schema.js';
 
-export type ProviderDriver = 'openai-compatible' | 'anthropic';
+type ProviderDriver = 'openai-compatible' | 'anthropic';
 
 export interface ProviderChoice {
   name: string;
@@ -28,7 +28,7 @@ export interface ProviderChoice {
   thinkingBudgetTokens: number | null;
 }
 
-export interface ScriptChoice {
+interface ScriptChoice {
   name: string;
   driver: 'script';
   scriptPath: string;

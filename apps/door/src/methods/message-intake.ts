@@ -48,7 +48,7 @@ export class MessageIntake {
     const verdict = readMessageParams(call.params, { maxImageBytes: images.max_bytes, maxImagesPerTurn: images.max_per_turn, transport });
     if (!verdict.ok) return { error: verdict.error };
     const read = verdict.read;
-    const trust = trustOf(call.rawHeaders);
+    const trust = trustOf(call.lines);
     const extensions = read.usesDoorExtension ? [DOOR_EXTENSION_URI] : [];
     if (read.taskId !== null) {
       const target = await this.store.viewFor(call.caller).read(read.taskId);
@@ -64,7 +64,7 @@ export class MessageIntake {
       }
     }
     const row = await this.queue.submit(
-      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: call.traceContext !== undefined ? call.traceContext : traceContextOf(call.rawHeaders), answeredAtOnce: read.returnImmediately, forgetSession: read.forgetSession ? 'a2a' : null },
+      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: call.traceContext !== undefined ? call.traceContext : traceContextOf(call.lines), answeredAtOnce: read.returnImmediately, forgetSession: read.forgetSession ? 'a2a' : null },
       call.caller,
     );
     return { row, read, continued: false, extensions };

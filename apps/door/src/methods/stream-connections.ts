@@ -3,7 +3,6 @@ import { Inject, Injectable } from '@nestjs/common';
 import {
   extensionsHeaderNames,
   frameMessageEvent,
-  headerLines,
   type MurmurFrame,
   parseLastEventId,
   STREAM_EXTENSION_URI,
@@ -46,12 +45,12 @@ export class StreamConnections {
   }
 
   lastEventId(call: RpcCall): bigint | null {
-    return parseLastEventId(headerLines(call.rawHeaders, 'last-event-id')[0]);
+    return parseLastEventId(call.lines.lastEventId[0]);
   }
 
   /** Whether the request's A2A-Extensions names the stream extension (seed 000, "Activation"). */
   activated(call: RpcCall): boolean {
-    return extensionsHeaderNames(headerLines(call.rawHeaders, 'a2a-extensions'), STREAM_EXTENSION_URI);
+    return extensionsHeaderNames(call.lines.a2aExtensions, STREAM_EXTENSION_URI);
   }
 
   /** A frame with no task (connection-ack, gap, lagged, capsule-closed) as a message event. */

@@ -6,7 +6,7 @@
 /** Longest path after the plane's prefix, in bytes of the raw target (PATH_MAX on Linux). */
 export const MAX_PATH_BYTES = 4096;
 /** Longest decoded segment, in UTF-8 bytes (NAME_MAX on Linux). */
-export const MAX_SEGMENT_BYTES = 255;
+const MAX_SEGMENT_BYTES = 255;
 
 /** A path the rules accept: its decoded segments, and whether it names a folder (a trailing slash). */
 export interface PlanePath {
@@ -40,7 +40,7 @@ export function parsePlanePath(rest: string): PlanePath | null {
 }
 
 /** One segment, decoded once; null when a rule refuses it. Also the rule for a tool's path argument. */
-export function decodeSegment(piece: string): string | null {
+function decodeSegment(piece: string): string | null {
   if (piece === '') return null;
   let segment: string;
   try {

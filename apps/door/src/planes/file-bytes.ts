@@ -7,7 +7,7 @@ import type { ServerResponse } from 'node:http';
  * createReadStream's 64 KiB: the per-chunk work (a read request, a write request, their callbacks) is what a download
  * spends its CPU on beside the kernel's copies (docs/benchmarks.md, "1 GiB download"). @unit bytes
  */
-export const FILE_CHUNK_BYTES = 512 * 1024;
+const FILE_CHUNK_BYTES = 512 * 1024;
 /**
  * Buffers one download holds. One: a read waits for the socket to take the previous chunk, which costs no throughput
  * (the kernel's socket buffer, megabytes on loopback, keeps sending meanwhile; a second buffer measured the same CPU per

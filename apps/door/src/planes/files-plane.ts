@@ -7,7 +7,7 @@ import { listFolder } from './folder-listing.js';
 import { parsePlanePath } from '../paths/plane-path.js';
 
 /** Where the operator plane is reached (seed 000, "Planes"). */
-export const FILES_PLANE_PREFIX = '/resources/files';
+const FILES_PLANE_PREFIX = '/resources/files';
 
 const NOT_FOUND = Buffer.from(encodeRefusalBody(fileNotFoundRefusal()));
 

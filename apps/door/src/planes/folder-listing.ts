@@ -5,10 +5,10 @@ import { type OpenedBeneath, openBeneath } from '../paths/beneath.js';
 import { acceptableName } from '../paths/plane-path.js';
 
 /** Most entries one listing names (the first by name); `truncated` says more were there. */
-export const MAX_LISTING_ENTRIES = 10_000;
+const MAX_LISTING_ENTRIES = 10_000;
 
 /** One entry of a listing (docs/planes.md, "The listing"); the wire shapes are @murmur/protocol's. */
-export type ListingEntry = FilesListingEntry;
+type ListingEntry = FilesListingEntry;
 export type Listing = FilesListing;
 
 /**

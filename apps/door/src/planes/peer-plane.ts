@@ -9,7 +9,7 @@ import { sendFileBytes } from './file-bytes.js';
 import { contentDispositionFor, contentTypeFor } from './content-type.js';
 
 /** Where the peer plane is reached (seed 000, "Planes"). */
-export const PEER_PLANE_PREFIX = '/resources/peer/';
+const PEER_PLANE_PREFIX = '/resources/peer/';
 
 const NOT_FOUND = Buffer.from(encodeRefusalBody(handleNotFoundRefusal()));
 

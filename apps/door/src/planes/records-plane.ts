@@ -18,11 +18,6 @@ export interface OwnSession {
   formation(): RecordFormationResponse | null;
 }
 
-/** Whether a request path is the record plane's (docs/console.md, "Every door serves its record"). */
-export function isRecordsPath(pathname: string): boolean {
-  return pathname === RECORDS_PLANE_PATH || pathname.startsWith(`${RECORDS_PLANE_PATH}/`);
-}
-
 /**
  * The record plane: the door's own session's record, with the paths and shapes of mur console's record API, reached
  * after the door token, peer consent and the resources/records scope (seed 000, step 4). One request is answered at a

@@ -125,6 +125,10 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
       case 'harness_session_forgotten':
       case 'harness_start':
       case 'harness_end':
+      case 'skill_call':
+      case 'artifact_staged':
+      case 'artifact_pulled':
+      case 'tools_refreshed':
         break;
       default:
         unhandledRecord(record);

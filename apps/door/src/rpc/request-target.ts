@@ -4,7 +4,7 @@
  * puts the token first on every request, so such a target is rewritten (Fastify's `rewriteUrl`) to a path that only
  * the door's 404 answers, and reaches it through the gate like any other.
  */
-export const UNROUTABLE_PATH = '/.murmur/unroutable-request-target';
+const UNROUTABLE_PATH = '/.murmur/unroutable-request-target';
 
 export function routableUrl(url: string | undefined): string {
   if (url === '/') return url;

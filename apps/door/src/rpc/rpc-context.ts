@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { JsonObject, JsonRpcErrorObject, JsonRpcId, MethodName } from '@murmur/protocol';
+import type { JsonObject, JsonRpcErrorObject, JsonRpcId, MethodName, RequestHeaderLines } from '@murmur/protocol';
 import type { Caller } from '../auth/caller.js';
 import type { CallTraceContext, StreamedTask } from './rpc-observer.js';
 
@@ -10,8 +10,8 @@ export interface RpcCall {
   params: JsonObject;
   caller: Caller;
   headers: Record<string, string | string[] | undefined>;
-  /** Raw header lines as [name, value, …], for headers whose repetition matters. */
-  rawHeaders: string[];
+  /** The headers the door reads, each one's lines, read once as the request came in (readRequestHeaders). */
+  lines: RequestHeaderLines;
   /** Gives back the request body's share of the intake budget, once the method has taken in what it needs of it. */
   releaseBody?: () => void;
   /** With telemetry on, the request's server span: a task it starts continues it instead of the caller's traceparent. */

@@ -1,4 +1,5 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { type RequestHeaderLines, readRequestHeaders } from '@murmur/protocol';
 import type { RequestGate } from '../auth/request-gate.js';
 import type { Caller } from '../auth/caller.js';
 import { INTAKE_SMALL_BODY_BYTES, type IntakeBudget } from './intake-budget.js';
@@ -19,7 +20,8 @@ export function rpcFastLane(deps: { gate: RequestGate; rpc: RpcPipeline; smallIn
     if (request.method !== 'POST' || request.url !== '/') return false;
     const declared = smallDeclaredLength(request);
     if (declared === null || !isJsonContentType(request.headers['content-type'])) return false;
-    const verdict = deps.gate.check(request.rawHeaders);
+    const lines = readRequestHeaders(request.rawHeaders);
+    const verdict = deps.gate.check(lines);
     if (!verdict.ok) return false;
     const release = deps.smallIntake.tryReserve(declared);
     if (release === null) return false;
@@ -27,7 +29,7 @@ export function rpcFastLane(deps: { gate: RequestGate; rpc: RpcPipeline; smallIn
     request.headers['content-type'] = 'application/json';
     readBody(request, declared, deps.bodyLimit, release, (error, body) => {
       if (error) response.destroy();
-      else serveBody(deps.rpc, request, response, verdict.caller, body as string, release);
+      else serveBody(deps.rpc, request, response, verdict.caller, lines, body as string, release);
     });
     return true;
   };
@@ -66,14 +68,14 @@ function smallDeclaredLength(request: IncomingMessage): number | null {
   return Number.isInteger(declared) && declared >= 0 && declared <= INTAKE_SMALL_BODY_BYTES ? declared : null;
 }
 
-function serveBody(rpc: RpcPipeline, request: IncomingMessage, response: ServerResponse, caller: Caller, body: string, release: () => void): void {
+function serveBody(rpc: RpcPipeline, request: IncomingMessage, response: ServerResponse, caller: Caller, lines: RequestHeaderLines, body: string, release: () => void): void {
   // Step 5: a POST / with content-type application/json and no body.
   if (body === '') {
     release();
     writeJson(response, 404, { 'content-type': 'application/json' }, NOT_FOUND_BODY);
     return;
   }
-  const rpcRequest = { body, headers: request.headers, rawHeaders: request.rawHeaders, caller, releaseBody: release };
+  const rpcRequest = { body, headers: request.headers, lines, caller, releaseBody: release };
   let answer: RpcReply | Promise<RpcReply>;
   try {
     answer = rpc.answer(rpcRequest);

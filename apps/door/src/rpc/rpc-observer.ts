@@ -1,4 +1,5 @@
 /** A W3C trace context as the pipeline hands it on: the shape telemetry/trace-context.ts names TraceContext. */
+import type { RequestHeaderLines } from '@murmur/protocol';
 export interface CallTraceContext {
   traceparent: string;
   tracestate?: string;
@@ -27,5 +28,5 @@ export interface StreamedTask {
  * pipeline holds none when telemetry is off, and then does nothing more per request than check that it holds none.
  */
 export interface RpcObserver {
-  begin(method: string, params: unknown, rawHeaders: readonly string[], protocolVersion: string): RpcObservation;
+  begin(method: string, params: unknown, headers: RequestHeaderLines, protocolVersion: string): RpcObservation;
 }

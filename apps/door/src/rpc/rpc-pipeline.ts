@@ -1,10 +1,7 @@
 import {
   A2A_EXTENSIONS_HEADER,
   checkTenant,
-  COMPLETION_SESSION_HEADER,
-  DELEGATION_ID_HEADER,
   failure,
-  headerLines,
   internalError,
   type JsonRpcErrorObject,
   type JsonRpcId,
@@ -15,6 +12,7 @@ import {
   pushNotSupported,
   readEnvelope,
   readParams,
+  type RequestHeaderLines,
   rpcError,
   scopeOf,
   success,
@@ -37,8 +35,8 @@ export interface RpcRequest {
   body: string;
   /** Header values by lower-case name (Node joins repeated unknown headers). */
   headers: Record<string, string | string[] | undefined>;
-  /** Raw header lines as [name, value, name, value, …], for headers whose repetition matters. */
-  rawHeaders: string[];
+  /** The headers the door reads, each one's lines, read once as the request came in (readRequestHeaders). */
+  lines: RequestHeaderLines;
   caller: Caller;
   /** Gives back the body's share of the intake budget; called once the body is parsed and its message stored. */
   releaseBody?: () => void;
@@ -130,8 +128,8 @@ export class RpcPipeline {
   private async answerObserved(request: RpcRequest, observer: RpcObserver): Promise<RpcReply> {
     const begun: { observation: RpcObservation | null } = { observation: null };
     const admitted = this.admit(request, (envelope) => {
-      const version = headerLines(request.rawHeaders, 'a2a-version')[0]?.trim() ?? '';
-      begun.observation = observer.begin(envelope.method, envelope.params, request.rawHeaders, version);
+      const version = request.lines.a2aVersion[0]?.trim() ?? '';
+      begun.observation = observer.begin(envelope.method, envelope.params, request.lines, version);
     });
     const observation = begun.observation;
     if (observation === null) return admitted as RpcReply;
@@ -168,13 +166,13 @@ export class RpcPipeline {
     onEnvelope?.(envelope.request);
     const { id, method } = envelope.request;
     // 8. A2A-Version.
-    const version = negotiateVersion(headerLines(request.rawHeaders, 'a2a-version'));
+    const version = negotiateVersion(request.lines.a2aVersion);
     if (!version.ok) return refuse(id, versionNotSupported(version.requestedVersion));
     // 9. A completion addressed to another session.
     // Repeated lines and comma-separated values read the same, as peer consent reads them (RFC 9110 §5.3).
-    const isCompletion = taskOrigins(request.rawHeaders).includes('completion');
+    const isCompletion = taskOrigins(request.lines).includes('completion');
     if (isCompletion) {
-      const addressed = headerLines(request.rawHeaders, COMPLETION_SESSION_HEADER)[0]?.trim() ?? '';
+      const addressed = request.lines.completionSession[0]?.trim() ?? '';
       if (addressed !== this.session.sessionId) {
         return refuse(id, rpcError('CompletionMisaddressed', `completion addressed to session '${addressed}', which does not run here`, { addressedSession: addressed }));
       }
@@ -192,7 +190,7 @@ export class RpcPipeline {
     // 13. A tenant.
     const tenant = checkTenant(params.params);
     if (tenant) return refuse(id, tenant);
-    return { id, method, params: params.params, caller: request.caller, headers: request.headers, rawHeaders: request.rawHeaders, releaseBody: request.releaseBody };
+    return { id, method, params: params.params, caller: request.caller, headers: request.headers, lines: request.lines, releaseBody: request.releaseBody };
   }
 
   /** Step 14 for a method that can answer from memory (GetTask of a mirrored task); null when it cannot. */
@@ -242,7 +240,7 @@ export class RpcPipeline {
    * delegation token holds none, and a public door's completion carries no token (docs/formations.md).
    */
   private completion(id: JsonRpcId, rpc: Parameters<typeof readParams>[0], request: RpcRequest): RpcReply {
-    const delegation = headerLines(request.rawHeaders, DELEGATION_ID_HEADER)[0]?.trim() ?? '';
+    const delegation = request.lines.delegationId[0]?.trim() ?? '';
     const notAwaited = () =>
       refuse(
         id,

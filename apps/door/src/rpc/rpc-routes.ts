@@ -1,4 +1,4 @@
-import { AGENT_CARD_PATH, CONTROL_PATH, doorNotFoundRefusal, encodeRefusalBody, failure, RECORDS_PLANE_PATH, RECORDS_SCOPE, rpcError } from '@murmur/protocol';
+import { AGENT_CARD_PATH, CONTROL_PATH, doorNotFoundRefusal, encodeRefusalBody, failure, RECORDS_PLANE_PATH, RECORDS_SCOPE, type RequestHeaderLines, readRequestHeaders, rpcError } from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
@@ -13,6 +13,8 @@ import type { RpcPipeline } from './rpc-pipeline.js';
 declare module 'fastify' {
   interface FastifyRequest {
     murmurCaller?: Caller;
+    /** The headers the door reads, read once by the gate's hook (readRequestHeaders). */
+    murmurLines?: RequestHeaderLines;
     /** The control token's id, on a POST /control admitted by its own token (docs/control.md). */
     murmurControlTokenId?: string;
     /** Gives back the body's share of the intake budget (idempotent). */
@@ -21,9 +23,9 @@ declare module 'fastify' {
 }
 
 /** Room for a message's text, data parts and the envelope around it: a text-only message may be this large. */
-export const TEXT_BODY_BYTES = 8 * 1024 * 1024;
+const TEXT_BODY_BYTES = 8 * 1024 * 1024;
 /** Room for the text and envelope beside images at their limits. */
-export const IMAGE_BODY_SLACK_BYTES = 1024 * 1024;
+const IMAGE_BODY_SLACK_BYTES = 1024 * 1024;
 
 /**
  * Bodies larger than this are refused -32600 rather than read. It fits the message limits exactly: the largest
@@ -117,7 +119,8 @@ export function registerDoorRoutes(
       }
       return admitted;
     }
-    const verdict = deps.gate.check(request.raw.rawHeaders);
+    request.murmurLines = readRequestHeaders(request.raw.rawHeaders);
+    const verdict = deps.gate.check(request.murmurLines);
     if (!verdict.ok) return reply.code(verdict.status).headers(verdict.headers).send(Buffer.from(verdict.body));
     // Step 4: the operator plane takes the resources/files scope on an authenticated door, then the plane.
     if (plane === 'files') {
@@ -165,7 +168,7 @@ export function registerDoorRoutes(
           .header('connection', 'close')
           .send(Buffer.from(TOO_LARGE_BODY));
       }
-      const answer = await deps.rpc.handle({ body, headers: request.headers, rawHeaders: request.raw.rawHeaders, caller: request.murmurCaller!, releaseBody: release });
+      const answer = await deps.rpc.handle({ body, headers: request.headers, lines: request.murmurLines ?? readRequestHeaders(request.raw.rawHeaders), caller: request.murmurCaller!, releaseBody: release });
       if (answer.stream) {
         // The stream is written to the raw response: Fastify hands it over, and sends nothing of its own.
         reply.hijack();

@@ -8,7 +8,7 @@ import { makePrivateDir, PRIVATE_FILE_MODE } from '../common/private-files.js';
  * @default 20 ms
  * @unit ms
  */
-export const INFO_LINE_DELAY_MS = 20;
+const INFO_LINE_DELAY_MS = 20;
 
 /** Characters of waiting info lines past which they are written at once. */
 const INFO_BUFFER_CHARS = 64 * 1024;

@@ -1,7 +1,7 @@
 import { formatSecondsTimestamp } from './timestamps.js';
 
 /** The default notice margin: five minutes, or a tenth of the deadline when that is shorter (seed 004). */
-export const DEFAULT_NOTICE_SECS = 300;
+const DEFAULT_NOTICE_SECS = 300;
 
 /**
  * The session's deadline (mur run --deadline): when the runtime ends the session, and the one-time notice the agent

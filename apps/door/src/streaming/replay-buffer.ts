@@ -1,6 +1,6 @@
 import type { StreamEvent } from './stream-event.js';
 
-export const REPLAY_CAPACITY = 512;
+const REPLAY_CAPACITY = 512;
 
 /**
  * Bytes of events the replay buffer holds beside its 512-event count: past either, the oldest go, and a replay
@@ -16,13 +16,13 @@ export type ReplayResult = { gapFirstAvailableId: bigint | null; events: StreamE
  * What the buffer evicted of one task that has not ended: the task-stream gap is judged on it (docs/decisions.md,
  * "A task stream's gap"). Records are dropped when the task ends, and never more than this many are kept.
  */
-export const EVICTION_RECORDS = 4096;
+const EVICTION_RECORDS = 4096;
 interface TaskEviction {
   lastId: bigint;
 }
 
 /** Heap an event's rendered result takes, by the same estimate as the connection queue's. */
-export const eventBytes = (event: StreamEvent): number => 64 + event.result.length * 2;
+const eventBytes = (event: StreamEvent): number => 64 + event.result.length * 2;
 
 /** The session's most recent events with ids (at most 512, at most 4 MiB), in the order written (seed 001, "Replay"). */
 export class ReplayBuffer {

@@ -4,7 +4,7 @@ import type { StalledReader, StalledReaders } from './stalled-readers.js';
 import { type EncodedEvent, encodedEvent, type StreamEvent } from './stream-event.js';
 
 /** Live events a connection may fall behind by before the oldest are dropped (seed 001, "Frames a connection misses"). */
-export const CONNECTION_QUEUE_LIMIT = 128;
+const CONNECTION_QUEUE_LIMIT = 128;
 
 /**
  * Bytes of live events a connection may hold unwritten beside the 128-event count; past either, the oldest are
@@ -12,7 +12,7 @@ export const CONNECTION_QUEUE_LIMIT = 128;
  * @default 1 MiB
  * @unit bytes (twice each event's UTF-8 length: the UTF-16 estimate it was set in, exact for ASCII, larger otherwise)
  */
-export const CONNECTION_QUEUE_BYTES = 1024 * 1024;
+const CONNECTION_QUEUE_BYTES = 1024 * 1024;
 
 /**
  * The most a connection hands its socket in one write. Events are written in slices of this size, the next only

@@ -6,7 +6,7 @@
  * @default 64 MiB
  * @unit bytes (twice each pinned event's UTF-8 length: the UTF-16 estimate it was set in, exact for ASCII, larger otherwise)
  */
-export const STALLED_EVENTS_BYTES = 64 * 1024 * 1024;
+const STALLED_EVENTS_BYTES = 64 * 1024 * 1024;
 
 /** A connection stalled in the middle of an event: what it pins, and how it is let go. */
 export interface StalledReader {

@@ -7,13 +7,13 @@ import type { TaskRow } from './task.entity.js';
  * @default 8 MiB
  * @unit bytes (estimated: UTF-16 text plus a fixed overhead per row)
  */
-export const TASK_CACHE_BYTES = 8 * 1024 * 1024;
+const TASK_CACHE_BYTES = 8 * 1024 * 1024;
 
 /** Fields, keys and object headers of a row with no text in it. */
 const ROW_OVERHEAD_BYTES = 512;
 
 /** An upper estimate of the heap a row holds: strings at two bytes a character, plus the fixed part. */
-export function rowBytes(row: TaskRow): number {
+function rowBytes(row: TaskRow): number {
   const text = (s: string | null) => (s === null ? 0 : s.length * 2);
   const json = (v: unknown) => (v === null || v === undefined ? 0 : JSON.stringify(v).length * 2);
   return ROW_OVERHEAD_BYTES + text(row.statusText) + text(row.response) + text(row.prompt) + json(row.residue) + json(row.murmur);

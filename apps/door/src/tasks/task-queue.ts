@@ -14,7 +14,7 @@ import { agentText } from './task-text.js';
 import { redactHandles } from '../peers/peer-handles.js';
 
 /** Tasks waiting in TASK_STATE_SUBMITTED under task_acceptance: queue, beyond which new ones are rejected busy. */
-export const QUEUE_LIMIT = 1000;
+const QUEUE_LIMIT = 1000;
 
 const noop = (): void => undefined;
 
@@ -24,10 +24,10 @@ const noop = (): void => undefined;
  * @default 64 MiB
  * @unit bytes (text at two bytes a character, images as decoded)
  */
-export const QUEUE_BYTES = 64 * 1024 * 1024;
+const QUEUE_BYTES = 64 * 1024 * 1024;
 
 /** The heap a waiting task's input holds. */
-export const inputBytes = (input: Pick<NewTask, 'text' | 'images'>): number => input.text.length * 2 + input.images.reduce((n, i) => n + i.bytes.length, 0);
+const inputBytes = (input: Pick<NewTask, 'text' | 'images'>): number => input.text.length * 2 + input.images.reduce((n, i) => n + i.bytes.length, 0);
 
 export interface NewTask {
   messageId: string;

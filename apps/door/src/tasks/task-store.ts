@@ -12,7 +12,7 @@ import { TaskView } from './task-view.js';
 import { TaskWriter } from './task-writer.js';
 
 /** The settle message a task left live by a crash gets when its records are reopened. */
-export const SETTLED_ON_REOPEN = 'the session ended before this task did; settled when its records were reopened';
+const SETTLED_ON_REOPEN = 'the session ended before this task did; settled when its records were reopened';
 
 const storeError = (id: string, error: unknown): StoreError =>
   new StoreError(`the task store could not record task ${id}: ${(error as Error).message}`, { cause: error });

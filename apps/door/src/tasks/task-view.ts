@@ -11,7 +11,7 @@ import { fromRawRow } from './task-row-codec.js';
  * that would hold more ends early, with a token for the rest. The first row of a page is always answered.
  * @default 4 Mi characters
  */
-export const PAGE_TEXT_BUDGET = 4 * 1024 * 1024;
+const PAGE_TEXT_BUDGET = 4 * 1024 * 1024;
 
 export interface TaskPage {
   rows: TaskRow[];

@@ -27,7 +27,7 @@ export function requestFacts(params: unknown): A2aFacts {
  * What a JSON-RPC answer says: its error's code, or the task it carries (a Task itself, or `{ task }` of a
  * SendMessage answer) with its state and context; a SendMessage answered with a message gives its context.
  */
-export function answerFacts(answer: unknown): A2aFacts {
+function answerFacts(answer: unknown): A2aFacts {
   if (!isObject(answer)) return {};
   if (isObject(answer.error)) return { errorType: String(answer.error.code ?? '_OTHER') };
   const result = answer.result;

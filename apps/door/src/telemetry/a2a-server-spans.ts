@@ -1,4 +1,5 @@
 import { ROOT_CONTEXT, SpanKind, type Tracer, trace } from '@opentelemetry/api';
+import type { RequestHeaderLines } from '@murmur/protocol';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { answerFactsOf, requestFacts } from './a2a-facts.js';
 import { a2aAttributes, endA2aSpan } from './a2a-span-attributes.js';
@@ -26,8 +27,8 @@ export class A2aServerSpans {
     private readonly server: { address: string; port: number } | null,
   ) {}
 
-  begin(method: string, params: unknown, rawHeaders: readonly string[], protocolVersion: string): Observation {
-    const caller = traceContextOf(rawHeaders);
+  begin(method: string, params: unknown, headers: RequestHeaderLines, protocolVersion: string): Observation {
+    const caller = traceContextOf(headers);
     const parent = caller === null ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, caller, { get: (c, k) => c[k as keyof TraceContext], keys: (c) => Object.keys(c) });
     const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, startTime: now(), attributes: a2aAttributes(method, requestFacts(params), this.server, protocolVersion) }, parent);
     const carrier: Record<string, string> = {};

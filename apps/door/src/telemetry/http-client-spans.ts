@@ -5,7 +5,7 @@ import type { TraceContext } from './trace-context.js';
 export type HttpAnswer = { status: number } | { errorType: string };
 
 /** One outbound HTTP request's client span: the trace context its headers carry, and its end. */
-export interface OutboundHttpCall {
+interface OutboundHttpCall {
   readonly traceContext: TraceContext | null;
   end(answer: HttpAnswer): void;
 }

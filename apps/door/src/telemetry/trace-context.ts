@@ -1,4 +1,4 @@
-import { headerLines } from '@murmur/protocol';
+import type { RequestHeaderLines } from '@murmur/protocol';
 
 /** The W3C Trace Context headers (https://www.w3.org/TR/trace-context/#traceparent-header, #tracestate-header). */
 export const TRACEPARENT_HEADER = 'traceparent';
@@ -19,11 +19,11 @@ export interface TraceContext {
 }
 
 /** The request's traceparent when it is one valid line, else null: the task then starts a trace of its own. */
-export function traceparentOf(rawHeaders: readonly string[]): string | null {
-  const lines = headerLines(rawHeaders, TRACEPARENT_HEADER);
+function traceparentOf(headers: Pick<RequestHeaderLines, 'traceparent'>): string | null {
+  const lines = headers.traceparent;
   // Trace Context §3.2: more than one traceparent line makes the header invalid.
   if (lines.length !== 1) return null;
-  const value = lines[0].trim();
+  const value = (lines[0] ?? '').trim();
   return TRACEPARENT.test(value) ? value : null;
 }
 
@@ -31,10 +31,10 @@ export function traceparentOf(rawHeaders: readonly string[]): string | null {
  * The request's trace context: its valid traceparent, with its tracestate (several lines joined by commas, §3.3.1.1)
  * when there is one of printable ASCII within 512 characters. A tracestate without a valid traceparent is ignored (§3.3).
  */
-export function traceContextOf(rawHeaders: readonly string[]): TraceContext | null {
-  const traceparent = traceparentOf(rawHeaders);
+export function traceContextOf(headers: Pick<RequestHeaderLines, 'traceparent' | 'tracestate'>): TraceContext | null {
+  const traceparent = traceparentOf(headers);
   if (traceparent === null) return null;
-  const tracestate = headerLines(rawHeaders, TRACESTATE_HEADER)
+  const tracestate = headers.tracestate
     .map((l) => l.trim())
     .filter((l) => l !== '')
     .join(',');
@@ -57,7 +57,7 @@ export interface A2aFacts {
 }
 
 /** One outbound A2A request's client span: the trace context its headers carry, and its end. */
-export interface OutboundA2aCall {
+interface OutboundA2aCall {
   readonly traceContext: TraceContext | null;
   end(answer: A2aFacts): void;
 }

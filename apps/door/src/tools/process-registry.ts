@@ -30,10 +30,10 @@ export const COMMAND_SESSION_ENV = 'MURMUR_COMMAND_SESSION';
  * The environment variable a session's reaper (and the `sleep` it polls with) carries, naming the session: a resumed
  * launch ends the killed run's reaper by it, since it does the reaper's work itself.
  */
-export const REAPER_SESSION_ENV = 'MURMUR_REAPER_SESSION';
+const REAPER_SESSION_ENV = 'MURMUR_REAPER_SESSION';
 
 /** The pids of live processes carrying this session's mark, read from /proc/<pid>/environ (never this process). */
-export function markedProcesses(sessionId: string, variable = COMMAND_SESSION_ENV): number[] {
+function markedProcesses(sessionId: string, variable = COMMAND_SESSION_ENV): number[] {
   const mark = Buffer.from(`${variable}=${sessionId}\0`);
   const pids: number[] = [];
   let entries: string[];

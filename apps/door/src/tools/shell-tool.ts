@@ -8,6 +8,8 @@ import type { BackgroundCommands } from './background-commands.js';
 import { type CommandExit, CommandProcess } from './command-process.js';
 import type { GroupMember } from './process-group.js';
 import type { ProcessRegistry } from './process-registry.js';
+import type { SessionContext } from '../session/session-context.js';
+import type { CommandLine, CommandSandbox } from './sandbox/sandbox.js';
 import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { ToolInputError } from './tool-call.js';
 
@@ -18,7 +20,7 @@ export const OUTPUT_CAP_BYTES = 1024 * 1024;
  * How long output is still read after the shell exits: what its children wrote just before is kept, and a child
  * that holds the output open (a server started with `&`) does not hold the call (docs/agent-loop.md, "Processes").
  */
-export const DRAIN_MS = 50;
+const DRAIN_MS = 50;
 
 export interface ShellCall {
   taskId: string;
@@ -32,9 +34,12 @@ export interface ShellCall {
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
   /** What the command reads on standard input (a hook's input); none (/dev/null) when absent. */
   stdin?: string;
+  /** A native artifact's program instead of a shell binary: its folder (shown read-only) and its entry (docs/artifacts.md, "Native tools"). */
+  artifact?: { folder: string; entry: string };
 }
 
 export interface ShellDeps {
+  session: SessionContext;
   background: BackgroundCommands;
   processes: ProcessRegistry;
   sandbox: SessionSandbox;
@@ -62,6 +67,18 @@ export function readShellInput(binary: string, input: Record<string, unknown>): 
   throw new ToolInputError(`tool '${binary}' takes {"command": "<text>"} or {"args": ["<arg>", …]}`);
 }
 
+/** The command a call starts: a shell binary resolved where commands run, or a native artifact's entry, and what its result shows of it. */
+function commandOf(call: ShellCall, sandbox: CommandSandbox): { line: CommandLine; binaryPath: string; shown: string } {
+  if (call.artifact !== undefined) {
+    const line = sandbox.artifactLine(call.artifact.folder, call.artifact.entry, call.cwd);
+    return { line, binaryPath: line.program, shown: call.binary };
+  }
+  const { args, shown } = readShellInput(call.binary, call.input);
+  const binaryPath = sandbox.resolve(call.binary);
+  if (binaryPath === null) throw new ToolInputError(sandbox.unreachable(call.binary) ?? `shell binary '${call.binary}' is not installed on this host`);
+  return { line: sandbox.commandLine(binaryPath, args, call.cwd), binaryPath, shown };
+}
+
 /** Waits for the output to end, for at most DRAIN_MS; true when it ended. */
 async function drained(closed: Promise<void>): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
@@ -71,7 +88,7 @@ async function drained(closed: Promise<void>): Promise<boolean> {
 }
 
 /** The note after the fence naming the processes that still hold a finished command's output. */
-export function holdersNote(holders: GroupMember[]): string {
+function holdersNote(holders: GroupMember[]): string {
   const named = holders.map((h) => `${h.pid} ${h.comm}`).join(', ');
   const count = holders.length === 1 ? '1 process it started still holds' : `${holders.length} processes it started still hold`;
   return `note: the command exited, but ${count} its output and runs on until the session ends: ${named}`;
@@ -111,13 +128,11 @@ function watchLimits(deps: ShellDeps, command: CommandProcess): LimitWatch {
  * fence), or moves to the background once lifecycle.shell_grace_secs pass.
  */
 export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellResult> {
-  const { args, shown } = readShellInput(call.binary, call.input);
   const { sandbox, env } = deps.sandbox;
-  const binaryPath = sandbox.resolve(call.binary);
-  if (binaryPath === null) throw new ToolInputError(sandbox.unreachable(call.binary) ?? `shell binary '${call.binary}' is not installed on this host`);
+  const { line, binaryPath, shown } = commandOf(call, sandbox);
   const startedAtMs = Date.now();
   deps.processes.ensureReaper();
-  const command = new CommandProcess(sandbox.commandLine(binaryPath, args, call.cwd), { cwd: call.cwd, env, stdin: call.stdin !== undefined });
+  const command = new CommandProcess(line, { cwd: call.cwd, env, stdin: call.stdin !== undefined });
   const { child, pgid } = command;
   if (call.stdin !== undefined && child.stdin) {
     // A command that exits without reading all of it closes the pipe: that is its business, not an error of the door's.
@@ -128,12 +143,34 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
   const limits = watchLimits(deps, command);
   const out = { stdout: '', stderr: '', truncated: false };
   let log: ReturnType<typeof createWriteStream> | null = null;
+  // A background command's log is the door's own write: at most capabilities.shell.max_file_mib, and written no
+  // faster than the disk takes it (the command's pipes wait meanwhile), so neither the host's disk nor the door's
+  // memory grows with what a command prints.
+  const maxLogBytes = deps.session.manifest.capabilities.shell.max_file_mib * 1024 * 1024;
+  let logBytes = 0;
+  let logFull = false;
   const collect = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
-    const text = chunk.toString('utf8');
     if (log) {
-      log.write(chunk);
+      logBytes += chunk.length;
+      if (logBytes > maxLogBytes) {
+        if (!logFull) {
+          logFull = true;
+          log.write(chunk.subarray(0, Math.max(0, chunk.length - (logBytes - maxLogBytes))));
+          void command.end();
+        }
+        return;
+      }
+      if (!log.write(chunk)) {
+        child.stdout?.pause();
+        child.stderr?.pause();
+        log.once('drain', () => {
+          child.stdout?.resume();
+          child.stderr?.resume();
+        });
+      }
       return;
     }
+    const text = chunk.toString('utf8');
     if (out[stream].length + text.length > OUTPUT_CAP_BYTES) {
       out[stream] += text.slice(0, Math.max(0, OUTPUT_CAP_BYTES - out[stream].length));
       out.truncated = true;
@@ -167,7 +204,7 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
         }
         await new Promise<void>((resolve) => stream.end(() => resolve()));
         if (pgid !== undefined) deps.processes.release(pgid);
-        const limit = limits.note(exit);
+        const limit = logFull ? `note: the command's output passed capabilities.shell.max_file_mib (${maxLogBytes / 1024 / 1024} MiB) in its log: the door ended it` : limits.note(exit);
         limits.done();
         return { code: exit.code, limit };
       });

@@ -8,7 +8,7 @@ export interface Usage {
   cacheWrite?: number;
 }
 
-export type Count = number | 'unknown';
+type Count = number | 'unknown';
 
 export interface UsageTotals {
   input: Count;

@@ -32,7 +32,7 @@ function describe(pids: number[], when: string): string[] {
 }
 
 /** Pids of live processes whose environment carries MURMUR_HOME=`home`: the door, its reaper, every command. */
-export function sessionProcesses(home: string): number[] {
+function sessionProcesses(home: string): number[] {
   const marker = `MURMUR_HOME=${home}\0`;
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
@@ -96,13 +96,23 @@ export async function runCrashTrials(trials: number, seed: number): Promise<Cras
     const door = await runDoor(capsule, [], home);
     const acknowledged: string[] = [];
     let inFlight = true;
+    let firstAcknowledged: () => void = () => {};
+    const firstAck = new Promise<void>((resolve) => {
+      firstAcknowledged = resolve;
+    });
     const senders = Array.from({ length: 3 }, async (_, s) => {
       for (let n = 0; inFlight; n++) {
         const answer = await rpc(door.url, 'SendMessage', { message: { messageId: `t${trial}-${s}-${n}`, role: 'ROLE_USER', parts: [{ text: s === 0 && n % 2 === 0 ? 'shell' : n % 3 === 0 ? 'slow' : 'quick' }] }, configuration: { returnImmediately: true } }).catch(() => null);
-        if (answer?.json?.result?.task?.id) acknowledged.push(answer.json.result.task.id);
-        else return;
+        if (answer?.json?.result?.task?.id) {
+          acknowledged.push(answer.json.result.task.id);
+          firstAcknowledged();
+        } else return;
       }
     });
+    // The random moment counts from the first acknowledged task, so that requests are in flight whatever the
+    // machine's load: counted from the announcement, a loaded machine had acknowledged almost nothing by the kill
+    // (2 to 7 tasks in 5 trials, no command started, where a quiet one acknowledged 73 and ran 4).
+    await Promise.race([firstAck, Promise.all(senders)]);
     // The first trial's kill waits until a command runs (on a loaded machine the task may not have reached its tool
     // call in the random delay), so the trials always kill a door with commands running; the others are as random.
     if (trial === 0) {

@@ -128,7 +128,7 @@ export async function startTask(url: string, token: string, text: string, return
   return id;
 }
 
-export async function waitUntil<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
+async function waitUntil<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -156,7 +156,7 @@ export function neverHeldId(seed = 0): string {
 }
 
 /** The expected www-authenticate of each refusal (seed 000, the 401/403 table). */
-export const challenge = {
+const challenge = {
   unauthenticated: (realm: string) => `Bearer realm="${realm}"`,
   invalidToken: (realm: string) => `Bearer realm="${realm}", error="invalid_token"`,
   insufficientScope: (realm: string, scope: string) => `Bearer realm="${realm}", error="insufficient_scope", scope="${scope}"`,

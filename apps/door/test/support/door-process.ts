@@ -12,7 +12,7 @@ import { assertNoAddressToModel, assertTraceOnSchema } from './trace-schema-chec
 export const MUR_CLI = fileURLToPath(new URL('../../../bin/mur.js', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
 
-export interface Announced {
+interface Announced {
   sessionId: string;
   url: string;
   name: string;

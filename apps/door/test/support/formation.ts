@@ -53,7 +53,7 @@ export function memberManifest(name: string, opts: { callee?: boolean; acceptanc
   ].join('\n');
 }
 
-export interface AnnouncedFormation {
+interface AnnouncedFormation {
   formation: string;
   pid: number;
   entry: string;

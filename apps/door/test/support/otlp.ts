@@ -118,7 +118,7 @@ function span(buf: Uint8Array, resource: Record<string, AttrValue>): OtlpSpan {
 }
 
 /** An ExportTraceServiceRequest body, flattened to its spans (each with its resource's attributes). */
-export function decodeTraceRequest(body: Uint8Array): OtlpSpan[] {
+function decodeTraceRequest(body: Uint8Array): OtlpSpan[] {
   const spans: OtlpSpan[] = [];
   fields(body, (f, w, r) => {
     if (f !== 1 || w !== WIRE_LEN) return false;
@@ -149,7 +149,7 @@ export function decodeTraceRequest(body: Uint8Array): OtlpSpan[] {
 }
 
 /** One histogram point of an exported metric (metrics.proto): its attributes, count and sum. */
-export interface OtlpHistogramPoint {
+interface OtlpHistogramPoint {
   metric: string;
   unit: string;
   attributes: Record<string, AttrValue>;
@@ -158,7 +158,7 @@ export interface OtlpHistogramPoint {
 }
 
 /** An ExportMetricsServiceRequest body, flattened to its histograms' data points (other kinds are skipped). */
-export function decodeMetricsRequest(body: Uint8Array): OtlpHistogramPoint[] {
+function decodeMetricsRequest(body: Uint8Array): OtlpHistogramPoint[] {
   const points: OtlpHistogramPoint[] = [];
   const each = (buf: Uint8Array, field: number, on: (b: Uint8Array) => void) =>
     fields(buf, (f, w, r) => {

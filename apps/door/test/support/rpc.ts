@@ -8,7 +8,7 @@ export interface HttpAnswer {
   json: any;
 }
 
-export async function post(url: string, body: string | undefined, headers: Record<string, string> = {}): Promise<HttpAnswer> {
+async function post(url: string, body: string | undefined, headers: Record<string, string> = {}): Promise<HttpAnswer> {
   const response = await fetch(`${url}/`, { method: 'POST', headers, body });
   const text = await response.text();
   let json: unknown;

@@ -280,7 +280,7 @@ export function isStatus(event: SseEvent, state: string, text?: string): boolean
   return kindOf(event) === 'status' && stateOf(event) === state && (text === undefined || statusTextOf(event) === text);
 }
 
-export const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
+const TERMINAL = new Set(['TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_CANCELED', 'TASK_STATE_REJECTED']);
 
 export function isTerminalStatus(event: SseEvent): boolean {
   return kindOf(event) === 'status' && TERMINAL.has(stateOf(event) ?? '');
@@ -322,7 +322,7 @@ export interface DoorLogEntry {
 }
 
 /** Every entry of <recordsDir>/logs/door.log. */
-export function doorLog(recordsDir: string): DoorLogEntry[] {
+function doorLog(recordsDir: string): DoorLogEntry[] {
   try {
     return readFileSync(path.join(recordsDir, 'logs', 'door.log'), 'utf8')
       .split('\n')
@@ -346,8 +346,8 @@ export function openStreams(recordsDir: string): number {
 
 export const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export const UTC_MS_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-export const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{32}$/;
+const UTC_MS_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const MESSAGE_ID_PATTERN = /^msg_[0-9a-f]{32}$/;
 
 /** Every data line is a complete JSON-RPC response to the request, whose result holds exactly one StreamResponse member. */
 export function assertEnvelope(event: SseEvent, rpcId: unknown): void {

@@ -9,7 +9,7 @@ import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
  * The compiled descriptor: env A2A_BINPB, else shared/spec/a2a-v1.0.1.binpb in the nearest folder above this file
  * that has one; null when absent.
  */
-export function findBinpb(): string | null {
+function findBinpb(): string | null {
   const fromEnv = process.env.A2A_BINPB;
   if (fromEnv) return existsSync(fromEnv) ? fromEnv : null;
   let dir = path.dirname(fileURLToPath(import.meta.url));

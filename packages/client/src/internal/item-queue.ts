@@ -58,7 +58,8 @@ export class ItemQueue<T> implements AsyncIterator<T, void> {
 
   next(): Promise<IteratorResult<T, void>> {
     if (this.size > 0) {
-      const value = this.items[this.head];
+      // size > 0: the slot at head holds an item.
+      const value = this.items[this.head] as T;
       this.head += 1;
       if (this.head > 1024 && this.head * 2 > this.items.length) {
         this.items.splice(0, this.head);

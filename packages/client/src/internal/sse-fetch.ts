@@ -51,7 +51,7 @@ export async function* readSseItems(body: ReadableStream<Uint8Array>, maxEventSi
       // line: CRLF reads as that same line end, and completes an event the body ended with CR CR.
       parser.feed(done && endsInCr ? `${text}\n` : text);
       if (pending.length === 0 && !done && tooLarge === null) yield { type: 'bytes' };
-      for (let i = 0; i < pending.length; i++) yield pending[i];
+      for (const item of pending) yield item;
       pending.length = 0;
       if (tooLarge !== null) throw tooLarge;
       if (done) return;

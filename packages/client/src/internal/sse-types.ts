@@ -53,5 +53,5 @@ export class EventTooLargeError extends Error {
 /** Whether an answer is an event stream (`text/event-stream`, any parameters, any case). */
 export function isEventStream(response: Response): boolean {
   const type = response.headers.get('content-type');
-  return response.status === 200 && type !== null && type.split(';')[0].trim().toLowerCase() === 'text/event-stream';
+  return response.status === 200 && type !== null && (type.split(';')[0] ?? '').trim().toLowerCase() === 'text/event-stream';
 }

@@ -10,7 +10,7 @@ import { openWithFetchEventSource } from './sse-fetch-event-source.js';
 import type { SseTransport, SseTransportName } from './sse-types.js';
 
 /** Whether the global scope has the DOM fetch-event-source 2.0.1 needs (`document` for its listeners, `window` for its timers). */
-export function hasDom(scope: object = globalThis): boolean {
+function hasDom(scope: object = globalThis): boolean {
   const g = scope as { document?: unknown; window?: unknown };
   return typeof g.document === 'object' && g.document !== null && typeof g.window === 'object' && g.window !== null;
 }

@@ -1,4 +1,9 @@
-/** A TCP proxy that cuts every connection a fixed time after it opens: a flaky network between client and door. */
+/**
+ * A TCP proxy that cuts every connection a fixed time after the door's answer starts: a flaky network between client
+ * and door. The time runs from the answer's first bytes, not from the connection's opening, so a loaded machine that is
+ * slow to answer cuts the stream it means to cut, never the request before its answer (which the client reports as a
+ * failed request, not a dropped stream).
+ */
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -19,10 +24,13 @@ export async function startCuttingProxy(target: string, cutAfterMs: number): Pro
     sockets.add(client).add(upstream);
     client.pipe(upstream);
     upstream.pipe(client);
-    const cut = setTimeout(() => {
-      client.destroy();
-      upstream.destroy();
-    }, cutAfterMs);
+    let cut: NodeJS.Timeout | undefined;
+    upstream.once('data', () => {
+      cut = setTimeout(() => {
+        client.destroy();
+        upstream.destroy();
+      }, cutAfterMs);
+    });
     const close = () => {
       clearTimeout(cut);
       client.destroy();

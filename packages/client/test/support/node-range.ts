@@ -39,14 +39,14 @@ const floor = (p: (number | null)[]): Version => [p[0] ?? 0, p[1] ?? 0, p[2] ?? 
 /** The first version above every version the partial names (20.19 → 20.20.0, 20 → 21.0.0). */
 function ceiling(p: (number | null)[]): Version {
   if (p[1] === null) return [(p[0] ?? 0) + 1, 0, 0];
-  if (p[2] === null) return [p[0]!, p[1] + 1, 0];
-  return [p[0]!, p[1], p[2] + 1];
+  if (p[2] === null) return [p[0]!, p[1]! + 1, 0];
+  return [p[0]!, p[1]!, p[2]! + 1];
 }
 
 function comparatorsOf(token: string, range: string): Comparator[] {
   const m = /^(\^|~|>=|<=|>|<|=)?(.*)$/.exec(token)!;
   const op = m[1] ?? '';
-  const p = partial(m[2], range);
+  const p = partial(m[2]!, range);
   if (p[0] === null) return op === '<' || op === '>' ? [{ op: '<', version: [0, 0, 0] }] : [];
   switch (op) {
     case '>=':
@@ -58,11 +58,11 @@ function comparatorsOf(token: string, range: string): Comparator[] {
     case '<=':
       return [{ op: '<', version: ceiling(p) }];
     case '^': {
-      const upper: Version = p[0]! > 0 || p[1] === null ? [p[0]! + 1, 0, 0] : p[1] > 0 || p[2] === null ? [0, p[1] + 1, 0] : [0, 0, p[2] + 1];
+      const upper: Version = p[0]! > 0 || p[1] === null ? [p[0]! + 1, 0, 0] : p[1]! > 0 || p[2] === null ? [0, p[1]! + 1, 0] : [0, 0, p[2]! + 1];
       return [{ op: '>=', version: floor(p) }, { op: '<', version: upper }];
     }
     case '~':
-      return [{ op: '>=', version: floor(p) }, { op: '<', version: p[1] === null ? [p[0]! + 1, 0, 0] : [p[0]!, p[1] + 1, 0] }];
+      return [{ op: '>=', version: floor(p) }, { op: '<', version: p[1] === null ? [p[0]! + 1, 0, 0] : [p[0]!, p[1]! + 1, 0] }];
     default:
       return [{ op: '>=', version: floor(p) }, { op: '<', version: ceiling(p) }];
   }

@@ -6,14 +6,14 @@
 import type { ConversationMessage, ThinkingBlock } from '../conversation.js';
 import type { ToolSpec } from '../driver.js';
 
-export type AnthropicBlock =
+type AnthropicBlock =
   | { type: 'text'; text: string }
   | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
   | { type: 'thinking'; thinking: string; signature: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
   | { type: 'tool_result'; tool_use_id: string; content: string; is_error: boolean };
 
-export interface AnthropicMessage {
+interface AnthropicMessage {
   role: 'user' | 'assistant';
   content: AnthropicBlock[];
 }
@@ -29,11 +29,11 @@ export interface AnthropicRequest {
 }
 
 /** Tool use ids are `[A-Za-z0-9_-]`; another provider's id is rewritten the same way in the call and its result. */
-export function toolUseId(id: string): string {
+function toolUseId(id: string): string {
   return id.replace(/[^A-Za-z0-9_-]/g, '_') || 'call';
 }
 
-export function anthropicMessages(messages: readonly ConversationMessage[]): AnthropicMessage[] {
+function anthropicMessages(messages: readonly ConversationMessage[]): AnthropicMessage[] {
   const out: AnthropicMessage[] = [];
   const push = (role: AnthropicMessage['role'], content: AnthropicBlock[]) => {
     if (content.length === 0) return;

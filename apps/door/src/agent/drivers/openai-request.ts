@@ -8,7 +8,7 @@ import type { ToolSpec } from '../driver.js';
 
 type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
-export type OpenAiMessage =
+type OpenAiMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | ContentPart[] }
   | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
@@ -23,7 +23,7 @@ export interface OpenAiRequest {
   tools?: { type: 'function'; function: { name: string; description: string; parameters: object } }[];
 }
 
-export function openAiMessages(system: string, messages: readonly ConversationMessage[]): OpenAiMessage[] {
+function openAiMessages(system: string, messages: readonly ConversationMessage[]): OpenAiMessage[] {
   const out: OpenAiMessage[] = [{ role: 'system', content: system }];
   for (const message of messages) {
     switch (message.role) {

@@ -3,7 +3,7 @@ import type { Usage } from '../driver.js';
 import { type HarnessEvent, type HarnessEventReader, isoSeconds, num, obj, str } from './harness-events.js';
 
 /** The prefix Claude Code gives the tools of an MCP server named `murmur`: the tool server reports those calls itself. */
-export const CLAUDE_TOOL_SERVER_PREFIX = 'mcp__murmur__';
+const CLAUDE_TOOL_SERVER_PREFIX = 'mcp__murmur__';
 
 /** Claude Code's unified windows, as seed 004's `quota[].name` spells them, with their lengths. */
 const WINDOWS: Record<string, { name: string; minutes: number }> = {

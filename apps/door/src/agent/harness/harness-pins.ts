@@ -8,7 +8,7 @@ import type { HarnessName } from '../../manifest/manifest.schema.js';
  * "Installing the harnesses"). npm 11 runs no install script unless approved, so the wrapper packages' `bin` may be a
  * placeholder: the platform package's executable is run directly.
  */
-export interface HarnessPin {
+interface HarnessPin {
   name: HarnessName;
   version: string;
   /** The npm spec of the platform package for `arch` (`x64`, `arm64`). */
@@ -21,6 +21,7 @@ export interface HarnessPin {
 
 const CODEX_TRIPLE: Record<string, string> = { x64: 'x86_64-unknown-linux-musl', arm64: 'aarch64-unknown-linux-musl' };
 
+/** @public scripts/ensure-harness.mjs imports it from dist. */
 export const HARNESS_PINS: Record<HarnessName, HarnessPin> = {
   'claude-code': {
     name: 'claude-code',
@@ -38,10 +39,10 @@ export const HARNESS_PINS: Record<HarnessName, HarnessPin> = {
   },
 };
 
-/** The folder a pin is installed in, under MURMUR_HARNESS_DIR. */
+/** The folder a pin is installed in, under MURMUR_HARNESS_DIR. @public scripts/ensure-harness.mjs imports it from dist. */
 export const installFolder = (harnessDir: string, pin: HarnessPin): string => path.join(harnessDir, `${pin.name}-${pin.version}`);
 
-/** The exact command that installs a pin. */
+/** The exact command that installs a pin. @public scripts/ensure-harness.mjs imports it from dist. */
 export const installCommand = (harnessDir: string, pin: HarnessPin, arch = process.arch): string =>
   `npm install --prefix ${installFolder(harnessDir, pin)} --no-save --ignore-scripts ${pin.spec(arch)}`;
 
@@ -53,7 +54,7 @@ export interface LocatedHarness {
 }
 
 /** A capsule whose harness is not installed does not start: the refusal names the exact command (docs/harness.md). */
-export class HarnessNotInstalledError extends ConfigError {
+class HarnessNotInstalledError extends ConfigError {
   override readonly name = 'HarnessNotInstalledError';
 }
 

@@ -9,10 +9,10 @@ import type { ToolCallRequest } from '../../tools/tool-call.js';
 export const TOOL_SERVER_PATH = '/mcp';
 
 /** While a call is in flight the harness is sent a progress notification this often, so its client does not time out. @unit ms */
-export const PROGRESS_EVERY_MS = 15_000;
+const PROGRESS_EVERY_MS = 15_000;
 
 /** A tool as the harness is told of it: the tool inventory's entry. */
-export interface ServedTool {
+interface ServedTool {
   name: string;
   description: string;
   inputSchema: JsonObject;

@@ -13,7 +13,7 @@ import { type ToolCallContext, ToolInputError } from '../tool-call.js';
 import { PEER_PATH_PREFIX, toolPathSegments } from './tool-path.js';
 
 /** How long a redeem may take before its answer's headers arrive. */
-export const REDEEM_HEADERS_TIMEOUT_MS = 10_000;
+const REDEEM_HEADERS_TIMEOUT_MS = 10_000;
 
 export const FETCH_PEER_FILE_DESCRIPTION =
   "Redeems a peer-file handle another formation member sent (its url) and stores the file in this capsule's workdir at save_as, which must not exist yet. Returns {handle_id, path, size}.";

@@ -1,4 +1,4 @@
-import type { Manifest } from '../../manifest/manifest.schema.js';
+import { ARTIFACT_REFUSAL } from '@murmur/protocol';
 import type { RuntimeToolAnswer, ToolCallContext } from '../tool-call.js';
 
 /** The text a runtime tool answers, before the runtime fences it as the tool's result. */
@@ -31,10 +31,12 @@ export function isRuntimeToolName(name: string): name is RuntimeToolName {
   return Object.hasOwn(RUNTIME_TOOL_GRANTS, name);
 }
 
-/** The refusal of a call to a runtime tool whose grant this capsule does not declare. */
+/**
+ * The refusal of a call to a runtime tool whose grant this capsule does not declare. pull-artifact's and
+ * remove-artifact's open with seed 004's token for that case, `not-granted:` (docs/artifacts.md, "Refusals").
+ */
 export function missingGrantMessage(name: RuntimeToolName): string {
-  return `tool '${name}' does not exist in this capsule: it is provided only when the manifest declares ${RUNTIME_TOOL_GRANTS[name]}`;
+  const token = name === 'pull-artifact' || name === 'remove-artifact' ? `${ARTIFACT_REFUSAL.notGranted} ` : '';
+  return `${token}tool '${name}' does not exist in this capsule: it is provided only when the manifest declares ${RUNTIME_TOOL_GRANTS[name]}`;
 }
 
-/** Whether the manifest grants a runtime tool this runtime implements. */
-export type RuntimeToolGrant = (manifest: Manifest) => boolean;

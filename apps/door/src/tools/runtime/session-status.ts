@@ -23,7 +23,7 @@ type NoneOr<T> = T | 'none';
 type UnknownOr<T> = T | 'unknown';
 
 /** The object session-status returns (seed 004), field for field. */
-export interface SessionStatus {
+interface SessionStatus {
   time: { elapsed_secs: number; task_elapsed_secs: UnknownOr<number>; deadline: NoneOr<{ at: string; left_secs: number }> };
   turns: { used: number; cap: NoneOr<number> };
   keep_working: NoneOr<{ used: number; left: number }>;
@@ -48,7 +48,7 @@ const counted = (limit: number | undefined, used: number | undefined): NoneOr<{ 
   limit === undefined ? 'none' : { used: used ?? 0, left: limit - (used ?? 0) };
 
 /** session-status, measured at the moment of the call; context is "unknown" before the first inference call returns. */
-export function sessionStatus(
+function sessionStatus(
   deps: { session: SessionContext; usage: UsageLedger; spend: SpendCeilings; quota?: QuotaWindows; drivers?: DriverSelection; now?: () => number },
   ctx: ToolCallContext,
 ): SessionStatus {

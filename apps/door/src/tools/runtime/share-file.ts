@@ -12,7 +12,7 @@ import { ToolInputError, type ToolCallContext } from '../tool-call.js';
 import { PEER_PATH_PREFIX, toolPathSegments } from './tool-path.js';
 
 /** How long minting waits for the audience's card. */
-export const CARD_TIMEOUT_MS = 3_000;
+const CARD_TIMEOUT_MS = 3_000;
 
 export const SHARE_FILE_DESCRIPTION =
   'Mints a peer-file handle for one file under the declared export root (exports.peer_files), for one formation member (the audience). Returns {handle_id, url, expires_at, uses}: send the url to that member, whose fetch-peer-file redeems it.';

@@ -2,20 +2,22 @@ import { existsSync, lstatSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
 
 /** The system folders a command sees, read-only: each bound as it is, or made again as the symlink it is. */
-export const SYSTEM_ROOTS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'] as const;
+const SYSTEM_ROOTS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt'] as const;
 
 /** Where the sandbox holds the helper that runs as its init, and the egress sockets (docs/sandbox.md). */
 export const INIT_PATH = '/run/murmur/init';
 export const EGRESS_SOCKETS_PATH = '/run/murmur/egress';
+/** Where a native artifact's folder is shown, read-only, to the command that runs it (docs/artifacts.md). */
+export const ARTIFACT_PATH = '/run/murmur/artifact';
 
 /** Where a root door's launcher shows bubblewrap the host paths it binds, in a mount namespace of its own. */
-export const STAGE_ROOT = '/dev/shm';
+const STAGE_ROOT = '/dev/shm';
 
 /** /proc's lists of the kernel's keys, which every process of a uid may read. */
 const KEYRING_LISTS = ['/proc/keys', '/proc/key-users'];
 
 /** The size of every command's /dev/shm, in MiB. */
-export const DEV_SHM_MIB = 64;
+const DEV_SHM_MIB = 64;
 
 /** A file or folder of the host's that the sandbox shows at another path. */
 export interface ExtraBind {
@@ -25,7 +27,7 @@ export interface ExtraBind {
 }
 
 /** Where bubblewrap finds what it binds: the host paths, or the launcher's staged copies of them (a root door). */
-export interface BindSources {
+interface BindSources {
   workdir: string;
   helper: string;
 }

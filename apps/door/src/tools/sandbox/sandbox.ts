@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { ConfigError, shown } from '../../config/config-problem.js';
 import { resolveOnPath } from './binary-path.js';
-import { type BwrapLayout, bwrapArgs, type LaunchPlan, launchArgs, visibleInSandbox } from './bwrap-args.js';
+import path from 'node:path';
+import { ARTIFACT_PATH, type BwrapLayout, bwrapArgs, type LaunchPlan, launchArgs, stagedPath, visibleInSandbox } from './bwrap-args.js';
 
 /** How long the start-up probe may take to run `true` in a sandbox before the door calls the sandbox unusable. */
 const PROBE_TIMEOUT_MS = 10_000;
@@ -49,6 +50,8 @@ export interface CommandSandbox {
   /** Why `binary`, found on the door's PATH, cannot run in the sandbox; null when it can. */
   unreachable(binary: string): string | null;
   commandLine(binaryPath: string, args: readonly string[], cwd: string): CommandLine;
+  /** A native artifact's entry, its folder shown read-only at ARTIFACT_PATH, run with no arguments (docs/artifacts.md). */
+  artifactLine(folder: string, entry: string, cwd: string): CommandLine & { program: string };
 }
 
 /** No sandbox: the manifest said `capabilities.shell.sandbox: off`; commands run as the door's own children (docs/sandbox.md, "Opting out"). */
@@ -60,6 +63,7 @@ export function unsandboxed(doorPath: string, home: string): CommandSandbox {
     resolve: (binary) => resolveOnPath(binary, doorPath),
     unreachable: () => null,
     commandLine: (binaryPath, args) => ({ file: binaryPath, args: [...args], protocol: 'plain' }),
+    artifactLine: (folder, entry) => ({ file: path.join(folder, entry), args: [], protocol: 'plain', program: path.join(folder, entry) }),
   };
 }
 
@@ -93,21 +97,45 @@ export function bwrapSandbox({ bwrap, helper, layout, launch, doorPath }: BwrapO
       return `shell binary '${binary}' is at ${outside}, which the sandbox does not show: commands see the system folders (/usr, /bin, /etc, /opt …) and the workdir only`;
     },
     commandLine: (binaryPath, args) => ({ file: helper, args: launchArgs(launch, bwrap, bwrapArgs(layout, binaryPath, args)), protocol: 'init' }),
+    artifactLine: (folder, entry) => {
+      // A root door's launcher stages the folder, which lies under the records the session's user cannot search.
+      const staged = launch.user === null ? launch.staged : new Map(launch.staged).set('artifact', folder);
+      const source = launch.user === null ? folder : stagedPath('artifact');
+      const shown = { ...layout, extraBinds: [...(layout.extraBinds ?? []), { source, target: ARTIFACT_PATH, writable: false }] };
+      const program = `${ARTIFACT_PATH}/${entry}`;
+      return { file: helper, args: launchArgs({ ...launch, staged }, bwrap, bwrapArgs(shown, program, [])), protocol: 'init', program };
+    },
   };
 }
 
 /**
- * Proves a sandbox runs here by running `true` in it, the way every command will run. Returns why it cannot, or null.
+ * Proves a sandbox runs here by running `true` in it, the way every command will run. Resolves why it cannot, or null.
+ * Spawned, not spawnSync: the door's other start-up work goes on meanwhile.
  */
-export function probeSandbox(sandbox: CommandSandbox, env: Record<string, string>): string | null {
-  if (sandbox.kind === 'off') return null;
+export function probeSandbox(sandbox: CommandSandbox, env: Record<string, string>): Promise<string | null> {
+  if (sandbox.kind === 'off') return Promise.resolve(null);
   const truePath = sandbox.resolve('true');
-  if (truePath === null) return `no 'true' is on the sandbox's PATH (${sandbox.path || 'empty'}) to probe it with`;
+  if (truePath === null) return Promise.resolve(`no 'true' is on the sandbox's PATH (${sandbox.path || 'empty'}) to probe it with`);
   const line = sandbox.commandLine(truePath, [], '/');
-  const run = spawnSync(line.file, line.args, { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'], timeout: PROBE_TIMEOUT_MS, encoding: 'utf8' });
-  const status = String(run.output?.[3] ?? '');
-  if (run.error === undefined && /^exit 0$/m.test(status)) return null;
-  // The launcher's own refusals and bubblewrap's both end up on stderr; the last line says why.
-  const said = run.error?.message ?? (run.stderr.trim().split('\n').at(-1) || `it exited ${run.status ?? run.signal}`);
-  return `bubblewrap could not run a command (${said})`;
+  return new Promise((resolve) => {
+    const child = spawn(line.file, line.args, { env, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
+    let status = '';
+    let stderr = '';
+    // Bounded: what a sandbox that could not start says is a few lines.
+    child.stdio[3]?.on('data', (chunk: Buffer) => (status = (status + chunk.toString('utf8')).slice(-4096)));
+    child.stdio[3]?.on('error', () => undefined);
+    child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString('utf8')).slice(-4096)));
+    const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      resolve(`bubblewrap could not run a command (${error.message})`);
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (/^exit 0$/m.test(status)) return resolve(null);
+      // The launcher's own refusals and bubblewrap's both end up on stderr; the last line says why.
+      const said = stderr.trim().split('\n').at(-1) || (signal === 'SIGKILL' ? `it did not finish within ${PROBE_TIMEOUT_MS / 1000} s` : `it exited ${code ?? signal}`);
+      resolve(`bubblewrap could not run a command (${said})`);
+    });
+  });
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'n
 import path from 'node:path';
 
 /** The controllers a session's commands are held by (docs/sandbox.md, "Resource limits"). */
-export type Controller = 'pids' | 'memory';
+type Controller = 'pids' | 'memory';
 
 /** A session's cgroups: every process of its commands is in them, at most `max_processes` at once, within `max_memory_mib`. */
 export interface SessionCgroups {

@@ -130,9 +130,11 @@ export class SessionSandbox {
     // A done check's and a hook's command run as a shell call does, so they need the sandbox too (docs/agent-loop.md).
     const doneCheck = session.manifest.lifecycle.done_check;
     const hooks = [...session.manifest.hooks.on_tool_call, ...session.manifest.hooks.on_task_end];
-    // A harness is a command too, and the sandbox is all it may reach (docs/harness.md, "The boundary").
+    // So do a native artifact's, declared or pulled (docs/artifacts.md, "Native tools"); and a harness is a command
+    // too, whose sandbox is all it may reach (docs/harness.md, "The boundary").
+    const artifacts = session.manifest.artifacts.length > 0 || session.manifest.capabilities.install !== undefined;
     const harness = session.manifest.inference?.transport === 'process';
-    const runsCommands = shell.allow.length > 0 || doneCheck !== undefined || hooks.length > 0 || harness;
+    const runsCommands = shell.allow.length > 0 || doneCheck !== undefined || hooks.length > 0 || artifacts || harness;
     if (!runsCommands || shell.sandbox === 'off') {
       // Unsandboxed commands keep their own HOME, the door's; the environment is the same allow-list.
       const sandbox = unsandboxed(doorPath, doorHome ?? session.workDir);
@@ -146,7 +148,11 @@ export class SessionSandbox {
           ? { path: 'inference.transport', found: 'process' }
           : doneCheck
           ? { path: 'lifecycle.done_check.command', found: doneCheck.command }
-          : { path: 'hooks', found: hooks.map((h) => h.name) };
+          : hooks.length > 0
+            ? { path: 'hooks', found: hooks.map((h) => h.name) }
+            : session.manifest.artifacts.length > 0
+              ? { path: 'artifacts', found: session.manifest.artifacts }
+              : { path: 'capabilities.install', found: session.manifest.capabilities.install };
     const manifestFile = path.join(session.capsuleDir, MANIFEST_FILE);
     const bwrap = resolveOnPath('bwrap', doorPath);
     if (bwrap === null) throw new SandboxUnavailableError(manifestFile, needs, 'bubblewrap (bwrap) is not installed');
@@ -178,7 +184,7 @@ export class SessionSandbox {
     const launch: LaunchPlan = { joins: cgroups?.procs ?? [], staged, user };
     const sandbox = bwrapSandbox({ bwrap, helper, doorPath, layout, launch });
     const env = envFor(sandbox);
-    const why = probeSandbox(sandbox, env);
+    const why = await probeSandbox(sandbox, env);
     if (why !== null) {
       await egress?.close();
       cgroups?.release();

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 
 /** The shortest time between two measures of the workdir, and how many times a measure's own duration the next waits at least. */
-export const MEASURE_EVERY_MS = 1000;
+const MEASURE_EVERY_MS = 1000;
 const SLOWER_THAN_MEASURE = 20;
 
 /** A command's part in the watch: `ended` once the bound ended it; `done()` when it exits. */
@@ -19,7 +19,7 @@ export type Measure = (dir: string) => Promise<number | null>;
  * link, never leaving its filesystem; at the lowest CPU priority. It reads names and sizes only, so nothing a command
  * does to the folder meanwhile can make it change anything.
  */
-export const duMeasure: Measure = (dir) =>
+const duMeasure: Measure = (dir) =>
   new Promise((resolve) => {
     const child = spawn('du', ['-sx', '--block-size=1', '--', dir], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {

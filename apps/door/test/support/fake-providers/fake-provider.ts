@@ -14,7 +14,7 @@ import { responsesEvents } from './responses-wire.js';
 export type FakeKind = 'openai' | 'responses' | 'anthropic';
 
 /** The fake's tokenizer: this many characters of a request's body are one token. */
-export const FAKE_CHARS_PER_TOKEN = 4;
+const FAKE_CHARS_PER_TOKEN = 4;
 
 export interface RecordedRequest {
   path: string;

@@ -2,7 +2,7 @@
  * A scripted provider transcript, provider-neutral: each request the fake receives plays the next reply, written in
  * the provider's own wire format by openai-wire.ts or anthropic-wire.ts.
  */
-export interface FakeToolCall {
+interface FakeToolCall {
   id: string;
   name: string;
   input: Record<string, unknown>;

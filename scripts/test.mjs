@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// `npm test`: lint, the import, unused-export and dead-export (knip) checks, `npm run build`, then every package's test suite through
+// turbo (turbo.json), and at the end one table of the wall time each step and each suite took, so the next slow suite
+// shows in the run that made it slow (issue 35). A failing step stops the run there, as `a && b` would; a failing
+// suite fails the run after the table. Arguments go to turbo's test run (`npm test -- --filter=@murmur/door`).
+//
+// The build is its own step, `npm run build`, so the door's bundle is marked as new as the build that made it
+// (apps/door/scripts/mark-bundle-current.mjs: a turbo cache hit restores dist/src and dist/bundle in no set order, and
+// mur then ran the unbundled code); the test run's builds are then cache hits whose outputs are in place.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const bin = (name) => path.join(ROOT, 'node_modules/.bin', name);
+
+/**
+ * The light suites (protocol, client, console, the API reference) two at a time, then the door's, then the end-to-end
+ * suite (turbo.json chains them, so a filter on the door or e2e runs what comes before too): the door's and the
+ * end-to-end suite each fill both cores with a pool of their own (apps/door/scripts/run-tests.mjs,
+ * e2e/playwright.config.ts), and neither shares the cores with another suite's timing checks. A suite that fails
+ * does not stop the ones after it (--continue=always): every suite runs and reports its counts, and the run fails.
+ */
+const TURBO = ['run', 'test', '--concurrency=2', '--continue=always', '--summarize'];
+
+const steps = [
+  { name: 'lint', command: bin('biome'), args: ['lint', '.'] },
+  { name: 'import checks', command: process.execPath, args: ['scripts/check-imports.mjs'] },
+  { name: 'unused exports', command: process.execPath, args: ['scripts/check-unused-exports.mjs'] },
+  { name: 'dead exports (knip)', command: bin('knip'), args: ['--no-progress', '--include', 'exports,types'] },
+  { name: 'build', command: 'npm', args: ['run', 'build', '--silent'] },
+];
+
+const rows = [];
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
+function table(turboStarted) {
+  for (const task of turboTasks(turboStarted)) rows.push(task);
+  const width = Math.max(...rows.map((r) => r.name.length));
+  console.log('\nnpm test, wall time of each step:');
+  for (const row of rows) console.log(`  ${row.name.padEnd(width)}  ${seconds(row.ms).padStart(8)}${row.note ? `  ${row.note}` : ''}`);
+  console.log(`  ${'whole run'.padEnd(width)}  ${seconds(Date.now() - started).padStart(8)}`);
+}
+
+/** Each task of the turbo run that began at `since`, from its run summary (.turbo/runs/<id>.json), by start time. */
+function turboTasks(since) {
+  const dir = path.join(ROOT, '.turbo/runs');
+  if (since === undefined || !existsSync(dir)) return [];
+  const newest = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => path.join(dir, f))
+    .filter((f) => statSync(f).mtimeMs >= since)
+    .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
+  if (newest === undefined) return [];
+  const summary = JSON.parse(readFileSync(newest, 'utf8'));
+  return summary.tasks
+    .filter((t) => t.execution?.startTime)
+    .sort((a, b) => a.execution.startTime - b.execution.startTime)
+    .map((t) => ({
+      name: `  ${t.taskId}`,
+      ms: t.execution.endTime - t.execution.startTime,
+      note: t.cache?.status === 'HIT' ? 'cached' : t.execution.exitCode === 0 ? '' : `exit ${t.execution.exitCode}`,
+    }));
+}
+
+const started = Date.now();
+for (const step of steps) {
+  const t0 = Date.now();
+  const run = spawnSync(step.command, step.args, { cwd: ROOT, stdio: 'inherit' });
+  rows.push({ name: step.name, ms: Date.now() - t0, note: run.status === 0 ? '' : 'failed' });
+  if (run.status !== 0) {
+    table();
+    process.exit(run.status ?? 1);
+  }
+}
+const turboStarted = Date.now();
+const turbo = spawnSync(bin('turbo'), [...TURBO, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
+rows.push({ name: 'turbo: suites', ms: Date.now() - turboStarted, note: turbo.status === 0 ? '' : 'failed' });
+table(turboStarted);
+process.exit(turbo.status ?? 1);
