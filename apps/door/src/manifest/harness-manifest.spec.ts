@@ -61,6 +61,12 @@ test('what other blocks may not say beside a harness: switch-driver’s grant, a
   ]);
 });
 
+test('seed 004: pull-artifact’s grant is refused at load under transport: process, the harness owning its tool list', () => {
+  assert.deepEqual(refusal([...HARNESS, 'capabilities:', '  install:', '    tool: [acme/*]']), [
+    'capabilities.install: found {"tool":["acme/*"]}; allowed: nothing under inference.transport: process: pull-artifact and remove-artifact run only on the http agent loop, and the harness owns its tool list',
+  ]);
+});
+
 /** The manifest's own `${NAME}` syntax, written without a template literal's. */
 const sub = (text: string) => `$\{${text}}`;
 

@@ -337,6 +337,10 @@ export const manifestSchema = manifestShape.superRefine((manifest, ctx) => {
   if (manifest.capabilities.shell.sandbox === 'off') {
     ctx.addIssue({ code: 'custom', path: ['capabilities', 'shell', 'sandbox'], message: '"on" under inference.transport: process: a harness and everything it runs always run in the sandbox' });
   }
+  // Seed 004: pull-artifact exists only on the http agent loop; a capsule under transport: process is refused at load.
+  if (manifest.capabilities.install !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['capabilities', 'install'], message: 'nothing under inference.transport: process: pull-artifact and remove-artifact run only on the http agent loop, and the harness owns its tool list' });
+  }
 });
 
 export type Manifest = z.output<typeof manifestSchema>;
