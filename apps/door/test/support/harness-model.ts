@@ -104,7 +104,9 @@ export function codexModel(request: FakeRequest): FakeReply | undefined {
     .filter((t) => t !== '' && !t.startsWith('<'));
   const toolResult = last?.type === 'function_call_output' ? (typeof last.output === 'string' ? last.output : JSON.stringify(last.output)) : null;
   return reply({ prompts, toolResult, suggestion: false }, (kind, argument, id) => {
-    if (kind === 'bash') return [{ id, name: 'exec_command', input: { cmd: argument } }];
+    // Codex hands the model a running command's output after yield_time_ms (10 s unless asked, at most 30 s) and the
+    // command runs on: the longest wait, so a command that outlives it is one that outlives 30 s (the deadline test's).
+    if (kind === 'bash') return [{ id, name: 'exec_command', input: { cmd: argument, yield_time_ms: 30_000 } }];
     const { name, input: args } = toolOf(argument);
     return [{ id, name: name.replaceAll('-', '_'), namespace: 'mcp__murmur', input: args }];
   });
