@@ -3,12 +3,13 @@
  * rate-limit headers the official client reads, fake-providers.test.ts): a task answered with its frames and records;
  * a shell command of its own in the sandbox; a runtime tool through the tool server; INPUT_REQUIRED and its reply; a
  * context resumed across tasks and forgotten; E-RUN-036; quota and suggested-prompt frames; session-status; cancel
- * leaving no process; an image refused. One door serves every case.
+ * leaving no process; an image refused; a declared artifact (a skill) through the tool server. One door serves every case.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { projectStore, publishInto, skill, writeLock } from './support/artifacts.js';
 import { assertRpcError, taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
 import { FakeProvider } from './support/fake-providers/fake-provider.js';
@@ -30,9 +31,12 @@ describe('Claude Code as a capsule', { skip: missing ?? false }, () => {
     const manifest = harnessManifest({
       name: 'claude-capsule',
       harness: { name: 'claude-code', model: 'claude-sonnet-4-5', base_url: fake.baseUrl, api_key_env: 'MURMUR_TEST_GATEWAY_TOKEN', key_as: 'auth-token', prompt_suggestions: true },
-      extra: 'capabilities:\n  request_input: true\n',
+      extra: 'artifacts: [acme/notes]\ncapabilities:\n  request_input: true\n',
     });
-    door = await runDoor(makeCapsule(manifest));
+    const capsule = makeCapsule(manifest);
+    const notes = await publishInto(projectStore(capsule), skill('acme/notes', 'Keep notes short.'));
+    writeLock(capsule, { 'acme/notes': { version: '1.0.0', digest: notes.digest, runtime: 'skill' } });
+    door = await runDoor(capsule);
   });
 
   after(async () => {
@@ -106,6 +110,18 @@ describe('Claude Code as a capsule', { skip: missing ?? false }, () => {
     const call = readTrace(door.recordsDir).find((r) => r.type === 'tool_call' && r.task_id === taskId)!;
     assert.equal(call.tool, 'Bash');
     assert.deepEqual(call.input, { command: 'id -u; ls /root; ls /run/murmur', description: 'run it' });
+  });
+
+  test('a declared artifact is a tool of the tool server: a skill reads as its text, unfenced, and writes skill_call', async () => {
+    const task = taskOf(await send(door.url, '[[tool:notes {}]]'));
+    assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
+    // Its text, unfenced, as the harness received it (Claude Code adds a reminder of its own after a tool's result).
+    assert.match(task.artifacts[0].parts[0].text, /^tool said: Keep notes short\.(\n\n<system-reminder>[\s\S]*)?$/);
+    const records = readTrace(door.recordsDir).filter((r) => r.task_id === task.id);
+    const call = records.find((r) => r.type === 'skill_call')!;
+    assert.deepEqual([call.skill, call.artifact, call.status, call.exit_code], ['notes', 'acme/notes', 'passed', null]);
+    assert.match(String(call.tool_call_id), /^toolu_/);
+    assert.equal(records.filter((r) => r.type === 'tool_call').length, 0, 'a skill’s call is recorded as one, not as a tool’s');
   });
 
   test('a runtime tool through the tool server: session-status as on http, its transport: process columns', async () => {
