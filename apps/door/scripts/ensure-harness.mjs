@@ -3,7 +3,7 @@
 // (or codex) installs the pinned platform package under MURMUR_HARNESS_DIR with npm when it is missing; where it cannot,
 // it stops with the exact command. Exits 0 when the harness is there. Needs `npm run build` (the pins are the door's own).
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, renameSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,14 +30,31 @@ if (process.platform !== 'linux' || !['x64', 'arm64'].includes(process.arch)) {
 }
 const command = installCommand(harnessDir, pin);
 console.error(`mur: ${name} ${pin.version} is not installed; installing it (about 400 MB): ${command}`);
+// Installed into a staging folder of this process's, then moved into place in one rename: two installs at once (test
+// files of a parallel run) each finish whole, and a folder holding the executable is never half an install.
+const staging = path.join(harnessDir, `.staging-${process.pid}`);
+const staged = installFolder(staging, pin);
+let failure = null;
 try {
-  const [file, ...args] = command.split(' ');
+  const [file, ...args] = installCommand(staging, pin).split(' ');
   execFileSync(file, [...args, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  if (!existsSync(path.join(staged, pin.binDir(process.arch), pin.executable))) throw new Error(`npm installed no ${pin.binDir(process.arch)}/${pin.executable}`);
+  if (!existsSync(executable)) {
+    // A folder without the executable is an install that stopped half-way: the staged one takes its place.
+    rmSync(installFolder(harnessDir, pin), { recursive: true, force: true });
+    try {
+      renameSync(staged, installFolder(harnessDir, pin));
+    } catch (error) {
+      // Another install moved its folder into place first: that one is as good.
+      if (!existsSync(executable)) throw error;
+    }
+  }
 } catch (error) {
-  console.error(`mur: installing ${name} failed: ${error.message}\nInstall it by hand: ${command}`);
-  process.exit(1);
+  failure = error;
+} finally {
+  rmSync(staging, { recursive: true, force: true });
 }
-if (!existsSync(executable)) {
-  console.error(`mur: ${name} was installed, but ${executable} is still missing\nInstall it by hand: ${command}`);
+if (failure !== null) {
+  console.error(`mur: installing ${name} failed: ${failure.message}\nInstall it by hand: ${command}`);
   process.exit(1);
 }
