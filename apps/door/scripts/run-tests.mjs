@@ -49,6 +49,9 @@ const CONCURRENCY = availableParallelism() + 1;
 const SLOW_FIRST = [
   'dist/test/cli-signal-on-announcement.test.js',
   'dist/test/agent-loop.test.js',
+  // The harness files also install Claude Code and Codex on a fresh machine (about 20 s each), before their tests start.
+  'dist/test/harness-codex.test.js',
+  'dist/test/harness-claude-code.test.js',
   'dist/test/records-memory.test.js',
   'dist/test/telemetry-otlp.test.js',
   'dist/test/sandbox-escape.test.js',

@@ -79,6 +79,9 @@ describe('completion', () => {
     assert.equal(run(['mur', 'wa']), 'watch');
     assert.equal(run(['mur', 'watch', '--to']), '--token');
     assert.equal(run(['mur', 'run', '--de']), '--deadline');
+    // A harness capsule's flags of mur run (docs/harness.md) come from the same usage.
+    assert.equal(run(['mur', 'run', '--fo']), '--forget-session');
+    assert.equal(run(['mur', 'run', '--co']), '--context');
   });
 
   for (const shell of ['zsh', 'fish'] as const) {

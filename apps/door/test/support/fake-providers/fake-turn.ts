@@ -6,6 +6,8 @@ interface FakeToolCall {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /** Responses only: the namespace a tool is listed under (Codex lists an MCP server's tools under `mcp__<server>`). */
+  namespace?: string;
 }
 
 export interface FakeTurn {
@@ -30,6 +32,8 @@ export interface FakeTurn {
    * the status line (afterEvents is not read).
    */
   fault?: { kind: 'malformed' | 'not-object' | 'stall' | 'disconnect' | 'error' | 'orphan-delta' | 'no-headers'; afterEvents: number; errorType?: string; errorMessage?: string };
+  /** Response headers of this answer, beside the provider's own (a provider's rate-limit headers). */
+  headers?: Record<string, string>;
 }
 
 /** An HTTP error answer in the provider's error shape. */
