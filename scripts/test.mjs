@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: lint, the import, unused-export and dead-export (knip) checks, `npm run build`, then every package's test suite through
-// turbo (turbo.json), and at the end one table of the wall time each step and each suite took, so the next slow suite
-// shows in the run that made it slow (issue 35). A failing step stops the run there, as `a && b` would; a failing
+// `npm test`: lint, the import, unused-export, engines and dead-export (knip) checks, `npm run build`, the runs on Node
+// 22 and 24 (scripts/node-lines.mjs), then every package's test suite through turbo (turbo.json), and at the end one
+// table of the wall time each step and each suite took, so the next slow suite shows in the run that made it slow
+// (issue 35). A failing step stops the run there, as `a && b` would; a failing
 // suite fails the run after the table. Arguments go to turbo's test run (`npm test -- --filter=@murmur/door`).
 //
 // The build is its own step, `npm run build`, so the door's bundle is marked as new as the build that made it
@@ -28,8 +29,12 @@ const steps = [
   { name: 'lint', command: bin('biome'), args: ['lint', '.'] },
   { name: 'import checks', command: process.execPath, args: ['scripts/check-imports.mjs'] },
   { name: 'unused exports', command: process.execPath, args: ['scripts/check-unused-exports.mjs'] },
+  { name: 'engines (check-engines)', command: process.execPath, args: ['scripts/check-engines.mjs'] },
   { name: 'dead exports (knip)', command: bin('knip'), args: ['--no-progress', '--include', 'exports,types'] },
   { name: 'build', command: 'npm', args: ['run', 'build', '--silent'] },
+  // Protocol, client, the door's unit specs and two smokes on Node 22 and 24 (scripts/node-lines.mjs), alone: beside
+  // another suite, on two cores, their timing checks fail.
+  { name: 'Node 22 and 24 runs', command: process.execPath, args: ['scripts/node-lines.mjs'] },
 ];
 
 const rows = [];
