@@ -19,6 +19,8 @@ const DOOR_LAYERS = [
   ['agent', 'streaming', 'rpc', 'planes', 'telemetry'],
   // One floor: neither imports the other; what one needs of the other is a port bound in app.module.ts.
   ['tasks', 'card', 'tools'],
+  // Beside tools/ and below it (DESIGN.md, "Harnesses and artifacts"): the artifact format, stores, murmur.lock, sources.
+  ['artifacts'],
   ['auth', 'console-server'],
   // The session floor: the session itself and the record's read side (the HTTP answers the record plane and mur
   // console give) above the small rooms they use, and what every room shares below them.

@@ -4,7 +4,7 @@
  * the output that differs and the steps that do not; the shareable URL reopens the pair; a pair from two sessions
  * still compares once one capsule is gone.
  */
-import { writeFileSync } from 'node:fs';
+import { chownSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { type Capsule, clientOf, makeCapsule } from '../support/capsules.js';
@@ -39,8 +39,17 @@ test.afterAll(() => {
   reopening?.remove();
 });
 
-/** Writes the notes the scenario's shell tool reads, in the door's workdir (docs/sandbox.md). */
-const writeNotes = (door: Door, text: string) => writeFileSync(path.join(door.recordsDir, 'work', 'notes.txt'), text);
+/**
+ * Writes the notes the scenario's shell tool reads, in the door's workdir (docs/sandbox.md), owned as the workdir is:
+ * a door run as root gives commands the session's own uid, which may rewrite the notes only if they are its own.
+ */
+function writeNotes(door: Door, text: string): void {
+  const workdir = path.join(door.recordsDir, 'work');
+  const file = path.join(workdir, 'notes.txt');
+  writeFileSync(file, text);
+  const owner = statSync(workdir);
+  chownSync(file, owner.uid, owner.gid);
+}
 
 async function run(door: Door, notes: string): Promise<string> {
   writeNotes(door, notes);

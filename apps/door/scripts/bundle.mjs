@@ -19,7 +19,8 @@ const outdir = path.join(door, 'dist/bundle/cli');
 rmSync(path.join(door, 'dist/bundle'), { recursive: true, force: true });
 const result = await esbuild.build({
   absWorkingDir: door,
-  entryPoints: { main: 'dist/src/cli/main.js' },
+  // The WASM tools' worker thread (src/tools/wasm/wasm-worker.ts) is started from a file beside the code that starts it.
+  entryPoints: { main: 'dist/src/cli/main.js', 'wasm-worker': 'dist/src/tools/wasm/wasm-worker.js' },
   outdir,
   bundle: true,
   splitting: true,
@@ -29,7 +30,8 @@ const result = await esbuild.build({
   // sqlite3's native module loads from node_modules; so would Fastify's schema compilers (Ajv, fast-json-stringify),
   // which the door's server never asks for (src/rpc/no-route-schemas.ts): left out, their source costs an idle door
   // as much heap as running code does.
-  external: ['sqlite3', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler'],
+  // jco-transpile reads its own wasm files beside its modules, so it loads from node_modules, in the worker only.
+  external: ['sqlite3', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', '@bytecodealliance/jco-transpile', '@bytecodealliance/jco-transpile/wasm-tools'],
   // Whitespace and syntax only: identifiers stay as written. Not `keepNames`: it wraps every function the code
   // creates, closures made per request included, in a call that redefines its `name` (GetTask ~30% more CPU). So a
   // class the bundler renames to avoid a clash (tsc's decorated `let TaskRow = class TaskRow`) reads `TaskRow2` as

@@ -120,7 +120,7 @@ describe('a manifest mur run refuses', { concurrency: true }, () => {
     [
       'an unknown top-level key',
       `${lifecycleManifest()}colour: blue\n`,
-      '(top level): found unknown key "colour"; allowed: the keys name, version, description, lifecycle, inference, hooks, spend, control, capabilities, exports, context, network',
+      '(top level): found unknown key "colour"; allowed: the keys name, version, description, artifacts, lifecycle, inference, hooks, spend, control, capabilities, exports, context, network',
     ],
     [
       'an unknown nested key',

@@ -146,6 +146,8 @@ export type TaskRecordEntry =
       memberCall?: TaskRecordMemberCall | null;
       /** A `submit-plan` call: its plan's steps in plan order (empty when the plan was refused before it ran). Absent on other tools. */
       planSteps?: TaskRecordPlanStep[];
+      /** A skill's call (its `skill_call` record): the artifact it read. Absent on tools. */
+      skill?: string;
     })
   | (EntryBase & { kind: 'input-required'; prompt: string })
   | (EntryBase & { kind: 'reply'; text: string | null })

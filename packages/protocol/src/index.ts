@@ -237,3 +237,12 @@ export {
   RECORDS_SCOPE,
 } from './records-plane.js';
 export { escapeControlCharacters } from './control-chars.js';
+export {
+  ARTIFACT_CODE,
+  ARTIFACT_REFUSAL,
+  type ArtifactPlace,
+  CONSOLE_ARTIFACTS_SUFFIX,
+  type ConsoleArtifactsResponse,
+  lockConflict,
+  type SessionArtifact,
+} from './artifacts.js';

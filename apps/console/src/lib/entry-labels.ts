@@ -9,6 +9,8 @@ export function entryLabel(e: TaskRecordEntry): string {
     case 'turn':
       return `Turn ${e.turn}`;
     case 'tool-call':
+      // A skill's call reads as any call, naming the artifact it read (docs/artifacts.md, "Skills").
+      if (e.skill !== undefined) return `Skill call ${e.tool} (${e.skill})`;
       return `Tool call ${e.tool}${e.exitCode !== null ? ` (exit ${e.exitCode})` : ''}`;
     case 'input-required':
       return 'Asked for input';

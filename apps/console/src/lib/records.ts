@@ -6,6 +6,7 @@
  * post-mortem path for a session whose door is gone. Both answer the same paths and shapes.
  */
 import {
+  CONSOLE_ARTIFACTS_SUFFIX,
   CONSOLE_DOOR_PROXY_PREFIX,
   CONSOLE_PEER_HANDLES_SUFFIX,
   CONSOLE_RECORDS_BASE,
@@ -237,6 +238,9 @@ export async function findRecordSession(door: string, options: RecordReadOptions
   const found = mine.find((s) => s.state !== 'ended') ?? mine[0];
   return found ? { sessionId: found.sessionId, from: 'console' } : null;
 }
+
+/** The record path of a session's artifacts (docs/artifacts.md): declared, pulled, removed. */
+export const artifactsPath = (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}${CONSOLE_ARTIFACTS_SUFFIX}`;
 
 /** The record path of a session's peer handles. */
 export const peerHandlesPath = (sessionId: string) => `/sessions/${encodeURIComponent(sessionId)}${CONSOLE_PEER_HANDLES_SUFFIX}`;

@@ -93,8 +93,8 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     const { session, lifecycle, continuations } = this.deps;
     const turns = new TaskTurns(task, session.manifest.inference?.max_turns ?? 1);
     const driver = this.deps.driverFor(task);
-    const tools: ToolSpec[] = this.deps.tools.inventory.entries().map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-    const call = new InferenceCall(this.callDeps, driver, systemPrompt(session), tools);
+    const toolsFor = (call: number): ToolSpec[] => this.deps.tools.toolsForCall(task.id, call).map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    const call = new InferenceCall(this.callDeps, driver, systemPrompt(session), toolsFor);
     const meter = new ContextMeter(call.fixedTokens, turns.progress);
     const compactor = this.beforeCall.compactorFor(task.id, (transcript, turn) => summaryCall(this.spend, driver, task.signal, turn, transcript));
     try {

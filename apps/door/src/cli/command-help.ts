@@ -16,6 +16,11 @@ const USAGES: Record<string, (args: readonly string[]) => Promise<string>> = {
   cancel: async () => (await import('./cancel-command.js')).CANCEL_USAGE,
   stop: async () => (await import('./stop-command.js')).STOP_USAGE,
   control: async () => (await import('./control-command.js')).CONTROL_USAGE,
+  pack: async () => (await import('./pack-command.js')).PACK_USAGE,
+  publish: async () => (await import('./publish-command.js')).PUBLISH_USAGE,
+  pull: async () => (await import('./pull-command.js')).PULL_USAGE,
+  list: async () => (await import('./list-command.js')).LIST_USAGE,
+  remove: async () => (await import('./remove-command.js')).REMOVE_USAGE,
   completion: async () => (await import('./completion-usage.js')).COMPLETION_USAGE,
 };
 

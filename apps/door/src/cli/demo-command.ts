@@ -35,9 +35,9 @@ function describe(result: RpcResult): string {
 
 export const DEMO_USAGE = `usage: mur demo [--console-port N] [--no-console]
 
-Runs examples/hello (public) and examples/secure (bearer tokens) on the embedded defaults (SQLite, the
-script driver), plays a short tour against hello, and serves the console (http://127.0.0.1:7070 by
-default) until Ctrl-C.`;
+Runs examples/hello (public), examples/secure (bearer tokens) and examples/artifacts (a WASM tool it
+declares, a native tool and a skill it pulls) on the embedded defaults (SQLite, the script driver), plays a
+short tour against hello and artifacts, and serves the console (http://127.0.0.1:7070 by default) until Ctrl-C.`;
 
 /** mur demo: capsules on the embedded defaults, a short tour, and the console, until Ctrl-C. */
 export async function demo(argv: string[]): Promise<number> {
@@ -59,6 +59,9 @@ export async function demo(argv: string[]): Promise<number> {
   say('');
   const secure = await launch([path.join(examples, 'secure')], say);
   sessions.push(secure);
+  say('');
+  const artifacts = await launch([path.join(examples, 'artifacts')], say);
+  sessions.push(artifacts);
 
   const url = hello.door.url;
   const send = (text: string, extra: Record<string, unknown> = {}) =>
@@ -71,11 +74,21 @@ export async function demo(argv: string[]): Promise<number> {
   if (waiting?.status.state === 'TASK_STATE_INPUT_REQUIRED') say(`> (reply) main\n  ${describe(await send('main', { taskId: waiting.id }))}`);
   say(`> Show the system\n  ${describe(await send('Show the system'))}`);
 
+  // examples/artifacts (docs/artifacts.md): a pull of a native tool and a skill used in the next turn, and a WASM tool that asks.
+  const sendArtifacts = (text: string, extra: Record<string, unknown> = {}) =>
+    rpc(artifacts.door.url, 'SendMessage', { message: { messageId: `demo-${Date.now()}-${Math.random()}`, role: 'ROLE_USER', parts: [{ text }], ...extra } });
+  say('\n— tour of artifacts —');
+  say(`> count the lines of my notes\n  ${describe(await sendArtifacts('count the lines of my notes'))}`);
+  const greeting = await sendArtifacts('greet someone');
+  say(`> greet someone\n  ${describe(greeting)}`);
+  const greeter = greeting.result?.task;
+  if (greeter?.status.state === 'TASK_STATE_INPUT_REQUIRED') say(`> (reply) Ana\n  ${describe(await sendArtifacts('Ana', { taskId: greeter.id }))}`);
+
   const stops: (() => Promise<unknown>)[] = sessions.map((s) => s.stop);
   if (!values['no-console']) {
     const consoleServer = await startConsoleServer({ host: '127.0.0.1', port: Number(values['console-port']), settings: doorSettings() });
     stops.push(() => consoleServer.server.close());
-    say(`\nConsole: ${consoleServer.url}  (open it in a browser: both sessions are listed)`);
+    say(`\nConsole: ${consoleServer.url}  (open it in a browser: the three sessions are listed)`);
   }
   if (existsSync(path.join(secure.door.recordsDir, TOKENS_FILE))) {
     say(`secure asks for a token: npx mur token ${secure.sessionId} prints them`);

@@ -8,7 +8,24 @@ const processIo = async () => (await import('./client-command-support.js')).proc
 const terminal = () => import('./terminal-lines.js');
 
 async function usage(): Promise<string> {
-  const [{ ROSTER_USAGE }, { RUN_USAGE }, { CONSOLE_USAGE }, { TOKEN_USAGE }, { PS_USAGE }, { WATCH_USAGE }, { CANCEL_USAGE }, { STOP_USAGE }, { CONTROL_USAGE }, { DEMO_USAGE }, { COMPLETION_USAGE }] = await Promise.all([
+  const [
+    { ROSTER_USAGE },
+    { RUN_USAGE },
+    { CONSOLE_USAGE },
+    { TOKEN_USAGE },
+    { PS_USAGE },
+    { WATCH_USAGE },
+    { CANCEL_USAGE },
+    { STOP_USAGE },
+    { CONTROL_USAGE },
+    { DEMO_USAGE },
+    { COMPLETION_USAGE },
+    { PACK_USAGE },
+    { PUBLISH_USAGE },
+    { PULL_USAGE },
+    { LIST_USAGE },
+    { REMOVE_USAGE },
+  ] = await Promise.all([
     import('./formation-supervisor.js'),
     import('./run-command.js'),
     import('./console-command.js'),
@@ -20,6 +37,11 @@ async function usage(): Promise<string> {
     import('./control-command.js'),
     import('./demo-command.js'),
     import('./completion-usage.js'),
+    import('./pack-command.js'),
+    import('./publish-command.js'),
+    import('./pull-command.js'),
+    import('./list-command.js'),
+    import('./remove-command.js'),
   ]);
   return `usage: mur <command> [options]
 
@@ -34,6 +56,11 @@ commands:
   cancel TASK   cancel a task and print what it leaves running
   stop [SESSION]  cancel a session's live tasks, then end its process
   control [SESSION] driver CHOICE  select the driver choice of a running session's next inference call
+  pack DIR      check an artifact folder and write its archive
+  publish ARCHIVE|DIR  write an artifact into a store
+  pull NAME     find, check and pin an artifact in murmur.lock
+  list          what murmur.lock pins
+  remove NAME   remove a pin from murmur.lock
   completion bash|zsh|fish  print a shell completion script
   version       print mur's version (also --version)
 
@@ -58,6 +85,16 @@ ${STOP_USAGE}
 ${CONTROL_USAGE}
 
 ${DEMO_USAGE}
+
+${PACK_USAGE}
+
+${PUBLISH_USAGE}
+
+${PULL_USAGE}
+
+${LIST_USAGE}
+
+${REMOVE_USAGE}
 
 ${COMPLETION_USAGE}`;
 }
@@ -145,6 +182,16 @@ async function main(argv: string[]): Promise<number> {
       return (await import('./control-command.js')).control(rest, await processIo());
     case 'completion':
       return (await import('./completion-command.js')).completion(rest, (text) => process.stdout.write(text));
+    case 'pack':
+      return (await import('./pack-command.js')).pack(rest);
+    case 'publish':
+      return (await import('./publish-command.js')).publish(rest);
+    case 'pull':
+      return (await import('./pull-command.js')).pull(rest);
+    case 'list':
+      return (await import('./list-command.js')).list(rest);
+    case 'remove':
+      return (await import('./remove-command.js')).remove(rest);
     case undefined:
     case 'help':
     case '--help':

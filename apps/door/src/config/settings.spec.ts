@@ -17,6 +17,7 @@ test('unset (or empty), every setting takes its default', () => {
     heartbeatMs: 15_000,
     peerFetchMaxBytes: 268_435_456,
     delegationTimeoutSecs: 600,
+    sourceApiUrl: 'https://api.github.com',
     consoleDist: null,
     otelSdkDisabled: false,
     otlpEndpoint: null,

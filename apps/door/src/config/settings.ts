@@ -113,6 +113,17 @@ export const SETTINGS = {
     fallback: () => 600,
     parse: wholeNumber(1),
   }),
+  // GitHub's REST API: where a scope's source is read (docs/artifacts.md, "Sources"); tests point it at a loopback server.
+  sourceApiUrl: setting<string>({
+    name: 'MURMUR_SOURCE_API_URL',
+    description: "Where the runtime reads a scope's GitHub source (GitHub's REST API): `install.from: [stores, sources]` and `mur pull --source`",
+    sensitive: false,
+    readBy: 'door',
+    allowed: 'an http or https URL',
+    defaultText: '`https://api.github.com`',
+    fallback: () => 'https://api.github.com',
+    parse: httpUrl,
+  }),
   consoleDist: setting<string | null>({
     name: 'MURMUR_CONSOLE_DIST',
     description: 'The built console `mur console` and `mur demo` serve',

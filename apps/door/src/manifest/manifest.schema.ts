@@ -5,6 +5,8 @@
 import { SCOPES } from '@murmur/protocol';
 import * as z from 'zod';
 import { oneOf, shown } from '../config/config-problem.js';
+import { ARTIFACT_CODE } from '@murmur/protocol';
+import { FULL_NAME_RULE, isGrantEntry, isReservedToolName, readArtifactRequest, toolNameOf } from './artifact-entries.js';
 
 const RETIRED_SCOPES: Record<string, string> = {
   'message/send': 'SendMessage',
@@ -82,12 +84,45 @@ const hookList = z
 const KEEP_WORKING_MESSAGE =
   'You ended your turn, but this task asks you to keep working: check that everything it asks for is done, do what is left, and then give your final answer again.';
 
+/**
+ * A declared artifact (docs/artifacts.md, "Declaring artifacts"): `<scope>/<name>` or `<scope>/<name>@<version>`,
+ * whose tool name is not reserved (seed 004: E-CAP-013, refused before any artifact is read).
+ */
+const declaredArtifact = z.string().superRefine((value, ctx) => {
+  const request = readArtifactRequest(value);
+  if (request === null) {
+    ctx.addIssue({ code: 'custom', message: `${FULL_NAME_RULE}, optionally followed by @<version>` });
+    return;
+  }
+  const tool = toolNameOf(request.fullName);
+  if (isReservedToolName(tool)) {
+    ctx.addIssue({ code: 'custom', message: `${ARTIFACT_CODE.reservedName}: an artifact whose tool name is not reserved: '${tool}' is the name of a runtime-provided tool` });
+  }
+});
+
+const grantEntry = z.string().refine(isGrantEntry, 'a full name <scope>/<name>, or a scope and a prefix ending in * (<scope>/<prefix>*)');
+
+/** Grants pull-artifact and remove-artifact (seed 004): what the agent may pull, by tier, and from where. */
+const installGrant = z.strictObject({
+  tool: z.array(grantEntry).default([]),
+  skill: z.array(grantEntry).default([]),
+  from: z
+    .array(z.enum(['stores', 'sources']))
+    .default(['stores'])
+    .refine((from) => from.join(',') === 'stores' || from.join(',') === 'stores,sources', { message: '[stores] or [stores, sources]' }),
+});
+
 const exportRoot = z.strictObject({ root: z.string().min(1).default('.') });
 
 export const manifestSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a capsule name: lowercase letters, digits, ., - and _, starting with a letter or digit'),
   version: z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, 'a semantic version: MAJOR.MINOR.PATCH'),
   description: z.string().optional(),
+  /** The artifacts staged when the session starts, each pinned in murmur.lock (docs/artifacts.md). */
+  artifacts: z
+    .array(declaredArtifact)
+    .default([])
+    .refine((entries) => new Set(entries.map((e) => toolNameOf(e.split('@')[0] ?? e))).size === entries.length, { message: 'artifacts with different tool names' }),
   lifecycle: z
     .strictObject({
       task_acceptance: z.enum(['single', 'queue', 'none']).default('single'),
@@ -199,6 +234,15 @@ export const manifestSchema = z.strictObject({
         .refine((s) => new Set(s.allow.map(spawnName)).size === s.allow.length, { message: "entries with different bare names (a folder's last segment)", path: ['allow'] }),
       /** Grants submit-plan (seed 004): one plan of steps run against this session's tools (docs/plans.md). */
       plan: z.strictObject({ submit: z.boolean().default(false) }).prefault({}),
+      /** Grants pull-artifact and remove-artifact (seed 004; docs/artifacts.md, "The install grant"). */
+      install: installGrant.optional(),
+      /** A WebAssembly tool's bounds (docs/artifacts.md, "WebAssembly tools"). */
+      wasm: z
+        .strictObject({
+          max_secs: z.number().int().min(1).max(3600).default(30),
+          max_memory_mib: z.number().int().min(1).max(4096).default(64),
+        })
+        .prefault({}),
     })
     .prefault({}),
   exports: z

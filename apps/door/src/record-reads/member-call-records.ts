@@ -122,6 +122,10 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
       case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
+      case 'skill_call':
+      case 'artifact_staged':
+      case 'artifact_pulled':
+      case 'tools_refreshed':
         break;
       default:
         unhandledRecord(record);

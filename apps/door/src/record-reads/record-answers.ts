@@ -1,5 +1,7 @@
 import path from 'node:path';
 import {
+  CONSOLE_ARTIFACTS_SUFFIX,
+  type ConsoleArtifactsResponse,
   CONSOLE_PEER_HANDLES_SUFFIX,
   CONSOLE_ROLLUP_SUFFIX,
   type ConsoleFormationDelegation,
@@ -34,6 +36,7 @@ import {
   type TaskRecordMemberCall,
   type TaskRecordSummary,
 } from '@murmur/protocol';
+import { artifactsOf } from './artifact-records.js';
 import { consoleDelegation, delegationsOf } from './delegation-records.js';
 import { consoleMemberCall, memberCallsOf } from './member-call-records.js';
 import { peerHandlesOf } from './peer-handle-records.js';
@@ -362,6 +365,11 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
       }
       if (parts[2] === 'export') return { kind: 'ndjson', filename: `${session.sessionId}.ndjson`, lines: () => sessionLines(reading, session) };
       if (`/${parts[2]}` === CONSOLE_ROLLUP_SUFFIX) return json(await sessionsRollup(reading, [session], [], query));
+      if (`/${parts[2]}` === CONSOLE_ARTIFACTS_SUFFIX) {
+        const index = await reading.index(session);
+        const { records } = await index.readAll(index.artifactLines);
+        return json({ sessionId: session.sessionId, artifacts: artifactsOf(records) } satisfies ConsoleArtifactsResponse);
+      }
       if (`/${parts[2]}` === CONSOLE_PEER_HANDLES_SUFFIX) {
         const index = await reading.index(session);
         const { records } = await index.readAll(index.handleLines);

@@ -70,6 +70,22 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
   const endMs = endRecord ? Date.parse(endRecord.ts) : Number.NaN;
   let from = 0;
   const push = (ms: number, entry: TaskRecordEntry) => entries.push({ ms, entry, from });
+  // A call's record is written when it returns: it started duration_ms earlier.
+  const pushCall = (ms: number, tool: string, record: TraceLineOf<'tool_call'> | TraceLineOf<'skill_call'>, extra: Partial<Extract<TaskRecordEntry, { kind: 'tool-call' }>>) => {
+    const start = record.duration_ms === null ? ms : ms - record.duration_ms;
+    push(start, {
+      kind: 'tool-call',
+      ...at(start),
+      toolCallId: record.tool_call_id,
+      tool,
+      input: (record.input as JsonValue | undefined) ?? null,
+      output: record.output,
+      exitCode: record.exit_code,
+      status: record.status,
+      durationMs: record.duration_ms,
+      ...extra,
+    });
+  };
   const plans = planStepsOf(records, origin);
   for (const [index, record] of records.entries()) {
     from = index;
@@ -96,24 +112,16 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
         });
         break;
       }
-      case 'tool_call': {
-        // Written when the call returns: it started duration_ms earlier.
-        const start = record.duration_ms === null ? ms : ms - record.duration_ms;
-        push(start, {
-          kind: 'tool-call',
-          ...at(start),
-          toolCallId: record.tool_call_id,
-          tool: record.tool,
-          input: (record.input as JsonValue | undefined) ?? null,
-          output: record.output,
-          exitCode: record.exit_code,
-          status: record.status,
-          durationMs: record.duration_ms,
+      case 'tool_call':
+        pushCall(ms, record.tool, record, {
           ...(record.tool === 'call-member' ? { memberCall: memberCalls.get(record.tool_call_id) ?? null } : {}),
           ...(record.tool === 'submit-plan' ? { planSteps: plans.get(record.tool_call_id) ?? [] } : {}),
         });
         break;
-      }
+      case 'skill_call':
+        // A skill's call reads as any other call, naming the artifact it read (docs/artifacts.md, "Skills").
+        pushCall(ms, record.skill, record, { skill: record.artifact });
+        break;
       case 'task_input_required':
         push(ms, { kind: 'input-required', ...at(ms), prompt: record.prompt });
         break;
@@ -176,6 +184,9 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
       case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
+      case 'artifact_staged':
+      case 'artifact_pulled':
+      case 'tools_refreshed':
         break;
       default:
         unhandledRecord(record);
@@ -188,7 +199,7 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
 
 /** A tool call's entry made from its light record (record-reads/trace-index.ts), with the input and output of its full record. */
 export function withToolCallInFull(entry: TaskRecordEntry, full: TraceLine): TaskRecordEntry {
-  if (entry.kind !== 'tool-call' || full.type !== 'tool_call') return entry;
+  if (entry.kind !== 'tool-call' || (full.type !== 'tool_call' && full.type !== 'skill_call')) return entry;
   return { ...entry, input: (full.input as JsonValue | undefined) ?? null, output: full.output };
 }
 

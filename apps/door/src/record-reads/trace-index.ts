@@ -17,6 +17,7 @@ const LINKING_TOOLS: ReadonlySet<string> = new Set(['call-member', 'delegate-tas
 
 /** How a light read leaves a record: a tool call's input and output dropped, except a linking tool's. */
 function lighten(record: TraceLine): TraceLine {
+  if (record.type === 'skill_call') return { ...record, input: null, output: '' };
   if (record.type !== 'tool_call' || LINKING_TOOLS.has(record.tool)) return record;
   return { ...record, input: null, output: '' };
 }
@@ -59,6 +60,8 @@ export class TraceIndex {
   readonly tasks = new Map<string, IndexedTask>();
   /** The peer handles' lines (`peer_handle_mint`, `_redeem`, `_refused`). */
   readonly handleLines: number[] = [];
+  /** The lines of the session's artifact records: artifact_staged, artifact_pulled, tools_refreshed (docs/artifacts.md). */
+  readonly artifactLines: number[] = [];
   /** Lines left out, by reason: cut by a crash mid-write, a type or fields this door does not know. */
   readonly undecoded: Record<UndecodedLine, number> = { 'not-json': 0, 'unknown-type': 0, 'off-schema': 0 };
   #columns = new LineColumns();
@@ -161,6 +164,7 @@ export class TraceIndex {
     this.#identity = identity;
     this.tasks.clear();
     this.handleLines.length = 0;
+    this.artifactLines.length = 0;
     Object.assign(this.session, { name: null, url: null, startedAt: null, endedAt: null });
     for (const reason of Object.keys(this.undecoded) as UndecodedLine[]) this.undecoded[reason] = 0;
   }
@@ -218,6 +222,7 @@ export class TraceIndex {
       this.session.endedAt = null;
     } else if (record.type === 'session_end') this.session.endedAt = record.ts;
     if (record.type === 'peer_handle_mint' || record.type === 'peer_handle_redeem' || record.type === 'peer_handle_refused') this.handleLines.push(line);
+    if (record.type === 'artifact_staged' || record.type === 'artifact_pulled' || record.type === 'tools_refreshed') this.artifactLines.push(line);
     if (!('task_id' in record)) return;
     let task = this.tasks.get(record.task_id);
     if (!task) {
@@ -226,6 +231,7 @@ export class TraceIndex {
     }
     task.lines.push(line);
     if (record.type === 'inference') task.turns += 1;
+    else if (record.type === 'skill_call') task.toolCalls += 1;
     else if (record.type === 'tool_call') {
       task.toolCalls += 1;
       if (record.tool === 'call-member') task.callsMember = true;

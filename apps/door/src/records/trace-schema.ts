@@ -26,6 +26,17 @@ const delegationStatus = z.enum(DELEGATION_STATUSES);
 const BY_AGENT = { principal: z.literal('agent') };
 const BY_OPERATOR = { principal: z.literal('operator'), token_id: id };
 
+/** An artifact as its records name it: what it is and where it was found. */
+const artifactFields = {
+  artifact: z.string(),
+  version: z.string(),
+  digest: z.string(),
+  runtime: z.enum(['tool', 'skill']),
+  implementation: z.enum(['native', 'wasm']).nullable(),
+  tool_name: z.string(),
+  fetched_from: z.string(),
+};
+
 export const TRACE_SCHEMAS = {
   // The session.
   session_start: z.object({ session_id: id, name: z.string(), version: z.string(), url: z.string(), resumed: z.boolean(), tools_declared: z.array(z.string()), sandbox: z.enum(['bwrap', 'off', 'no-shell']) }),
@@ -140,6 +151,18 @@ export const TRACE_SCHEMAS = {
     output: z.string(),
     work_id: id.optional(),
   }),
+  /** A skill's call (docs/artifacts.md, "Skills"): tool_call's fields, the skill for the tool, and its artifact. */
+  skill_call: z.object({
+    task_id: id,
+    skill: z.string(),
+    artifact: z.string(),
+    tool_call_id: id,
+    status: z.enum(['passed', 'error']),
+    duration_ms: count.nullable(),
+    exit_code: z.null(),
+    input: jsonValue,
+    output: z.string(),
+  }),
   deadline_notice: z.object({ task_id: id, tool_call_id: id, at: z.string(), left_secs: count }),
   command_result_task: z.object({ task_id: id, work_id: id, state: taskState }),
   // A setting changed by the agent (switch-driver, inside a task) or by the operator (the control surface, with its
@@ -189,6 +212,11 @@ export const TRACE_SCHEMAS = {
   peer_handle_redeem: z.object({ handle_id: id, audience: z.string(), size: count, uses_left: count }),
   peer_handle_refused: z.object({ handle_id: id, reason: z.string(), audience: z.string().nullable() }),
   peer_file_fetched: z.object({ task_id: id, handle_id: id.nullable(), path: z.string(), size: count }),
+
+  // Artifacts (docs/artifacts.md, "Records"): what the session staged and pulled, and when its tool list changed.
+  artifact_staged: z.object(artifactFields),
+  artifact_pulled: z.object({ task_id: id, tool_call_id: id, ...artifactFields }),
+  tools_refreshed: z.object({ task_id: id, turn: count, trigger: z.literal('agent'), added: z.array(z.string()), removed: z.array(z.string()) }),
 
   // Formations (formations/): member calls and delegations.
   member_call_busy: z.object({ task_id: id, call_id: id, member: z.string(), offer: count }),

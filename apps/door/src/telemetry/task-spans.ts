@@ -80,6 +80,12 @@ export class TaskSpans {
         if (task) this.endTool(task, line);
         return;
       }
+      // A skill's call is a tool call whose record names the skill (docs/artifacts.md).
+      case 'skill_call': {
+        const task = this.live.get(line.task_id);
+        if (task) this.endTool(task, { tool_call_id: line.tool_call_id, tool: line.skill, duration_ms: line.duration_ms, status: line.status, exit_code: null });
+        return;
+      }
       case 'plan_start':
       case 'plan_step':
       case 'plan_end': {
@@ -139,6 +145,9 @@ export class TaskSpans {
       case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
+      case 'artifact_staged':
+      case 'artifact_pulled':
+      case 'tools_refreshed':
         return;
       default:
         unhandledRecord(line);
@@ -315,7 +324,7 @@ export class TaskSpans {
     this.metrics.inference((end - open.startedAt) / 1000, metricAttributes, usage);
   }
 
-  private endTool(task: LiveTask, fields: TraceLineOf<'tool_call'>): void {
+  private endTool(task: LiveTask, fields: Pick<TraceLineOf<'tool_call'>, 'tool_call_id' | 'tool' | 'duration_ms' | 'status' | 'exit_code' | 'work_id'>): void {
     const id = fields.tool_call_id;
     if (!task.tools.has(id)) {
       // The record came before its start event (see LiveTask.recordedTools).

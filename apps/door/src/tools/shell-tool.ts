@@ -9,11 +9,12 @@ import { type CommandExit, CommandProcess } from './command-process.js';
 import type { GroupMember } from './process-group.js';
 import type { ProcessRegistry } from './process-registry.js';
 import type { SessionContext } from '../session/session-context.js';
+import type { CommandLine, CommandSandbox } from './sandbox/sandbox.js';
 import type { SessionSandbox } from './sandbox/session-sandbox.js';
 import { ToolInputError } from './tool-call.js';
 
 /** Bytes of each stream kept for the model; past it the result says truncated. */
-const OUTPUT_CAP_BYTES = 1024 * 1024;
+export const OUTPUT_CAP_BYTES = 1024 * 1024;
 
 /**
  * How long output is still read after the shell exits: what its children wrote just before is kept, and a child
@@ -33,6 +34,8 @@ export interface ShellCall {
   onOutput: (stream: 'stdout' | 'stderr', text: string) => void;
   /** What the command reads on standard input (a hook's input); none (/dev/null) when absent. */
   stdin?: string;
+  /** A native artifact's program instead of a shell binary: its folder (shown read-only) and its entry (docs/artifacts.md, "Native tools"). */
+  artifact?: { folder: string; entry: string };
 }
 
 export interface ShellDeps {
@@ -62,6 +65,18 @@ export function readShellInput(binary: string, input: Record<string, unknown>): 
     return { args, shown: [binary, ...args].join(' ') };
   }
   throw new ToolInputError(`tool '${binary}' takes {"command": "<text>"} or {"args": ["<arg>", …]}`);
+}
+
+/** The command a call starts: a shell binary resolved where commands run, or a native artifact's entry, and what its result shows of it. */
+function commandOf(call: ShellCall, sandbox: CommandSandbox): { line: CommandLine; binaryPath: string; shown: string } {
+  if (call.artifact !== undefined) {
+    const line = sandbox.artifactLine(call.artifact.folder, call.artifact.entry, call.cwd);
+    return { line, binaryPath: line.program, shown: call.binary };
+  }
+  const { args, shown } = readShellInput(call.binary, call.input);
+  const binaryPath = sandbox.resolve(call.binary);
+  if (binaryPath === null) throw new ToolInputError(sandbox.unreachable(call.binary) ?? `shell binary '${call.binary}' is not installed on this host`);
+  return { line: sandbox.commandLine(binaryPath, args, call.cwd), binaryPath, shown };
 }
 
 /** Waits for the output to end, for at most DRAIN_MS; true when it ended. */
@@ -113,13 +128,11 @@ function watchLimits(deps: ShellDeps, command: CommandProcess): LimitWatch {
  * fence), or moves to the background once lifecycle.shell_grace_secs pass.
  */
 export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellResult> {
-  const { args, shown } = readShellInput(call.binary, call.input);
   const { sandbox, env } = deps.sandbox;
-  const binaryPath = sandbox.resolve(call.binary);
-  if (binaryPath === null) throw new ToolInputError(sandbox.unreachable(call.binary) ?? `shell binary '${call.binary}' is not installed on this host`);
+  const { line, binaryPath, shown } = commandOf(call, sandbox);
   const startedAtMs = Date.now();
   deps.processes.ensureReaper();
-  const command = new CommandProcess(sandbox.commandLine(binaryPath, args, call.cwd), { cwd: call.cwd, env, stdin: call.stdin !== undefined });
+  const command = new CommandProcess(line, { cwd: call.cwd, env, stdin: call.stdin !== undefined });
   const { child, pgid } = command;
   if (call.stdin !== undefined && child.stdin) {
     // A command that exits without reading all of it closes the pipe: that is its business, not an error of the door's.

@@ -52,6 +52,8 @@ export interface ToolCallContext {
   sentBy?: string | null;
   /** Pauses the running task for input with `prompt` (request-input); absent outside a task. */
   askUser?: (prompt: string) => Promise<AskOutcome>;
+  /** A text or thinking chunk a tool streams while it runs (murmur:text/chunks, seed 001); absent outside a task. */
+  onChunk?: (stream: 'text' | 'thinking', text: string) => void;
   /**
    * The on_tool_call decision point (agent/, docs/agent-loop.md "Hooks") for a call the runtime makes on the model's
    * behalf — a plan's step (docs/plans.md): the refusal the model reads when a hook denies it, or null. Absent outside a task.
@@ -60,7 +62,7 @@ export interface ToolCallContext {
 }
 
 /** How request-input's wait ended: the reply's text as sent, or no reply within the input timeout. */
-type AskOutcome = { kind: 'reply'; text: string } | { kind: 'timeout'; waitedSecs: number };
+export type AskOutcome = { kind: 'reply'; text: string } | { kind: 'timeout'; waitedSecs: number };
 
 /** A runtime tool's answer: its data (fenced as the tool's result), the runtime's note after the fence, and whether it failed. */
 export interface RuntimeToolAnswer {

@@ -13,6 +13,10 @@ import { runShell } from './shell-tool.js';
 import { type CommandRun, type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { shellEntry, type ToolEntry, ToolInventory } from './tool-inventory.js';
 import { fenceToolResult } from '../auth/untrusted-fence.js';
+import { callArtifact } from './artifacts/artifact-call.js';
+import { ArtifactInstaller } from './artifacts/artifact-installer.js';
+import type { InstalledArtifact, SessionArtifacts } from './artifacts/installed-artifacts.js';
+import type { WasmHost } from './wasm/wasm-host.js';
 
 export interface ToolDispatcherDeps {
   session: SessionContext;
@@ -31,6 +35,10 @@ export interface ToolDispatcherDeps {
   handles: PeerHandles;
   /** Client spans for the runtime tools' outbound requests (telemetry/, bound in app.module.ts); none when absent. */
   tracing?: OutboundTracing;
+  /** The session's artifacts: declared ones staged, pulled ones as pull-artifact installs them (docs/artifacts.md). */
+  artifacts: SessionArtifacts;
+  /** Where WASM tools run. */
+  wasm: WasmHost;
 }
 
 export interface Dispatched {
@@ -38,6 +46,8 @@ export interface Dispatched {
   artifact: ToolArtifact;
   /** The call was refused (no such tool, or an input that does not fit): it did not run. */
   refused: boolean;
+  /** A skill's call: the artifact it read, so its record is a skill_call (docs/artifacts.md); null for every other call. */
+  skill?: string | null;
 }
 
 /**
@@ -59,6 +69,13 @@ export class ToolDispatcher {
       fileOwner: deps.sandbox.fileOwner,
       // A plan's tool steps run through this dispatcher exactly as direct calls (docs/plans.md).
       plans: { dispatch: (call, ctx) => this.dispatch(call, ctx), missing: (name) => this.missing(name) },
+      installer: new ArtifactInstaller({
+        session: deps.session,
+        artifacts: deps.artifacts,
+        wasm: deps.wasm,
+        trace: deps.trace,
+        removed: (name) => this.artifactRemoved(name),
+      }),
     });
     // Seed 004's table order, shell binaries first.
     const granted = (Object.keys(RUNTIME_TOOL_GRANTS) as RuntimeToolName[]).flatMap((name) => {
@@ -67,6 +84,7 @@ export class ToolDispatcher {
     });
     this.runtime = new Map(granted);
     const entries: ToolEntry[] = [
+      ...deps.artifacts.all().map(artifactEntry),
       ...manifest.capabilities.shell.allow.map(shellEntry),
       ...granted.map(([name, tool]) => ({ name, kind: 'runtime' as const, description: tool.description, inputSchema: tool.inputSchema, checkedSchema: tool.checkedSchema })),
     ];
@@ -96,6 +114,7 @@ export class ToolDispatcher {
     }
     try {
       const runtimeTool = isRuntimeToolName(call.name) ? this.runtime.get(call.name) : undefined;
+      const artifact = runtimeTool === undefined ? this.answeringArtifact(call.name) : undefined;
       const refusal = this.inventory.inputRefusal(call.name, call.input);
       if (refusal !== null) {
         runtimeTool?.inputRefused?.(call.input, refusal, ctx);
@@ -110,6 +129,15 @@ export class ToolDispatcher {
           outcome: { name: call.name, stdout: data, stderr: '', exitCode: null, workId: null, isError: failed, content },
           artifact: artifactOf(content, { isError: failed }),
           refused: false,
+        };
+      }
+      if (artifact !== undefined) {
+        const ran = await callArtifact(artifact, call, ctx, { session: this.deps.session, shell: this.deps, wasm: this.deps.wasm });
+        return {
+          outcome: { name: call.name, stdout: ran.stdout, stderr: ran.stderr, exitCode: ran.exitCode, workId: ran.workId, isError: ran.isError, content: ran.content },
+          artifact: artifactOf(ran.content, { fenceSource: ran.fenceSource, isError: ran.isError, exitCode: ran.exitCode, truncated: ran.truncated }),
+          refused: false,
+          skill: artifact.runtime === 'skill' ? artifact.fullName : null,
         };
       }
       const result = await runShell(
@@ -172,9 +200,45 @@ export class ToolDispatcher {
     }
   }
 
-  /** Why a call names no tool of the inventory, or null: a runtime tool names its missing grant, anything else the allowlist. */
+  /**
+   * The tool list the next inference call is sent. A pull or a removal since the last call is recorded first (seed 004:
+   * tools_refreshed, trigger: "agent", before the next inference call).
+   */
+  toolsForCall(taskId: string, turn: number): ToolEntry[] {
+    const change = this.deps.artifacts.takeChange();
+    if (change !== null) {
+      for (const artifact of change.added) this.inventory.add(artifactEntry(artifact));
+      this.deps.trace.write('tools_refreshed', { task_id: taskId, turn, trigger: 'agent', added: change.added.map((a) => a.toolName), removed: change.removed });
+    }
+    return this.inventory.entries();
+  }
+
+  /**
+   * The artifact that answers a call naming `name`, by seed 004's precedence: a native artifact (or a skill) ahead of
+   * the shell binary of the same name, and the shell binary ahead of a WASM artifact.
+   */
+  private answeringArtifact(name: string): InstalledArtifact | undefined {
+    const artifact = this.deps.artifacts.callable(name);
+    if (artifact?.implementation === 'wasm' && this.deps.session.manifest.capabilities.shell.allow.includes(name)) return undefined;
+    return artifact;
+  }
+
+  /** remove-artifact took a tool out: a shell binary it shadowed is in the list again. */
+  private artifactRemoved(name: string): void {
+    this.inventory.remove(name);
+    if (this.deps.session.manifest.capabilities.shell.allow.includes(name)) this.inventory.add(shellEntry(name));
+  }
+
+  /** Why a call names no tool of the inventory, or null: a removed artifact says so, a runtime tool names its missing grant, anything else the allowlist. */
   private missing(name: string): string | null {
     if (this.inventory.has(name)) return null;
+    if (this.deps.artifacts.wasRemoved(name)) return `tool '${name}' was removed from this session; it can no longer be called`;
+    if (this.deps.artifacts.pulledNow(name)) return `tool '${name}' was pulled during this turn; it can be called from the next turn`;
     return isRuntimeToolName(name) ? missingGrantMessage(name) : `tool '${name}' is not declared in manifest allowlist`;
   }
+}
+
+/** An artifact's inventory entry: its tool name, description and input schema (the manifest staging unpacked with it). */
+function artifactEntry(artifact: InstalledArtifact): ToolEntry {
+  return { name: artifact.toolName, kind: 'artifact', description: artifact.description, inputSchema: artifact.inputSchema };
 }

@@ -8,7 +8,8 @@ import { stringify } from 'yaml';
 /** One tool the model is told of: its name, what it does, and the JSON Schema of its input. */
 export interface ToolEntry {
   name: string;
-  kind: 'shell' | 'runtime';
+  /** An artifact's folder holds its own murmur.yaml (docs/artifacts.md); staging writes the others'. */
+  kind: 'shell' | 'runtime' | 'artifact';
   description: string;
   inputSchema: JsonObject;
   /** What a call's input is checked against, when the tool checks part of inputSchema itself; inputSchema when absent. */
@@ -46,10 +47,19 @@ export class ToolInventory {
   private ajv: Ajv | null = null;
 
   constructor(entries: ToolEntry[]) {
-    for (const entry of entries) {
-      // An artifact yields to nothing here: a runtime tool and a shell binary never share a name (names are reserved).
-      if (!this.byName.has(entry.name)) this.byName.set(entry.name, { entry, validate: null });
-    }
+    // The first entry of a name wins: declared artifacts come first, so a shell binary of the same name yields its
+    // manifest to the artifact's (seed 004, "Reserved names"); runtime tools' names are reserved, so none collides.
+    for (const entry of entries) if (!this.byName.has(entry.name)) this.byName.set(entry.name, { entry, validate: null });
+  }
+
+  /** A pulled artifact joins the list at its end (docs/artifacts.md, "The inventory and dispatch"). */
+  add(entry: ToolEntry): void {
+    this.byName.delete(entry.name);
+    this.byName.set(entry.name, { entry, validate: null });
+  }
+
+  remove(name: string): void {
+    this.byName.delete(name);
   }
 
   entries(): ToolEntry[] {
@@ -67,6 +77,7 @@ export class ToolInventory {
   /** Writes tools/<name>/murmur.yaml under the runtime folder for every entry. */
   stage(runtimeDir: string): void {
     for (const { entry } of this.byName.values()) {
+      if (entry.kind === 'artifact') continue;
       const dir = path.join(runtimeDir, 'tools', entry.name);
       mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
       const manifest = { name: entry.name, version: '0.0.0', runtime: 'tool', implementation: 'native', description: entry.description, input_schema: entry.inputSchema };

@@ -12,6 +12,10 @@ import { ProcessRegistry } from './process-registry.js';
 import { SessionSandbox } from './sandbox/session-sandbox.js';
 import { DELEGATE_PORT, type DelegatePort, DriverSelection, MEMBER_CALL_PORT, type MemberCallPort } from './runtime/index.js';
 import { ToolDispatcher } from './tool-dispatcher.js';
+import { artifactRecord } from './artifacts/artifact-installer.js';
+import { SessionArtifacts } from './artifacts/installed-artifacts.js';
+import { stageArtifacts } from './artifacts/stage-artifacts.js';
+import { WasmHost } from './wasm/wasm-host.js';
 
 @Module({
   imports: [SessionModule],
@@ -25,7 +29,7 @@ import { ToolDispatcher } from './tool-dispatcher.js';
     {
       provide: ToolDispatcher,
       // Staging: every tool of the inventory gets its manifest under the session's runtime folder (seed 004).
-      useFactory: (
+      useFactory: async (
         session: SessionContext,
         background: BackgroundCommands,
         processes: ProcessRegistry,
@@ -39,7 +43,28 @@ import { ToolDispatcher } from './tool-dispatcher.js';
         delegations?: DelegatePort,
         tracing?: OutboundTracing,
       ) => {
-        const dispatcher = new ToolDispatcher({ session, background, processes, sandbox, trace, usage, spend, drivers, handles, memberCalls: memberCalls ?? null, delegations: delegations ?? null, tracing });
+        const bounds = session.manifest.capabilities.wasm;
+        const wasm = new WasmHost({ maxSecs: bounds.max_secs, maxMemoryMib: bounds.max_memory_mib });
+        // Declared artifacts first (docs/artifacts.md): a refusal stops the launch before anything is served.
+        const declared = await stageArtifacts(session, wasm);
+        for (const artifact of declared) trace.write('artifact_staged', artifactRecord(artifact));
+        const artifacts = new SessionArtifacts(declared);
+        const dispatcher = new ToolDispatcher({
+          session,
+          background,
+          processes,
+          sandbox,
+          trace,
+          usage,
+          spend,
+          drivers,
+          handles,
+          memberCalls: memberCalls ?? null,
+          delegations: delegations ?? null,
+          tracing,
+          artifacts,
+          wasm,
+        });
         dispatcher.inventory.stage(session.runtimeDir);
         return dispatcher;
       },

@@ -17,21 +17,24 @@ export interface InferenceCallDeps {
 }
 
 /**
- * The call: one inference call of a task's driver with the whole conversation, sent its system prompt and tool
- * inventory. Its text and thinking chunks stream as frames, its spend is settled, and its `inference` record is
+ * The call: one inference call of a task's driver with the whole conversation, sent its system prompt and the tool
+ * list as that call sees it (a pull or a removal changes it from the next call on, seed 004). Its text and thinking chunks stream as frames, its spend is settled, and its `inference` record is
  * written — for a driver failure too (docs/agent-loop.md); a call a cancel or the session's end cut short writes none.
  */
 export class InferenceCall {
-  /** The system prompt's and the tools' tokens, sent with every call. */
+  /** The system prompt's and the first call's tools' tokens, sent with every call. */
   readonly fixedTokens: number;
+  private readonly firstTools: readonly ToolSpec[];
 
   constructor(
     private readonly deps: InferenceCallDeps,
     private readonly driver: TaskDriver,
     private readonly system: string,
-    private readonly tools: readonly ToolSpec[],
+    /** The tools the task's `call`th call (counted across its attempts) is sent. */
+    private readonly toolsFor: (call: number) => readonly ToolSpec[],
   ) {
-    this.fixedTokens = Math.ceil((system.length + JSON.stringify(tools).length) / CHARS_PER_TOKEN);
+    this.firstTools = toolsFor(1);
+    this.fixedTokens = Math.ceil((system.length + JSON.stringify(this.firstTools).length) / CHARS_PER_TOKEN);
   }
 
   /** Makes the admitted call; its answer joins the conversation. */
@@ -51,9 +54,10 @@ export class InferenceCall {
     const { task } = turns;
     const startedMs = performance.now();
     events.emit('inference', { taskId: task.id, phase: 'start' });
+    const tools = turns.turn === 1 ? this.firstTools : this.toolsFor(turns.turn);
     let response: DriverResponse;
     try {
-      response = await this.driver.infer({ turn: turns.turn, system: this.system, messages: turns.messages, tools: this.tools, signal: task.signal }, (chunk) => {
+      response = await this.driver.infer({ turn: turns.turn, system: this.system, messages: turns.messages, tools, signal: task.signal }, (chunk) => {
         streamed.firstTokenMs ??= Math.round(performance.now() - startedMs);
         if (chunk.kind === 'text') {
           streamed.chunked = true;

@@ -58,20 +58,22 @@ export class ToolRound {
       // A plan's steps pass the same decision point (docs/plans.md).
       decide: (step) => hooks.decide(task, turn, step),
       onOutput: (stream, text) => events.emit('tool-call-progress', { taskId: task.id, toolCallId: call.id, stream, text }),
+      // A tool's chunks through murmur:text/chunks are the task's text and thinking frames (seed 001).
+      onChunk: (stream, text) => (stream === 'text' ? events.emit('text', { taskId: task.id, text, final: false }) : events.emit('thinking', { taskId: task.id, text })),
     });
-    trace.write('tool_call', {
+    const called = {
       task_id: task.id,
-      tool: call.name,
       tool_call_id: call.id,
-      status: done.artifact.isError ? 'error' : 'passed',
+      status: done.artifact.isError ? ('error' as const) : ('passed' as const),
       duration_ms: done.artifact.durationMs,
-      exit_code: done.artifact.exitCode,
       // The console's task record shows each call's input and output (docs/console.md).
       // A peer handle's secret is the credential: the trace keeps its handle id, never the secret (docs/planes.md).
       input: redactHandles(call.input),
       output: redactHandles(done.artifact.content),
-      ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}),
-    });
+    };
+    // A skill's call is recorded as one (seed 001: skill_call; docs/artifacts.md).
+    if (done.skill) trace.write('skill_call', { ...called, skill: call.name, artifact: done.skill, exit_code: null });
+    else trace.write('tool_call', { ...called, tool: call.name, exit_code: done.artifact.exitCode, ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}) });
     events.emit('artifact', { taskId: task.id, artifact: done.artifact });
     let content = done.outcome.content;
     // Seed 004, "The deadline notice": a tool that ran carries it, even one that reported failure; a refused call does not.

@@ -11,6 +11,8 @@ import type { DriverSelection } from './driver-selection.js';
 import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_CHECKED_SCHEMA, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';
 import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { ToolCallContext } from '../tool-call.js';
+import type { ArtifactInstaller } from '../artifacts/artifact-installer.js';
+import { installGranted, PULL_ARTIFACT_SCHEMA, pullArtifactDescription, REMOVE_ARTIFACT_DESCRIPTION, REMOVE_ARTIFACT_SCHEMA } from './pull-artifact.js';
 import { type DelegatePort, delegateTaskDescription, delegateTaskSchema } from './delegate-task.js';
 import { FETCH_PEER_FILE_DESCRIPTION, FETCH_PEER_FILE_SCHEMA, fetchPeerFileGranted, runFetchPeerFile } from './fetch-peer-file.js';
 import { runShareFile, SHARE_FILE_DESCRIPTION, SHARE_FILE_SCHEMA, shareFileGranted } from './share-file.js';
@@ -52,6 +54,8 @@ export interface RuntimeToolDeps {
   fileOwner: number | null;
   /** What a plan's tool steps run through: the dispatcher, and its refusal of a tool this session does not have. */
   plans: { dispatch: StepDispatch; missing: (name: string) => string | null };
+  /** pull-artifact's and remove-artifact's work (docs/artifacts.md). */
+  installer: ArtifactInstaller;
 }
 
 export { inputTimeoutText };
@@ -91,6 +95,18 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
         const deadlineSecs = session.manifest.lifecycle.delegation_deadline_secs ?? session.settings.delegationTimeoutSecs;
         return runPlan(steps, ctx.toolCallId ?? '', ctx, { dispatch: deps.plans.dispatch, trace: deps.trace, deadlineSecs, tracing: deps.tracing });
       },
+    },
+    'pull-artifact': {
+      description: pullArtifactDescription(deps.installer.installGrant),
+      inputSchema: PULL_ARTIFACT_SCHEMA,
+      granted: installGranted,
+      run: (input, ctx) => deps.installer.pull(String(input.artifact), ctx),
+    },
+    'remove-artifact': {
+      description: REMOVE_ARTIFACT_DESCRIPTION,
+      inputSchema: REMOVE_ARTIFACT_SCHEMA,
+      granted: installGranted,
+      run: (input) => deps.installer.remove(String(input.artifact)),
     },
     'background-command': {
       description: BACKGROUND_COMMAND_DESCRIPTION,

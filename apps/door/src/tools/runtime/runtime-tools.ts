@@ -1,3 +1,4 @@
+import { ARTIFACT_REFUSAL } from '@murmur/protocol';
 import type { RuntimeToolAnswer, ToolCallContext } from '../tool-call.js';
 
 /** The text a runtime tool answers, before the runtime fences it as the tool's result. */
@@ -30,8 +31,12 @@ export function isRuntimeToolName(name: string): name is RuntimeToolName {
   return Object.hasOwn(RUNTIME_TOOL_GRANTS, name);
 }
 
-/** The refusal of a call to a runtime tool whose grant this capsule does not declare. */
+/**
+ * The refusal of a call to a runtime tool whose grant this capsule does not declare. pull-artifact's and
+ * remove-artifact's open with seed 004's token for that case, `not-granted:` (docs/artifacts.md, "Refusals").
+ */
 export function missingGrantMessage(name: RuntimeToolName): string {
-  return `tool '${name}' does not exist in this capsule: it is provided only when the manifest declares ${RUNTIME_TOOL_GRANTS[name]}`;
+  const token = name === 'pull-artifact' || name === 'remove-artifact' ? `${ARTIFACT_REFUSAL.notGranted} ` : '';
+  return `${token}tool '${name}' does not exist in this capsule: it is provided only when the manifest declares ${RUNTIME_TOOL_GRANTS[name]}`;
 }
 

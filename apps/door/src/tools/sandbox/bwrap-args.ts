@@ -7,6 +7,8 @@ const SYSTEM_ROOTS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/lib
 /** Where the sandbox holds the helper that runs as its init, and the egress sockets (docs/sandbox.md). */
 export const INIT_PATH = '/run/murmur/init';
 export const EGRESS_SOCKETS_PATH = '/run/murmur/egress';
+/** Where a native artifact's folder is shown, read-only, to the command that runs it (docs/artifacts.md). */
+export const ARTIFACT_PATH = '/run/murmur/artifact';
 
 /** Where a root door's launcher shows bubblewrap the host paths it binds, in a mount namespace of its own. */
 const STAGE_ROOT = '/dev/shm';

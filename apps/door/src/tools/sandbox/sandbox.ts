@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { ConfigError, shown } from '../../config/config-problem.js';
 import { resolveOnPath } from './binary-path.js';
-import { type BwrapLayout, bwrapArgs, type LaunchPlan, launchArgs, visibleInSandbox } from './bwrap-args.js';
+import path from 'node:path';
+import { ARTIFACT_PATH, type BwrapLayout, bwrapArgs, type LaunchPlan, launchArgs, stagedPath, visibleInSandbox } from './bwrap-args.js';
 
 /** How long the start-up probe may take to run `true` in a sandbox before the door calls the sandbox unusable. */
 const PROBE_TIMEOUT_MS = 10_000;
@@ -49,6 +50,8 @@ export interface CommandSandbox {
   /** Why `binary`, found on the door's PATH, cannot run in the sandbox; null when it can. */
   unreachable(binary: string): string | null;
   commandLine(binaryPath: string, args: readonly string[], cwd: string): CommandLine;
+  /** A native artifact's entry, its folder shown read-only at ARTIFACT_PATH, run with no arguments (docs/artifacts.md). */
+  artifactLine(folder: string, entry: string, cwd: string): CommandLine & { program: string };
 }
 
 /** No sandbox: the manifest said `capabilities.shell.sandbox: off`; commands run as the door's own children (docs/sandbox.md, "Opting out"). */
@@ -60,6 +63,7 @@ export function unsandboxed(doorPath: string, home: string): CommandSandbox {
     resolve: (binary) => resolveOnPath(binary, doorPath),
     unreachable: () => null,
     commandLine: (binaryPath, args) => ({ file: binaryPath, args: [...args], protocol: 'plain' }),
+    artifactLine: (folder, entry) => ({ file: path.join(folder, entry), args: [], protocol: 'plain', program: path.join(folder, entry) }),
   };
 }
 
@@ -93,6 +97,14 @@ export function bwrapSandbox({ bwrap, helper, layout, launch, doorPath }: BwrapO
       return `shell binary '${binary}' is at ${outside}, which the sandbox does not show: commands see the system folders (/usr, /bin, /etc, /opt …) and the workdir only`;
     },
     commandLine: (binaryPath, args) => ({ file: helper, args: launchArgs(launch, bwrap, bwrapArgs(layout, binaryPath, args)), protocol: 'init' }),
+    artifactLine: (folder, entry) => {
+      // A root door's launcher stages the folder, which lies under the records the session's user cannot search.
+      const staged = launch.user === null ? launch.staged : new Map(launch.staged).set('artifact', folder);
+      const source = launch.user === null ? folder : stagedPath('artifact');
+      const shown = { ...layout, extraBinds: [...(layout.extraBinds ?? []), { source, target: ARTIFACT_PATH, writable: false }] };
+      const program = `${ARTIFACT_PATH}/${entry}`;
+      return { file: helper, args: launchArgs({ ...launch, staged }, bwrap, bwrapArgs(shown, program, [])), protocol: 'init', program };
+    },
   };
 }
 

@@ -64,7 +64,9 @@ export class SessionSandbox {
     // A done check's and a hook's command run as a shell call does, so they need the sandbox too (docs/agent-loop.md).
     const doneCheck = session.manifest.lifecycle.done_check;
     const hooks = [...session.manifest.hooks.on_tool_call, ...session.manifest.hooks.on_task_end];
-    const runsCommands = shell.allow.length > 0 || doneCheck !== undefined || hooks.length > 0;
+    // So do a native artifact's, declared or pulled (docs/artifacts.md, "Native tools").
+    const artifacts = session.manifest.artifacts.length > 0 || session.manifest.capabilities.install !== undefined;
+    const runsCommands = shell.allow.length > 0 || doneCheck !== undefined || hooks.length > 0 || artifacts;
     if (!runsCommands || shell.sandbox === 'off') {
       // Unsandboxed commands keep their own HOME, the door's; the environment is the same allow-list.
       const sandbox = unsandboxed(doorPath, doorHome ?? session.workDir);
@@ -76,7 +78,11 @@ export class SessionSandbox {
         ? { path: 'capabilities.shell.allow', found: shell.allow }
         : doneCheck
           ? { path: 'lifecycle.done_check.command', found: doneCheck.command }
-          : { path: 'hooks', found: hooks.map((h) => h.name) };
+          : hooks.length > 0
+            ? { path: 'hooks', found: hooks.map((h) => h.name) }
+            : session.manifest.artifacts.length > 0
+              ? { path: 'artifacts', found: session.manifest.artifacts }
+              : { path: 'capabilities.install', found: session.manifest.capabilities.install };
     const manifestFile = path.join(session.capsuleDir, MANIFEST_FILE);
     const bwrap = resolveOnPath('bwrap', doorPath);
     if (bwrap === null) throw new SandboxUnavailableError(manifestFile, needs, 'bubblewrap (bwrap) is not installed');

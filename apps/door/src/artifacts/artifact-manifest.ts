@@ -1,0 +1,53 @@
+/**
+ * An artifact's own murmur.yaml (docs/artifacts.md, "The artifact"): its full name, version, runtime, implementation,
+ * description, input schema and entry. Read by the one YAML-config reader, so a refusal names every bad key alike.
+ */
+import type { JsonObject } from '@murmur/protocol';
+import semver from 'semver';
+import * as z from 'zod';
+import { ConfigError } from '../config/config-problem.js';
+import { parseYamlConfig } from '../config/yaml-config.js';
+import { FULL_NAME, FULL_NAME_RULE, toolNameOf } from '../manifest/artifact-entries.js';
+
+/** The most bytes an artifact's murmur.yaml may hold. */
+export const ARTIFACT_MANIFEST_MAX_BYTES = 64 * 1024;
+
+/** An artifact's murmur.yaml that cannot be read or does not fit. */
+export class ArtifactManifestError extends ConfigError {
+  override readonly name = 'ArtifactManifestError';
+}
+
+const EMPTY_INPUT: JsonObject = { type: 'object', properties: {} };
+
+const entryPath = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((p) => !p.startsWith('/') && p.split('/').every((part) => part !== '' && part !== '.' && part !== '..'), 'a path inside the artifact folder, without . or .. parts');
+
+const artifactManifestSchema = z
+  .strictObject({
+    name: z.string().regex(FULL_NAME, FULL_NAME_RULE),
+    version: z.string().refine((v) => semver.valid(v) === v, 'a semantic version, such as 1.2.0'),
+    /** hook and driver are runtimes of the wider Murmur: read, never installed here (seed 004). */
+    runtime: z.enum(['tool', 'skill', 'hook', 'driver']),
+    implementation: z.enum(['native', 'wasm']).optional(),
+    description: z.string().min(1).max(1024),
+    input_schema: z.record(z.string(), z.unknown()).default(EMPTY_INPUT),
+    entry: entryPath,
+  })
+  .superRefine((m, ctx) => {
+    if (m.runtime === 'tool' && m.implementation === undefined) ctx.addIssue({ code: 'custom', path: ['implementation'], message: 'native or wasm, required for a tool' });
+    if (m.runtime === 'skill' && m.implementation !== undefined) ctx.addIssue({ code: 'custom', path: ['implementation'], message: 'nothing: a skill is read, not run' });
+    if (m.input_schema.type !== 'object') ctx.addIssue({ code: 'custom', path: ['input_schema', 'type'], message: '"object": a call’s input is a JSON object' });
+  });
+
+export type ArtifactManifest = z.output<typeof artifactManifestSchema>;
+
+/** The artifact's murmur.yaml, read from `text`; `source` names it in a refusal. */
+export function parseArtifactManifest(text: string, source: string): ArtifactManifest {
+  return parseYamlConfig(text, source, artifactManifestSchema, ArtifactManifestError);
+}
+
+/** The name the model calls the artifact by. */
+export const artifactToolName = (m: ArtifactManifest): string => toolNameOf(m.name);
