@@ -24,7 +24,7 @@ const TOOL_TURN: FakeTurn = {
     { id: 'call_echo1', name: 'bash', input: { command: 'echo hello-from-bash' } },
     { id: 'call_stat2', name: 'session-status', input: {} },
   ],
-  usage: { input: 1200, output: 30, cached: 1000, cacheWrite: 50 },
+  usage: { input: 1200, output: 30, cached: 1000, cacheWrite: 50, reasoning: 12 },
 };
 const ANSWER_TURN: FakeTurn = { text: ['All ', 'done.'], usage: { input: 1500, output: 5, cached: 1200 } };
 
@@ -147,8 +147,9 @@ describe('a full task with tool calls', () => {
       assert.deepEqual(
         inference.map((r) => [r.driver, r.stop_reason, r.tool_calls, r.usage]),
         [
-          [choice, 'tool_use', 2, choice === 'fast' ? { input: 1200, output: 30, cached: 1000 } : { input: 1200, output: 30, cached: 1000, cacheWrite: 50 }],
-          [choice, 'end_turn', 0, choice === 'fast' ? { input: 1500, output: 5, cached: 1200 } : { input: 1500, output: 5, cached: 1200, cacheWrite: 0 }],
+          // OpenAI-compatible: its reasoning tokens apart (completion_tokens_details); Anthropic reports none apart.
+          [choice, 'tool_use', 2, choice === 'fast' ? { input: 1200, output: 30, cached: 1000, reasoning: 12 } : { input: 1200, output: 30, cached: 1000, cacheWrite: 50 }],
+          [choice, 'end_turn', 0, choice === 'fast' ? { input: 1500, output: 5, cached: 1200, reasoning: 0 } : { input: 1500, output: 5, cached: 1200, cacheWrite: 0 }],
         ],
       );
       // Each record names the model the call was served by, as the choice declares it.

@@ -15,7 +15,8 @@ export interface FakeTurn {
   /** Parallel tool calls, their arguments sent in pieces. */
   toolCalls?: FakeToolCall[];
   /** As the door counts it: input includes cached and cache-write tokens. */
-  usage?: { input: number; output: number; cached?: number; cacheWrite?: number };
+  /** `reasoning`: OpenAI-compatible only, `completion_tokens_details.reasoning_tokens` (0 when absent, as the API sends). */
+  usage?: { input: number; output: number; cached?: number; cacheWrite?: number; reasoning?: number };
   /** OpenAI-compatible only: a refusal (`delta.refusal`), sent in one piece. */
   refusal?: string;
   /** Default: `tool` with tool calls, else `end`. `filter`: OpenAI's `content_filter`, Anthropic's `refusal`. */
