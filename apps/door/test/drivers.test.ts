@@ -376,6 +376,17 @@ describe('provider faults where code and docs once disagreed (docs/drivers.md, "
     assert.equal(fakes.anthropic.requests.length - before, 1);
   });
 
+  test('an Anthropic stream with an unknown event, an unknown delta and a text_delta with no text completes: they are ignored', async () => {
+    // drivers.md: "unknown events and deltas | ignored, as Anthropic's versioning asks"; a delta for a block that
+    // started is read by its type, and one with no text adds nothing (only a block that never started fails, above).
+    const before = fakes.anthropic.requests.length;
+    // message_start, ping, the text block's start, then the unknown parts, then the text deltas and the rest.
+    fakes.anthropic.enqueue({ text: ['a', 'b'], fault: { kind: 'unknown-parts', afterEvents: 3 } });
+    const task = await runTask(deep, 'unknown parts', 'TASK_STATE_COMPLETED');
+    assert.equal(task.artifacts?.[0]?.parts?.[0]?.text, 'ab');
+    assert.equal(fakes.anthropic.requests.length - before, 1, 'nothing to retry');
+  });
+
   test("the content filter's message is drivers.md's, with a plain apostrophe", async () => {
     fakes.openai.enqueue({ text: ['Once upon'], stop: 'filter' });
     const task = await runTask(fast, 'filtered', 'TASK_STATE_FAILED');
