@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/door-process.js';
 import { makeFormation, memberManifest, runFormation } from './support/formation.js';
+import { genAiDepartures, genAiMetricDepartures } from './support/genai-registry.js';
 import { type AttrValue, type Collector, type OtlpSpan, startCollector } from './support/otlp.js';
 import { rpc, userMessage, waitFor } from './support/rpc.js';
 
@@ -85,6 +86,18 @@ describe('the golden trace of a two-member formation', () => {
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, `${actual.join('\n')}\n`);
     const expected = readFileSync(GOLDEN, 'utf8').trimEnd().split('\n');
     assert.deepEqual(actual, expected);
+  });
+
+  test('every span and metric keeps to the GenAI and A2A conventions’ names (docs/telemetry.md names the commits)', () => {
+    assert.deepEqual(spans.flatMap(genAiDepartures), []);
+    const metrics = [...new Map(c.metrics.map((m) => [m.metric, m])).values()];
+    assert.deepEqual(metrics.flatMap(genAiMetricDepartures), []);
+    // The check itself can fail: the names this door used before issue 38 depart from the conventions.
+    assert.deepEqual(genAiDepartures({ name: 'plan planner', attributes: { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': 'submit-plan' } }), [
+      'plan planner: the convention names this span invoke_workflow submit-plan',
+    ]);
+    assert.equal(genAiDepartures({ name: 'chat', attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.first_token_ms': 5 } }).length, 1);
+    assert.equal(genAiMetricDepartures({ metric: 'gen_ai.client.first_token', unit: 'ms' }).length, 1);
   });
 
   test('metrics: names, units and attributes', () => {
