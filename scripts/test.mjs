@@ -73,16 +73,16 @@ const started = Date.now();
 // The Node 22 and 24 binaries are installed while lint and the build run (nothing once npm's cache folder holds them):
 // a download and an unpack, mostly waiting on the network and the disk, with no timing check to disturb.
 const binaries = new Promise((resolve) => {
-  const t0 = Date.now();
   const child = spawn(process.execPath, ['scripts/node-lines.mjs', '--install'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-  child.on('close', () => resolve(Date.now() - t0));
+  child.on('close', resolve);
 });
 for (const step of steps) {
   if (step.after === 'binaries') {
     // A failed install is the lines step's to report: it installs what is missing itself, and says why it cannot.
+    // The row is the time the run waited for the install beyond the steps it ran beside.
     const waited = Date.now();
-    const ms = await binaries;
-    rows.push({ name: 'Node binaries (beside the steps above)', ms, note: `waited ${seconds(Date.now() - waited)} for them` });
+    await binaries;
+    rows.push({ name: 'waiting for the Node 22 and 24 binaries', ms: Date.now() - waited, note: '' });
   }
   const t0 = Date.now();
   const run = spawnSync(step.command, step.args, { cwd: ROOT, stdio: 'inherit' });
