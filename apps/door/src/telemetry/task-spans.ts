@@ -258,9 +258,10 @@ export class TaskSpans {
     const carrier: Record<string, string> = traceparent ? { traceparent, ...(tracestate ? { tracestate } : {}) } : {};
     const parent = traceparent ? propagator.extract(ROOT_CONTEXT, carrier, { get: (c, k) => c[k], keys: (c) => Object.keys(c) }) : ROOT_CONTEXT;
     const startedAt = now();
-    // A task that neither another member nor the session itself started is the formation's work: its workflow span
-    // holds the task's (and, through the member calls, every member's).
-    const opensWorkflow = this.formation !== null && !fields.origin.startsWith('member:') && fields.origin !== 'session';
+    // A task another member did not start is the formation's work — a caller's, or the session's own (the launch's
+    // task the entry member is given, a detached command's result): its workflow span holds the task's span and,
+    // through the member calls, every member's.
+    const opensWorkflow = this.formation !== null && !fields.origin.startsWith('member:');
     const workflow = opensWorkflow
       ? {
           span: this.tracer.startSpan(
