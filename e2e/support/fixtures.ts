@@ -142,4 +142,11 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors & { allowed: RegE
   ],
 });
 
+/**
+ * Whether this run measures: the project `measured`, which `npm run bench` runs one spec at a time with nothing beside
+ * it (playwright.config.ts). Only then do the perf specs write their figures; in `npm test` they run with the others
+ * and check what they show, not how fast.
+ */
+export const measuring = (): boolean => test.info().project.name === 'measured';
+
 export { expect };

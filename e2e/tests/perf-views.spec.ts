@@ -13,7 +13,7 @@ import { MurmurClient } from '@murmur/client';
 import type { ConsoleRollup } from '@murmur/protocol';
 import type { Page } from '@playwright/test';
 import { clientOf } from '../support/capsules.js';
-import { expect, type Formation, REPO, test } from '../support/fixtures.js';
+import { expect, type Formation, measuring, REPO, test } from '../support/fixtures.js';
 import { type FormationFolder, makeFormation } from '../support/formation.js';
 import { type SessionOfTasks, sessionOfTasks } from '../support/session-of-tasks.js';
 
@@ -21,6 +21,7 @@ const TASKS = 10_000;
 const FILE = path.join(REPO, 'e2e/test-results/perf-views.json');
 
 function record(view: string, figures: Record<string, number>): void {
+  if (!measuring()) return;
   mkdirSync(path.dirname(FILE), { recursive: true });
   const previous = existsSync(FILE) ? (JSON.parse(readFileSync(FILE, 'utf8')) as Record<string, unknown>) : {};
   writeFileSync(FILE, `${JSON.stringify({ ...previous, sessionTasks: TASKS, [view]: figures }, null, 2)}\n`);

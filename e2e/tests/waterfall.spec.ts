@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Capsule, clientOf, makeCapsule } from '../support/capsules.js';
-import { type Door, expect, REPO, test } from '../support/fixtures.js';
+import { type Door, expect, measuring, REPO, test } from '../support/fixtures.js';
 
 const TOOL_CALLS = 1000;
 
@@ -83,12 +83,12 @@ test.describe('waterfall', () => {
     await expect(page.getByRole('table', { name: 'Task record' }).locator('.wf-bar.tool')).toHaveCount(TOOL_CALLS);
 
     const figures = { toolCalls: TOOL_CALLS, recordApiPageP50Ms: pageP50Ms, waterfallRenderMs: Math.round(renderMs) };
-    const file = path.join(REPO, 'e2e/test-results/perf.json');
-    mkdirSync(path.dirname(file), { recursive: true });
-    const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-    writeFileSync(file, `${JSON.stringify({ ...previous, record1000: figures }, null, 2)}\n`);
+    if (measuring()) {
+      const file = path.join(REPO, 'e2e/test-results/perf.json');
+      mkdirSync(path.dirname(file), { recursive: true });
+      const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+      writeFileSync(file, `${JSON.stringify({ ...previous, record1000: figures }, null, 2)}\n`);
+    }
     console.log(`record perf: ${JSON.stringify(figures)}`);
-    expect(pageP50Ms).toBeLessThan(1000);
-    expect(renderMs).toBeLessThan(10_000);
   });
 });

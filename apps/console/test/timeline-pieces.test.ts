@@ -52,6 +52,27 @@ describe('FrameBatcher', () => {
 });
 
 describe('TimelineReducer', () => {
+  it('shows a harness’s quota and suggested-prompt frames as notes of its task', () => {
+    const reducer = new TimelineReducer();
+    reducer.apply(taskEvent(task(T1, 'TASK_STATE_WORKING')));
+    reducer.apply(
+      frame(T1, {
+        frame: 'quota',
+        windows: [
+          { name: 'five-hour', used: 0.42, resetsAt: '2026-12-07T06:00:00Z', windowMinutes: 300, state: 'warning' },
+          { name: 'primary', used: 0.1 },
+        ],
+      }),
+    );
+    reducer.apply(frame(T1, { frame: 'suggested-prompt', text: 'run the tests' }));
+    const notes = reducer.tasks
+      .get(T1)!
+      .cells.map((c) => c.draft)
+      .filter((e) => e.kind === 'note')
+      .map((e) => (e as { text: string }).text);
+    expect(notes).toEqual(['quota: five-hour 42% used (warning) resets 2026-12-07T06:00:00Z; primary 10% used', 'suggested next prompt: run the tests']);
+  });
+
   it('groups events by task in arrival order, coalescing text chunks into one block', () => {
     const reducer = new TimelineReducer();
     reducer.apply(taskEvent(task(T1, 'TASK_STATE_WORKING')));

@@ -1,8 +1,9 @@
 /**
  * The console's responsiveness at 2,000 frames/s is measured in a real browser by the Playwright suite
  * (e2e/tests/perf.spec.ts), which writes its figures to e2e/test-results/perf.json; its views' render times on a
- * session of 10,000 tasks by e2e/tests/perf-views.spec.ts, in e2e/test-results/perf-views.json. The bench never runs
- * Playwright: it reports those files' figures, with when they were measured, when the files exist.
+ * session of 10,000 tasks by e2e/tests/perf-views.spec.ts, in e2e/test-results/perf-views.json. `npm run bench` runs
+ * those specs first (`npm run measure -w @murmur/e2e`, alone); this reads the files' figures, with when they were
+ * measured, when the files exist.
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -49,6 +49,9 @@ const CONCURRENCY = availableParallelism() + 1;
 const SLOW_FIRST = [
   'dist/test/cli-signal-on-announcement.test.js',
   'dist/test/agent-loop.test.js',
+  // The harness files also install Claude Code and Codex on a fresh machine (about 20 s each), before their tests start.
+  'dist/test/harness-codex.test.js',
+  'dist/test/harness-claude-code.test.js',
   'dist/test/records-memory.test.js',
   'dist/test/telemetry-otlp.test.js',
   'dist/test/sandbox-escape.test.js',
@@ -94,7 +97,9 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
     process.exit(0);
   }
   if (unbuilt.length > 0) process.exit(1);
-  const child = spawn(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, ...args, ...files], { cwd: DOOR, stdio: 'inherit' });
+  // TAP on stdout, as .ci/total.mjs reads it; the slowest files on stderr at the end (scripts/file-times-reporter.mjs).
+  const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${path.join(DOOR, 'scripts/file-times-reporter.mjs')}`, '--test-reporter-destination=stderr'];
+  const child = spawn(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, ...reporters, ...args, ...files], { cwd: DOOR, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 1));
 }

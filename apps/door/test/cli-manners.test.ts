@@ -28,6 +28,11 @@ describe('help and version', () => {
     [['stop'], /^usage: mur stop /],
     [['control'], /^usage: mur control /],
     [['completion'], /^usage: mur completion bash\|zsh\|fish/],
+    [['pack'], /^usage: mur pack DIR /],
+    [['publish'], /^usage: mur publish ARCHIVE\|DIR /],
+    [['pull'], /^usage: mur pull NAME\[@VERSION\] /],
+    [['list'], /^usage: mur list /],
+    [['remove'], /^usage: mur remove NAME /],
   ];
   for (const [command, usage] of commands) {
     for (const flag of ['--help', '-h']) {
@@ -74,6 +79,9 @@ describe('completion', () => {
     assert.equal(run(['mur', 'wa']), 'watch');
     assert.equal(run(['mur', 'watch', '--to']), '--token');
     assert.equal(run(['mur', 'run', '--de']), '--deadline');
+    // A harness capsule's flags of mur run (docs/harness.md) come from the same usage.
+    assert.equal(run(['mur', 'run', '--fo']), '--forget-session');
+    assert.equal(run(['mur', 'run', '--co']), '--context');
   });
 
   for (const shell of ['zsh', 'fish'] as const) {

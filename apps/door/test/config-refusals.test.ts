@@ -5,25 +5,15 @@
  * variable, its value unless it is sensitive, and what is allowed. Real `mur` subprocesses, each in its own MURMUR_HOME.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { spawnMur } from './support/client-cli.js';
 import { makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
 import { makeFormation, memberManifest } from './support/formation.js';
+import { refusedRun } from './support/refused-run.js';
 
 const SCRIPT = 'default:\n  turns:\n    - answer: ok\n';
-
-/** Runs `mur ARGS` in a fresh MURMUR_HOME (plus `env`); it must exit 2, announce nothing and leave no session behind. */
-async function refusedRun(args: string[], env: Record<string, string> = {}): Promise<string> {
-  const home = tempDir('home');
-  const result = await spawnMur(args, home, env).exited;
-  assert.equal(result.code, 2, result.stderr);
-  assert.equal(result.stdout, '', 'nothing is announced');
-  const sessions = path.join(home, 'sessions');
-  assert.ok(!existsSync(sessions) || readdirSync(sessions).length === 0, 'no session is registered');
-  return result.stderr;
-}
 
 describe('the three YAML readers, one format', { concurrency: true }, () => {
   test('murmur.yaml: every bad key, each with its path, the value found and what is allowed', async () => {

@@ -1,7 +1,8 @@
 /**
  * The fake providers cannot drift from the real wire: the official `openai` and `@anthropic-ai/sdk` clients parse
  * every scripted transcript the door's tests use — text, thinking, parallel tool calls with their arguments in
- * pieces, usage with cached tokens — and report every failure mode as the real APIs' failures.
+ * pieces, usage with cached tokens — and report every failure mode as the real APIs' failures; the Responses wire
+ * Codex speaks too, and the rate-limit headers from which the harnesses report their windows.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -10,6 +11,7 @@ import OpenAI from 'openai';
 import { fakeSignature } from './support/fake-providers/anthropic-wire.js';
 import { FakeProvider } from './support/fake-providers/fake-provider.js';
 import type { FakeTurn } from './support/fake-providers/fake-turn.js';
+import { anthropicWindowHeaders, codexWindowHeaders } from './support/harness-model.js';
 
 const FULL: FakeTurn = {
   thinking: ['Two tools ', 'at once.'],
@@ -193,5 +195,68 @@ describe('the official @anthropic-ai/sdk client reads the fake anthropic provide
     await assert.rejects(stream.finalMessage());
     assert.deepEqual(texts, ['Hel']);
     await fake.waitFor((r) => r.at(-1)!.closedEarly);
+  });
+});
+
+describe('the official openai client reads the fake Responses provider (the wire Codex speaks)', () => {
+  let fake: FakeProvider;
+  let client: OpenAI;
+  before(async () => {
+    fake = await new FakeProvider('responses', { headers: codexWindowHeaders(1_800_000_000) }).start();
+    client = new OpenAI({ baseURL: fake.baseUrl, apiKey: 'sk-responses', maxRetries: 0 });
+  });
+  after(() => fake.close());
+
+  test('reasoning, text, function calls (one under an MCP namespace) and usage assemble into one response', async () => {
+    fake.enqueue({ ...FULL, toolCalls: [FULL.toolCalls![0]!, { id: 'call_c3', name: 'session_status', namespace: 'mcp__murmur', input: {} }] });
+    const stream = client.responses.stream({ model: 'gpt-fake', input: 'hi' });
+    const reasoning: string[] = [];
+    stream.on('response.reasoning_summary_text.delta', (event) => reasoning.push(event.delta));
+    const response = await stream.finalResponse();
+    assert.deepEqual(reasoning, ['Two tools ', 'at once.']);
+    const texts = response.output.flatMap((item) => (item.type === 'message' ? item.content.flatMap((c) => (c.type === 'output_text' ? [c.text] : [])) : []));
+    assert.deepEqual(texts, ['Let me check.']);
+    const calls = response.output.flatMap((item) => (item.type === 'function_call' ? [[item.call_id, item.name, JSON.parse(item.arguments), (item as { namespace?: string }).namespace ?? null]] : []));
+    assert.deepEqual(calls, [
+      ['call_a1', 'bash', { command: 'echo one' }, null],
+      ['call_c3', 'session_status', {}, 'mcp__murmur'],
+    ]);
+    assert.equal(response.usage?.input_tokens, 1200);
+    assert.equal(response.usage?.input_tokens_details.cached_tokens, 1000);
+    assert.equal(response.usage?.output_tokens, 40);
+    assert.equal(fake.requests.at(-1)!.headers.authorization, 'Bearer sk-responses');
+  });
+
+  test('the rate-limit windows Codex reads ride every answer as x-codex-* headers', async () => {
+    fake.enqueue(TEXT);
+    const { data, response } = await client.responses.create({ model: 'gpt-fake', input: 'hi', stream: true }).withResponse();
+    for await (const _ of data) {
+      // drained
+    }
+    assert.equal(response.headers.get('x-codex-primary-used-percent'), '42.5');
+    assert.equal(response.headers.get('x-codex-primary-window-minutes'), '300');
+    assert.equal(response.headers.get('x-codex-primary-reset-at'), String(1_800_000_000 + 3600));
+    assert.equal(response.headers.get('x-codex-secondary-window-minutes'), '10080');
+  });
+});
+
+describe('the official @anthropic-ai/sdk client reads the rate-limit windows Claude Code reports', () => {
+  let fake: FakeProvider;
+  before(async () => {
+    fake = await new FakeProvider('anthropic', { headers: anthropicWindowHeaders(1_800_000_000) }).start();
+  });
+  after(() => fake.close());
+
+  test('anthropic-ratelimit-unified-* headers ride every answer', async () => {
+    fake.enqueue(TEXT);
+    const client = new Anthropic({ baseURL: fake.baseUrl, apiKey: 'k', maxRetries: 0 });
+    const { data, response } = await client.messages.create({ model: 'claude-fake', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }], stream: true }).withResponse();
+    for await (const _ of data) {
+      // drained
+    }
+    assert.equal(response.headers.get('anthropic-ratelimit-unified-status'), 'allowed_warning');
+    assert.equal(response.headers.get('anthropic-ratelimit-unified-5h-utilization'), '0.42');
+    assert.equal(response.headers.get('anthropic-ratelimit-unified-5h-reset'), String(1_800_000_000 + 3600));
+    assert.equal(response.headers.get('anthropic-ratelimit-unified-7d-utilization'), '0.1');
   });
 });

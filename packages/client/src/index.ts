@@ -76,6 +76,7 @@ export type {
   MurmurFrameName,
   MurmurTaskMetadata,
   Part,
+  QuotaWindowFrameFields,
   ResidueItem,
   Role,
   SecurityRequirement,

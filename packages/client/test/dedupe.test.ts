@@ -94,7 +94,12 @@ test('events are classified by their StreamResponse member and murmur frame', ()
   assert.equal(plain.kind, 'message');
   // Unknown members and unknown frames are ignored (seed 001, "Unknown frames and keys").
   assert.equal(readStreamEvent('{"jsonrpc":"2.0","id":1,"result":{"pushUpdate":{}}}', null, 1, 'm', null), null);
-  assert.equal(readStreamEvent(JSON.stringify({ jsonrpc: '2.0', id: 1, result: carrier('tsk_a', { frame: 'quota' } as never) }), null, 1, 'm', null), null);
+  assert.equal(readStreamEvent(JSON.stringify({ jsonrpc: '2.0', id: 1, result: carrier('tsk_a', { frame: 'weather' } as never) }), null, 1, 'm', null), null);
+  // A harness capsule's two (transport: process) are known frames.
+  const quota = read(carrier('tsk_a', { frame: 'quota', windows: [{ name: 'five-hour', used: 0.42 }] }), null).event;
+  assert.equal(quota.kind, 'frame');
+  assert.deepEqual(quota.frame, { frame: 'quota', windows: [{ name: 'five-hour', used: 0.42 }] });
+  assert.equal(read(carrier('tsk_a', { frame: 'suggested-prompt', text: 'run the tests' }), null).event.kind, 'frame');
 });
 
 test('a data line that is not this request’s JSON-RPC response is an invalid-event StreamError; an error is its A2AError', () => {

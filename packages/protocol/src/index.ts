@@ -1,5 +1,5 @@
 export { ARTIFACT_ID, type ArtifactId } from './artifact-ids.js';
-export { buildAgentCard, capsuleDescription, STREAM_FRAMES } from './card.js';
+export { buildAgentCard, capsuleDescription, PROCESS_STREAM_FRAMES } from './card.js';
 export {
   type ConsoleAddedDoor,
   CONSOLE_DOOR_PROXY_PREFIX,
@@ -165,7 +165,7 @@ export { decodePageToken, encodePageToken, type PagePosition, pagePositionText, 
 export { DEFAULT_HEARTBEAT_MS, encodeSseEvent, extensionsHeaderNames, HEARTBEAT_COMMENT, LAST_EVENT_ID_HEADER, parseLastEventId } from './sse.js';
 export { endsTaskStream, taskStreamEndOptions } from './stream-end.js';
 export { carrierEvent, frameMessageEvent, type MurmurFrame, type MurmurFrameName, murmurFrameOf, streamEventKind } from './stream-frames.js';
-export type { ToolArtifactFrameFields } from './stream-types.js';
+export type { QuotaWindowFrameFields, ToolArtifactFrameFields } from './stream-types.js';
 export {
   isSettledState,
   isTerminalState,

@@ -3,7 +3,7 @@
  * metadata under the stream extension's URI, with its fields in camelCase. A frame of a task rides a carrier
  * statusUpdate of that task; a frame with no task is a message event whose one text part names the frame.
  */
-import type { ToolArtifactFrameFields } from './stream-types.js';
+import type { QuotaWindowFrameFields, ToolArtifactFrameFields } from './stream-types.js';
 import type { TaskState } from './task-states.js';
 import type { JsonObject, JsonValue, Message, StreamResponse, TaskStatusUpdateEvent } from './types.js';
 import { STREAM_EXTENSION_URI } from './uris.js';
@@ -14,6 +14,9 @@ export type MurmurFrame =
   | { frame: 'tool-call-started'; toolCallId: string; toolName: string; input: JsonValue }
   | { frame: 'tool-call-progress'; toolCallId: string; stream: 'stdout' | 'stderr'; text: string }
   | { frame: 'artifact'; artifact: ToolArtifactFrameFields }
+  /** Only a harness sends these two (transport: process): its subscription windows, every one reported so far, and a predicted next prompt. */
+  | { frame: 'quota'; windows: QuotaWindowFrameFields[] }
+  | { frame: 'suggested-prompt'; text: string }
   | { frame: 'gap'; firstAvailableId: string }
   | { frame: 'lagged'; dropped: number }
   | { frame: 'connection-ack'; role: 'observer'; conversationMode: 'stateless' | 'threaded' }

@@ -10,7 +10,6 @@ import {
   type MethodName,
   PUSH_CONFIG_METHODS,
   STREAM_EXTENSION_URI,
-  STREAM_FRAMES,
 } from '../src/index.js';
 import {
   BEARER_SCHEME_DESCRIPTION,
@@ -22,6 +21,7 @@ import {
   PLANE_ORDER,
   PROCESS_STREAM_FRAMES,
   STREAM_EXTENSION_DESCRIPTION,
+  STREAM_FRAMES,
   TASK_SKILL,
 } from '../src/card.js';
 import { DOOR_METHOD_ORDER } from '../src/methods.js';

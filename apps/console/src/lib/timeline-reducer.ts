@@ -9,7 +9,7 @@
  * go, with a count of what went).
  */
 import type { FrameEvent, StreamDataEvent } from '@murmur/client';
-import { type Artifact, type Message, messageText as joinedText, type TaskState } from '@murmur/protocol';
+import { type Artifact, type Message, messageText as joinedText, type QuotaWindowFrameFields, type TaskState } from '@murmur/protocol';
 import type { ArtifactEntry, Banner, Entry, TaskHeaderRow, TextEntry, ToolEntry } from './timeline-rows.js';
 
 export interface TimelineLimits {
@@ -252,6 +252,15 @@ export class TimelineReducer implements TimelineModel {
         cell.dirty = true;
         return;
       }
+      // A harness capsule's (transport: process): its subscription windows and a predicted next prompt, as notes.
+      case 'quota':
+        this.#closeOpen(log);
+        this.#add(log, { kind: 'note', key: this.#key(log), taskId: log.taskId, text: quotaText(frame.windows), at });
+        return;
+      case 'suggested-prompt':
+        this.#closeOpen(log);
+        this.#add(log, { kind: 'note', key: this.#key(log), taskId: log.taskId, text: `suggested next prompt: ${frame.text}`, at });
+        return;
       default: {
         const unreachable: never = frame;
         throw new TypeError(`unknown frame ${JSON.stringify(unreachable)}`);
@@ -368,4 +377,18 @@ function finish(cell: Cell<TextEntry>, log: TaskLog, slot: 'openText' | 'openThi
 function messageText(message: Message | undefined): string | null {
   const text = joinedText(message);
   return text === '' ? null : text;
+}
+
+/** A quota frame's windows in one line: `quota: five-hour 42% used (warning), resets 2026-10-20T15:00:00Z; seven-day 10% used`. */
+function quotaText(windows: readonly QuotaWindowFrameFields[]): string {
+  const one = (w: QuotaWindowFrameFields) =>
+    [
+      w.name,
+      w.used === undefined ? null : `${Math.round(w.used * 100)}% used`,
+      w.state === undefined ? null : `(${w.state})`,
+      w.resetsAt === undefined ? null : `resets ${w.resetsAt}`,
+    ]
+      .filter((part) => part !== null)
+      .join(' ');
+  return `quota: ${windows.map(one).join('; ')}`;
 }

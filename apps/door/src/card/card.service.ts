@@ -31,6 +31,7 @@ export class CardService {
       shell: m.capabilities.shell.allow.length > 0,
       network: m.capabilities.network.allow.length > 0,
       planes,
+      transport: m.inference?.transport ?? 'http',
       variant,
     });
   }

@@ -85,7 +85,7 @@ export async function runDelegationChild(argv: string[]): Promise<number> {
       // Registered again with its parent, so mur ps lists this session under the one that delegated to it.
       register({ ...entryOf(session, door.url), delegation: { parentSessionId: message.parentSession, delegationId: message.delegationId } });
       void (async () => {
-        const task = await door.tasks.submitSessionTask(message.task, message.traceContext ?? null);
+        const task = await door.tasks.submitSessionTask(message.task, { traceContext: message.traceContext ?? null });
         tell({ kind: 'launched', taskId: task.id });
         const row = await door.settled(task.id);
         const data = completionData(message.delegationId, row);

@@ -7,16 +7,19 @@ import { SANDBOX_OFF_WARNING } from '../tools/sandbox/sandbox.js';
 import { entryOf, register, unregister } from '../session/session-registry.js';
 import { launchTaskText, StagingError, stageSession } from '../session/stage-session.js';
 import { parseDeadline } from './deadline-option.js';
+import { checkLaunchContext } from './launch-context.js';
 import { checkHost } from './host-option.js';
 import { manageMemoryWhileServing } from '../memory/serving-memory.js';
 import { UsageError } from './usage-error.js';
 
-export const RUN_USAGE = `usage: mur run [DIR] [--port N] [--host H] [--task TEXT] [--resume SESSION] [--deadline WHEN] [--json]
+export const RUN_USAGE = `usage: mur run [DIR] [--port N] [--host H] [--task TEXT] [--context ID [--forget-session]] [--resume SESSION] [--deadline WHEN] [--json]
 
 Stages a session of the capsule in DIR (default: .), starts its door, prints the door's
 address and the session id, runs the launch's task (--task, or task.md / input.txt in DIR),
 and serves until SIGINT or SIGTERM, which cancel live tasks before it exits, or until
---deadline (an RFC 3339 time, or a duration such as 30m), which fails live tasks and ends it.`;
+--deadline (an RFC 3339 time, or a duration such as 30m), which fails live tasks and ends it.
+--context gives the launch's task a context id; on a harness capsule (inference.transport:
+process) it resumes that context's harness session, which --forget-session drops first.`;
 
 export interface StartedSession {
   door: RunningDoor;
@@ -37,6 +40,8 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
       task: { type: 'string' },
       resume: { type: 'string' },
       deadline: { type: 'string' },
+      context: { type: 'string' },
+      'forget-session': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
   });
@@ -45,13 +50,18 @@ export async function launch(argv: string[], out: (line: string) => void): Promi
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port takes a port number from 0 to 65535, not '${values.port}'`);
   const deadlineMs = values.deadline === undefined ? undefined : parseDeadline(values.deadline, Date.now());
   await checkHost(values.host!);
+  const forgetSession = values['forget-session'] === true;
+  checkLaunchContext({ dir: positionals[0] ?? '.', context: values.context, forgetSession, resume: values.resume, task: values.task }, doorSettings());
   const session = stageSession({ dir: positionals[0] ?? '.', settings: doorSettings(), host: values.host!, port, resume: values.resume, deadlineMs });
   const door = await startDoor(session);
   const shell = session.manifest.capabilities.shell;
   if (shell.sandbox === 'off' && shell.allow.length > 0) process.stderr.write(`${SANDBOX_OFF_WARNING}\n`);
   manageMemoryWhileServing();
   const launchText = session.resumed ? null : launchTaskText(session.capsuleDir, values.task);
-  const launchTask = launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none' ? await door.tasks.submitSessionTask(launchText) : null;
+  const launchTask =
+    launchText !== null && session.manifest.lifecycle.task_acceptance !== 'none'
+      ? await door.tasks.submitSessionTask(launchText, { contextId: values.context ?? null, forgetSession: forgetSession ? 'cli' : null })
+      : null;
   register(entryOf(session, door.url));
   const announced = {
     sessionId: session.sessionId,

@@ -134,6 +134,16 @@ export const SETTINGS = {
     fallback: () => null,
     parse: (raw) => path.resolve(raw),
   }),
+  harnessDir: setting<string>({
+    name: 'MURMUR_HARNESS_DIR',
+    description: 'Where the harnesses of `inference.transport: process` (Claude Code, Codex) are installed, one folder a harness and version ([harness.md](harness.md#installing-the-harnesses))',
+    sensitive: false,
+    readBy: 'door',
+    allowed: 'an absolute path',
+    defaultText: '`~/.cache/murmur/harnesses`',
+    fallback: () => path.join(os.homedir(), '.cache', 'murmur', 'harnesses'),
+    parse: (raw) => (path.isAbsolute(raw) ? raw : undefined),
+  }),
   otelSdkDisabled: setting<boolean>({
     name: 'OTEL_SDK_DISABLED',
     description: '`true` turns telemetry off, even with an endpoint set',

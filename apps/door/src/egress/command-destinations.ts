@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { readAllowEntry } from './allow-entries.js';
 
 /** A destination a command may reach: one `host:port` entry of capabilities.network.allow (docs/sandbox.md, "Listed destinations"). */
@@ -5,6 +6,11 @@ export interface CommandDestination {
   /** As listed, lowercase; `localhost` for either loopback name. */
   host: string;
   port: number;
+  /**
+   * Answered by the door itself instead of carried to `host:port`: each connection is handed over (a harness's tool
+   * server, docs/harness.md), so the destination has no address on the host at all.
+   */
+  serve?: (socket: Socket) => void;
 }
 
 /** A host name or an IPv4 address: what the sandbox's /etc/hosts and relay can stand for. */

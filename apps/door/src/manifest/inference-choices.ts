@@ -55,7 +55,7 @@ export class ChoiceError extends Error {
 const SUBSTITUTION = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** `${NAME}` / `${NAME:-default}` from the variables; an unset variable without a default is a problem (null). */
-function substitute(value: string, where: string, vars: Variables, problems: ConfigProblem[]): string | null {
+export function substitute(value: string, where: string, vars: Variables, problems: ConfigProblem[]): string | null {
   let unset: string | null = null;
   const out = value.replace(SUBSTITUTION, (whole, name: string, fallback: string | undefined) => {
     const found = vars.variable(name);

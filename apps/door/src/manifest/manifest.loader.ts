@@ -3,6 +3,7 @@ import path from 'node:path';
 import { ConfigError, type ConfigProblem, NOTHING, shown } from '../config/config-problem.js';
 import type { Variables } from '../config/settings.js';
 import { parseYamlConfig } from '../config/yaml-config.js';
+import { harnessSpec } from './harness-spec.js';
 import { ChoiceError, declaredChoices, keyProblem } from './inference-choices.js';
 import { type Manifest, manifestSchema } from './manifest.schema.js';
 
@@ -23,7 +24,7 @@ export interface LoadedManifest {
 
 const A_FILE = 'a file, relative to the capsule folder';
 
-function parseManifest(text: string, file: string): Manifest {
+export function parseManifest(text: string, file: string): Manifest {
   return parseYamlConfig(text, file, manifestSchema, ManifestError);
 }
 
@@ -43,7 +44,8 @@ export function loadManifest(dir: string, vars: Variables): LoadedManifest {
       scriptPath = path.resolve(capsuleDir, manifest.inference.script);
       if (!existsSync(scriptPath)) problems.push({ path: 'inference.script', found: `${shown(manifest.inference.script)} (no file at ${scriptPath})`, allowed: A_FILE });
     }
-    problems.push(...choiceProblems(manifest, capsuleDir, vars));
+    if (manifest.inference.transport === 'process') harnessSpec(manifest, vars, problems);
+    else problems.push(...choiceProblems(manifest, capsuleDir, vars));
   }
   if (manifest.lifecycle.task_acceptance !== 'none' && !manifest.inference) {
     problems.push({
@@ -75,7 +77,7 @@ function choiceProblems(manifest: Manifest, capsuleDir: string, vars: Variables)
     if (error instanceof ChoiceError) return [...problems, ...error.problems];
     throw error;
   }
-  const start = choices.get(manifest.inference!.driver)!;
+  const start = choices.get(manifest.inference!.driver!)!;
   const problem = keyProblem(start, vars);
   if (problem !== null) {
     problems.push({ path: 'inference.driver', found: `${shown(start.name)} (${problem})`, allowed: 'a choice whose key variable is set, or one that sends no key' });

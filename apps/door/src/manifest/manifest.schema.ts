@@ -114,7 +114,43 @@ const installGrant = z.strictObject({
 
 const exportRoot = z.strictObject({ root: z.string().min(1).default('.') });
 
-export const manifestSchema = z.strictObject({
+/** The harnesses a capsule on inference.transport: process may run (docs/harness.md). */
+export const HARNESS_NAMES = ['claude-code', 'codex'] as const;
+export type HarnessName = (typeof HARNESS_NAMES)[number];
+
+/** The harness's own settings the runtime sets itself, so a manifest may not (docs/harness.md, "The manifest"). */
+const RUNTIME_OWNED_SETTINGS: Record<HarnessName, readonly string[]> = {
+  'claude-code': ['apiKeyHelper', 'env', 'permissions', 'sandbox', 'model'],
+  codex: ['model', 'model_provider', 'model_providers', 'mcp_servers', 'sandbox_mode', 'approval_policy', 'developer_instructions'],
+};
+
+/** inference.harness: which harness, its model and endpoint, the key's variable, its own settings (docs/harness.md). */
+const harness = z
+  .strictObject({
+    name: z.enum(HARNESS_NAMES),
+    model: z.string().min(1),
+    base_url: z.string().min(1).optional(),
+    api_key_env: envName.optional(),
+    /** claude-code only: the variable Claude Code reads the key from. */
+    key_as: z.enum(['api-key', 'auth-token', 'oauth-token']).optional(),
+    settings: z.record(z.string(), z.unknown()).default({}),
+    prompt_suggestions: z.boolean().default(false),
+    idle_timeout_secs: z.number().int().min(1).max(86_400).default(600),
+    binary: z.string().min(1).optional(),
+  })
+  .superRefine((h, ctx) => {
+    if (h.name !== 'claude-code') {
+      if (h.key_as !== undefined) ctx.addIssue({ code: 'custom', path: ['key_as'], message: 'nothing for codex: key_as is claude-code’s' });
+      if (h.prompt_suggestions) ctx.addIssue({ code: 'custom', path: ['prompt_suggestions'], message: 'false for codex: only claude-code predicts prompts' });
+    }
+    for (const key of Object.keys(h.settings)) {
+      if (RUNTIME_OWNED_SETTINGS[h.name].includes(key)) {
+        ctx.addIssue({ code: 'custom', path: ['settings', key], message: `a setting the runtime does not set itself; ${h.name}'s ${RUNTIME_OWNED_SETTINGS[h.name].join(', ')} are the runtime's` });
+      }
+    }
+  });
+
+const manifestShape = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'a capsule name: lowercase letters, digits, ., - and _, starting with a letter or digit'),
   version: z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/, 'a semantic version: MAJOR.MINOR.PATCH'),
   description: z.string().optional(),
@@ -156,8 +192,8 @@ export const manifestSchema = z.strictObject({
     .prefault({}),
   inference: z
     .strictObject({
-      /** The choice a session starts on: `script` (with `script`) or a name under `choices` (docs/drivers.md). */
-      driver: z.string().min(1),
+      /** The choice a session starts on: `script` (with `script`) or a name under `choices` (docs/drivers.md). Not under transport: process. */
+      driver: z.string().min(1).optional(),
       /** Declares the built-in choice `script`. */
       script: z.string().min(1).optional(),
       choices: z.record(choiceName, inferenceChoice).default({}),
@@ -171,9 +207,27 @@ export const manifestSchema = z.strictObject({
         .prefault({}),
       /** The session's spend ceiling in tokens (docs/agent-loop.md, "Spend ceilings"). */
       max_session_tokens: z.number().int().min(1).optional(),
-      transport: z.literal('http').default('http'),
+      /** `http`: the runtime's own loop and a driver; `process`: a harness (docs/harness.md). */
+      transport: z.enum(['http', 'process']).default('http'),
+      harness: harness.optional(),
     })
     .superRefine((inference, ctx) => {
+      if (inference.transport === 'process') {
+        // The harness makes the inference calls: a driver choice would be dead configuration.
+        if (inference.harness === undefined) ctx.addIssue({ code: 'custom', path: ['harness'], message: 'a harness, required under inference.transport: process' });
+        for (const key of ['driver', 'script'] as const) {
+          if (inference[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'nothing under inference.transport: process: the harness makes the inference calls' });
+        }
+        if (Object.keys(inference.choices).length > 0) {
+          ctx.addIssue({ code: 'custom', path: ['choices'], message: 'nothing under inference.transport: process: the harness makes the inference calls' });
+        }
+        return;
+      }
+      if (inference.harness !== undefined) ctx.addIssue({ code: 'custom', path: ['harness'], message: 'nothing under inference.transport: http: a harness runs only under inference.transport: process' });
+      if (inference.driver === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['driver'], message: 'a driver choice, required under inference.transport: http' });
+        return;
+      }
       if (inference.driver === 'script') {
         if (inference.script === undefined) ctx.addIssue({ code: 'custom', path: ['script'], message: 'a script file, required when inference.driver is script' });
         return;
@@ -272,6 +326,21 @@ export const manifestSchema = z.strictObject({
         .optional(),
     })
     .prefault({}),
+});
+
+/** Under transport: process, what the other blocks may not say (docs/harness.md, "The manifest"). */
+export const manifestSchema = manifestShape.superRefine((manifest, ctx) => {
+  if (manifest.inference?.transport !== 'process') return;
+  if (manifest.control.agent_settings.includes('inference.driver')) {
+    ctx.addIssue({ code: 'custom', path: ['control', 'agent_settings'], message: 'no inference.driver under inference.transport: process: switch-driver selects among driver choices, and a harness has none' });
+  }
+  if (manifest.capabilities.shell.sandbox === 'off') {
+    ctx.addIssue({ code: 'custom', path: ['capabilities', 'shell', 'sandbox'], message: '"on" under inference.transport: process: a harness and everything it runs always run in the sandbox' });
+  }
+  // Seed 004: pull-artifact exists only on the http agent loop; a capsule under transport: process is refused at load.
+  if (manifest.capabilities.install !== undefined) {
+    ctx.addIssue({ code: 'custom', path: ['capabilities', 'install'], message: 'nothing under inference.transport: process: pull-artifact and remove-artifact run only on the http agent loop, and the harness owns its tool list' });
+  }
 });
 
 export type Manifest = z.output<typeof manifestSchema>;

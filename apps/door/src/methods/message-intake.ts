@@ -44,7 +44,8 @@ export class MessageIntake {
 
   private async route(call: RpcCall): Promise<Intake> {
     const images = this.session.manifest.context.images;
-    const verdict = readMessageParams(call.params, { maxImageBytes: images.max_bytes, maxImagesPerTurn: images.max_per_turn, transport: 'http' });
+    const transport = this.session.manifest.inference?.transport ?? 'http';
+    const verdict = readMessageParams(call.params, { maxImageBytes: images.max_bytes, maxImagesPerTurn: images.max_per_turn, transport });
     if (!verdict.ok) return { error: verdict.error };
     const read = verdict.read;
     const trust = trustOf(call.lines);
@@ -63,7 +64,7 @@ export class MessageIntake {
       }
     }
     const row = await this.queue.submit(
-      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: call.traceContext !== undefined ? call.traceContext : traceContextOf(call.lines), answeredAtOnce: read.returnImmediately },
+      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: call.traceContext !== undefined ? call.traceContext : traceContextOf(call.lines), answeredAtOnce: read.returnImmediately, forgetSession: read.forgetSession ? 'a2a' : null },
       call.caller,
     );
     return { row, read, continued: false, extensions };

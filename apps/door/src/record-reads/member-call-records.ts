@@ -122,6 +122,9 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
       case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
+      case 'harness_session_forgotten':
+      case 'harness_start':
+      case 'harness_end':
       case 'skill_call':
       case 'artifact_staged':
       case 'artifact_pulled':

@@ -184,6 +184,9 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
       case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
+      case 'harness_session_forgotten':
+      case 'harness_start':
+      case 'harness_end':
       case 'artifact_staged':
       case 'artifact_pulled':
       case 'tools_refreshed':

@@ -213,6 +213,27 @@ export const TRACE_SCHEMAS = {
   peer_handle_refused: z.object({ handle_id: id, reason: z.string(), audience: z.string().nullable() }),
   peer_file_fetched: z.object({ task_id: id, handle_id: id.nullable(), path: z.string(), size: count }),
 
+  // Harnesses (agent/harness/, docs/harness.md): one start and one end a run; a forget of a context's session.
+  harness_start: z.object({
+    task_id: id,
+    context_id: id,
+    harness: z.string(),
+    model: z.string(),
+    session_mode: z.enum(['new', 'resume']),
+    /** Known at the start for a resume and for a session id the runtime mints; null until a new Codex thread is announced. */
+    harness_session_id: id.nullable(),
+  }),
+  harness_end: z.object({
+    task_id: id,
+    harness: z.string(),
+    harness_session_id: id.nullable(),
+    outcome: z.enum(['answered', 'failed', 'stopped']),
+    exit_code: count.nullable(),
+    /** The turns the harness closed in this run. */
+    turns: count,
+    failure: z.string().optional(),
+  }),
+  harness_session_forgotten: z.object({ task_id: id, context_id: id, harness_session_id: id, requested_by: z.enum(['a2a', 'cli']) }),
   // Artifacts (docs/artifacts.md, "Records"): what the session staged and pulled, and when its tool list changed.
   artifact_staged: z.object(artifactFields),
   artifact_pulled: z.object({ task_id: id, tool_call_id: id, ...artifactFields }),

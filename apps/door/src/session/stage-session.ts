@@ -19,7 +19,7 @@ export function murmurHome(): string {
 }
 
 /** $MURMUR_HOME/records/<capsule folder, absolute, without its leading />/<session id> */
-function recordsDirFor(capsuleDir: string, sessionId: string, home: string): string {
+export function recordsDirFor(capsuleDir: string, sessionId: string, home: string): string {
   return path.join(home, 'records', capsuleDir.replace(/^\/+/, ''), sessionId);
 }
 

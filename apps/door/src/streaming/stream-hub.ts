@@ -53,6 +53,9 @@ export class StreamHub {
       this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'tool-call-progress', toolCallId, stream, text }),
     );
     events.on('artifact', ({ taskId, artifact }) => this.frame(taskId, this.ids.nextTask(taskId), { frame: 'artifact', artifact }));
+    // A harness's own two (docs/harness.md): numbered as chunks are, between its turns' other frames.
+    events.on('quota', ({ taskId, windows }) => this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'quota', windows }));
+    events.on('suggested-prompt', ({ taskId, text }) => this.frame(taskId, this.ids.nextChunk(taskId), { frame: 'suggested-prompt', text }));
   }
 
   get isClosed(): boolean {

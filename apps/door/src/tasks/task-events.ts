@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { ToolArtifactFrameFields } from '@murmur/protocol';
+import type { QuotaWindowFrameFields, ToolArtifactFrameFields } from '@murmur/protocol';
 import type { TaskRow } from './task.entity.js';
 
 /**
@@ -33,6 +33,10 @@ export interface TaskEventMap {
   'tool-call-started': [{ taskId: string; toolCallId: string; toolName: string; input: unknown }];
   'tool-call-progress': [{ taskId: string; toolCallId: string; stream: 'stdout' | 'stderr'; text: string }];
   artifact: [{ taskId: string; artifact: ToolArtifactFrameFields }];
+  /** A harness reported its subscription windows: every window so far (docs/harness.md). */
+  quota: [{ taskId: string; windows: QuotaWindowFrameFields[] }];
+  /** A harness predicted the next prompt. */
+  'suggested-prompt': [{ taskId: string; text: string }];
 }
 
 type EventName = keyof TaskEventMap;

@@ -45,6 +45,11 @@ export interface NewTask {
    * then written SUBMITTED on its own, so that the answer reads SUBMITTED, before it runs, even at an idle slot.
    */
   answeredAtOnce?: boolean;
+  /**
+   * The task asks its capsule's harness to forget the session its context names before its first attempt (seed 000,
+   * forgetSession): `a2a` from a message's metadata, `cli` from mur run --forget-session. Absent or null: no forget.
+   */
+  forgetSession?: 'a2a' | 'cli' | null;
 }
 
 /** A task the agent loop runs: its input and its cancel signal. */
@@ -60,6 +65,8 @@ export interface RunningTask {
   readonly trust: 'trusted' | 'untrusted';
   /** Who started it (the row's owner): `member:<name>` for a task a formation member sent. */
   readonly owner: string;
+  /** Who asked the harness to forget the context's session before this task (NewTask.forgetSession), or null. */
+  readonly forgetSession: 'a2a' | 'cli' | null;
 }
 
 /** Runs one started task to its end (the agent loop); it reports through the TaskLifecycle. */
@@ -188,9 +195,18 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
    * A task the runtime starts itself, owned by the session (seed 000, "Who sees a task"): the launch's own task
    * (mur run --task, task.md, input.txt), a detached command's result, a resumed launch's report of lost commands.
    */
-  submitSessionTask(text: string, traceContext: NewTask['traceContext'] = null): Promise<TaskRow> {
+  submitSessionTask(text: string, options: { traceContext?: NewTask['traceContext']; contextId?: string | null; forgetSession?: NewTask['forgetSession'] } = {}): Promise<TaskRow> {
     return this.submit(
-      { messageId: newId('message'), contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'session' }, traceContext },
+      {
+        messageId: newId('message'),
+        contextId: options.contextId ?? null,
+        text,
+        images: [],
+        referenceTaskIds: [],
+        trust: { trust: 'trusted', origin: 'session' },
+        traceContext: options.traceContext ?? null,
+        forgetSession: options.forgetSession ?? null,
+      },
       SESSION_CALLER,
     );
   }
@@ -250,7 +266,7 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
       },
     );
     try {
-      await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal, startedAtMs: row.createdAtMs, trust: input.trust.trust, owner: row.owner });
+      await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal, startedAtMs: row.createdAtMs, trust: input.trust.trust, owner: row.owner, forgetSession: input.forgetSession ?? null });
       if (written) await written;
     } catch (error) {
       if (written) await written.then(noop, noop);

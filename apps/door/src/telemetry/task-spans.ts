@@ -112,6 +112,12 @@ export class TaskSpans {
       case 'member_call_start':
         this.live.get(line.task_id)?.span.addEvent('murmur.member_call_start', { 'murmur.member': line.member, 'murmur.member.task_id': line.member_task_id }, now());
         return;
+      case 'harness_start':
+        this.live.get(line.task_id)?.span.addEvent('murmur.harness_start', { 'murmur.harness': line.harness, 'murmur.harness.session_mode': line.session_mode, ...(line.harness_session_id === null ? {} : { 'murmur.harness.session_id': line.harness_session_id }) }, now());
+        return;
+      case 'harness_end':
+        this.live.get(line.task_id)?.span.addEvent('murmur.harness_end', { 'murmur.harness': line.harness, 'murmur.harness.outcome': line.outcome, 'murmur.harness.turns': line.turns }, now());
+        return;
       case 'task_end': {
         const task = this.live.get(line.task_id);
         if (task) this.end(line.task_id, task, line);
@@ -152,6 +158,7 @@ export class TaskSpans {
       case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
+      case 'harness_session_forgotten':
       case 'artifact_staged':
       case 'artifact_pulled':
       case 'tools_refreshed':

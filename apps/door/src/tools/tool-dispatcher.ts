@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { PeerHandles } from '../peers/peer-handles.js';
 import type { SessionContext } from '../session/session-context.js';
 import type { TraceWriter } from '../records/trace-writer.js';
+import type { QuotaWindows } from '../usage/quota-windows.js';
 import type { UsageLedger } from '../usage/usage-ledger.js';
 import { type OutboundTracing, UNTRACED } from '../egress/outbound-tracing.js';
 import type { SpendCeilings } from '../usage/spend-ceilings.js';
@@ -26,6 +27,8 @@ export interface ToolDispatcherDeps {
   sandbox: SessionSandbox;
   trace: TraceWriter;
   usage: UsageLedger;
+  /** A harness's subscription windows, for session-status (transport: process); absent otherwise. */
+  quota?: QuotaWindows | null;
   spend: SpendCeilings;
   drivers: DriverSelection;
   /** A formation member's calls (formations/), or null outside a formation. */
@@ -63,6 +66,7 @@ export class ToolDispatcher {
     const manifest = deps.session.manifest;
     const implemented = runtimeTools({
       ...deps,
+      quota: deps.quota ?? null,
       memberCalls: deps.memberCalls ?? null,
       delegations: deps.delegations ?? null,
       tracing: deps.tracing ?? UNTRACED,

@@ -5,6 +5,7 @@ import { SESSION_CONTEXT, type SessionContext } from '../session/session-context
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../records/trace-writer.js';
 import { OUTBOUND_TRACING, type OutboundTracing } from '../egress/outbound-tracing.js';
+import { QuotaWindows } from '../usage/quota-windows.js';
 import { UsageLedger } from '../usage/usage-ledger.js';
 import { SpendCeilings } from '../usage/spend-ceilings.js';
 import { BackgroundCommands } from './background-commands.js';
@@ -35,6 +36,7 @@ import { WasmHost } from './wasm/wasm-host.js';
         processes: ProcessRegistry,
         trace: TraceWriter,
         usage: UsageLedger,
+        quota: QuotaWindows,
         spend: SpendCeilings,
         drivers: DriverSelection,
         handles: PeerHandles,
@@ -56,6 +58,7 @@ import { WasmHost } from './wasm/wasm-host.js';
           sandbox,
           trace,
           usage,
+          quota,
           spend,
           drivers,
           handles,
@@ -76,6 +79,7 @@ import { WasmHost } from './wasm/wasm-host.js';
         ProcessRegistry,
         TraceWriter,
         UsageLedger,
+        QuotaWindows,
         SpendCeilings,
         DriverSelection,
         PeerHandles,

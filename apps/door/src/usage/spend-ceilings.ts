@@ -21,7 +21,7 @@ export interface SpendStatus {
 }
 
 /** The tokens a call spent as the ceilings count them: reported input plus output; nothing when it reported none. */
-const spentBy = (usage: Usage | null): number => (usage?.input ?? 0) + (usage?.output ?? 0);
+export const spentBy = (usage: Usage | null): number => (usage?.input ?? 0) + (usage?.output ?? 0);
 
 /**
  * The spend ceilings (docs/agent-loop.md, "Spend ceilings"): inference.max_session_tokens against this session's

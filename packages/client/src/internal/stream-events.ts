@@ -3,11 +3,12 @@
  * does (seed 001, "Replay": "De-duplicates on … the task id in data, the event type and the id together — not on
  * the id alone").
  */
-import { isPlainObject, type JsonRpcErrorObject, type JsonRpcId, type MurmurFrame, murmurFrameOf, STREAM_FRAMES, type StreamResponse, streamEventKind } from '@murmur/protocol';
+import { isPlainObject, type JsonRpcErrorObject, type JsonRpcId, type MurmurFrame, murmurFrameOf, PROCESS_STREAM_FRAMES, type StreamResponse, streamEventKind } from '@murmur/protocol';
 import { A2AError, StreamError } from '../errors.js';
 import type { StreamDataEvent } from '../events.js';
 
-const KNOWN_FRAMES: ReadonlySet<string> = new Set(STREAM_FRAMES);
+// Every frame a door can send: a harness capsule's list is the longest (it adds quota and suggested-prompt).
+const KNOWN_FRAMES: ReadonlySet<string> = new Set(PROCESS_STREAM_FRAMES);
 
 export interface ReadEvent {
   event: StreamDataEvent;

@@ -61,6 +61,17 @@ export class TaskTurns {
     return this.attempt.turn;
   }
 
+  /** A harness's turn starts (docs/harness.md): the attempt's count names it in the stream; the task counts it once it closes. */
+  openTurn(): number {
+    this.attempt.turn += 1;
+    return this.attempt.turn;
+  }
+
+  /** A harness's turn closed: it counts in turns.used, against inference.max_turns (seed 004, "Turns the harness has closed"). */
+  closeTurn(): void {
+    this.progress.turnsUsed += 1;
+  }
+
   /** A hook reopened the task: the next attempt's calls are named from 1 again; its number is returned. */
   reopen(): number {
     this.attempt.reopens += 1;

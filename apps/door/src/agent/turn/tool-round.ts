@@ -36,8 +36,8 @@ export class ToolRound {
     return results;
   }
 
-  /** One call of the model's, as its result joins the conversation. */
-  private async one(task: RunningTask, turn: number, call: ToolCallRequest, progress: TaskProgress): Promise<ToolResult> {
+  /** One call of the model's, as its result joins the conversation; a harness's call through the tool server too (docs/harness.md). */
+  async one(task: RunningTask, turn: number, call: ToolCallRequest, progress: TaskProgress): Promise<ToolResult> {
     const { events, trace, session, hooks } = this.deps;
     // The on_tool_call decision point (docs/agent-loop.md, "Hooks"): a denied call runs nothing and writes no frame.
     const denied = await hooks.decide(task, turn, call);

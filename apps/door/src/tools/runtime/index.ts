@@ -4,6 +4,7 @@ import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
 import type { OutboundTracing } from '../../egress/outbound-tracing.js';
 import type { PeerHandles } from '../../peers/peer-handles.js';
+import type { QuotaWindows } from '../../usage/quota-windows.js';
 import type { UsageLedger } from '../../usage/usage-ledger.js';
 import type { SpendCeilings } from '../../usage/spend-ceilings.js';
 import type { BackgroundCommands } from '../background-commands.js';
@@ -40,6 +41,8 @@ export interface RuntimeToolDeps {
   background: BackgroundCommands;
   trace: TraceWriter;
   usage: UsageLedger;
+  /** A harness's subscription windows (transport: process), which session-status reports. */
+  quota: QuotaWindows | null;
   spend: SpendCeilings;
   drivers: DriverSelection;
   /** A formation member's calls, when roster.yaml lets it call another member; else null. */
@@ -70,7 +73,7 @@ export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolN
       granted: fetchPeerFileGranted,
       run: (input, ctx) => runFetchPeerFile(input, { ...deps, maxBytes: deps.session.settings.peerFetchMaxBytes, owner: deps.fileOwner }, ctx),
     },
-    'session-status': { description: SESSION_STATUS_DESCRIPTION, inputSchema: SESSION_STATUS_SCHEMA, granted: sessionStatusGranted, run: (_input, ctx) => runSessionStatus(deps, ctx) },
+    'session-status': { description: SESSION_STATUS_DESCRIPTION, inputSchema: SESSION_STATUS_SCHEMA, granted: sessionStatusGranted, run: (_input, ctx) => runSessionStatus({ ...deps, quota: deps.quota ?? undefined }, ctx) },
     'switch-driver': {
       description: switchDriverDescription(deps.drivers),
       inputSchema: switchDriverSchema(deps.drivers),

@@ -2,6 +2,7 @@ import type { JsonObject } from '@murmur/protocol';
 import type { Manifest } from '../../manifest/manifest.schema.js';
 import type { SessionContext } from '../../session/session-context.js';
 import type { TraceWriter } from '../../records/trace-writer.js';
+import type { QuotaWindow, QuotaWindows } from '../../usage/quota-windows.js';
 import type { UsageLedger } from '../../usage/usage-ledger.js';
 import type { SpendCeilings, SpendStatus } from '../../usage/spend-ceilings.js';
 import type { ToolCallContext } from '../tool-call.js';
@@ -36,6 +37,8 @@ interface SessionStatus {
   }>;
   tokens: { input: UnknownOr<number>; output: UnknownOr<number>; cached: UnknownOr<number>; cache_write: UnknownOr<number>; unreported_calls: number };
   spend: { tokens: number } & SpendStatus;
+  /** Under transport: process, once the harness reported a window; absent otherwise (seed 004). */
+  quota?: QuotaWindow[];
 }
 
 const secs = (ms: number) => Math.max(0, Math.floor(ms / 1000));
@@ -45,11 +48,15 @@ const counted = (limit: number | undefined, used: number | undefined): NoneOr<{ 
   limit === undefined ? 'none' : { used: used ?? 0, left: limit - (used ?? 0) };
 
 /** session-status, measured at the moment of the call; context is "unknown" before the first inference call returns. */
-function sessionStatus(deps: { session: SessionContext; usage: UsageLedger; spend: SpendCeilings; drivers?: DriverSelection; now?: () => number }, ctx: ToolCallContext): SessionStatus {
+function sessionStatus(
+  deps: { session: SessionContext; usage: UsageLedger; spend: SpendCeilings; quota?: QuotaWindows; drivers?: DriverSelection; now?: () => number },
+  ctx: ToolCallContext,
+): SessionStatus {
   const now = (deps.now ?? Date.now)();
   const { session, usage } = deps;
   const totals = usage.totals();
   const maxTurns = session.manifest.inference?.max_turns;
+  const quota = deps.quota?.status() ?? null;
   return {
     time: {
       elapsed_secs: secs(now - session.startedAtMs),
@@ -64,6 +71,7 @@ function sessionStatus(deps: { session: SessionContext; usage: UsageLedger; spen
       : 'unknown',
     tokens: { input: totals.input, output: totals.output, cached: totals.cached, cache_write: totals.cacheWrite, unreported_calls: totals.unreportedCalls },
     spend: { tokens: usage.spentTokens(), ...deps.spend.status() },
+    ...(quota === null ? {} : { quota }),
   };
 }
 
@@ -75,7 +83,10 @@ function contextWindow(drivers: DriverSelection | undefined): Pick<Exclude<Sessi
 }
 
 /** The tool: the object as JSON, and one session_status record carrying it. */
-export async function runSessionStatus(deps: { session: SessionContext; usage: UsageLedger; spend: SpendCeilings; trace: TraceWriter; drivers?: DriverSelection }, ctx: ToolCallContext): Promise<string> {
+export async function runSessionStatus(
+  deps: { session: SessionContext; usage: UsageLedger; spend: SpendCeilings; quota?: QuotaWindows; trace: TraceWriter; drivers?: DriverSelection },
+  ctx: ToolCallContext,
+): Promise<string> {
   const status = sessionStatus(deps, ctx);
   deps.trace.write('session_status', { task_id: ctx.taskId, status });
   return JSON.stringify(status);

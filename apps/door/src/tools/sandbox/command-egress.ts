@@ -30,8 +30,10 @@ export class CommandEgress {
     const names = new Map<string, string>();
     for (const [i, destination] of destinations.entries()) {
       const socket = path.join(dir, `${i}.sock`);
+      const { serve } = destination;
       const server = net.createServer((inner) => {
-        splice(inner, net.connect({ host: destination.host === 'localhost' ? '127.0.0.1' : destination.host, port: destination.port }));
+        if (serve) serve(inner);
+        else splice(inner, net.connect({ host: destination.host === 'localhost' ? '127.0.0.1' : destination.host, port: destination.port }));
       });
       await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
       // Connecting needs write permission on the socket; the folder (0700) says who may reach it.

@@ -8,8 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { ANTHROPIC_MALFORMED, ANTHROPIC_ORPHAN_DELTA, ANTHROPIC_UNKNOWN_PARTS, anthropicErrorBody, anthropicEvents, anthropicStreamError } from './anthropic-wire.js';
 import { type FakeReply, type FakeStatus, type FakeTurn, isStatus, type WireEvent } from './fake-turn.js';
 import { OPENAI_MALFORMED, openAiErrorBody, openAiEvents, openAiStreamError } from './openai-wire.js';
+import { responsesEvents } from './responses-wire.js';
 
-export type FakeKind = 'openai' | 'anthropic';
+/** `openai`: chat completions; `responses`: OpenAI Responses (what Codex speaks); `anthropic`: messages. */
+export type FakeKind = 'openai' | 'responses' | 'anthropic';
 
 /** The fake's tokenizer: this many characters of a request's body are one token. */
 const FAKE_CHARS_PER_TOKEN = 4;
@@ -34,7 +36,14 @@ export interface RecordedRequest {
 /** Wall-clock milliseconds with sub-millisecond precision (comparable with Date.now()), for the bench's latencies. */
 export const preciseNow = () => performance.timeOrigin + performance.now();
 
-const ROUTES: Record<FakeKind, RegExp> = { openai: /^\/(?:v1\/)?chat\/completions$/, anthropic: /^\/v1\/messages$/ };
+const ROUTES: Record<FakeKind, RegExp> = { openai: /^\/(?:v1\/)?chat\/completions$/, responses: /^\/(?:v1\/)?responses$/, anthropic: /^\/v1\/messages$/ };
+
+/** A request as a responder reads it: its path, headers and parsed body. */
+export interface FakeRequest {
+  path: string;
+  headers: IncomingMessage['headers'];
+  body: unknown;
+}
 
 export class FakeProvider {
   readonly requests: RecordedRequest[] = [];
@@ -50,14 +59,23 @@ export class FakeProvider {
      * request body a token): a request past it is refused 400 in the provider's context-length shape, and every turn's
      * usage reports the counted input, as a real provider's does.
      */
-    private readonly options: { fallback?: FakeReply; expectKey?: string; host?: string; contextLimitTokens?: number } = {},
+    private readonly options: {
+      fallback?: FakeReply;
+      expectKey?: string;
+      host?: string;
+      contextLimitTokens?: number;
+      /** Decides the reply from the request itself (a harness's side requests come in no fixed order); the queue when it returns undefined. */
+      respond?: (request: FakeRequest) => FakeReply | undefined;
+      /** Headers on every streamed answer: a provider's rate-limit windows, which a harness reports. */
+      headers?: Record<string, string>;
+    } = {},
   ) {
     this.server = createServer((req, res) => void this.handle(req, res));
   }
 
-  /** The base URL a choice's base_url takes: `…/v1` for openai-compatible, the origin for anthropic. */
+  /** The base URL a choice's base_url takes: `…/v1` for openai-compatible and Responses, the origin for anthropic. */
   get baseUrl(): string {
-    return this.kind === 'openai' ? `${this.url}/v1` : this.url;
+    return this.kind === 'anthropic' ? this.url : `${this.url}/v1`;
   }
 
   async start(port = 0): Promise<this> {
@@ -118,7 +136,7 @@ export class FakeProvider {
     const limit = this.options.contextLimitTokens;
     const counted = Math.ceil(Buffer.concat(chunks).length / FAKE_CHARS_PER_TOKEN);
     const scripted: FakeReply = keyOk
-      ? (this.replies.shift() ?? this.options.fallback ?? { text: ['ok'], usage: { input: 10, output: 1 } })
+      ? (this.options.respond?.({ path, headers: req.headers, body }) ?? this.replies.shift() ?? this.options.fallback ?? { text: ['ok'], usage: { input: 10, output: 1 } })
       : // As OpenAI does, the refusal quotes the key it was given: the door must not pass it on.
         { status: 401, message: `Incorrect API key provided: ${this.presentedKey(req) ?? '(none)'}` };
     const reply: FakeReply =
@@ -163,22 +181,22 @@ export class FakeProvider {
 
   /** The provider's refusal of a request past the model's context, in its own words. */
   private contextLengthError(counted: number, limit: number): FakeStatus {
-    return this.kind === 'openai'
+    return this.kind !== 'anthropic'
       ? { status: 400, errorType: 'invalid_request_error', message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${counted} tokens.` }
       : { status: 400, errorType: 'invalid_request_error', message: `prompt is too long: ${counted} tokens > ${limit} maximum` };
   }
 
   private writeStatus(res: ServerResponse, reply: FakeStatus): void {
-    const body = this.kind === 'openai' ? openAiErrorBody(reply) : anthropicErrorBody(reply);
-    res.writeHead(reply.status, { 'content-type': 'application/json', ...(this.kind === 'anthropic' ? { 'request-id': 'req_fake' } : { 'x-request-id': 'req_fake' }), ...reply.headers });
+    const body = this.kind === 'anthropic' ? anthropicErrorBody(reply) : openAiErrorBody(reply);
+    res.writeHead(reply.status, { 'content-type': 'application/json', ...(this.kind === 'anthropic' ? { 'request-id': 'req_fake' } : { 'x-request-id': 'req_fake' }), ...this.options.headers, ...reply.headers });
     res.end(body);
   }
 
   /** Writes the turn's events; false when it ended early (a fault, or the client went away). */
   private async stream(res: ServerResponse, turn: FakeTurn, record: RecordedRequest, model: string): Promise<boolean> {
     if (turn.fault?.kind === 'no-headers') return false;
-    const events = this.kind === 'openai' ? openAiEvents(turn, model) : anthropicEvents(turn, model);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const events = this.kind === 'openai' ? openAiEvents(turn, model) : this.kind === 'responses' ? responsesEvents(turn, model) : anthropicEvents(turn, model);
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...this.options.headers, ...turn.headers });
     let i = -1;
     for (const event of events) {
       i += 1;
@@ -194,7 +212,7 @@ export class FakeProvider {
         if (turn.fault.kind === 'error') {
           const type = turn.fault.errorType ?? 'overloaded_error';
           const message = turn.fault.errorMessage;
-          this.write(res, this.kind === 'openai' ? openAiStreamError(type, message) : anthropicStreamError(type, message), record);
+          this.write(res, this.kind === 'anthropic' ? anthropicStreamError(type, message) : openAiStreamError(type, message), record);
           res.end();
           return false;
         }
@@ -205,7 +223,7 @@ export class FakeProvider {
           if (this.kind !== 'anthropic') throw new Error('unknown-parts is an Anthropic fault');
           for (const part of ANTHROPIC_UNKNOWN_PARTS) this.write(res, part, record);
         } else if (turn.fault.kind === 'not-object') this.write(res, { data: '2' }, record);
-        else this.write(res, this.kind === 'openai' ? OPENAI_MALFORMED : ANTHROPIC_MALFORMED, record);
+        else this.write(res, this.kind === 'anthropic' ? ANTHROPIC_MALFORMED : OPENAI_MALFORMED, record);
       }
       if (turn.paceMs) await new Promise((resolve) => setTimeout(resolve, turn.paceMs));
       if (res.destroyed) return false;

@@ -6,6 +6,8 @@ interface FakeToolCall {
   id: string;
   name: string;
   input: Record<string, unknown>;
+  /** Responses only: the namespace a tool is listed under (Codex lists an MCP server's tools under `mcp__<server>`). */
+  namespace?: string;
 }
 
 export interface FakeTurn {
@@ -38,6 +40,8 @@ export interface FakeTurn {
     errorType?: string;
     errorMessage?: string;
   };
+  /** Response headers of this answer, beside the provider's own (a provider's rate-limit headers). */
+  headers?: Record<string, string>;
 }
 
 /** An HTTP error answer in the provider's error shape. */

@@ -1,5 +1,5 @@
 /**
- * A fake provider for demos: `node dist/test/support/fake-providers/main.js openai|anthropic [--port N]
+ * A fake provider for demos: `node dist/test/support/fake-providers/main.js openai|responses|anthropic [--port N]
  * [--transcript replies.json]`. Prints its base URL; plays the transcript's replies in order (FakeReply JSON), then
  * a short text answer to every request.
  */
@@ -10,8 +10,8 @@ import type { FakeReply } from './fake-turn.js';
 
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { port: { type: 'string', default: '0' }, transcript: { type: 'string' } } });
 const kind = positionals[0];
-if (kind !== 'openai' && kind !== 'anthropic') {
-  process.stderr.write('usage: main.js openai|anthropic [--port N] [--transcript replies.json]\n');
+if (kind !== 'openai' && kind !== 'responses' && kind !== 'anthropic') {
+  process.stderr.write('usage: main.js openai|responses|anthropic [--port N] [--transcript replies.json]\n');
   process.exit(2);
 }
 const fake = new FakeProvider(kind, { fallback: { text: ['Hello ', 'from the ', 'fake provider.'], usage: { input: 12, output: 5 }, paceMs: 40 } });

@@ -1,0 +1,140 @@
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { QuotaWindowFrameFields } from '@murmur/protocol';
+import { CodexEventReader, codexQuota } from './codex-events.js';
+import { obj } from './harness-events.js';
+import { type HarnessAdapter, type RunPlan, TOOLS_TOKEN_VARIABLE } from './run-plan.js';
+import { tomlKey, tomlValue } from './toml-value.js';
+
+/** Where Codex keeps its state under the harness's home (CODEX_HOME). */
+const codexHome = (home: string) => path.join(home, '.codex');
+
+/** The most of a session log read at once for its windows, and the longest line of it read. @unit bytes */
+const LOG_READ_BYTES = 4 * 1024 * 1024;
+const LOG_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Codex's `exec --json` (docs/harness.md, "How a task runs"). Codex reads its endpoint from its configuration, not
+ * from OPENAI_BASE_URL: the runtime hands it a model provider named `murmur` whose key variable is the manifest's
+ * api_key_env, and the runtime's tools as an MCP server over HTTP whose bearer token it reads from the environment.
+ * Its own sandbox and approvals are off: it runs in the runtime's.
+ */
+export function codexAdapter(): HarnessAdapter {
+  // How far each session log was read for windows: a run reads only what its turn appended.
+  const logOffsets = new Map<string, number>();
+  return {
+    name: 'codex',
+    // Codex refuses a CODEX_HOME that does not exist.
+    homeFolders: ['.codex'],
+    args(plan: RunPlan): string[] {
+      const { spec } = plan;
+      const provider = { name: 'murmur', base_url: spec.baseUrl, wire_api: 'responses', ...(spec.apiKeyEnv === null ? {} : { env_key: spec.apiKeyEnv }) };
+      const tools = { url: plan.toolServerUrl, bearer_token_env_var: TOOLS_TOKEN_VARIABLE, tool_timeout_sec: plan.toolTimeoutSecs, startup_timeout_sec: 30 };
+      const overrides = [
+        'model_provider="murmur"',
+        `model_providers.murmur=${tomlValue(provider)}`,
+        `mcp_servers.murmur=${tomlValue(tools)}`,
+        `developer_instructions=${tomlValue(plan.systemPrompt)}`,
+        // Nothing to report home and nothing to update: in the sandbox those hosts do not resolve, and a lookup that
+        // waits out its resolver's timeout held every run 5 s at its exit (the operator's settings may turn them on).
+        'otel.exporter="none"',
+        'otel.trace_exporter="none"',
+        'otel.metrics_exporter="none"',
+        'analytics.enabled=false',
+        'check_for_update_on_startup=false',
+        ...Object.entries(spec.settings).map(([key, value]) => `${tomlKey(key)}=${tomlValue(value)}`),
+      ];
+      return [
+        'exec',
+        '--json',
+        '--skip-git-repo-check',
+        '--dangerously-bypass-approvals-and-sandbox',
+        '-C',
+        plan.workDir,
+        '-m',
+        spec.model,
+        ...overrides.flatMap((o) => ['-c', o]),
+        ...(plan.mode.kind === 'resume' ? ['resume', plan.mode.id] : []),
+        '-',
+      ];
+    },
+    env(plan: RunPlan, home: string, key: string | null): Record<string, string> {
+      return { HOME: home, CODEX_HOME: codexHome(home), ...(key === null || plan.spec.apiKeyEnv === null ? {} : { [plan.spec.apiKeyEnv]: key }) };
+    },
+    newSessionId: () => null,
+    reader: () => new CodexEventReader(),
+    sessionStored: (home, id) => sessionLog(home, id) !== null,
+    resumeRefused: (stderr) => /no rollout found/i.test(stderr),
+    quotaSince(home: string, sessionId: string): QuotaWindowFrameFields[] {
+      const file = sessionLog(home, sessionId);
+      if (file === null) return [];
+      const from = logOffsets.get(file) ?? 0;
+      const { text, end } = readFrom(file, from);
+      logOffsets.set(file, end);
+      let windows: QuotaWindowFrameFields[] = [];
+      for (const line of text.split('\n')) {
+        if (line.length > LOG_LINE_BYTES || !line.includes('"rate_limits"')) continue;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(line);
+        } catch {
+          continue;
+        }
+        const payload = obj(obj(parsed)?.payload);
+        if (payload?.type === 'token_count') {
+          const found = codexQuota(obj(payload.rate_limits));
+          if (found.length > 0) windows = found;
+        }
+      }
+      return windows;
+    },
+  };
+}
+
+/** The session's log, `sessions/<y>/<m>/<d>/rollout-<time>-<id>.jsonl` under CODEX_HOME, or null. */
+function sessionLog(home: string, id: string): string | null {
+  const suffix = `-${id}.jsonl`;
+  const walk = (dir: string, depth: number): string | null => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return null;
+    }
+    for (const entry of entries) {
+      const full = path.join(dir, entry);
+      if (depth === 3) {
+        if (entry.startsWith('rollout-') && entry.endsWith(suffix)) return full;
+        continue;
+      }
+      const found = walk(full, depth + 1);
+      if (found !== null) return found;
+    }
+    return null;
+  };
+  return walk(path.join(codexHome(home), 'sessions'), 0);
+}
+
+/** The whole lines appended to `file` since `from`, at most LOG_READ_BYTES of them, and where the next read starts. */
+function readFrom(file: string, from: number): { text: string; end: number } {
+  let size: number;
+  try {
+    size = statSync(file).size;
+  } catch {
+    return { text: '', end: from };
+  }
+  // A log that shrank was replaced: read it from its start.
+  const start = size < from ? 0 : Math.max(from, size - LOG_READ_BYTES);
+  const length = size - start;
+  if (length <= 0) return { text: '', end: start };
+  const buffer = Buffer.alloc(length);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, buffer, 0, length, start);
+  } finally {
+    closeSync(fd);
+  }
+  const lastNewline = buffer.lastIndexOf(0x0a);
+  if (lastNewline === -1) return { text: '', end: start };
+  return { text: buffer.subarray(0, lastNewline).toString('utf8'), end: start + lastNewline + 1 };
+}
