@@ -19,13 +19,16 @@ const ALLOWED = new Map([
   // ['NAME', 'why it is public though nothing outside the package imports it'],
 ]);
 
+/** The code an `exports` target names: a path, or the `import` (else `default`) branch of its conditions, at any depth. */
+const codeOf = (target) => (typeof target === 'string' ? target : codeOf(target.import ?? target.default));
+
 /** The package's entry points: its package.json `exports` subpaths other than ./package.json, as source files. */
 function entryPoints() {
   const manifest = JSON.parse(readFileSync(path.join(ROOT, PROTOCOL, 'package.json'), 'utf8'));
   return Object.entries(manifest.exports)
     .filter(([subpath]) => subpath !== './package.json')
     .map(([subpath, target]) => {
-      const built = typeof target === 'string' ? target : target.default;
+      const built = codeOf(target);
       const source = built.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts');
       return { specifier: subpath === '.' ? '@murmur/protocol' : `@murmur/protocol/${subpath.slice(2)}`, file: path.join(ROOT, PROTOCOL, source) };
     });

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `npm test`: lint, the import, unused-export and dead-export (knip) checks, `npm run build`, then every package's test suite through
-// turbo (turbo.json), and at the end one table of the wall time each step and each suite took, so the next slow suite
-// shows in the run that made it slow (issue 35). A failing step stops the run there, as `a && b` would; a failing
+// `npm test`: lint, the import, unused-export, engines and dead-export (knip) checks, `npm run build`, the runs on Node
+// 22 and 24 (scripts/node-lines.mjs), then every package's test suite through turbo (turbo.json), and at the end one
+// table of the wall time each step and each suite took, so the next slow suite shows in the run that made it slow
+// (issue 35). A failing step stops the run there, as `a && b` would; a failing
 // suite fails the run after the table. Arguments go to turbo's test run (`npm test -- --filter=@murmur/door`).
 //
 // The build is its own step, `npm run build`, so the door's bundle is marked as new as the build that made it
 // (apps/door/scripts/mark-bundle-current.mjs: a turbo cache hit restores dist/src and dist/bundle in no set order, and
 // mur then ran the unbundled code); the test run's builds are then cache hits whose outputs are in place.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,8 +29,12 @@ const steps = [
   { name: 'lint', command: bin('biome'), args: ['lint', '.'] },
   { name: 'import checks', command: process.execPath, args: ['scripts/check-imports.mjs'] },
   { name: 'unused exports', command: process.execPath, args: ['scripts/check-unused-exports.mjs'] },
+  { name: 'engines (check-engines)', command: process.execPath, args: ['scripts/check-engines.mjs'] },
   { name: 'dead exports (knip)', command: bin('knip'), args: ['--no-progress', '--include', 'exports,types'] },
   { name: 'build', command: 'npm', args: ['run', 'build', '--silent'] },
+  // Protocol, client, the door's unit specs and two smokes on Node 22 and 24 (scripts/node-lines.mjs), alone: beside
+  // another suite, on two cores, their timing checks fail. Their binaries are installed from the start (below).
+  { name: 'Node 22 and 24 runs', command: process.execPath, args: ['scripts/node-lines.mjs'], after: 'binaries' },
 ];
 
 const rows = [];
@@ -65,7 +70,20 @@ function turboTasks(since) {
 }
 
 const started = Date.now();
+// The Node 22 and 24 binaries are installed while lint and the build run (nothing once npm's cache folder holds them):
+// a download and an unpack, mostly waiting on the network and the disk, with no timing check to disturb.
+const binaries = new Promise((resolve) => {
+  const child = spawn(process.execPath, ['scripts/node-lines.mjs', '--install'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  child.on('close', resolve);
+});
 for (const step of steps) {
+  if (step.after === 'binaries') {
+    // A failed install is the lines step's to report: it installs what is missing itself, and says why it cannot.
+    // The row is the time the run waited for the install beyond the steps it ran beside.
+    const waited = Date.now();
+    await binaries;
+    rows.push({ name: 'waiting for the Node 22 and 24 binaries', ms: Date.now() - waited, note: '' });
+  }
   const t0 = Date.now();
   const run = spawnSync(step.command, step.args, { cwd: ROOT, stdio: 'inherit' });
   rows.push({ name: step.name, ms: Date.now() - t0, note: run.status === 0 ? '' : 'failed' });

@@ -3,11 +3,11 @@
  * the `tasks` table TypeORM created from task.entity.ts. Rows look like the door's own: ids are the kind prefix and
  * a UUIDv7 as 32 lowercase hex digits, `change` continues the store's counter, one per row, increasing.
  */
-import { ID_PREFIX, type TaskState } from '@murmur/protocol';
+import type { TaskState } from '@murmur/protocol';
+import { newId } from '../src/common/ids.js';
 import { PAGE_TOKEN_KEY } from '../src/tasks/page-tokens.js';
 import { TASK_COLUMN_NAMES } from '../src/records/task-table.js';
 import sqlite3 from 'sqlite3';
-import { v7 } from 'uuid';
 
 /** The tasks table's columns, as the door reads and writes them. */
 const COLUMNS = TASK_COLUMN_NAMES;
@@ -44,8 +44,6 @@ function all<T>(db: Db, sql: string): Promise<T[]> {
 function close(db: Db): Promise<void> {
   return new Promise((resolve, reject) => db.close((error) => (error ? reject(error) : resolve())));
 }
-
-const hexId = (prefix: string) => prefix + v7().replace(/-/g, '');
 
 /** Refuses a table whose columns drifted from the ones written here, rather than seeding something the door misreads. */
 async function checkColumns(db: Db): Promise<void> {
@@ -84,12 +82,12 @@ export async function seedTasks(storeFile: string, count: number, rowOf?: (n: nu
         const params: (string | number | null)[] = [];
         for (let r = 0; r < rows; r++) {
           const n = offset + r;
-          const id = hexId(ID_PREFIX.task);
+          const id = newId('task');
           ids.push(id);
           const at = baseMs + n * 1000;
           const row = rowOf?.(n) ?? { state: 'TASK_STATE_COMPLETED', createdAtMs: at, statusTimestampMs: at + 5, statusText: 'task completed', response: `seeded answer ${n}` };
           // id, context_id, state, change, status_ts_ms, status_text, response, prompt, residue, murmur, owner, message_id, created_at_ms
-          params.push(id, hexId(ID_PREFIX.context), row.state, firstChange + n, row.statusTimestampMs, row.statusText, row.response, null, null, null, 'public', `msg-seed-${n}`, row.createdAtMs);
+          params.push(id, newId('context'), row.state, firstChange + n, row.statusTimestampMs, row.statusText, row.response, null, null, null, 'public', `msg-seed-${n}`, row.createdAtMs);
         }
         const placeholders = Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ');
         await run(db, `INSERT INTO tasks (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${placeholders}`, params);

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // The `mur` command: a committed, executable entry so npm links it at install, before anything is built. It runs the
 // built CLI — the bundle `npm run build` makes (scripts/bundle.mjs) — or says how to build it. When tsc's output is
-// newer than the bundle (tsc ran alone), it runs tsc's output and says so, rather than yesterday's code.
+// newer than the bundle (tsc ran alone), it runs tsc's output and says so, rather than yesterday's code. A sqlite3
+// build this Node cannot load (made by another Node's `npm ci`) is rebuilt first, saying so (scripts/ensure-native.mjs).
 import { existsSync, statSync } from 'node:fs';
+import { ensureSqlite3Build } from '../scripts/ensure-native.mjs';
 
 const bundled = new URL('../dist/bundle/cli/main.js', import.meta.url);
 const compiled = new URL('../dist/src/cli/main.js', import.meta.url);
@@ -10,6 +12,7 @@ if (!existsSync(compiled)) {
   process.stderr.write('mur: the door is not built yet: run `npm run build` in the repository first\n');
   process.exit(2);
 }
+if (!ensureSqlite3Build()) process.exit(1);
 let cli = bundled;
 if (!existsSync(bundled) || statSync(bundled).mtimeMs < statSync(compiled).mtimeMs) {
   process.stderr.write('mur: apps/door/dist/bundle is missing or older than dist/src (tsc ran alone); running dist/src: `npm run build` bundles it\n');

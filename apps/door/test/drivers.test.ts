@@ -24,7 +24,7 @@ const TOOL_TURN: FakeTurn = {
     { id: 'call_echo1', name: 'bash', input: { command: 'echo hello-from-bash' } },
     { id: 'call_stat2', name: 'session-status', input: {} },
   ],
-  usage: { input: 1200, output: 30, cached: 1000, cacheWrite: 50 },
+  usage: { input: 1200, output: 30, cached: 1000, cacheWrite: 50, reasoning: 12 },
 };
 const ANSWER_TURN: FakeTurn = { text: ['All ', 'done.'], usage: { input: 1500, output: 5, cached: 1200 } };
 
@@ -147,8 +147,9 @@ describe('a full task with tool calls', () => {
       assert.deepEqual(
         inference.map((r) => [r.driver, r.stop_reason, r.tool_calls, r.usage]),
         [
-          [choice, 'tool_use', 2, choice === 'fast' ? { input: 1200, output: 30, cached: 1000 } : { input: 1200, output: 30, cached: 1000, cacheWrite: 50 }],
-          [choice, 'end_turn', 0, choice === 'fast' ? { input: 1500, output: 5, cached: 1200 } : { input: 1500, output: 5, cached: 1200, cacheWrite: 0 }],
+          // OpenAI-compatible: its reasoning tokens apart (completion_tokens_details); Anthropic reports none apart.
+          [choice, 'tool_use', 2, choice === 'fast' ? { input: 1200, output: 30, cached: 1000, reasoning: 12 } : { input: 1200, output: 30, cached: 1000, cacheWrite: 50 }],
+          [choice, 'end_turn', 0, choice === 'fast' ? { input: 1500, output: 5, cached: 1200, reasoning: 0 } : { input: 1500, output: 5, cached: 1200, cacheWrite: 0 }],
         ],
       );
       // Each record names the model the call was served by, as the choice declares it.
@@ -373,6 +374,17 @@ describe('provider faults where code and docs once disagreed (docs/drivers.md, "
     const task = await runTask(deep, 'orphan delta', 'TASK_STATE_FAILED');
     assert.equal(failureText(task), "driver invocation failed: deep: the provider's stream could not be read: event 3 is a delta for content block 7, which never started");
     assert.equal(fakes.anthropic.requests.length - before, 1);
+  });
+
+  test('an Anthropic stream with an unknown event, an unknown delta and a text_delta with no text completes: they are ignored', async () => {
+    // drivers.md: "unknown events and deltas | ignored, as Anthropic's versioning asks"; a delta for a block that
+    // started is read by its type, and one with no text adds nothing (only a block that never started fails, above).
+    const before = fakes.anthropic.requests.length;
+    // message_start, ping, the text block's start, then the unknown parts, then the text deltas and the rest.
+    fakes.anthropic.enqueue({ text: ['a', 'b'], fault: { kind: 'unknown-parts', afterEvents: 3 } });
+    const task = await runTask(deep, 'unknown parts', 'TASK_STATE_COMPLETED');
+    assert.equal(task.artifacts?.[0]?.parts?.[0]?.text, 'ab');
+    assert.equal(fakes.anthropic.requests.length - before, 1, 'nothing to retry');
   });
 
   test("the content filter's message is drivers.md's, with a plain apostrophe", async () => {

@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './support/door-process.js';
 import { makeFormation, memberManifest, runFormation } from './support/formation.js';
+import { genAiDepartures, genAiMetricDepartures } from './support/genai-registry.js';
 import { type AttrValue, type Collector, type OtlpSpan, startCollector } from './support/otlp.js';
 import { rpc, userMessage, waitFor } from './support/rpc.js';
 
@@ -21,7 +22,7 @@ const PARENT_ID = 'b7ad6b7169203331';
 const KIND = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 
 /** Attributes whose values are the same on every run; every other attribute shows as `key=*` (ids, times, ports). */
-const STABLE = /^(gen_ai\.(operation|provider|agent\.name|agent\.version|tool\.name|tool\.type|request\.model|response\.finish_reasons|usage\.)|a2a\.(method\.name|protocol\.version)|error\.type|murmur\.(task\.state|task\.turns|task\.trust|task\.origin|tool\.status|tool\.exit_code|driver|usage\.reported|tool_calls|turn)$)/;
+const STABLE = /^(gen_ai\.(operation|provider|agent\.name|agent\.version|agent\.description|tool\.name|tool\.type|request\.model|request\.stream|response\.finish_reasons|usage\.|workflow\.name)|a2a\.(method\.name|protocol\.version)|error\.type|murmur\.(task\.state|task\.turns|task\.trust|task\.origin|tool\.status|tool\.exit_code|driver|usage\.reported|tool_calls|turn)$)/;
 
 const shown = (key: string, value: AttrValue) => (STABLE.test(key) ? `${key}=${JSON.stringify(value)}` : `${key}=*`);
 
@@ -60,7 +61,7 @@ describe('the golden trace of a two-member formation', () => {
         script:
           'rules:\n  - match: ^go\n    turns:\n      - usage: { input: 50, output: 5 }\n        tools:\n          - tool: call-member\n            input: { member: worker, task: "hello" }\n        answer: waiting\n      - usage: { input: 80, output: 9 }\n        answer: "{{continuation}}"\ndefault:\n  turns:\n    - answer: x\n',
       },
-      worker: { manifest: memberManifest('worker', { callee: true }), script: 'default:\n  turns:\n    - usage: { input: 20, output: 3, cached: 10 }\n      answer: "worker: {{task.text}}"\n' },
+      worker: { manifest: memberManifest('worker', { callee: true }), script: 'default:\n  turns:\n    - usage: { input: 20, output: 3, cached: 10, reasoning: 1 }\n      thinking: ["on it"]\n      answer: "worker: {{task.text}}"\n' },
     });
     formation = await runFormation(roster, tempDir('home'), [], { OTEL_EXPORTER_OTLP_ENDPOINT: c.url });
     const answer = await rpc(formation.member('planner').url, 'SendMessage', { message: userMessage('go') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
@@ -87,6 +88,18 @@ describe('the golden trace of a two-member formation', () => {
     assert.deepEqual(actual, expected);
   });
 
+  test('every span and metric keeps to the GenAI and A2A conventions’ names (docs/telemetry.md names the commits)', () => {
+    assert.deepEqual(spans.flatMap(genAiDepartures), []);
+    const metrics = [...new Map(c.metrics.map((m) => [m.metric, m])).values()];
+    assert.deepEqual(metrics.flatMap(genAiMetricDepartures), []);
+    // The check itself can fail: the names this door used before issue 38 depart from the conventions.
+    assert.deepEqual(genAiDepartures({ name: 'plan planner', attributes: { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': 'submit-plan' } }), [
+      'plan planner: the convention names this span invoke_workflow submit-plan',
+    ]);
+    assert.equal(genAiDepartures({ name: 'chat', attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.first_token_ms': 5 } }).length, 1);
+    assert.equal(genAiMetricDepartures({ metric: 'gen_ai.client.first_token', unit: 'ms' }).length, 1);
+  });
+
   test('metrics: names, units and attributes', () => {
     const seen = (name: string) => c.metrics.filter((m) => m.metric === name);
     const operation = seen('gen_ai.client.operation.duration');
@@ -103,6 +116,20 @@ describe('the golden trace of a two-member formation', () => {
     const agents = seen('gen_ai.invoke_agent.duration');
     assert.ok(agents.every((p) => p.unit === 's'));
     assert.deepEqual([...new Set(agents.map((p) => p.attributes['gen_ai.agent.name']))].sort(), ['planner', 'worker']);
+    // The time to the first chunk: the worker's one call streamed its thinking; the planner's calls stream nothing.
+    const firstChunk = seen('gen_ai.client.operation.time_to_first_chunk');
+    assert.ok(firstChunk.length > 0, 'the worker’s first chunk');
+    for (const p of firstChunk) {
+      assert.equal(p.unit, 's');
+      assert.equal(p.count, 1n);
+      assert.deepEqual(p.attributes, { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'murmur.script' });
+    }
+    // The formation as a workflow: the planner's task, started from outside, ran it once.
+    const workflows = seen('gen_ai.workflow.duration');
+    assert.deepEqual(
+      workflows.map((p) => [p.unit, p.count, p.attributes]),
+      [['s', 1n, { 'gen_ai.workflow.name': 'golden' }]],
+    );
     const tools = seen('gen_ai.execute_tool.duration');
     assert.ok(tools.some((p) => p.unit === 's' && p.attributes['gen_ai.tool.name'] === 'call-member' && p.attributes['gen_ai.tool.type'] === 'function' && p.attributes['gen_ai.agent.name'] === 'planner'));
   });

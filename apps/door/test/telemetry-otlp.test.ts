@@ -30,7 +30,8 @@ rules:
             input: { command: "exit 3" }
           - tool: nosuchtool
             input: {}
-      - usage: { input: 310, output: 4 }
+      - usage: { input: 310, output: 4, reasoning: 2 }
+        thinking: ["adding up"]
         answer: "done"
 default:
   turns:
@@ -123,6 +124,24 @@ describe('spans of one task on a live collector', () => {
     assert.equal(chats[0].attributes['gen_ai.usage.cache_read.input_tokens'], 100);
     assert.deepEqual(chats[0].attributes['gen_ai.response.finish_reasons'], ['tool_use']);
     assert.equal(chats[0].kind, 3, 'CLIENT');
+    // Reasoning tokens, when reported (the third turn's usage says 2), and the time to the first streamed chunk
+    // (the third turn streams its thinking; the first two stream nothing) in seconds, within the call.
+    assert.deepEqual(
+      chats.map((s) => s.attributes['gen_ai.usage.reasoning.output_tokens']),
+      [undefined, undefined, 2],
+    );
+    assert.deepEqual(
+      chats.map((s) => s.attributes['gen_ai.request.stream']),
+      [true, true, true],
+    );
+    assert.deepEqual(
+      chats.slice(0, 2).map((s) => s.attributes['gen_ai.response.time_to_first_chunk']),
+      [undefined, undefined],
+    );
+    const firstChunk = chats[2].attributes['gen_ai.response.time_to_first_chunk'];
+    assert.equal(typeof firstChunk, 'number');
+    assert.ok((firstChunk as number) >= 0 && (firstChunk as number) <= Number(chats[2].endNs - chats[2].startNs) / 1e9, `${firstChunk} s`);
+    for (const chat of chats) assert.equal(chat.attributes['murmur.first_token_ms'], undefined, 'the convention’s name replaces murmur.first_token_ms');
     assert.deepEqual(tools.map((s) => [s.name, s.attributes['murmur.tool.status'], s.attributes['murmur.tool.exit_code'], s.status.code]), [
       ['execute_tool bash', 'passed', 0, 0],
       ['execute_tool bash', 'passed', 3, 0],
@@ -150,8 +169,8 @@ describe('spans of one task on a live collector', () => {
   });
 });
 
-describe('a plan: one plan span under its submit-plan call, a child per step', () => {
-  test('the plan span (gen_ai.operation.name plan) holds its steps in order, a failed one ERROR, a skipped one too', async () => {
+describe('a plan: one invoke_workflow span under its submit-plan call, a child per step', () => {
+  test('the workflow span (gen_ai.operation.name invoke_workflow) holds its steps in order, a failed one ERROR, a skipped one too; gen_ai.workflow.duration', async () => {
     const c = await collector();
     const manifest = [manifestYaml({ name: 'otel-planner' }).trimEnd(), '  plan:', '    submit: true', ''].join('\n');
     const steps = [
@@ -169,10 +188,15 @@ describe('a plan: one plan span under its submit-plan call, a child per step', (
       return task ? c.spans.filter((s) => s.traceId === task.traceId) : undefined;
     }, 'the task span at the collector');
     const call = spans.find((s) => s.name === 'execute_tool submit-plan')!;
-    const plan = spans.find((s) => s.attributes['gen_ai.operation.name'] === 'plan')!;
-    assert.equal(plan.name, 'plan otel-planner');
+    const plan = spans.find((s) => s.attributes['gen_ai.operation.name'] === 'invoke_workflow')!;
+    assert.equal(plan.name, 'invoke_workflow submit-plan');
+    assert.equal(plan.kind, 1, 'INTERNAL');
     assert.equal(plan.parentSpanId, call.spanId, 'the plan is a child of its submit-plan call');
-    assert.deepEqual([plan.attributes['murmur.plan.steps'], plan.attributes['murmur.plan.status'], plan.status.code], [3, 'stopped', 2]);
+    assert.deepEqual(
+      [plan.attributes['gen_ai.workflow.name'], plan.attributes['murmur.plan.steps'], plan.attributes['murmur.plan.status'], plan.attributes['error.type'], plan.status.code],
+      ['submit-plan', 3, 'stopped', 'stopped', 2],
+    );
+    assert.equal(plan.attributes['murmur.plan.call_id'], call.attributes['gen_ai.tool.call.id']);
     const children = spans.filter((s) => s.parentSpanId === plan.spanId).sort((a, b) => Number(a.startNs - b.startNs));
     assert.deepEqual(
       children.map((s) => [s.name, s.attributes['murmur.plan.step'], s.attributes['murmur.plan.step.status'], s.attributes['murmur.tool.exit_code'], s.status.code]),
@@ -184,6 +208,10 @@ describe('a plan: one plan span under its submit-plan call, a child per step', (
     );
     for (const child of children) assert.ok(child.startNs >= plan.startNs && child.endNs <= plan.endNs, `${child.attributes['murmur.plan.step']} inside the plan`);
     assert.ok(plan.startNs >= call.startNs && plan.endNs <= call.endNs, 'the plan inside its call');
+    // Stopping the door flushes its last metrics export: the workflow's duration, with its name and error.
+    await d.stop('SIGTERM');
+    const workflow = await waitFor(async () => c.metrics.find((m) => m.metric === 'gen_ai.workflow.duration'), 'the workflow metric');
+    assert.deepEqual([workflow.unit, workflow.count, workflow.attributes], ['s', 1n, { 'gen_ai.workflow.name': 'submit-plan', 'error.type': 'stopped' }]);
   });
 });
 
@@ -191,7 +219,9 @@ describe('an event stream’s server span', () => {
   test('SendStreamingMessage: the task the stream opened with and the last state it wrote', async () => {
     const c = await collector();
     const d = await door(c.url);
-    const answer = await rpc(d.url, 'SendStreamingMessage', { message: userMessage('plain') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
+    // A message that references tasks (a2a.message.reference_task_ids; the door reads the ids as hints only).
+    const references = ['tsk_019f01a940ce7761854e768ecbe3d399', 'tsk_019f01a940ce7761854e768ecbe3d39a'];
+    const answer = await rpc(d.url, 'SendStreamingMessage', { message: userMessage('plain', { referenceTaskIds: references }) }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
     assert.equal(answer.status, 200);
     const task = await waitFor(async () => c.spans.find((s) => s.name === 'invoke_agent otel-capsule'), 'the streamed task’s span');
     const server = await waitFor(async () => c.spans.find((s) => s.name === 'SendStreamingMessage' && s.kind === 2), 'the stream’s server span');
@@ -200,6 +230,14 @@ describe('an event stream’s server span', () => {
       [server.attributes['a2a.task.id'], server.attributes['a2a.task.state'], server.attributes['gen_ai.conversation.id']],
       [task.attributes['murmur.task.id'], 'TASK_STATE_COMPLETED', task.attributes['gen_ai.conversation.id']],
     );
+    assert.deepEqual(server.attributes['a2a.message.reference_task_ids'], references);
+    // The agent, as this door's own card describes it (a2a.md: the server span's gen_ai.agent.* from the local card).
+    const card = (await (await fetch(`${d.url}/.well-known/agent-card.json`)).json()) as { name: string; version: string; description: string };
+    assert.deepEqual(
+      [server.attributes['gen_ai.agent.name'], server.attributes['gen_ai.agent.version'], server.attributes['gen_ai.agent.description']],
+      [card.name, card.version, card.description],
+    );
+    assert.equal(task.attributes['gen_ai.agent.description'], card.description);
   });
 });
 
@@ -278,8 +316,12 @@ describe('a formation member’s task joins its caller’s trace', () => {
         const memberTask = c.spans.find((s) => s.name === 'invoke_agent worker');
         return plannerTask && callSpan && memberTask ? [plannerTask, callSpan, memberTask] : undefined;
       }, 'the call-member span and the worker’s task span', 15_000);
-      const entry = c.spans.find((s) => s.spanId === planner.parentSpanId)!;
-      assert.deepEqual([entry.name, entry.kind, entry.parentSpanId], ['SendMessage', 2, PARENT_ID], 'the planner’s task continues its request’s server span');
+      // The planner calls members: a task from outside runs the formation as a workflow, under the request's server span.
+      const workflow = c.spans.find((s) => s.spanId === planner.parentSpanId)!;
+      assert.deepEqual([workflow.name, workflow.kind, workflow.attributes['gen_ai.workflow.name']], ['invoke_workflow traced', 1, 'traced']);
+      const entry = c.spans.find((s) => s.spanId === workflow.parentSpanId)!;
+      assert.deepEqual([entry.name, entry.kind, entry.parentSpanId], ['SendMessage', 2, PARENT_ID], 'the formation’s workflow continues its request’s server span');
+      assert.ok(workflow.startNs <= planner.startNs && workflow.endNs >= planner.endNs, 'the workflow holds the planner’s task');
       assert.deepEqual([planner.traceId, planner.traceState], [TRACE_ID, TRACESTATE]);
       assert.equal(call.parentSpanId, planner.spanId);
       // invoke_agent planner → execute_tool call-member → SendMessage (client) → SendMessage (worker's server) → invoke_agent worker
@@ -388,7 +430,7 @@ describe('a plan’s capsule step joins the called door’s trace', () => {
       return stepSpan && task ? [stepSpan, task] : undefined;
     }, 'the capsule step’s span and the called door’s task span', 15_000);
     const plan = c.spans.find((s) => s.spanId === step.parentSpanId)!;
-    assert.equal(plan?.name, 'plan otel-stepper', 'the step is a child of its plan');
+    assert.equal(plan?.name, 'invoke_workflow submit-plan', 'the step is a child of its plan');
     assert.deepEqual([step.attributes['murmur.plan.step'], step.attributes['murmur.plan.step.status'], step.attributes['murmur.plan.step.index'], step.traceId], ['ask', 'passed', 1, TRACE_ID]);
     assert.equal(c.spans.filter((s) => s.name === 'execute_tool capsule-step').length, 1, 'one span for the step: the one its requests opened');
     const clients = c.spans.filter((s) => s.parentSpanId === step.spanId).sort((a, b) => Number(a.startNs - b.startNs));

@@ -24,7 +24,7 @@ function sources(dir: string, suffix: string, deep: boolean): string[] {
 
 test('npm test runs the runner, and the runner runs the compiled form of every spec and suite source', async () => {
   const manifest = JSON.parse(readFileSync(path.join(DOOR, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  assert.equal(manifest.scripts.test, 'node scripts/ensure-bubblewrap.mjs && node scripts/run-tests.mjs');
+  assert.equal(manifest.scripts.test, 'node scripts/ensure-bubblewrap.mjs && node scripts/ensure-native.mjs && node scripts/run-tests.mjs');
 
   const { stdout } = await promisify(execFile)(process.execPath, ['scripts/run-tests.mjs', '--list'], { cwd: DOOR });
   const listed = new Set(stdout.split('\n').filter((line) => line !== ''));

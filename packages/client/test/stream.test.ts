@@ -407,7 +407,7 @@ test('the watchdog: heartbeat comments keep a quiet stream alive', async () => {
   );
 });
 
-test('the watchdog does not count the time the consumer spends between events', async () => {
+test('the watchdog does not count the time the consumer spends between events', async (t) => {
   await withServer(
     (req, res) => {
       sseHead(res);
@@ -416,12 +416,41 @@ test('the watchdog does not count the time the consumer spends between events', 
       res.end();
     },
     async (_server, client) => {
+      // The watchdog's timers run on a mocked clock that moves only when the test ticks it: 120 ms, more than the
+      // 50 ms watchdog, while the consumer holds each event. A watchdog that counted that time fires at the tick; one
+      // that does not never fires, however long a loaded machine takes to deliver the bytes (real time is not counted).
+      t.mock.timers.enable({ apis: ['setTimeout'] });
       const lines: string[] = [];
       for await (const event of client.watchSession({ reconnect: false, heartbeatTimeoutMs: 50 })) {
         lines.push(event.kind);
-        await delay(120);
+        t.mock.timers.tick(120);
       }
       assert.deepEqual(lines, ['connection', 'frame', 'frame', 'connection']);
+    },
+  );
+});
+
+test('the same mocked clock does fire the watchdog while the client waits for bytes', async (t) => {
+  await withServer(
+    (req, res) => {
+      sseHead(res);
+      res.write(sseEvent(req.rpc!.id, ack));
+      // … and then nothing: the client waits for bytes, its watchdog armed.
+    },
+    async (server, client) => {
+      t.mock.timers.enable({ apis: ['setTimeout'] });
+      const lines: string[] = [];
+      const events = client.watchSession({ reconnect: false, heartbeatTimeoutMs: 50 });
+      const collected = (async () => {
+        for await (const event of events) lines.push(event.kind === 'connection' ? `conn:${event.state}` : event.kind);
+      })();
+      while (!lines.includes('frame')) await new Promise((resolve) => setImmediate(resolve));
+      // The generator is parked in the watchdog's wait; the tick passes its 50 ms.
+      await new Promise((resolve) => setImmediate(resolve));
+      t.mock.timers.tick(60);
+      await assert.rejects(collected, (error: unknown) => isStreamError(error) && error.reason === 'heartbeat-timeout');
+      assert.deepEqual(lines, ['conn:open', 'frame', 'conn:lost']);
+      await server.requests[0]!.closed;
     },
   );
 });

@@ -98,6 +98,11 @@ function orderPlanes(planes: readonly string[]): string[] {
   return [...known.filter((p) => planes.includes(p)), ...planes.filter((p) => !known.includes(p))];
 }
 
+/** The card's description of a capsule (seed 000): also its agent's `gen_ai.agent.description` in the door's telemetry. */
+export function capsuleDescription(name: string, version: string): string {
+  return `Murmur capsule ${name} ${version}`;
+}
+
 export function buildAgentCard(input: CardInput): AgentCard {
   const methods = listedMethods(input);
   const door: AgentExtension = {
@@ -127,7 +132,7 @@ export function buildAgentCard(input: CardInput): AgentCard {
   const anyToken: SecurityRequirement[] = [{ schemes: { bearer: { list: [] } } }];
   return {
     name: input.name,
-    description: `Murmur capsule ${input.name} ${input.version}`,
+    description: capsuleDescription(input.name, input.version),
     version: input.version,
     supportedInterfaces: [{ url: input.url, protocolBinding: 'JSONRPC', protocolVersion: A2A_VERSION }],
     capabilities: {

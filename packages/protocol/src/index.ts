@@ -1,5 +1,5 @@
 export { ARTIFACT_ID, type ArtifactId } from './artifact-ids.js';
-export { buildAgentCard, PROCESS_STREAM_FRAMES } from './card.js';
+export { buildAgentCard, capsuleDescription, PROCESS_STREAM_FRAMES } from './card.js';
 export {
   type ConsoleAddedDoor,
   CONSOLE_DOOR_PROXY_PREFIX,

@@ -36,6 +36,8 @@ export interface Usage {
   cached?: number;
   /** Input tokens written to the provider's cache. */
   cacheWrite?: number;
+  /** Output tokens the model spent reasoning, counted in `output` too (OpenAI's `completion_tokens_details.reasoning_tokens`). */
+  reasoning?: number;
 }
 
 /**

@@ -220,5 +220,6 @@ function toUsage(usage: NonNullable<ScriptTurn['usage']>): Usage {
   if (usage.output !== undefined) out.output = usage.output;
   if (usage.cached !== undefined) out.cached = usage.cached;
   if (usage.cache_write !== undefined) out.cacheWrite = usage.cache_write;
+  if (usage.reasoning !== undefined) out.reasoning = usage.reasoning;
   return out;
 }

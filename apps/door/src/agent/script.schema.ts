@@ -16,6 +16,7 @@ const usage = z.strictObject({
   output: z.number().int().min(0).optional(),
   cached: z.number().int().min(0).optional(),
   cache_write: z.number().int().min(0).optional(),
+  reasoning: z.number().int().min(0).optional(),
 });
 
 const turn = z

@@ -47,6 +47,12 @@ export async function demo(argv: string[]): Promise<number> {
   });
   // The repository's examples/, wherever mur demo is run from.
   const examples = fileURLToPath(new URL('../../../../../examples/', import.meta.url));
+  // Taken before anything is printed, as `mur run` does: a caller may signal the moment it reads the last line, and a
+  // signal with no listener yet ends the process at once, without closing the doors.
+  const signaled = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
   const sessions: StartedSession[] = [];
   const hello = await launch([path.join(examples, 'hello')], say);
   sessions.push(hello);
@@ -88,10 +94,7 @@ export async function demo(argv: string[]): Promise<number> {
     say(`secure asks for a token: npx mur token ${secure.sessionId} prints them`);
   }
   say(`\nThe doors stay up. Try:\n  curl -s -X POST ${url}/ -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \\\n    -d '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}'\nCtrl-C stops everything.`);
-  await new Promise<void>((resolve) => {
-    const onSignal = () => void Promise.all(stops.map((stop) => stop())).then(() => resolve());
-    process.once('SIGINT', onSignal);
-    process.once('SIGTERM', onSignal);
-  });
+  await signaled;
+  await Promise.all(stops.map((stop) => stop()));
   return 0;
 }

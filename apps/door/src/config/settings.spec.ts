@@ -19,6 +19,7 @@ test('unset (or empty), every setting takes its default', () => {
     delegationTimeoutSecs: 600,
     sourceApiUrl: 'https://api.github.com',
     consoleDist: null,
+    harnessDir: path.join(os.homedir(), '.cache', 'murmur', 'harnesses'),
     otelSdkDisabled: false,
     otlpEndpoint: null,
     otlpTracesEndpoint: null,

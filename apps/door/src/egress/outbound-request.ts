@@ -8,7 +8,8 @@
  * combined, so a collection while the request waits loses it, and `fetch` then waits for an answer that never comes
  * (issue 29: a frozen member's call hung past its deadline). Here one plain timer owns one AbortController, kept
  * referenced until the request settles, and the request's own promise is raced against that timer, so even an abort
- * that `fetch` lost cannot hang the caller.
+ * that `fetch` lost cannot hang the caller. Node 22 and 24 keep the combined signal: this workaround stays only while
+ * the project's machines run Node 20, below the floor (docs/decisions.md, "Node versions"), and goes when they do not.
  */
 
 /** How a request given up on after its own timeout rejects: a TimeoutError, as `AbortSignal.timeout()` names it. */

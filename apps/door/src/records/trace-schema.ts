@@ -15,7 +15,7 @@ const jsonValue = z.unknown();
 
 /** A usage report as the agent loop records it (usage/usage-ledger.ts's Usage), or that the provider sent none. */
 const usage = z.union([
-  z.object({ input: count.optional(), output: count.optional(), cached: count.optional(), cacheWrite: count.optional() }),
+  z.object({ input: count.optional(), output: count.optional(), cached: count.optional(), cacheWrite: count.optional(), reasoning: count.optional() }),
   z.literal('unreported'),
 ]);
 

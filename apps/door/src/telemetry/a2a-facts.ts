@@ -7,19 +7,25 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 
 /** Facts with the absent ones left out. */
 function present(facts: A2aFacts): A2aFacts {
-  const out: A2aFacts = {};
-  for (const [key, value] of Object.entries(facts) as [keyof A2aFacts, string | undefined][]) if (value !== undefined) out[key] = value;
-  return out;
+  return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined)) as A2aFacts;
+}
+
+/** A message's `referenceTaskIds` when it is a non-empty list of strings; anything else says nothing. */
+function referenceTaskIds(value: unknown): string[] | undefined {
+  if (!Array.isArray(value) || value.length === 0) return undefined;
+  return value.every((id): id is string => typeof id === 'string') ? [...value] : undefined;
 }
 
 /**
- * What a JSON-RPC request's params say (A2A v1.0): the message's id, task id and context id on SendMessage and
- * SendStreamingMessage, the task id (`id`) on GetTask, CancelTask and SubscribeToTask.
+ * What a JSON-RPC request's params say (A2A v1.0): the message's id, task id, context id and referenced task ids on
+ * SendMessage and SendStreamingMessage, the task id (`id`) on GetTask, CancelTask and SubscribeToTask.
  */
 export function requestFacts(params: unknown): A2aFacts {
   if (!isObject(params)) return {};
   const message = isObject(params.message) ? params.message : null;
-  if (message) return present({ messageId: text(message.messageId), taskId: text(message.taskId), contextId: text(message.contextId) });
+  if (message) {
+    return present({ messageId: text(message.messageId), taskId: text(message.taskId), contextId: text(message.contextId), referenceTaskIds: referenceTaskIds(message.referenceTaskIds) });
+  }
   return present({ taskId: text(params.id) });
 }
 

@@ -2,7 +2,7 @@ import { ROOT_CONTEXT, SpanKind, type Tracer, trace } from '@opentelemetry/api';
 import type { RequestHeaderLines } from '@murmur/protocol';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { answerFactsOf, requestFacts } from './a2a-facts.js';
-import { a2aAttributes, endA2aSpan } from './a2a-span-attributes.js';
+import { a2aAttributes, type CardAgent, endA2aSpan } from './a2a-span-attributes.js';
 import { type A2aFacts, type TraceContext, traceContextOf } from './trace-context.js';
 
 const propagator = new W3CTraceContextPropagator();
@@ -25,12 +25,14 @@ export class A2aServerSpans {
   constructor(
     private readonly tracer: Tracer,
     private readonly server: { address: string; port: number } | null,
+    /** This door's agent, as its own card describes it. */
+    private readonly agent: CardAgent,
   ) {}
 
   begin(method: string, params: unknown, headers: RequestHeaderLines, protocolVersion: string): Observation {
     const caller = traceContextOf(headers);
     const parent = caller === null ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, caller, { get: (c, k) => c[k as keyof TraceContext], keys: (c) => Object.keys(c) });
-    const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, startTime: now(), attributes: a2aAttributes(method, requestFacts(params), this.server, protocolVersion) }, parent);
+    const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, startTime: now(), attributes: a2aAttributes(method, requestFacts(params), this.server, protocolVersion, this.agent) }, parent);
     const carrier: Record<string, string> = {};
     propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, {
       set: (c, k, v) => {

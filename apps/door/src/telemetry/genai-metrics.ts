@@ -8,27 +8,46 @@ const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048
 
 /**
  * The GenAI metrics the door records (docs/telemetry.md, "Metrics"): each duration is its span's, in seconds;
- * token usage is recorded once per inference call that reported it, input and output apart.
+ * token usage is recorded once per inference call that reported it, input and output apart; the time to the first
+ * chunk once per call that streamed one.
  */
 export class GenAiMetrics {
   private readonly operation: Histogram;
+  private readonly firstChunk: Histogram;
   private readonly tokens: Histogram;
   private readonly agent: Histogram;
   private readonly tool: Histogram;
+  private readonly workflow: Histogram;
 
   constructor(meter: Meter) {
     this.operation = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'GenAI operation duration.', advice: { explicitBucketBoundaries: OPERATION_BUCKETS } });
     this.tokens = meter.createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Number of input and output tokens used.', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } });
     this.agent = meter.createHistogram('gen_ai.invoke_agent.duration', { unit: 's', description: 'The end-to-end duration of a single agent invocation.', advice: { explicitBucketBoundaries: AGENT_BUCKETS } });
     this.tool = meter.createHistogram('gen_ai.execute_tool.duration', { unit: 's', description: 'The duration of a single tool execution.', advice: { explicitBucketBoundaries: OPERATION_BUCKETS } });
+    this.firstChunk = meter.createHistogram('gen_ai.client.operation.time_to_first_chunk', {
+      unit: 's',
+      description: 'Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream.',
+      advice: { explicitBucketBoundaries: OPERATION_BUCKETS },
+    });
+    this.workflow = meter.createHistogram('gen_ai.workflow.duration', { unit: 's', description: 'GenAI workflow duration.', advice: { explicitBucketBoundaries: AGENT_BUCKETS } });
   }
 
-  /** @param seconds the chat span's duration */
-  inference(seconds: number, attributes: Attributes, usage: { input?: number; output?: number }): void {
+  /**
+   * @param seconds the chat span's duration
+   * @param firstChunkSeconds from the call's start to its first streamed chunk; null when nothing streamed
+   */
+  inference(seconds: number, attributes: Attributes, usage: { input?: number; output?: number }, firstChunkSeconds: number | null): void {
     this.operation.record(seconds, attributes);
-    const { 'error.type': _error, ...tokenAttributes } = attributes;
-    if (usage.input !== undefined) this.tokens.record(usage.input, { ...tokenAttributes, 'gen_ai.token.type': 'input' });
-    if (usage.output !== undefined) this.tokens.record(usage.output, { ...tokenAttributes, 'gen_ai.token.type': 'output' });
+    // The token and first-chunk metrics take the operation's attributes without error.type (metrics.yaml).
+    const { 'error.type': _error, ...plain } = attributes;
+    if (usage.input !== undefined) this.tokens.record(usage.input, { ...plain, 'gen_ai.token.type': 'input' });
+    if (usage.output !== undefined) this.tokens.record(usage.output, { ...plain, 'gen_ai.token.type': 'output' });
+    if (firstChunkSeconds !== null) this.firstChunk.record(firstChunkSeconds, plain);
+  }
+
+  /** @param seconds the invoke_workflow span's duration */
+  invokeWorkflow(seconds: number, attributes: Attributes): void {
+    this.workflow.record(seconds, attributes);
   }
 
   /** @param seconds the invoke_agent span's duration */

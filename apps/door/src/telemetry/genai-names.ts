@@ -23,3 +23,10 @@ export function providerName(driverKind: string | undefined): string {
 
 /** Every tool the model calls is run by the door on its behalf, the convention's `function` (client-side) kind. */
 export const TOOL_TYPE = 'function';
+
+/**
+ * A plan's `gen_ai.workflow.name`. The convention wants a low-cardinality name the application gives its workflow;
+ * a plan has none of its own (its steps are the model's), so every plan is the one workflow the runtime's
+ * submit-plan tool runs, named after it.
+ */
+export const PLAN_WORKFLOW = 'submit-plan';

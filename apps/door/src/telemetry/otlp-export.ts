@@ -3,6 +3,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { capsuleDescription } from '@murmur/protocol';
 import { A2aServerSpans } from './a2a-server-spans.js';
 import { GenAiMetrics } from './genai-metrics.js';
 import { TaskSpans } from './task-spans.js';
@@ -21,6 +22,8 @@ export interface OtlpExportOptions {
   agentName: string;
   sessionId: string;
   serviceVersion: string;
+  /** The formation this capsule coordinates as a member that may call others; null outside one, or for a leaf member. */
+  formation: string | null;
   /** How long one export may take: OTEL_EXPORTER_OTLP_TIMEOUT, else 5 s (config/settings.ts). @unit ms */
   exportTimeoutMs: number;
 }
@@ -56,9 +59,11 @@ export function startOtlpExport(options: OtlpExportOptions): OtlpExport {
   });
   const meters = new MeterProvider({ resource, readers: [metricReader] });
   const metrics = new GenAiMetrics(meters.getMeter('@murmur/door', options.serviceVersion));
+  // The agent as the door's own card describes it (gen_ai.agent.* on invoke_agent and a2a.server spans).
+  const agent = { name: options.agentName, version: options.serviceVersion, description: capsuleDescription(options.agentName, options.serviceVersion) };
   return {
-    spans: new TaskSpans(tracer, metrics, { name: options.agentName, id: options.sessionId, version: options.serviceVersion }),
-    serverSpans: (url) => new A2aServerSpans(tracer, hostAndPort(url)),
+    spans: new TaskSpans(tracer, metrics, { ...agent, id: options.sessionId }, options.formation),
+    serverSpans: (url) => new A2aServerSpans(tracer, hostAndPort(url), agent),
     shutdown: async () => {
       await Promise.all([provider.shutdown(), meters.shutdown()]);
     },

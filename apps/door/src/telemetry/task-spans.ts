@@ -4,7 +4,7 @@ import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
 import { unhandledRecord } from '../records/unhandled-record.js';
 import { a2aAttributes, endA2aSpan } from './a2a-span-attributes.js';
 import type { GenAiMetrics } from './genai-metrics.js';
-import { providerName, TOOL_TYPE } from './genai-names.js';
+import { PLAN_WORKFLOW, providerName, TOOL_TYPE } from './genai-names.js';
 import type { PlanStepRef } from '../egress/outbound-tracing.js';
 import { endHttpSpan, type HttpAnswer, httpAttributes, type OutboundHttp, serverOf } from './http-client-spans.js';
 import type { A2aFacts, OutboundA2a, TraceContext } from './trace-context.js';
@@ -12,6 +12,8 @@ import type { A2aFacts, OutboundA2a, TraceContext } from './trace-context.js';
 /** One live task's spans: the task's own, the inference call in flight, and its tool calls by id. */
 interface LiveTask {
   span: Span;
+  /** The formation's workflow span this task opened (docs/telemetry.md, "Formations"), ended with the task. */
+  workflow: { span: Span; startedAt: number } | null;
   context: Context;
   conversationId: string;
   startedAt: number;
@@ -61,7 +63,12 @@ export class TaskSpans {
   constructor(
     private readonly tracer: Tracer,
     private readonly metrics: GenAiMetrics,
-    private readonly agent: { name: string; id: string; version: string },
+    private readonly agent: { name: string; id: string; version: string; description: string },
+    /**
+     * The formation this door's capsule coordinates, when it is a member that may call others (its name, the
+     * workflow's): a task a caller outside the formation starts here runs the formation as a workflow.
+     */
+    private readonly formation: string | null = null,
   ) {}
 
   /** A trace record, just written. Records of tasks that were never started here are ignored. */
@@ -258,6 +265,20 @@ export class TaskSpans {
     const carrier: Record<string, string> = traceparent ? { traceparent, ...(tracestate ? { tracestate } : {}) } : {};
     const parent = traceparent ? propagator.extract(ROOT_CONTEXT, carrier, { get: (c, k) => c[k], keys: (c) => Object.keys(c) }) : ROOT_CONTEXT;
     const startedAt = now();
+    // A task another member did not start is the formation's work — a caller's, or the session's own (the launch's
+    // task the entry member is given, a detached command's result): its workflow span holds the task's span and,
+    // through the member calls, every member's.
+    const opensWorkflow = this.formation !== null && !fields.origin.startsWith('member:');
+    const workflow = opensWorkflow
+      ? {
+          span: this.tracer.startSpan(
+            `invoke_workflow ${this.formation}`,
+            { kind: SpanKind.INTERNAL, startTime: startedAt, attributes: { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': this.formation ?? '' } },
+            parent,
+          ),
+          startedAt,
+        }
+      : null;
     const span = this.tracer.startSpan(
       `invoke_agent ${this.agent.name}`,
       {
@@ -270,6 +291,7 @@ export class TaskSpans {
           'gen_ai.agent.name': this.agent.name,
           'gen_ai.agent.id': this.agent.id,
           'gen_ai.agent.version': this.agent.version,
+          'gen_ai.agent.description': this.agent.description,
           'gen_ai.conversation.id': fields.context_id,
           'murmur.task.id': taskId,
           'murmur.message.id': fields.message_id,
@@ -277,9 +299,9 @@ export class TaskSpans {
           'murmur.task.trust': fields.trust,
         }),
       },
-      parent,
+      workflow ? trace.setSpan(ROOT_CONTEXT, workflow.span) : parent,
     );
-    this.live.set(taskId, { span, context: trace.setSpan(ROOT_CONTEXT, span), conversationId: fields.context_id, startedAt, turn: 0, recordedTurn: 0, recordedTools: new Set(), inference: null, tools: new Map(), plans: new Map() });
+    this.live.set(taskId, { span, workflow, context: trace.setSpan(ROOT_CONTEXT, span), conversationId: fields.context_id, startedAt, turn: 0, recordedTurn: 0, recordedTools: new Set(), inference: null, tools: new Map(), plans: new Map() });
   }
 
   private endInference(task: LiveTask, fields: TraceLineOf<'inference'>): void {
@@ -299,6 +321,8 @@ export class TaskSpans {
     // `failed`: a driver failure; `error` and `max_tokens`: the call returned, but no answer can come of it.
     const errorType = stop === 'failed' || stop === 'error' || stop === 'max_tokens' ? stop : undefined;
     const provider = providerName(fields.driver_kind);
+    // The record's milliseconds from the call's start to its first streamed chunk, in the convention's seconds.
+    const firstChunkSeconds = fields.first_token_ms === null ? null : fields.first_token_ms / 1000;
     // Anthropic's input_tokens excludes cached tokens: the driver's `input` already adds both cache counts (anthropic.md).
     const metricAttributes = defined({
       'gen_ai.operation.name': 'chat',
@@ -318,17 +342,20 @@ export class TaskSpans {
         'gen_ai.usage.output_tokens': usage.output,
         'gen_ai.usage.cache_read.input_tokens': usage.cached,
         'gen_ai.usage.cache_creation.input_tokens': usage.cacheWrite,
+        'gen_ai.usage.reasoning.output_tokens': usage.reasoning,
+        // Every driver streams its answer (the providers' drivers ask for `stream: true`; the script plays chunks).
+        'gen_ai.request.stream': true,
+        'gen_ai.response.time_to_first_chunk': firstChunkSeconds ?? undefined,
         'murmur.driver': fields.driver,
         'murmur.usage.reported': fields.usage !== 'unreported',
         'murmur.tool_calls': fields.tool_calls,
-        'murmur.first_token_ms': fields.first_token_ms ?? undefined,
       }),
     });
     if (stop === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: fields.failure ?? 'the call failed' });
     else if (errorType) span.setStatus({ code: SpanStatusCode.ERROR, message: `stop reason ${stop}` });
     const end = now();
     span.end(end);
-    this.metrics.inference((end - open.startedAt) / 1000, metricAttributes, usage);
+    this.metrics.inference((end - open.startedAt) / 1000, metricAttributes, usage, firstChunkSeconds);
   }
 
   private endTool(task: LiveTask, fields: Pick<TraceLineOf<'tool_call'>, 'tool_call_id' | 'tool' | 'duration_ms' | 'status' | 'exit_code' | 'work_id'>): void {
@@ -358,18 +385,19 @@ export class TaskSpans {
   }
 
   /**
-   * A plan (docs/telemetry.md): a `plan` span under its submit-plan call's span, from plan_start to plan_end, and a
-   * child per step, placed by its plan_step record (written as the step ends, duration_ms after it began; a whole
-   * millisecond, so a step never starts before its plan).
+   * A plan (docs/telemetry.md): an `invoke_workflow submit-plan` span under its submit-plan call's span, from
+   * plan_start to plan_end, and a child per step, placed by its plan_step record (written as the step ends,
+   * duration_ms after it began; a whole millisecond, so a step never starts before its plan). Not the convention's
+   * `plan` operation, which is the phase where an agent decides a plan; this one runs the steps decided.
    */
   private plan(task: LiveTask, fields: TraceLineOf<'plan_start' | 'plan_step' | 'plan_end'>): void {
     const id = fields.tool_call_id;
     if (fields.type === 'plan_start') {
       const call = task.tools.get(id);
       const parent = call ? trace.setSpan(ROOT_CONTEXT, call.span) : task.context;
-      const attributes = { 'gen_ai.operation.name': 'plan', 'gen_ai.agent.name': this.agent.name, 'gen_ai.agent.id': this.agent.id, 'gen_ai.tool.call.id': id, 'murmur.plan.steps': fields.steps.length, 'murmur.turn': task.turn };
+      const attributes = { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': PLAN_WORKFLOW, 'murmur.plan.call_id': id, 'murmur.plan.steps': fields.steps.length, 'murmur.turn': task.turn };
       const startedAt = now();
-      task.plans.set(id, { span: this.tracer.startSpan(`plan ${this.agent.name}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent), startedAt, steps: new Map() });
+      task.plans.set(id, { span: this.tracer.startSpan(`invoke_workflow ${PLAN_WORKFLOW}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent), startedAt, steps: new Map() });
       return;
     }
     const open = task.plans.get(id);
@@ -378,11 +406,14 @@ export class TaskSpans {
     if (fields.type === 'plan_end') {
       task.plans.delete(id);
       plan.setAttributes({ 'murmur.plan.status': fields.status, 'murmur.plan.passed': fields.passed, 'murmur.plan.failed': fields.failed, 'murmur.plan.skipped': fields.skipped });
-      if (fields.status !== 'completed') {
-        plan.setAttribute('error.type', fields.status);
+      const errorType = fields.status === 'completed' ? undefined : fields.status;
+      if (errorType) {
+        plan.setAttribute('error.type', errorType);
         plan.setStatus({ code: SpanStatusCode.ERROR, message: `the plan ${fields.status === 'stopped' ? 'stopped at a step' : 'was canceled'}` });
       }
-      plan.end(now());
+      const end = now();
+      plan.end(end);
+      this.metrics.invokeWorkflow((end - open.startedAt) / 1000, defined({ 'gen_ai.workflow.name': PLAN_WORKFLOW, 'error.type': errorType }));
       return;
     }
     const end = now();
@@ -428,6 +459,15 @@ export class TaskSpans {
     const end = now();
     task.span.end(end);
     this.metrics.invokeAgent((end - task.startedAt) / 1000, defined({ 'gen_ai.agent.name': this.agent.name, 'error.type': errorType }));
+    const { workflow } = task;
+    if (workflow && this.formation !== null) {
+      if (errorType) {
+        workflow.span.setAttribute('error.type', errorType);
+        workflow.span.setStatus({ code: SpanStatusCode.ERROR, message: fields.status ?? 'the task failed' });
+      }
+      workflow.span.end(end);
+      this.metrics.invokeWorkflow((end - workflow.startedAt) / 1000, defined({ 'gen_ai.workflow.name': this.formation, 'error.type': errorType }));
+    }
   }
 }
 

@@ -15,7 +15,17 @@ import { Telemetry } from './telemetry.js';
     {
       provide: Telemetry,
       useFactory: (session: SessionContext, trace: TraceWriter, events: TaskEvents, log: DoorLog) =>
-        Telemetry.start({ trace, events, log, settings: session.settings, agentName: session.manifest.name, sessionId: session.sessionId, serviceVersion: session.manifest.version }),
+        Telemetry.start({
+          trace,
+          events,
+          log,
+          settings: session.settings,
+          agentName: session.manifest.name,
+          sessionId: session.sessionId,
+          serviceVersion: session.manifest.version,
+          // A member that calls others coordinates its formation: a task from outside runs it as a workflow.
+          formation: session.formation !== null && session.formation.callees.length > 0 ? session.formation.formation : null,
+        }),
       inject: [SESSION_CONTEXT, TraceWriter, TaskEvents, DoorLog],
     },
   ],

@@ -52,6 +52,8 @@ export interface A2aFacts {
   state?: string;
   messageId?: string;
   contextId?: string;
+  /** The task ids the request's message references (`referenceTaskIds`), when it names any. */
+  referenceTaskIds?: string[];
   /** The JSON-RPC error code, an HTTP status, or the failure's name (`timeout`, `connection`). */
   errorType?: string;
 }

@@ -182,7 +182,8 @@ export class ToolDispatcher {
     const started = Date.now();
     const stop = new AbortController();
     const timedOut = new Error('the check timed out');
-    // A plain controller fed by the task's signal and a timer (AbortSignal.any loses its timeout to a collection on Node 20).
+    // A plain controller fed by the task's signal and a timer: AbortSignal.any loses its timeout to a collection on Node
+    // 20, kept only while the project's machines run Node 20 (docs/decisions.md, "Node versions"; egress/outbound-request.ts).
     const onTaskAbort = () => stop.abort(task.signal.reason);
     task.signal.addEventListener('abort', onTaskAbort, { once: true });
     const timer = setTimeout(() => stop.abort(timedOut), timeoutMs);

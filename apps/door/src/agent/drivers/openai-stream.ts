@@ -18,7 +18,12 @@ interface CompletionChunk {
   id?: string;
   model?: string;
   choices?: { delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; refusal?: string | null; tool_calls?: ChunkToolCall[] }; finish_reason?: string | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
+  usage?: {
+    prompt_tokens?: number;
+    completion_tokens?: number;
+    prompt_tokens_details?: { cached_tokens?: number } | null;
+    completion_tokens_details?: { reasoning_tokens?: number } | null;
+  } | null;
   error?: { message?: string; type?: string } | string;
 }
 
@@ -124,5 +129,8 @@ function usageOf(usage: NonNullable<CompletionChunk['usage']>): Usage {
   if (typeof usage.completion_tokens === 'number') out.output = usage.completion_tokens;
   const cached = usage.prompt_tokens_details?.cached_tokens;
   if (typeof cached === 'number') out.cached = cached;
+  // Reasoning tokens are part of completion_tokens already (OpenAI's usage object); given apart too.
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number') out.reasoning = reasoning;
   return out;
 }

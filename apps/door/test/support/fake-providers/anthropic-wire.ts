@@ -63,6 +63,13 @@ export function anthropicStreamError(errorType: string, message?: string): WireE
 /** A text delta for a content block no content_block_start opened. */
 export const ANTHROPIC_ORPHAN_DELTA: WireEvent = ev('content_block_delta', { index: 7, delta: { type: 'text_delta', text: 'from nowhere' } });
 
+/** What a newer messages API may add, which the driver must pass over (docs/drivers.md: "unknown events and deltas"). */
+export const ANTHROPIC_UNKNOWN_PARTS: WireEvent[] = [
+  ev('message_annotation', { annotation: { kind: 'newer-api' } }),
+  ev('content_block_delta', { index: 0, delta: { type: 'citations_delta', citation: { cited_text: 'x' } } }),
+  ev('content_block_delta', { index: 0, delta: { type: 'text_delta' } }),
+];
+
 export const ANTHROPIC_MALFORMED: WireEvent = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":' };
 
 export function anthropicErrorBody(status: FakeStatus): string {

@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ANTHROPIC_MALFORMED, ANTHROPIC_ORPHAN_DELTA, anthropicErrorBody, anthropicEvents, anthropicStreamError } from './anthropic-wire.js';
+import { ANTHROPIC_MALFORMED, ANTHROPIC_ORPHAN_DELTA, ANTHROPIC_UNKNOWN_PARTS, anthropicErrorBody, anthropicEvents, anthropicStreamError } from './anthropic-wire.js';
 import { type FakeReply, type FakeStatus, type FakeTurn, isStatus, type WireEvent } from './fake-turn.js';
 import { OPENAI_MALFORMED, openAiErrorBody, openAiEvents, openAiStreamError } from './openai-wire.js';
 import { responsesEvents } from './responses-wire.js';
@@ -219,6 +219,9 @@ export class FakeProvider {
         if (turn.fault.kind === 'orphan-delta') {
           if (this.kind !== 'anthropic') throw new Error('orphan-delta is an Anthropic fault');
           this.write(res, ANTHROPIC_ORPHAN_DELTA, record);
+        } else if (turn.fault.kind === 'unknown-parts') {
+          if (this.kind !== 'anthropic') throw new Error('unknown-parts is an Anthropic fault');
+          for (const part of ANTHROPIC_UNKNOWN_PARTS) this.write(res, part, record);
         } else if (turn.fault.kind === 'not-object') this.write(res, { data: '2' }, record);
         else this.write(res, this.kind === 'anthropic' ? ANTHROPIC_MALFORMED : OPENAI_MALFORMED, record);
       }

@@ -17,7 +17,8 @@ export interface FakeTurn {
   /** Parallel tool calls, their arguments sent in pieces. */
   toolCalls?: FakeToolCall[];
   /** As the door counts it: input includes cached and cache-write tokens. */
-  usage?: { input: number; output: number; cached?: number; cacheWrite?: number };
+  /** `reasoning`: OpenAI-compatible only, `completion_tokens_details.reasoning_tokens` (0 when absent, as the API sends). */
+  usage?: { input: number; output: number; cached?: number; cacheWrite?: number; reasoning?: number };
   /** OpenAI-compatible only: a refusal (`delta.refusal`), sent in one piece. */
   refusal?: string;
   /** Default: `tool` with tool calls, else `end`. `filter`: OpenAI's `content_filter`, Anthropic's `refusal`. */
@@ -28,10 +29,17 @@ export interface FakeTurn {
    * After this many events: a chunk that is not JSON (`malformed`), one that is JSON but no object (`not-object`), a
    * stall (nothing more, the socket left open), a disconnect, the provider's in-stream error event (`errorType`, default
    * overloaded_error; `errorMessage`), after which the stream ends, or (Anthropic only) a `text_delta` for a content
-   * block that never started (`orphan-delta`). `no-headers`: the request is read and nothing is ever answered, not even
-   * the status line (afterEvents is not read).
+   * block that never started (`orphan-delta`), or (Anthropic only) what a newer API version may send, after which the
+   * stream goes on (`unknown-parts`: an event of a type the driver does not know, a delta of an unknown type and a
+   * `text_delta` with no `text`, both for content block 0, which must have started). `no-headers`: the request is read
+   * and nothing is ever answered, not even the status line (afterEvents is not read).
    */
-  fault?: { kind: 'malformed' | 'not-object' | 'stall' | 'disconnect' | 'error' | 'orphan-delta' | 'no-headers'; afterEvents: number; errorType?: string; errorMessage?: string };
+  fault?: {
+    kind: 'malformed' | 'not-object' | 'stall' | 'disconnect' | 'error' | 'orphan-delta' | 'unknown-parts' | 'no-headers';
+    afterEvents: number;
+    errorType?: string;
+    errorMessage?: string;
+  };
   /** Response headers of this answer, beside the provider's own (a provider's rate-limit headers). */
   headers?: Record<string, string>;
 }

@@ -29,7 +29,7 @@ export function* openAiEvents(turn: FakeTurn, model: string): Generator<WireEven
         completion_tokens: u.output,
         total_tokens: u.input + u.output,
         prompt_tokens_details: { cached_tokens: u.cached ?? 0, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: u.reasoning ?? 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
       },
     });
   }
