@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: lint, the import, unused-export, engines and dead-export (knip) checks, `npm run build`, the runs on Node
-// 22 and 24 (scripts/node-lines.mjs), then every package's test suite through turbo (turbo.json), and at the end one
+// `npm test`: lint, the import, unused-export, engines and dead-export (knip) checks, `npm run build`, then every
+// package's test suite and the runs on Node 22 and 24 (scripts/node-lines.mjs) through turbo (turbo.json), and at the end one
 // table of the wall time each step and each suite took, so the next slow suite shows in the run that made it slow
 // (issue 35). A failing step stops the run there, as `a && b` would; a failing
 // suite fails the run after the table. Arguments go to turbo's test run (`npm test -- --filter=@murmur/door`).
@@ -17,13 +17,14 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(ROOT, 'node_modules/.bin', name);
 
 /**
- * The light suites (protocol, client, console, the API reference) two at a time, then the door's, then the end-to-end
- * suite (turbo.json chains them, so a filter on the door or e2e runs what comes before too): the door's and the
- * end-to-end suite each fill both cores with a pool of their own (apps/door/scripts/run-tests.mjs,
- * e2e/playwright.config.ts), and neither shares the cores with another suite's timing checks. A suite that fails
- * does not stop the ones after it (--continue=always): every suite runs and reports its counts, and the run fails.
+ * Two lanes on the two cores (turbo.json): the light suites (protocol, client, console, the API reference), then the
+ * door's, then the runs on Node 22 and 24 (scripts/node-lines.mjs, the `test:node-lines` root task); beside them, from
+ * the first, the end-to-end suite. The door's suite keeps both cores busy (its black-box files are mostly CPU: the doors
+ * they start); the end-to-end suite mostly waits (on the console's polls and back-offs, on its doors' tasks), so it
+ * takes the cores the door's leaves idle rather than a stretch of its own. A suite that fails does not stop the ones
+ * after it (--continue=always): every suite runs and reports its counts, and the run fails.
  */
-const TURBO = ['run', 'test', '--concurrency=2', '--continue=always', '--summarize'];
+const TURBO = ['run', 'test', 'test:node-lines', '--concurrency=2', '--continue=always', '--summarize'];
 
 const steps = [
   { name: 'lint', command: bin('biome'), args: ['lint', '.'] },
@@ -32,9 +33,6 @@ const steps = [
   { name: 'engines (check-engines)', command: process.execPath, args: ['scripts/check-engines.mjs'] },
   { name: 'dead exports (knip)', command: bin('knip'), args: ['--no-progress', '--include', 'exports,types'] },
   { name: 'build', command: 'npm', args: ['run', 'build', '--silent'] },
-  // Protocol, client, the door's unit specs and two smokes on Node 22 and 24 (scripts/node-lines.mjs), alone: beside
-  // another suite, on two cores, their timing checks fail. Their binaries are installed from the start (below).
-  { name: 'Node 22 and 24 runs', command: process.execPath, args: ['scripts/node-lines.mjs'], after: 'binaries' },
 ];
 
 const rows = [];
@@ -77,13 +75,6 @@ const binaries = new Promise((resolve) => {
   child.on('close', resolve);
 });
 for (const step of steps) {
-  if (step.after === 'binaries') {
-    // A failed install is the lines step's to report: it installs what is missing itself, and says why it cannot.
-    // The row is the time the run waited for the install beyond the steps it ran beside.
-    const waited = Date.now();
-    await binaries;
-    rows.push({ name: 'waiting for the Node 22 and 24 binaries', ms: Date.now() - waited, note: '' });
-  }
   const t0 = Date.now();
   const run = spawnSync(step.command, step.args, { cwd: ROOT, stdio: 'inherit' });
   rows.push({ name: step.name, ms: Date.now() - t0, note: run.status === 0 ? '' : 'failed' });
@@ -92,6 +83,11 @@ for (const step of steps) {
     process.exit(run.status ?? 1);
   }
 }
+// The Node 22 and 24 runs install what is missing themselves; they start only after the door's suite, by when this
+// has long ended. The row is the time the run waited for it beyond lint and the build.
+const waited = Date.now();
+await binaries;
+rows.push({ name: 'waiting for the Node 22 and 24 binaries', ms: Date.now() - waited, note: '' });
 const turboStarted = Date.now();
 const turbo = spawnSync(bin('turbo'), [...TURBO, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
 rows.push({ name: 'turbo: suites', ms: Date.now() - turboStarted, note: turbo.status === 0 ? '' : 'failed' });
