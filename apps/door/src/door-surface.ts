@@ -11,12 +11,11 @@ import { RequestGate } from './auth/request-gate.js';
 import { CardService } from './card/card.service.js';
 import { ControlSurface } from './control/control-surface.js';
 import { PeerHandles } from './peers/peer-handles.js';
-import { RecordsPlane } from './planes/records-plane.js';
 import { FilesPlane } from './planes/files-plane.js';
 import { PeerPlane } from './planes/peer-plane.js';
 import { TraceWriter } from './records/trace-writer.js';
 import { DOOR_INTAKE, type DoorIntake, doorIntakeFor } from './rpc/intake-budget.js';
-import type { PlaneServers } from './rpc/plane-refusal.js';
+import type { PlaneServer, PlaneServers } from './rpc/plane-refusal.js';
 import { RPC_FAST_LANE, rpcFastLane } from './rpc/rpc-fast-lane.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
 import { bodyLimitFor, DOOR_ROUTES, type DoorRoutes } from './rpc/rpc-routes.js';
@@ -35,22 +34,38 @@ function servedPlanes(session: SessionContext, handles: PeerHandles, trace: Trac
   };
 }
 
-/** The record plane of the door's own session (docs/console.md, "Every door serves its record"). */
-function recordsPlaneOf(session: SessionContext): RecordsPlane {
-  return new RecordsPlane({
-    sessionId: session.sessionId,
-    name: session.manifest.name,
-    recordsDir: session.recordsDir,
-    startedAtMs: session.startedAtMs,
-    url: () => session.url || null,
-    memberUrl: (member) => session.formation?.link(member)?.url ?? null,
-    formation: () => session.formation?.record() ?? null,
-  });
+/** The record plane's provider: every door serves it (docs/console.md, "Every door serves its record"). */
+const RECORDS_PLANE = Symbol('RECORDS_PLANE');
+
+/**
+ * The record plane of the door's own session, loaded with its first request: the record's read side (record-reads/)
+ * is a chunk of its own, which a door nobody reads the record of never compiles nor holds (docs/benchmarks.md, issue 39).
+ */
+function recordsPlaneOf(session: SessionContext): PlaneServer {
+  let plane: Promise<PlaneServer> | null = null;
+  const load = async (): Promise<PlaneServer> => {
+    const { RecordsPlane } = await import('./planes/records-plane.js');
+    return new RecordsPlane({
+      sessionId: session.sessionId,
+      name: session.manifest.name,
+      recordsDir: session.recordsDir,
+      startedAtMs: session.startedAtMs,
+      url: () => session.url || null,
+      memberUrl: (member) => session.formation?.link(member)?.url ?? null,
+      formation: () => session.formation?.record() ?? null,
+    });
+  };
+  return {
+    answer: async (request, reply, target) => {
+      plane ??= load();
+      return (await plane).answer(request, reply, target);
+    },
+  };
 }
 
 export const DOOR_SURFACE: Provider[] = [
   { provide: DOOR_INTAKE, useFactory: (session: SessionContext): DoorIntake => doorIntakeFor(bodyLimitOf(session)), inject: [SESSION_CONTEXT] },
-  { provide: RecordsPlane, useFactory: recordsPlaneOf, inject: [SESSION_CONTEXT] },
+  { provide: RECORDS_PLANE, useFactory: recordsPlaneOf, inject: [SESSION_CONTEXT] },
   {
     provide: ControlSurface,
     useFactory: (session: SessionContext, gate: ControlGate, drivers: DriverSelection, trace: TraceWriter) => new ControlSurface({ session, gate, drivers, trace }),
@@ -72,7 +87,7 @@ export const DOOR_SURFACE: Provider[] = [
       intake: DoorIntake,
       handles: PeerHandles,
       trace: TraceWriter,
-      records: RecordsPlane,
+      records: PlaneServer,
       control: ControlSurface,
     ): DoorRoutes => ({
       gate,
@@ -85,6 +100,6 @@ export const DOOR_SURFACE: Provider[] = [
       records,
       control,
     }),
-    inject: [SESSION_CONTEXT, RequestGate, CardService, RpcPipeline, DOOR_INTAKE, PeerHandles, TraceWriter, RecordsPlane, ControlSurface],
+    inject: [SESSION_CONTEXT, RequestGate, CardService, RpcPipeline, DOOR_INTAKE, PeerHandles, TraceWriter, RECORDS_PLANE, ControlSurface],
   },
 ];
