@@ -15,6 +15,8 @@ const DOOR_LAYERS = [
   ['cli'],
   ['start-door.ts'],
   ['app.module.ts'],
+  // What the door serves, as providers app.module.ts lists: planes, the record plane, the control surface, the fast lane, the routes.
+  ['door-surface.ts'],
   ['methods', 'formations', 'control'],
   ['agent', 'streaming', 'rpc', 'planes', 'telemetry'],
   // One floor: neither imports the other; what one needs of the other is a port bound in app.module.ts.

@@ -29,7 +29,7 @@ import { measureStreamVersusSdk, type StreamVersusSdk } from './measure-stream-r
 import { measureSendVersusSdk, type SendVersusSdk } from './measure-versus-sdk.js';
 import { settledRssKiB } from './proc-memory.js';
 import { type RawEndpoint, startNodeHttpEndpoint, startRawEndpoint, startSdkServer } from './raw-endpoint.js';
-import { fanOutJson, fanOutLines, renderJson, renderTable } from './report.js';
+import { fanOutJson, fanOutLines, renderJson, renderTable, memoryLines } from './report.js';
 import { targetLines, targetsJson } from './report-targets.js';
 import { rpc, sendParams } from './rpc-client.js';
 import { FANOUT_TASK_TEXT, FANOUT_WIDE_TASK_TEXT, writeStreamCapsule } from './stream-capsule.js';
@@ -59,17 +59,22 @@ async function measureFanOuts(root: string, config: BenchConfig, capsuleDir: str
   }
 }
 
+/** The door's memory under idle streams and one stalled reader, on a door of its own running the streaming capsule. */
+async function measureMemory(root: string, config: BenchConfig, capsuleDir: string): Promise<StreamMemoryMeasurement> {
+  log('memory: starting a door');
+  const memoryDoor = await startDoor({ home: path.join(root, 'home-memory'), capsuleDir });
+  try {
+    return await measureStreamMemory(memoryDoor, config, log);
+  } finally {
+    await memoryDoor.stop();
+  }
+}
+
 /** Fan-out and memory, each on a door of its own running the streaming capsule. */
 async function measureStreams(root: string, config: BenchConfig): Promise<FanOuts & { streamMemory: StreamMemoryMeasurement }> {
   const capsuleDir = writeStreamCapsule(path.join(root, 'stream-capsule'), config);
   const fanOuts = await measureFanOuts(root, config, capsuleDir);
-  log('memory: starting a door');
-  const memoryDoor = await startDoor({ home: path.join(root, 'home-memory'), capsuleDir });
-  try {
-    return { ...fanOuts, streamMemory: await measureStreamMemory(memoryDoor, config, log) };
-  } finally {
-    await memoryDoor.stop();
-  }
+  return { ...fanOuts, streamMemory: await measureMemory(root, config, capsuleDir) };
 }
 
 interface VersusSdk {
@@ -165,6 +170,13 @@ async function run(root: string): Promise<void> {
     process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-governors', at: new Date().toISOString(), governors: m })}\n`);
   };
   if (process.argv.includes('--governors')) return printGovernors(await governors());
+  if (process.argv.includes('--stalled')) {
+    // The door's memory alone: idle streams and the stalled reader, with the stalled reader's target row.
+    const streamMemory = await measureMemory(root, config, writeStreamCapsule(path.join(root, 'stream-capsule'), config));
+    process.stdout.write(`\n${memoryLines(streamMemory).join('\n')}\n\n`);
+    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-stalled', at: new Date().toISOString(), streamMemory })}\n`);
+    return;
+  }
   if (process.argv.includes('--fan-out')) {
     const fanOuts = await measureFanOuts(root, config, writeStreamCapsule(path.join(root, 'stream-capsule'), config));
     process.stdout.write(`\n${fanOutLines(fanOuts.fanOut).join('\n')}\n${fanOutLines(fanOuts.fanOutWide).join('\n')}\n\n`);

@@ -61,6 +61,14 @@ interface StalledReaderMeasurement {
   idBreaks: number;
   /** received + dropped = expectedEvents, and the reader ended on the task's COMPLETED status. */
   accounted: boolean;
+  /** What the control reader (it reads as fast as it can) got of the same task: events, and those a lagged frame counted. */
+  controlReceived: number;
+  controlDropped: number;
+  /**
+   * Every event accounted for exactly: the stalled reader's received + dropped equals what the control reader
+   * received, and the control lost nothing (no lagged frame), so that count is what a reader that kept up got.
+   */
+  exact: boolean;
   boundMiB: number;
   /** Growth under the bound, at least one lagged frame, every event accounted for. */
   pass: boolean;
@@ -99,7 +107,7 @@ async function measureStalled(door: DoorProcess, config: BenchConfig, log: (line
 
   // The stalled run first, from the idle door: its growth also counts the heap that rendering the task takes.
   const stalled: WatchReader = await openWatchReader(door.url);
-  let stalledPart: Omit<StalledReaderMeasurement, 'streamBytes' | 'controlKeptUp' | 'controlBaselineKiB' | 'controlGrowthKiB' | 'controlMs' | 'pass'>;
+  let stalledPart: Omit<StalledReaderMeasurement, 'streamBytes' | 'controlKeptUp' | 'controlBaselineKiB' | 'controlGrowthKiB' | 'controlMs' | 'controlReceived' | 'controlDropped' | 'exact' | 'pass'>;
   try {
     stalled.pause();
     const baselineKiB = await settledRssKiB(door.pid);
@@ -153,14 +161,18 @@ async function measureStalled(door: DoorProcess, config: BenchConfig, log: (line
     const received = c.taskBytes;
     if (c.laggedFrames > 0) log(`memory: the control reader fell behind too (${c.laggedFrames} lagged frames, ${c.dropped} dropped): the stream's size is estimated`);
     const s = stalledPart;
+    const exact = c.laggedFrames === 0 && s.received + s.dropped === c.events;
     return {
       ...s,
+      controlReceived: c.events,
+      controlDropped: c.dropped,
+      exact,
       streamBytes: Math.round(received + (c.dropped * received) / c.events),
       controlKeptUp: c.laggedFrames === 0,
       controlBaselineKiB,
       controlGrowthKiB,
       controlMs,
-      pass: s.heldGrowthKiB < boundMiB * 1024 && s.laggedFrames > 0 && s.accounted && s.idBreaks === 0,
+      pass: s.heldGrowthKiB < boundMiB * 1024 && s.laggedFrames > 0 && s.accounted && exact && s.idBreaks === 0,
     };
   } finally {
     control.close();

@@ -1,5 +1,5 @@
 /**
- * The report's first table: each of issue 28's targets with the door's figure, the anchors' figures from the same
+ * The report's first table: each of issue 28's and issue 39's targets with the door's figure, the anchors' figures from the same
  * run (bare node:http, raw Fastify, the @a2a-js/sdk server), the ratio the target is on, and PASS or FAIL. A figure
  * the run did not measure (a `--versus` pass measures no fan-out) is printed as such, neither passing nor failing.
  */
@@ -7,6 +7,7 @@ import { TARGETS } from './config.js';
 import type { FanOutMeasurement } from './measure-fan-out.js';
 import type { ColdStart, Footprint } from './measure-footprint.js';
 import type { GetTaskMeasurement, GetTaskServer } from './measure-get-task.js';
+import type { StreamMemoryMeasurement } from './measure-stream-memory.js';
 import type { StreamVersusSdk } from './measure-stream-rate.js';
 import type { SendRate, SendVersusSdk } from './measure-versus-sdk.js';
 import { round } from './stats.js';
@@ -17,6 +18,8 @@ export interface TargetInputs {
   footprint: Footprint;
   coldStart: ColdStart;
   fanOutWide?: FanOutMeasurement;
+  /** The stalled WatchSession reader (a `--versus` pass does not measure it). */
+  streamMemory?: StreamMemoryMeasurement;
 }
 
 export interface TargetRow {
@@ -142,6 +145,25 @@ function coldStartRow(c: ColdStart): TargetRow {
   };
 }
 
+function stalledRow(m: StreamMemoryMeasurement | undefined): TargetRow {
+  const bound = TARGETS.stalledGrowthMiB;
+  const target = `held < ${bound} MiB; dropped + received = a kept-up reader's`;
+  if (m === undefined) return { workload: 'one stalled WatchSession reader', door: 'not measured in this pass', anchors: '', figure: '', target, pass: null, value: null, bound };
+  const s = m.stalled;
+  const held = s.heldGrowthKiB / 1024;
+  const sum = s.received + s.dropped;
+  return {
+    workload: `one stalled WatchSession reader, ${int(s.chunks)} chunks (${int(s.expectedEvents)} events)`,
+    door: `held +${held.toFixed(1)} MiB (peak +${(s.peakGrowthKiB / 1024).toFixed(1)}); resumed: ${int(s.received)} received + ${int(s.dropped)} dropped = ${int(sum)}, ${s.idBreaks} id breaks`,
+    anchors: `kept-up reader ${int(s.controlReceived)} received${s.controlDropped > 0 ? `, ${int(s.controlDropped)} dropped (it fell behind)` : ''}`,
+    figure: `+${held.toFixed(1)} MiB; ${sum === s.controlReceived && s.controlDropped === 0 ? 'exact' : 'NOT EXACT'}`,
+    target,
+    pass: s.pass,
+    value: round(held, 1),
+    bound,
+  };
+}
+
 export function targetRows(t: TargetInputs): TargetRow[] {
   const send = (c: number) => t.versusSdk.send.find((s) => s.connections === c);
   return [
@@ -150,6 +172,7 @@ export function targetRows(t: TargetInputs): TargetRow[] {
     sendRow(send(1), 1, TARGETS.sendVersusSdkC1),
     streamRow(t.versusSdk.streams),
     fanOutRow(t.fanOutWide),
+    stalledRow(t.streamMemory),
     idleRow(t.footprint),
     coldStartRow(t.coldStart),
   ];
@@ -164,7 +187,7 @@ export function targetLines(t: TargetInputs): string[] {
   const met = rows.filter((r) => r.pass === true).length;
   const measured = rows.filter((r) => r.pass !== null).length;
   return [
-    `Targets (issue 28; docs/benchmarks.md): ${met} of ${measured} measured met`,
+    `Targets (issues 28 and 39; docs/benchmarks.md): ${met} of ${measured} measured met`,
     ...cells.map((r) => `  ${r.map((cell, c) => cell.padEnd(widths[c])).join('   ')}`.trimEnd()),
   ];
 }

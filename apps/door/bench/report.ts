@@ -71,14 +71,15 @@ export function fanOutLines(f: FanOutMeasurement): string[] {
   ];
 }
 
-function memoryLines(m: StreamMemoryMeasurement): string[] {
+/** The memory section: idle streams and the stalled reader (`--stalled` prints it alone). */
+export function memoryLines(m: StreamMemoryMeasurement): string[] {
   const { idle, stalled: s } = m;
   return [
     'Door memory (RSS from /proc/<pid>/status):',
     `  idle streams: ${mib(idle.rssBeforeKiB)} with none open → ${mib(idle.rssOpenKiB)} with ${int(idle.streams)} idle WatchSession streams = ${idle.perStreamKiB.toFixed(1)} KiB per stream`,
     `  stalled reader: ${int(s.chunks)} chunks × ${int(s.chunkBytes)} B in bursts of ${int(s.burst)} (${s.controlKeptUp ? '' : '≈'}${mib(s.streamBytes / 1024)} of SSE) past one paused WatchSession reader, in ${int(s.stalledMs)} ms:`,
     `    door RSS ${mib(s.baselineKiB)}; held once quiet (1 s after the task, the reader still paused) ${signedMib(s.heldGrowthKiB)}   (bound < ${s.boundMiB} MiB: queue of 128 + one burst + replay buffer + transcript); peak while the task ran ${signedMib(s.peakGrowthKiB)} (garbage before collection; see the control)`,
-    `    resumed: ${s.laggedFrames} lagged frame(s), dropped ${int(s.dropped)} + received ${int(s.received)} = ${int(s.dropped + s.received)} of ${int(s.expectedEvents)} events${s.accounted ? '' : ' (MISMATCH)'}, ${s.idBreaks} id breaks`,
+    `    resumed: ${s.laggedFrames} lagged frame(s), dropped ${int(s.dropped)} + received ${int(s.received)} = ${int(s.dropped + s.received)} of ${int(s.expectedEvents)} events${s.accounted ? '' : ' (MISMATCH)'}, ${s.idBreaks} id breaks; the kept-up reader received ${int(s.controlReceived)}${s.exact ? ' (exact)' : ' (NOT EXACT)'}`,
     `    control (the same task after, to a reader that reads): peak ${signedMib(s.controlGrowthKiB)} over ${mib(s.controlBaselineKiB)}, ${int(s.controlMs)} ms${s.controlKeptUp ? '' : ' (it fell behind too)'}`,
     `Stalled reader: held ${mib(s.heldGrowthKiB)} < ${s.boundMiB} MiB with the reader paused, lagged frame on resume, every event accounted for   ${verdict(s.pass)}`,
     ...(s.streamBytes < s.boundMiB * 1024 * 1024
@@ -252,7 +253,8 @@ function streamMemoryJson(m: StreamMemoryMeasurement) {
       dropped: s.dropped,
       idBreaks: s.idBreaks,
       accounted: s.accounted,
-      control: { baselineKiB: s.controlBaselineKiB, peakGrowthKiB: s.controlGrowthKiB, ms: Math.round(s.controlMs) },
+      exact: s.exact,
+      control: { baselineKiB: s.controlBaselineKiB, peakGrowthKiB: s.controlGrowthKiB, ms: Math.round(s.controlMs), received: s.controlReceived, dropped: s.controlDropped },
       boundMiB: s.boundMiB,
       pass: s.pass,
     },

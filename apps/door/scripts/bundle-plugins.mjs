@@ -85,7 +85,33 @@ const missingStaysExternal = {
 };
 
 /** The bundle's plugins, in the order they must see a module: the ones that replace a module before the one that resolves it. */
-export const BUNDLE_PLUGINS = [nestTypeormCompat, typeormSqliteOnly, rxjsEsm, missingStaysExternal];
+/**
+ * Two of TypeORM's helpers a door never calls: `glob` (with minimatch, path-scurry and lru-cache), which loads
+ * entities named by file patterns (the door names its entity classes), and `@sqltools/formatter`, which formats SQL
+ * for TypeORM's logger (off: `logging: false`). Replaced, inside TypeORM only, by a module whose every export refuses
+ * when called, naming why: ~150 KB less of the main chunk to compile and hold at start (docs/benchmarks.md, issue 39).
+ */
+const typeormUnusedHelpers = {
+  name: 'typeorm-unused-helpers',
+  setup(build) {
+    build.onResolve({ filter: /^(glob|@sqltools\/formatter)$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]typeorm[\\/]/.test(args.importer)) return undefined;
+      return { path: args.path, namespace: 'typeorm-unused-helper' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'typeorm-unused-helper' }, (args) => {
+      const refusal = JSON.stringify(`this door bundles TypeORM without ${args.path}: it names its entity classes and logs no SQL`);
+      return {
+        loader: 'js',
+        contents: `module.exports = new Proxy({ __esModule: true }, { get(helpers, name) {
+  if (!(name in helpers)) helpers[name] = () => { throw new Error(${refusal}); };
+  return helpers[name];
+} });`,
+      };
+    });
+  },
+};
+
+export const BUNDLE_PLUGINS = [nestTypeormCompat, typeormSqliteOnly, typeormUnusedHelpers, rxjsEsm, missingStaysExternal];
 
 /**
  * CommonJS code in an ES module bundle: `require` for run-time requires (sqlite3, the missing optional peers),

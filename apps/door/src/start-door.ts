@@ -4,23 +4,15 @@ import path from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module.js';
-import { ControlGate, removeControlToken } from './auth/control-token.js';
+import { removeControlToken } from './auth/control-token.js';
 import { RequestGate } from './auth/request-gate.js';
 import { type MintedToken, removeTokens } from './auth/tokens.js';
-import { CardService } from './card/card.service.js';
-import { ControlSurface } from './control/control-surface.js';
-import { PeerHandles } from './peers/peer-handles.js';
-import { FilesPlane } from './planes/files-plane.js';
-import { PeerPlane } from './planes/peer-plane.js';
-import { RecordsPlane } from './planes/records-plane.js';
 import { TraceWriter } from './records/trace-writer.js';
 import { NO_ROUTE_SCHEMAS } from './rpc/no-route-schemas.js';
-import type { PlaneServers } from './rpc/plane-refusal.js';
+import { RPC_FAST_LANE, type RpcFastLane, serverWithFastLane } from './rpc/rpc-fast-lane.js';
+import { DOOR_ROUTES, type DoorRoutes, registerDoorRoutes } from './rpc/rpc-routes.js';
 import { routableUrl } from './rpc/request-target.js';
 import { RpcPipeline } from './rpc/rpc-pipeline.js';
-import { doorIntakeFor } from './rpc/intake-budget.js';
-import { type RpcFastLane, rpcFastLane, serverWithFastLane } from './rpc/rpc-fast-lane.js';
-import { bodyLimitFor, registerDoorRoutes } from './rpc/rpc-routes.js';
 import type { SessionContext } from './session/session-context.js';
 import { StreamHub } from './streaming/stream-hub.js';
 import type { TaskRow } from './tasks/task.entity.js';
@@ -57,7 +49,6 @@ export interface RunningDoor {
 
 /** Starts the door of a staged session and resolves once it is listening. */
 export async function startDoor(session: SessionContext): Promise<RunningDoor> {
-  const images = session.manifest.context.images;
   // Commands a previous run of this session left (a door killed with SIGKILL): killed if they still run, reported.
   const lost = ProcessRegistry.reopen(path.join(session.recordsDir, 'processes'), session.sessionId);
   // The common request (POST / with a small JSON body) takes the fast lane once the app is made; the rest, Fastify.
@@ -71,28 +62,9 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     schemaController: NO_ROUTE_SCHEMAS,
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, { bodyParser: false, logger: false, abortOnError: false });
-  const bodyLimit = bodyLimitFor(images.max_bytes, images.max_per_turn);
-  const intake = doorIntakeFor(bodyLimit);
-  registerDoorRoutes(app.getHttpAdapter().getInstance(), {
-    gate: app.get(RequestGate),
-    card: app.get(CardService),
-    rpc: app.get(RpcPipeline),
-    manifest: session.manifest,
-    bodyLimit,
-    intake,
-    planes: servedPlanes(session, app.get(PeerHandles), app.get(TraceWriter)),
-    records: new RecordsPlane({
-      sessionId: session.sessionId,
-      name: session.manifest.name,
-      recordsDir: session.recordsDir,
-      startedAtMs: session.startedAtMs,
-      url: () => session.url || null,
-      memberUrl: (member) => session.formation?.link(member)?.url ?? null,
-      formation: () => session.formation?.record() ?? null,
-    }),
-    control: new ControlSurface({ session, gate: app.get(ControlGate), drivers: app.get(DriverSelection), trace: app.get(TraceWriter) }),
-  });
-  fastLane = rpcFastLane({ gate: app.get(RequestGate), rpc: app.get(RpcPipeline), smallIntake: intake.small, bodyLimit });
+  // Everything served was built by the container (app.module.ts, door-surface.ts): routed here, then listened on.
+  registerDoorRoutes(app.getHttpAdapter().getInstance(), app.get<DoorRoutes>(DOOR_ROUTES));
+  fastLane = app.get<RpcFastLane>(RPC_FAST_LANE);
   await app.listen({ port: session.requestedPort, host: session.host });
   const address = app.getHttpServer().address();
   if (address === null || typeof address === 'string') throw new Error('the door is not listening on a TCP port');
@@ -149,15 +121,6 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
       })();
       return closing;
     },
-  };
-}
-
-/** The planes this door serves (docs/planes.md): each one declared, rooted in the capsule folder. */
-function servedPlanes(session: SessionContext, handles: PeerHandles, trace: TraceWriter): PlaneServers {
-  const { files, peer_files: peerFiles } = session.manifest.exports;
-  return {
-    ...(files === undefined ? {} : { files: new FilesPlane(path.resolve(session.capsuleDir, files.root)) }),
-    ...(peerFiles === undefined ? {} : { peer_files: new PeerPlane(path.resolve(session.capsuleDir, peerFiles.root), handles, trace) }),
   };
 }
 

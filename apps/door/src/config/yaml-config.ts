@@ -17,7 +17,9 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, source: strin
   if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
     throw new Fault(source, [{ path: '(top level)', found: value === null || value === undefined ? 'an empty document' : shown(value), allowed: 'a mapping of keys' }]);
   }
-  const result = schema.safeParse(value);
+  // Without zod's compiled fast path: a config file is parsed once, and compiling an object schema's fast path (a
+  // `new Function` per object schema on its first parse) costs more than it saves (docs/benchmarks.md, issue 39).
+  const result = schema.safeParse(value, { jitless: true });
   if (!result.success) throw new Fault(source, zodProblems(result.error.issues, value, schema));
   return result.data;
 }

@@ -1,15 +1,11 @@
-import { Global, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TASK_CONTINUATIONS } from '../agent/task-continuations.js';
 import { RequestGate } from '../auth/request-gate.js';
 import { AuthModule } from '../auth/auth.module.js';
-import { RpcModule } from '../rpc/rpc.module.js';
-import { RpcPipeline } from '../rpc/rpc-pipeline.js';
 import { DoorLog } from '../session/door-log.js';
 import { SESSION_CONTEXT, type SessionContext } from '../session/session-context.js';
 import { SessionModule } from '../session/session.module.js';
 import { TraceWriter } from '../records/trace-writer.js';
-import { RESIDUE_SOURCES, type ResidueSource } from '../tasks/residue-source.js';
-import { TASK_ENDING_HOLDS, type TaskEndingHold } from '../tasks/task-ending-hold.js';
 import { TasksModule } from '../tasks/tasks.module.js';
 import { TaskStore } from '../tasks/task-store.js';
 import { Telemetry } from '../telemetry/telemetry.js';
@@ -23,11 +19,12 @@ import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
  * A formation member's calls and a session's delegations (docs/formations.md): provided under the tool layer's and
  * the agent layer's own tokens, so neither imports this layer. Outside a formation, or for a member that may call
  * nobody, the member calls are null and call-member does not exist; without capabilities.spawn.allow the
- * delegations are null and delegate-task does not exist.
+ * delegations are null and delegate-task does not exist. What the rest of the door reads of them (a task's ending
+ * holds, the residue a task's ending reports, the pipeline's completion sink) is bound in app.module.ts.
  */
 @Global()
 @Module({
-  imports: [SessionModule, TasksModule, AuthModule, RpcModule],
+  imports: [SessionModule, TasksModule, AuthModule],
   providers: [
     {
       provide: MemberCalls,
@@ -62,25 +59,6 @@ import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
     { provide: MEMBER_CALL_PORT, useExisting: MemberCalls },
     { provide: DELEGATE_PORT, useExisting: Delegations },
   ],
-  exports: [MEMBER_CALL_PORT, DELEGATE_PORT, TASK_CONTINUATIONS],
+  exports: [MemberCalls, Delegations, MEMBER_CALL_PORT, DELEGATE_PORT, TASK_CONTINUATIONS],
 })
-export class FormationsModule implements OnModuleInit {
-  constructor(
-    @Inject(MemberCalls) private readonly calls: MemberCalls | null,
-    @Inject(Delegations) private readonly delegations: Delegations | null,
-    @Inject(RpcPipeline) private readonly pipeline: RpcPipeline,
-    @Inject(RESIDUE_SOURCES) private readonly residue: ResidueSource[],
-    @Inject(TASK_ENDING_HOLDS) private readonly endingHolds: TaskEndingHold[],
-  ) {}
-
-  /**
-   * A task's ending waits for its member calls' offers on their way; completions reach the delegations, and a task's
-   * ending reports the delegations still running.
-   */
-  onModuleInit(): void {
-    if (this.calls !== null) this.endingHolds.push(this.calls);
-    if (this.delegations === null) return;
-    this.pipeline.setCompletions(this.delegations);
-    this.residue.push(this.delegations);
-  }
-}
+export class FormationsModule {}

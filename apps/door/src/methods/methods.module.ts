@@ -1,10 +1,7 @@
-import { Inject, Module, type OnModuleInit, type Type } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { Module, type Type } from '@nestjs/common';
 import { AgentModule } from '../agent/agent.module.js';
 import { CardModule } from '../card/card.module.js';
-import { RpcModule } from '../rpc/rpc.module.js';
 import type { RpcMethod } from '../rpc/rpc-context.js';
-import { RpcPipeline } from '../rpc/rpc-pipeline.js';
 import { SessionModule } from '../session/session.module.js';
 import { StreamingModule } from '../streaming/streaming.module.js';
 import { TasksModule } from '../tasks/tasks.module.js';
@@ -22,10 +19,10 @@ import { TaskStreamWriter } from './task-stream.js';
 import { WatchSessionMethod } from './watch-session.js';
 
 /**
- * Every method handler the door has. Adding a method is a class implementing RpcMethod and a line here: each is
- * registered with the pipeline under its own name, and the pipeline serves it when the card lists it.
+ * Every method handler the door has. Adding a method is a class implementing RpcMethod and a line here: app.module.ts
+ * hands them to the pipeline (RPC_METHODS), which serves each under its own name when the card lists it.
  */
-const METHODS: Type<RpcMethod>[] = [
+export const METHODS: Type<RpcMethod>[] = [
   SendMessageMethod,
   SendStreamingMessageMethod,
   WatchSessionMethod,
@@ -38,16 +35,8 @@ const METHODS: Type<RpcMethod>[] = [
 ];
 
 @Module({
-  imports: [SessionModule, TasksModule, AgentModule, StreamingModule, CardModule, RpcModule],
+  imports: [SessionModule, TasksModule, AgentModule, StreamingModule, CardModule],
   providers: [MessageIntake, StreamConnections, TaskStreamWriter, ...METHODS],
+  exports: METHODS,
 })
-export class MethodsModule implements OnModuleInit {
-  constructor(
-    @Inject(ModuleRef) private readonly moduleRef: ModuleRef,
-    @Inject(RpcPipeline) private readonly pipeline: RpcPipeline,
-  ) {}
-
-  onModuleInit(): void {
-    for (const method of METHODS) this.pipeline.register(this.moduleRef.get(method));
-  }
-}
+export class MethodsModule {}

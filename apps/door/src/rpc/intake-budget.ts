@@ -24,6 +24,9 @@ export const INTAKE_SMALL_BODY_BYTES = 64 * 1024;
  */
 export const SMALL_INTAKE_BYTES = 8 * 1024 * 1024;
 
+/** The door's intake budgets, shared by its routes and its fast lane (app.module.ts). */
+export const DOOR_INTAKE = Symbol('DOOR_INTAKE');
+
 /** The door's two intake budgets: small bodies in their own, so they never queue behind a large one. */
 export interface DoorIntake {
   large: IntakeBudget;

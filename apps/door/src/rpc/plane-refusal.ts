@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Manifest } from '../manifest/manifest.schema.js';
 
 /**
- * A served plane, as the routes see it: planes/ implements it and start-door hands it in, so rpc/ (the same layer as
+ * A served plane, as the routes see it: planes/ implements it and door-surface.ts hands it in, so rpc/ (the same layer as
  * planes/) never imports it. `target` is the request target as the client sent it, before any rewrite.
  */
 export interface PlaneServer {

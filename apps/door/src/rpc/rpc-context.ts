@@ -35,6 +35,9 @@ export type RpcAnswer =
   | { stream: StreamStart; extensions?: string[] };
 
 /** One JSON-RPC method the door serves: registered with the pipeline under its name, asked at step 14. */
+/** Every method handler the door has (methods/), handed to the pipeline when it is made: bound in app.module.ts. */
+export const RPC_METHODS = Symbol('RPC_METHODS');
+
 export interface RpcMethod {
   readonly method: MethodName;
   handle(call: RpcCall): Promise<RpcAnswer>;

@@ -15,6 +15,9 @@ import { isJsonContentType, NOT_FOUND_BODY, readBody } from './rpc-routes.js';
  */
 export type RpcFastLane = (request: IncomingMessage, response: ServerResponse) => boolean;
 
+/** The door's fast lane, made from the same gate, pipeline and intake as its routes (app.module.ts). */
+export const RPC_FAST_LANE = Symbol('RPC_FAST_LANE');
+
 export function rpcFastLane(deps: { gate: RequestGate; rpc: RpcPipeline; smallIntake: IntakeBudget; bodyLimit: number }): RpcFastLane {
   return (request, response) => {
     if (request.method !== 'POST' || request.url !== '/') return false;

@@ -76,25 +76,24 @@ type Envelope = Extract<ReturnType<typeof readEnvelope>, { ok: true }>['request'
 export class RpcPipeline {
   private readonly served: ReadonlySet<string>;
   private readonly methods = new Map<MethodName, RpcMethod>();
-  private completions: CompletionSink | null = null;
   private observer: RpcObserver | null = null;
 
+  /**
+   * `methods`: every handler, each under its own name. `completions`: the session's delegations, which completions
+   * answer; null without them, and every completion is not awaited (-31002).
+   */
   constructor(
     private readonly session: SessionContext,
     readonly log: DoorLog,
     private readonly gate: RequestGate,
+    methods: readonly RpcMethod[],
+    private readonly completions: CompletionSink | null,
   ) {
     this.served = new Set(servedMethods(session.manifest));
-  }
-
-  register(method: RpcMethod): void {
-    if (this.methods.has(method.method)) throw new Error(`${method.method} is registered twice`);
-    this.methods.set(method.method, method);
-  }
-
-  /** The session's delegations, which completions answer; without them every completion is not awaited (-31002). */
-  setCompletions(sink: CompletionSink): void {
-    this.completions = sink;
+    for (const method of methods) {
+      if (this.methods.has(method.method)) throw new Error(`${method.method} is registered twice`);
+      this.methods.set(method.method, method);
+    }
   }
 
   /** Telemetry's follower of every request (docs/telemetry.md); never set when telemetry is off. */

@@ -53,25 +53,27 @@ function isRpcRequest(request: FastifyRequest, pathname: string): boolean {
   return request.method === 'POST' && pathname === '/' && isJsonContentType(request.headers['content-type']);
 }
 
+/** What the door's routes serve: assembled in app.module.ts (DOOR_ROUTES), registered by start-door.ts. */
+export interface DoorRoutes {
+  gate: RequestGate;
+  card: CardService;
+  rpc: RpcPipeline;
+  manifest: Manifest;
+  bodyLimit: number;
+  intake: DoorIntake;
+  planes?: PlaneServers;
+  /** The record plane (docs/console.md, "Every door serves its record"): every door serves it, undeclared. */
+  records?: PlaneServer;
+  control?: ControlServer;
+}
+
+export const DOOR_ROUTES = Symbol('DOOR_ROUTES');
+
 /**
  * Registers the door on Fastify directly, so that no framework default reaches the wire: the gate runs in
  * onRequest (before the body is read), the body is taken as raw text, and every other path answers 404.
  */
-export function registerDoorRoutes(
-  fastify: FastifyInstance,
-  deps: {
-    gate: RequestGate;
-    card: CardService;
-    rpc: RpcPipeline;
-    manifest: Manifest;
-    bodyLimit: number;
-    intake: DoorIntake;
-    planes?: PlaneServers;
-    /** The record plane (docs/console.md, "Every door serves its record"): every door serves it, undeclared. */
-    records?: PlaneServer;
-    control?: ControlServer;
-  },
-): void {
+export function registerDoorRoutes(fastify: FastifyInstance, deps: DoorRoutes): void {
   fastify.removeAllContentTypeParsers();
   const { large: intake, small: smallIntake } = deps.intake;
   fastify.addContentTypeParser('*', (request, payload, done) => {

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { HEARTBEAT_COMMENT, type JsonRpcId, successHead } from '@murmur/protocol';
 import type { StalledReader, StalledReaders } from './stalled-readers.js';
-import { type EncodedEvent, encodedEvent, type StreamEvent } from './stream-event.js';
+import { type EncodedEvent, encodedEvent, type StreamEvent, wireBytes } from './stream-event.js';
 
 /** Live events a connection may fall behind by before the oldest are dropped (seed 001, "Frames a connection misses"). */
 const CONNECTION_QUEUE_LIMIT = 128;
@@ -147,9 +147,12 @@ export class SseConnection {
     this.flush();
   }
 
-  /** Twice the UTF-8 bytes: the UTF-16 estimate the queue's budget was set in, exact for ASCII, more for the rest. */
+  /**
+   * Twice the UTF-8 bytes: the UTF-16 estimate the queue's budget was set in, exact for ASCII, more for the rest.
+   * Counted without encoding the event: an event this connection drops is never encoded for it.
+   */
   private queuedBytesOf(event: StreamEvent): number {
-    return this.lengthOf(encodedEvent(event)) * 2;
+    return (wireBytes(event) + this.head.length) * 2;
   }
 
   private lengthOf(event: EncodedEvent): number {

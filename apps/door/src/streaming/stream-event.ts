@@ -15,6 +15,8 @@ export interface StreamEvent {
   readonly state: TaskState | null;
   /** Its SSE text as UTF-8, made by the first connection that writes it and shared by the rest (encodedEvent). */
   encoded?: EncodedEvent;
+  /** Its SSE text's UTF-8 length without a reader's head, counted once without encoding it (wireBytes). */
+  wireBytes?: number;
 }
 
 /**
@@ -29,8 +31,26 @@ export interface EncodedEvent {
   readonly body: Buffer;
 }
 
+const DATA_PREFIX = 'data: ';
+const ID_PREFIX = 'id: ';
+const ID_SUFFIX = '\ndata: ';
+/** What follows an event's result: the JSON-RPC response's closing brace and the blank line that ends the event. */
+const BODY_END = '}\n\n';
+
+/**
+ * The UTF-8 length of an event's `line` and `body`, without encoding them: what a connection's queue counts an event
+ * at. A reader that stalls drops most of what is queued for it, and no event it never writes is encoded for it.
+ */
+export function wireBytes(event: StreamEvent): number {
+  if (event.wireBytes !== undefined) return event.wireBytes;
+  const { encoded } = event;
+  const line = event.id === null ? DATA_PREFIX.length : ID_PREFIX.length + String(event.id).length + ID_SUFFIX.length;
+  event.wireBytes = encoded === undefined ? line + Buffer.byteLength(event.result) + BODY_END.length : encoded.line.length + encoded.body.length;
+  return event.wireBytes;
+}
+
 export function encodedEvent(event: StreamEvent): EncodedEvent {
   if (event.encoded !== undefined) return event.encoded;
-  event.encoded = { line: Buffer.from(event.id === null ? 'data: ' : `id: ${event.id}\ndata: `), body: Buffer.from(`${event.result}}\n\n`) };
+  event.encoded = { line: Buffer.from(event.id === null ? DATA_PREFIX : `${ID_PREFIX}${event.id}${ID_SUFFIX}`), body: Buffer.from(`${event.result}${BODY_END}`) };
   return event.encoded;
 }

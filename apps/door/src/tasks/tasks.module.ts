@@ -12,7 +12,8 @@ import { TaskStore } from './task-store.js';
 /**
  * The session's tasks: the durable store, the events every transition reports, and the lifecycle. The run queue is
  * provided where its runner is known (AgentModule), so this module never reaches up to the agent; the residue
- * sources (RESIDUE_SOURCES) are bound in the composition root (app.module.ts), so it never reaches across to tools/.
+ * sources (RESIDUE_SOURCES) and what a task's ending waits for (TASK_ENDING_HOLDS) are bound in the composition root
+ * (app.module.ts), so it never reaches across to tools/ or up to formations/.
  */
 @Module({
   imports: [SessionModule],
@@ -30,8 +31,6 @@ import { TaskStore } from './task-store.js';
     },
     { provide: PageTokens, useFactory: (store: TaskStore) => PageTokens.open(store), inject: [TaskStore] },
     { provide: TaskEvents, useFactory: () => new TaskEvents() },
-    // What a task's ending waits for: nothing, until formations/ adds its member calls on init.
-    { provide: TASK_ENDING_HOLDS, useFactory: (): TaskEndingHold[] => [] },
     {
       provide: TaskLifecycle,
       useFactory: (store: TaskStore, events: TaskEvents, trace: TraceWriter, residue: ResidueSource[], endingHolds: TaskEndingHold[]) =>
@@ -39,6 +38,6 @@ import { TaskStore } from './task-store.js';
       inject: [TaskStore, TaskEvents, TraceWriter, RESIDUE_SOURCES, TASK_ENDING_HOLDS],
     },
   ],
-  exports: [TaskStore, TaskEvents, TaskLifecycle, PageTokens, TASK_ENDING_HOLDS],
+  exports: [TaskStore, TaskEvents, TaskLifecycle, PageTokens],
 })
 export class TasksModule {}

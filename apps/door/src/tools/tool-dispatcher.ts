@@ -119,7 +119,7 @@ export class ToolDispatcher {
     try {
       const runtimeTool = isRuntimeToolName(call.name) ? this.runtime.get(call.name) : undefined;
       const artifact = runtimeTool === undefined ? this.answeringArtifact(call.name) : undefined;
-      const refusal = this.inventory.inputRefusal(call.name, call.input);
+      const refusal = await this.inventory.inputRefusal(call.name, call.input);
       if (refusal !== null) {
         runtimeTool?.inputRefused?.(call.input, refusal, ctx);
         throw new ToolInputError(refusal);

@@ -17,7 +17,7 @@ import { shellEntry, ToolInventory } from './tool-inventory.js';
 
 const runtime = (name: string, inputSchema: JsonObject, checkedSchema?: JsonObject) => ({ name, kind: 'runtime' as const, description: name, inputSchema, checkedSchema });
 
-test('every schema the door declares compiles under strict Ajv on its first call', () => {
+test('every schema the door declares compiles under strict Ajv on its first call', async () => {
   const inventory = new ToolInventory([
     shellEntry('bash'),
     runtime('background-command', BACKGROUND_COMMAND_SCHEMA),
@@ -30,13 +30,13 @@ test('every schema the door declares compiles under strict Ajv on its first call
     runtime('share-file', SHARE_FILE_SCHEMA),
     runtime('submit-plan', SUBMIT_PLAN_SCHEMA, SUBMIT_PLAN_CHECKED_SCHEMA),
   ]);
-  for (const name of inventory.names()) assert.doesNotThrow(() => inventory.inputRefusal(name, {}), name);
+  for (const name of inventory.names()) await assert.doesNotReject(() => inventory.inputRefusal(name, {}), name);
 });
 
-test('a call is checked against its schema, the first call as the next', () => {
+test('a call is checked against its schema, the first call as the next', async () => {
   const inventory = new ToolInventory([shellEntry('bash')]);
-  assert.equal(inventory.inputRefusal('bash', { command: 'ls' }), null);
-  assert.equal(inventory.inputRefusal('bash', { command: 7 }), 'command 7 is not a string');
-  assert.equal(inventory.inputRefusal('bash', { cmd: 'ls' }), 'the input has an unknown field "cmd"');
-  assert.equal(inventory.inputRefusal('sh', { anything: true }), null, 'a tool not in the inventory is refused elsewhere');
+  assert.equal(await inventory.inputRefusal('bash', { command: 'ls' }), null);
+  assert.equal(await inventory.inputRefusal('bash', { command: 7 }), 'command 7 is not a string');
+  assert.equal(await inventory.inputRefusal('bash', { cmd: 'ls' }), 'the input has an unknown field "cmd"');
+  assert.equal(await inventory.inputRefusal('sh', { anything: true }), null, 'a tool not in the inventory is refused elsewhere');
 });

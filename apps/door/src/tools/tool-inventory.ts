@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files.js';
 import type { JsonObject } from '@murmur/protocol';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { stringify } from 'yaml';
 
 /** One tool the model is told of: its name, what it does, and the JSON Schema of its input. */
@@ -85,15 +85,28 @@ export class ToolInventory {
     }
   }
 
-  /** Why an input does not fit the tool's schema, in words naming the field and its value; null when it fits. */
-  inputRefusal(name: string, input: Record<string, unknown>): string | null {
+  /**
+   * Why an input does not fit the tool's schema, in words naming the field and its value; null when it fits. Ajv
+   * itself is loaded with the first call that checks one (a door that runs no tool never loads it: docs/benchmarks.md).
+   */
+  async inputRefusal(name: string, input: Record<string, unknown>): Promise<string | null> {
     const tool = this.byName.get(name);
     if (!tool) return null;
-    this.ajv ??= new Ajv({ allErrors: false, strict: true });
+    this.ajv ??= new (await ajvClass())({ allErrors: false, strict: true });
     tool.validate ??= this.ajv.compile(tool.entry.checkedSchema ?? tool.entry.inputSchema);
     if (tool.validate(input)) return null;
     return describeSchemaError(tool.validate.errors?.[0], input);
   }
+}
+
+/**
+ * Ajv's class, imported on first use. Node's ES module loader names ajv's CommonJS exports (`Ajv`); the bundle's chunk
+ * of it exports only its `module.exports`, which is the class with `Ajv` set on it: read where either has it.
+ */
+async function ajvClass(): Promise<typeof Ajv> {
+  const loaded = await import('ajv');
+  const named: typeof Ajv | undefined = loaded.Ajv;
+  return named ?? loaded.default.Ajv;
 }
 
 function valueAt(input: Record<string, unknown>, pointer: string): unknown {
