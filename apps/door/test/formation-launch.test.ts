@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { MurmurClient, TaskNotFoundError } from '@murmur/client';
-import { isAlive } from '../src/session/session-registry.js';
 import { runMur, until } from './support/client-cli.js';
 import path from 'node:path';
 import { REPO_ROOT, tempDir } from './support/door-process.js';
 import { forkMember, makeFormation, memberManifest, nextMessage, runFormation } from './support/formation.js';
+import { isAlive } from './support/tasks.js';
 
 const ANSWER = 'default:\n  turns:\n    - answer: "done: {{task.text}}"\n';
 const ROSTER = ['name: trio', 'entry: planner', 'members:', '  planner: { capsule: ./planner }', '  worker: { capsule: ./worker }', '  critic: { capsule: ./critic }'];

@@ -9,10 +9,10 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { isAlive } from '../src/session/session-registry.js';
 import { deadPid, manifest, registerFake, runMur, sleeper, until } from './support/client-cli.js';
 import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
 import { makeFormation, memberManifest, runFormation } from './support/formation.js';
+import { isAlive } from './support/tasks.js';
 
 const ANSWER = 'default:\n  turns:\n    - answer: "done: {{task.text}}"\n';
 const ROSTER = 'name: duo\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n';
