@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
 import { type ConsoleFormation, type ConsoleFormationsResponse, type ConsoleTaskRecordPage, RECORD_CALLS_SUFFIX, type RecordMemberCallsResponse, RECORDS_PLANE_PATH } from '@murmur/protocol';
-import { addedDoor } from '../src/console-server/added-doors.js';
 import { startTestConsole } from './support/console.js';
 import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
@@ -117,7 +116,7 @@ describe("the formation view API's delegations", () => {
 
   test("mur console on another host reads the delegation from the worker's door: the same delegation as on the formation's host", async () => {
     const [onHost] = await formations();
-    const doors = ['planner', 'worker'].map((name) => addedDoor(formation.member(name).url, null));
+    const doors = ['planner', 'worker'].map((name) => ({ url: formation.member(name).url }));
     const elsewhere = await startTestConsole(tempDir('console-home'), { doors });
     try {
       const { formations: found } = (await (await fetch(`${elsewhere.url}/api/formations`)).json()) as ConsoleFormationsResponse;
