@@ -55,8 +55,14 @@ describe("the formation view API's delegations", () => {
   let formation: FormationProcess;
   let consoleUrl: string;
   let close: () => Promise<void>;
+  // mur console starts beside the doors: it reads the home on each request, so nothing needs to exist before it.
+  let consoleStarting: Promise<void> | undefined;
 
   before(async () => {
+    consoleStarting = startTestConsole(home).then((started) => {
+      consoleUrl = started.url;
+      close = started.close;
+    });
     const roster = makeFormation(ROSTER, {
       planner: { manifest: memberManifest('planner', { acceptance: 'queue', lifecycle: ['delegation_deadline_secs: 60'] }), script: PLANNER },
       worker: { manifest: memberManifest('worker', { callee: true, lifecycle: ['delegation_deadline_secs: 60'] }).replace('capabilities:\n', 'capabilities:\n  spawn:\n    allow: [../helper]\n'), script: WORKER },
@@ -64,11 +70,10 @@ describe("the formation view API's delegations", () => {
       helper: { manifest: HELPER_MANIFEST, script: HELPER },
     });
     formation = await runFormation(roster, home);
-    const started = await startTestConsole(home);
-    consoleUrl = started.url;
-    close = started.close;
+    await consoleStarting;
   });
   after(async () => {
+    await consoleStarting?.catch(() => undefined);
     await close?.();
     formation?.mur.kill('SIGTERM');
     await formation?.mur.exited;

@@ -30,7 +30,8 @@ export async function startTestConsole(home: string, options: { host?: string; d
   const args = ['console', '--port', '0', '--json', '--host', options.host ?? '127.0.0.1', ...doorArgs(options.doors ?? [])];
   const mur = spawnMur(args, home, { MURMUR_CONSOLE_DIST: dist });
   try {
-    const line = await mur.waitFor(/\{"url":"[^"]+"\}\n/, 'mur console to print its address');
+    // A deadline for a console that never starts, not a wait: a loaded machine starting doors beside it can take seconds.
+    const line = await mur.waitFor(/\{"url":"[^"]+"\}\n/, 'mur console to print its address', { timeoutMs: 60_000 });
     const { url } = JSON.parse(line) as { url: string };
     return {
       url,
@@ -43,4 +44,13 @@ export async function startTestConsole(home: string, options: { host?: string; d
     mur.kill('SIGKILL');
     throw error;
   }
+}
+
+/** Consoles started at once; if one fails to start, the others are closed before the failure is thrown. */
+export async function startedTogether(starting: Promise<TestConsole>[]): Promise<TestConsole[]> {
+  const settled = await Promise.allSettled(starting);
+  const failed = settled.find((s) => s.status === 'rejected');
+  if (failed === undefined) return settled.map((s) => (s as PromiseFulfilledResult<TestConsole>).value);
+  await Promise.all(settled.map((s) => (s.status === 'fulfilled' ? s.value.close() : undefined)));
+  throw failed.reason;
 }
