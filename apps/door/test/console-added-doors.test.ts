@@ -9,10 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { ConsoleDoorsResponse } from '@murmur/protocol';
-import { consoleCommand } from '../src/cli/console-command.js';
-import { addedDoor } from '../src/console-server/added-doors.js';
-import { doorSettings } from '../src/config/settings.js';
-import { startConsoleServer } from '../src/console-server/console-server.js';
+import { runMur } from './support/client-cli.js';
+import { startTestConsole } from './support/console.js';
 import { type DoorProcess, REPO_ROOT, runDoor, tempDir } from './support/door-process.js';
 
 /** A non-loopback IPv4 address of this machine, or null (then the suite skips). */
@@ -38,13 +36,11 @@ describe('mur console --door', { skip: outside === null ? 'no non-loopback IPv4 
     )!.token;
     const tokenFile = path.join(tempDir('token'), 'operator.token');
     writeFileSync(tokenFile, `${operator}\n`);
-    const dist = tempDir('dist');
-    writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
-    const added = addedDoor(door.url, tokenFile);
-    key = added.key;
-    const started = await startConsoleServer({ host: '127.0.0.1', port: 0, dist, doors: [added], settings: doorSettings() });
+    // docs/cli.md: an added door is named by its host:port.
+    key = new URL(door.url).host;
+    const started = await startTestConsole(tempDir('home'), { doors: [{ url: door.url, tokenFile }] });
     consoleUrl = started.url;
-    close = () => started.server.close();
+    close = started.close;
   });
   after(async () => {
     await close?.();
@@ -84,8 +80,18 @@ describe('mur console --door', { skip: outside === null ? 'no non-loopback IPv4 
     assert.equal(((await answer.json()) as { error: string }).error, 'not_loopback');
   });
 
-  test('a --token-file belongs to the --door before it; a bad URL is a usage error', async () => {
-    await assert.rejects(consoleCommand(['--token-file', 'x'], () => undefined), /--token-file follows the --door/);
-    await assert.rejects(consoleCommand(['--door', 'ftp://x:1'], () => undefined), /http or https URL/);
+  test('a --token-file belongs to the --door before it; a bad URL or the same door twice is a usage error', async () => {
+    const home = tempDir('home');
+    const refused = async (args: string[], message: RegExp) => {
+      const result = await runMur(['console', '--port', '0', ...args], home);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.equal(result.stdout, '');
+    };
+    await Promise.all([
+      refused(['--token-file', 'x'], /--token-file follows the --door/),
+      refused(['--door', 'ftp://x:1'], /http or https URL/),
+      refused(['--door', door.url, '--door', door.url], /the same door is given twice/),
+    ]);
   });
 });

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
 import { type ConsoleFormation, type ConsoleFormationsResponse, type ConsoleTaskRecordPage, RECORD_CALLS_SUFFIX, type RecordMemberCallsResponse, RECORDS_PLANE_PATH } from '@murmur/protocol';
-import { addedDoor } from '../src/console-server/added-doors.js';
 import { startTestConsole } from './support/console.js';
 import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
@@ -56,8 +55,14 @@ describe("the formation view API's delegations", () => {
   let formation: FormationProcess;
   let consoleUrl: string;
   let close: () => Promise<void>;
+  // mur console starts beside the doors: it reads the home on each request, so nothing needs to exist before it.
+  let consoleStarting: Promise<void> | undefined;
 
   before(async () => {
+    consoleStarting = startTestConsole(home).then((started) => {
+      consoleUrl = started.url;
+      close = started.close;
+    });
     const roster = makeFormation(ROSTER, {
       planner: { manifest: memberManifest('planner', { acceptance: 'queue', lifecycle: ['delegation_deadline_secs: 60'] }), script: PLANNER },
       worker: { manifest: memberManifest('worker', { callee: true, lifecycle: ['delegation_deadline_secs: 60'] }).replace('capabilities:\n', 'capabilities:\n  spawn:\n    allow: [../helper]\n'), script: WORKER },
@@ -65,11 +70,10 @@ describe("the formation view API's delegations", () => {
       helper: { manifest: HELPER_MANIFEST, script: HELPER },
     });
     formation = await runFormation(roster, home);
-    const started = await startTestConsole(home);
-    consoleUrl = started.url;
-    close = started.close;
+    await consoleStarting;
   });
   after(async () => {
+    await consoleStarting?.catch(() => undefined);
     await close?.();
     formation?.mur.kill('SIGTERM');
     await formation?.mur.exited;
@@ -117,7 +121,7 @@ describe("the formation view API's delegations", () => {
 
   test("mur console on another host reads the delegation from the worker's door: the same delegation as on the formation's host", async () => {
     const [onHost] = await formations();
-    const doors = ['planner', 'worker'].map((name) => addedDoor(formation.member(name).url, null));
+    const doors = ['planner', 'worker'].map((name) => ({ url: formation.member(name).url }));
     const elsewhere = await startTestConsole(tempDir('console-home'), { doors });
     try {
       const { formations: found } = (await (await fetch(`${elsewhere.url}/api/formations`)).json()) as ConsoleFormationsResponse;

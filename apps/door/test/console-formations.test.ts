@@ -61,8 +61,14 @@ describe('the formation view API', () => {
   let formation: FormationProcess;
   let consoleUrl: string;
   let close: () => Promise<void>;
+  // mur console starts beside the doors: it reads the home on each request, so nothing needs to exist before it.
+  let consoleStarting: Promise<void> | undefined;
 
   before(async () => {
+    consoleStarting = startTestConsole(home, { host: '0.0.0.0' }).then((started) => {
+      consoleUrl = started.url.replace('0.0.0.0', '127.0.0.1');
+      close = started.close;
+    });
     const roster = makeFormation(ROSTER, {
       planner: { manifest: memberManifest('planner', { acceptance: 'queue', lifecycle: ['delegation_deadline_secs: 30'] }), script: PLANNER },
       worker: { manifest: memberManifest('worker', { callee: true }).replace('capabilities:\n', 'capabilities:\n  shell:\n    allow: [bash]\n'), script: WORKER },
@@ -70,11 +76,10 @@ describe('the formation view API', () => {
     });
     formation = await runFormation(roster, home);
     // The console reads the formation's MURMUR_HOME, as `MURMUR_HOME=<home> mur console` would.
-    const started = await startTestConsole(home, { host: '0.0.0.0' });
-    consoleUrl = started.url.replace('0.0.0.0', '127.0.0.1');
-    close = started.close;
+    await consoleStarting;
   });
   after(async () => {
+    await consoleStarting?.catch(() => undefined);
     await close?.();
     formation?.mur.kill('SIGTERM');
     await formation?.mur.exited;

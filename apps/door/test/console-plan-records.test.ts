@@ -38,19 +38,24 @@ describe('a plan on the record API', () => {
   const ids: Record<string, string> = {};
   let consoleUrl: string;
   let close: () => Promise<void>;
+  // mur console starts beside the doors: it reads the home on each request, so nothing needs to exist before it.
+  let consoleStarting: Promise<void> | undefined;
 
   before(async () => {
+    consoleStarting = startTestConsole(home).then((started) => {
+      consoleUrl = started.url;
+      close = started.close;
+    });
     const example = await runDoor(EXAMPLE, [], home);
     doors.push(example);
     ids.report = taskOf(await send(example.url, 'Write me a host report')).id;
     const failing = await runDoor(makeCapsule(manifestYaml({ name: 'failing-plan', extra: '  plan:\n    submit: true' }), FAILING), [], home);
     doors.push(failing);
     ids.failing = taskOf(await send(failing.url, 'failing plan')).id;
-    const started = await startTestConsole(home);
-    consoleUrl = started.url;
-    close = started.close;
+    await consoleStarting;
   });
   after(async () => {
+    await consoleStarting?.catch(() => undefined);
     await close?.();
     for (const door of doors) await door.stop();
   });

@@ -33,9 +33,15 @@ describe('the record API', () => {
   let live: DoorProcess;
   let consoleUrl: string;
   let close: () => Promise<void>;
+  // mur console starts beside the doors: it reads the home on each request, so nothing needs to exist before it.
+  let consoleStarting: Promise<void> | undefined;
   const ids: Record<string, string> = {};
 
   before(async () => {
+    consoleStarting = startTestConsole(home).then((started) => {
+      consoleUrl = started.url;
+      close = started.close;
+    });
     ended = await runDoor(makeCapsule(manifestYaml({ name: 'ended-one' }), SCRIPT), [], home);
     ids.build = (await send(ended.url, 'build the kite\nsecond line')).json.result.task.id;
     ids.deploy = (await send(ended.url, 'deploy please')).json.result.task.id;
@@ -45,11 +51,10 @@ describe('the record API', () => {
     live = await runDoor(makeCapsule(manifestYaml({ name: 'live-one' }), SCRIPT), [], home);
     ids.live = (await send(live.url, 'hello there')).json.result.task.id;
     // The console reads the doors' MURMUR_HOME, as `MURMUR_HOME=<home> mur console` would.
-    const started = await startTestConsole(home);
-    consoleUrl = started.url;
-    close = started.close;
+    await consoleStarting;
   });
   after(async () => {
+    await consoleStarting?.catch(() => undefined);
     await close?.();
     await live?.stop();
   });

@@ -37,8 +37,14 @@ describe('the rollups', () => {
   let second: DoorProcess;
   let consoleUrl: string;
   let close: () => Promise<void>;
+  // mur console starts beside the doors: it reads the home on each request, so nothing needs to exist before it.
+  let consoleStarting: Promise<void> | undefined;
 
   before(async () => {
+    consoleStarting = startTestConsole(home).then((started) => {
+      consoleUrl = started.url;
+      close = started.close;
+    });
     first = await runDoor(makeCapsule(manifestYaml({ name: 'rollup-one' }), SCRIPT), [], home);
     await send(first.url, 'build the kite');
     await send(first.url, 'build the boat');
@@ -49,11 +55,10 @@ describe('the rollups', () => {
     second = await runDoor(makeCapsule(manifestYaml({ name: 'rollup-two' }), SCRIPT), [], home);
     await send(second.url, 'build the cart');
     await send(second.url, 'deploy now'); // left waiting for its reply
-    const started = await startTestConsole(home);
-    consoleUrl = started.url;
-    close = started.close;
+    await consoleStarting;
   });
   after(async () => {
+    await consoleStarting?.catch(() => undefined);
     await close?.();
     await second?.stop();
   });

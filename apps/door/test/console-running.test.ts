@@ -3,7 +3,8 @@
  * MURMUR_HOME, a formation member among them, plus added doors that refuse or never answer. The snapshot shows each
  * door's live tasks with their activity (a tool call in flight, a prompt waiting for a reply), the aggregated stream
  * pushes changes, a door that needs a token or does not answer is held as the page's door hold holds it, and the
- * bounds on doors, tasks followed and tasks shown hold.
+ * bounds on doors, tasks followed and tasks shown hold. The door bound's cut is a unit spec beside the watch
+ * (src/console-server/running/running-now.spec.ts): reaching RUNNING_DOORS_MAX takes that many doors.
  */
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -11,8 +12,6 @@ import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
 import type { ConsoleRunningSnapshot, RunningDoor } from '@murmur/protocol';
 import { RUNNING_DOORS_MAX, RUNNING_TASKS_PER_DOOR_MAX, RUNNING_TASKS_SHOWN } from '@murmur/protocol';
-import { addedDoor } from '../src/console-server/added-doors.js';
-import { RunningNow } from '../src/console-server/running/running-now.js';
 import { startTestConsole } from './support/console.js';
 import { type TinyServer, tinyServer, until } from './support/client-cli.js';
 import { type DoorProcess, makeCapsule, manifestYaml, REPO_ROOT, runDoor, tempDir } from './support/door-process.js';
@@ -111,7 +110,7 @@ describe('the running-now watch', () => {
       res.end(JSON.stringify({ error: 'unauthenticated', message: 'this door needs a token' }));
     });
     silent = await tinyServer((req) => req.socket.destroy());
-    const server = await startTestConsole(home, { doors: [addedDoor(refusing.url, null), addedDoor(silent.url, null)] });
+    const server = await startTestConsole(home, { doors: [{ url: refusing.url }, { url: silent.url }] });
     consoleUrl = server.url;
     close = server.close;
   });
@@ -124,8 +123,8 @@ describe('the running-now watch', () => {
     await silent?.close();
   });
 
-  const snapshot = async (): Promise<ConsoleRunningSnapshot> => {
-    const answer = await fetch(`${consoleUrl}/api/running`);
+  const snapshot = async (url = consoleUrl): Promise<ConsoleRunningSnapshot> => {
+    const answer = await fetch(`${url}/api/running`);
     assert.equal(answer.status, 200);
     assert.equal(answer.headers.get('cache-control'), 'no-store');
     return (await answer.json()) as ConsoleRunningSnapshot;
@@ -208,12 +207,13 @@ describe('the running-now watch', () => {
   test('a task started before the watch is seeded from ListTasks', async () => {
     const client = new MurmurClient(doors[1].url);
     const asking = await client.sendText('ask Bo', { returnImmediately: true });
-    const other = new RunningNow({ home });
+    // A second mur console on the same home, started after the task: its watch begins with the task already there.
+    const other = await startTestConsole(home);
     try {
-      const seen = await until(() => doorOf(other.snapshot(), doors[1].url)?.tasks.find((t) => t.taskId === asking.id && t.activity.kind === 'input'), 'the seeded task');
+      const seen = await until(async () => doorOf(await snapshot(other.url), doors[1].url)?.tasks.find((t) => t.taskId === asking.id && t.activity.kind === 'input'), 'the seeded task');
       assert.deepEqual(seen.activity, { kind: 'input', prompt: 'Which colour, ask Bo?' });
     } finally {
-      other.close();
+      await other.close();
       await client.cancelTask(asking.id);
     }
   });
@@ -250,29 +250,30 @@ describe('the running-now watch', () => {
   });
 
   test('a door that does not answer is held after one request, asked again on the back-off or when the operator asks', async () => {
-    // A watch of its own, started now, so the back-off's first step (5 s) is still ahead.
+    // A mur console of its own, started now, so the back-off's first step (5 s) is still ahead.
     const dead = await tinyServer((req) => req.socket.destroy());
-    const own = new RunningNow({ home: tempDir('empty-home'), added: [addedDoor(dead.url, null)] });
+    const startedAt = Date.now();
+    const own = await startTestConsole(tempDir('empty-home'), { doors: [{ url: dead.url }] });
     try {
-      const startedAt = Date.now();
-      const held = await until(() => {
-        const d = doorOf(own.snapshot(), dead.url);
+      const held = await until(async () => {
+        const d = doorOf(await snapshot(own.url), dead.url);
         return d?.state === 'unreachable' ? d : undefined;
       }, 'the silent door held');
       assert.equal(dead.requests.length, 1, 'one ListTasks, no retries');
       assert.ok(held.problem !== null && held.problem.length > 0);
       const retryAt = Date.parse(held.retryAt ?? '');
       assert.ok(retryAt >= startedAt + 5_000 && retryAt <= Date.now() + 5_000, `asked again at the first step, ${held.retryAt}`);
-      assert.equal(own.askAgain(held.key), true);
+      const asked = await fetch(`${own.url}/api/running/doors/${held.key}/retry`, { method: 'POST' });
+      assert.equal(asked.status, 204, 'Ask again for a door it watches');
       await until(() => (dead.requests.length === 2 ? true : undefined), 'a second request after Ask again');
-      const again = await until(() => {
-        const d = doorOf(own.snapshot(), dead.url);
+      const again = await until(async () => {
+        const d = doorOf(await snapshot(own.url), dead.url);
         return d?.state === 'unreachable' ? d : undefined;
       }, 'held again');
       // The second failure in a row waits the second step.
       assert.ok(Date.parse(again.retryAt ?? '') >= Date.now() + 5_000, `the second step, ${again.retryAt}`);
     } finally {
-      own.close();
+      await own.close();
       await dead.close();
     }
   });
@@ -281,17 +282,5 @@ describe('the running-now watch', () => {
     const answer = await fetch(`${consoleUrl}/api/running/doors/127.0.0.1:1/retry`, { method: 'POST' });
     assert.equal(answer.status, 404);
     assert.deepEqual(await answer.json(), { error: 'not_found', message: 'the running-now page watches no door 127.0.0.1:1' });
-  });
-
-  test('past the door bound, the rest are counted as unwatched and not asked', async () => {
-    const bounded = new RunningNow({ home, maxDoors: 2 });
-    try {
-      const s = bounded.snapshot();
-      assert.equal(s.doors.length, 2);
-      assert.equal(s.unwatched, 3);
-      assert.equal(s.bounds.doors, 2);
-    } finally {
-      bounded.close();
-    }
   });
 });

@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
 import { MurmurClient, TaskNotFoundError } from '@murmur/client';
-import { isAlive } from '../src/session/session-registry.js';
-import { runMur, until } from './support/client-cli.js';
+import { pidExists, runMur, until } from './support/client-cli.js';
 import path from 'node:path';
 import { REPO_ROOT, tempDir } from './support/door-process.js';
 import { forkMember, makeFormation, memberManifest, nextMessage, runFormation } from './support/formation.js';
@@ -110,7 +109,7 @@ describe('a formation launched, listed and stopped as a whole', () => {
     assert.equal(stopped.code, 0, stopped.stderr);
     assert.deepEqual(JSON.parse(stopped.stdout), { formation: 'trio', pid: formation.pid, members: formation.members.map((m) => m.sessionId), stopped: true });
     assert.equal((await formation.mur.exited).code, 0);
-    for (const m of formation.members) assert.equal(isAlive(m.pid), false, `${m.member} exited`);
+    for (const m of formation.members) assert.equal(pidExists(m.pid), false, `${m.member} exited`);
     assert.equal((await runMur(['ps', '--json'], home)).stdout, '[]\n');
   });
 });

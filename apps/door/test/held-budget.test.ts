@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HELD_REQUEST_BYTES } from '../src/methods/held-requests.js';
 import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
 import { type HttpAnswer, rpc, send } from './support/rpc.js';
 import { lifecycleManifest, listAll } from './support/tasks.js';
@@ -25,6 +24,8 @@ default:
     - answer: no rule
 `;
 
+/** The held-request budget docs/reliability.md states (its unit is src/methods/held-requests.spec.ts). */
+const HELD_BUDGET_BYTES = 32 * 1024 * 1024;
 /** Bodies of about 7.3 MB: four fit in the 32 MiB budget (29.4 MB), a fifth does not. */
 const PADDING = 'z'.repeat(7 * 1024 * 1024);
 
@@ -35,7 +36,7 @@ before(async () => {
 after(() => door.stop());
 
 test('past 32 MiB of held request bodies a blocking SendMessage is answered at once; answered ones free their bytes', { timeout: 60_000 }, async () => {
-  assert.equal(HELD_REQUEST_BYTES, 32 * 1024 * 1024);
+  assert.ok(4 * PADDING.length < HELD_BUDGET_BYTES && 5 * PADDING.length > HELD_BUDGET_BYTES, 'four bodies fit in the budget, five do not');
   const answered: HttpAnswer[] = [];
   const held = Array.from({ length: 4 }, async (_, i) => {
     const answer = await send(door.url, `nap ${i} ${PADDING}`);

@@ -1,70 +1,19 @@
 /**
  * Concurrent intake is bounded by bytes (issue 16): a body that does not fit in the intake budget waits, unread, for
  * earlier ones to be taken in; small bodies have a budget of their own, so they never queue behind a large one, and
- * wait only when 8 MiB of small bodies are being read at once. Unit tests of the semaphore, then the door under it.
+ * wait only when 8 MiB of small bodies are being read at once. The semaphore's own tests are src/rpc/intake-budget.spec.ts.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { INTAKE_SMALL_BODY_BYTES, IntakeBudget, intakeBytesFor, SMALL_INTAKE_BYTES } from '../src/rpc/intake-budget.js';
-import { bodyLimitFor } from '../src/rpc/rpc-routes.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor } from './support/door-process.js';
 import { rpc } from './support/rpc.js';
 
-describe('the intake budget', () => {
-  test('grants in order while there is room; a release lets the next waiter in; a cancelled waiter is skipped', () => {
-    const budget = new IntakeBudget(100);
-    const granted: string[] = [];
-    const releases = new Map<string, () => void>();
-    const ask = (name: string, bytes: number) =>
-      budget.reserve(bytes, (release) => {
-        granted.push(name);
-        releases.set(name, release);
-      });
-    assert.equal(ask('a', 60).waited, false);
-    assert.equal(ask('b', 50).waited, true);
-    const c = ask('c', 10);
-    assert.equal(c.waited, true, 'first come, first served: c does not overtake b');
-    const d = ask('d', 10);
-    assert.deepEqual(granted, ['a']);
-    d.cancel();
-    releases.get('a')!();
-    releases.get('a')!();
-    assert.deepEqual(granted, ['a', 'b', 'c']);
-    assert.equal(budget.heldBytes, 60);
-    assert.equal(budget.waiting, 0);
-    assert.equal(ask('huge', 1_000).waited, true, 'a body larger than the budget waits for all of it');
-    releases.get('b')!();
-    releases.get('c')!();
-    assert.deepEqual(granted, ['a', 'b', 'c', 'huge']);
-    assert.equal(budget.heldBytes, 100);
-  });
-
-  test('tryReserve takes room only when nothing must wait: not past the budget, not ahead of a waiter', () => {
-    const budget = new IntakeBudget(100);
-    const first = budget.tryReserve(60);
-    assert.ok(first, 'room: granted at once');
-    assert.equal(budget.tryReserve(50), null, 'no room: nothing is held and nobody waits');
-    assert.equal(budget.heldBytes, 60);
-    assert.equal(budget.waiting, 0);
-    let waiterGranted = false;
-    budget.reserve(50, () => {
-      waiterGranted = true;
-    });
-    assert.equal(budget.tryReserve(10), null, 'room for 10, but a waiter is ahead');
-    first();
-    assert.equal(waiterGranted, true);
-    const second = budget.tryReserve(10);
-    assert.ok(second);
-    assert.equal(budget.heldBytes, 60);
-  });
-
-  test('is twice the body limit', () => {
-    assert.equal(intakeBytesFor(bodyLimitFor(1000, 1)), 16 * 1024 * 1024);
-  });
-});
+/** docs/reliability.md: "bodies up to 64 KiB in a budget of their own, 8 MiB". */
+const SMALL_BODY_BYTES = 64 * 1024;
+const SMALL_BUDGET_BYTES = 8 * 1024 * 1024;
 
 /** A raw request whose body arrives in two parts, the second when `finish` is called; resolves with the answer text. */
 function splitRequest(url: string, body: string, firstBytes: number): { finish: () => void; destroy: () => void; answer: Promise<string> } {
@@ -135,8 +84,8 @@ describe('a door whose small-body budget is full', () => {
 
   test('small bodies are bounded by bytes too: past 8 MiB being read at once the next waits, unread', { timeout: 60_000 }, async () => {
     // Bodies of the largest small size, each half sent: enough of them to hold the whole small budget.
-    const count = Math.floor(SMALL_INTAKE_BYTES / INTAKE_SMALL_BODY_BYTES);
-    const held = Array.from({ length: count }, (_, i) => splitRequest(door.url, messageBody(`small-${i}`, INTAKE_SMALL_BODY_BYTES), 100));
+    const count = Math.floor(SMALL_BUDGET_BYTES / SMALL_BODY_BYTES);
+    const held = Array.from({ length: count }, (_, i) => splitRequest(door.url, messageBody(`small-${i}`, SMALL_BODY_BYTES), 100));
     await new Promise((resolve) => setTimeout(resolve, 500));
     let answered = false;
     const waiting = rpc(door.url, 'GetTask', { id: 'tsk_00000000000000000000000000000000' }).then((a) => {

@@ -9,13 +9,19 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { type ConsoleTaskRecordPage, type ConsoleTaskSummariesPage, RECORD_PAGE_MAX, RECORDS_PLANE_PATH, type TaskRecordEntry } from '@murmur/protocol';
 import { seedTasks } from '../bench/seed-tasks.js';
-import type { TraceLine } from '../src/records/trace-schema.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor } from './support/door-process.js';
 import { HEAP_CAP_MIB, RSS_CEILING_MIB } from './hostile/memory-ceiling.js';
 
 const TOOL_CALLS = 10_000;
 const OUTPUT_BYTES = 32 * 1024;
 const INPUT = 'tally every ledger of the archive';
+
+/**
+ * A trace line as docs/records.md describes one: `ts`, `type`, then that type's fields (docs/records.md, "The record
+ * types"). The door decodes each line whole or skips it, so a seeded line off its schema would be missing from the
+ * pages below, and the count of each entry kind the test asserts would not hold.
+ */
+type SeedLine = { ts: string; type: string } & Record<string, unknown>;
 
 /** Tool call i's output: its number first, so a page that placed the wrong output shows it. */
 const outputOf = (i: number) => `ledger ${i} `.padEnd(OUTPUT_BYTES, 'x');
@@ -33,20 +39,20 @@ async function seedBigTask(recordsDir: string): Promise<string> {
   const taskId = seeded.idByChange(seeded.firstChange);
   const ts = (ms: number) => new Date(ms).toISOString();
   const file = path.join(recordsDir, 'trace.jsonl');
-  const lines: TraceLine[] = [
+  const lines: SeedLine[] = [
     { ts: ts(startMs), type: 'task_start', task_id: taskId, context_id: 'ctx_big', message_id: 'msg-big', origin: 'seed', trust: 'trusted', text_chars: INPUT.length, text: INPUT, references: [], attachments: [] },
     { ts: ts(startMs + 5), type: 'inference', task_id: taskId, turn: 1, driver: 'script', stop_reason: 'tool_use', usage: { input: 100, output: 10, cached: 0 }, tool_calls: TOOL_CALLS, duration_ms: 5, first_token_ms: 1 },
   ];
   let batch = lines.map((l) => JSON.stringify(l));
   for (let i = 0; i < TOOL_CALLS; i++) {
-    const line: TraceLine = { ts: ts(startMs + 10 + i * 10), type: 'tool_call', task_id: taskId, tool: 'bash', tool_call_id: `call_${i}`, status: 'passed', duration_ms: 5, exit_code: 0, input: { command: `tally ledger ${i}` }, output: outputOf(i) };
+    const line: SeedLine = { ts: ts(startMs + 10 + i * 10), type: 'tool_call', task_id: taskId, tool: 'bash', tool_call_id: `call_${i}`, status: 'passed', duration_ms: 5, exit_code: 0, input: { command: `tally ledger ${i}` }, output: outputOf(i) };
     batch.push(JSON.stringify(line));
     if (batch.length >= 1000) {
       appendFileSync(file, `${batch.join('\n')}\n`);
       batch = [];
     }
   }
-  const tail: TraceLine[] = [
+  const tail: SeedLine[] = [
     { ts: ts(endMs - 5), type: 'inference', task_id: taskId, turn: 2, driver: 'script', stop_reason: 'end_turn', usage: { input: 200, output: 20, cached: 0 }, tool_calls: 0, duration_ms: 5, first_token_ms: 1 },
     { ts: ts(endMs), type: 'task_end', task_id: taskId, state: 'TASK_STATE_COMPLETED', status: 'task completed', running_commands: [] },
     { ts: ts(endMs), type: 'task_result', task_id: taskId, chars: 20 },

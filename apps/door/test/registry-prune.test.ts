@@ -9,8 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { isAlive } from '../src/session/session-registry.js';
-import { deadPid, manifest, registerFake, runMur, sleeper, until } from './support/client-cli.js';
+import { deadPid, manifest, pidExists, registerFake, runMur, sleeper, until } from './support/client-cli.js';
 import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
 import { makeFormation, memberManifest, runFormation } from './support/formation.js';
 
@@ -38,7 +37,7 @@ describe('a SIGKILLed supervisor and member: the next mur ps lists them once and
   let live: DoorProcess;
   after(async () => {
     formation?.mur.kill('SIGKILL');
-    for (const m of formation?.members ?? []) if (isAlive(m.pid)) process.kill(m.pid, 'SIGKILL');
+    for (const m of formation?.members ?? []) if (pidExists(m.pid)) process.kill(m.pid, 'SIGKILL');
     await live?.stop();
   });
 
@@ -53,7 +52,7 @@ describe('a SIGKILLed supervisor and member: the next mur ps lists them once and
     formation.mur.kill('SIGKILL');
     await formation.mur.exited;
     // The planner notices its supervisor gone and stops by itself (its own entry with it); the worker cannot.
-    await until(() => (!isAlive(worker.pid) && !isAlive(planner.pid) ? true : undefined), 'the members gone');
+    await until(() => (!pidExists(worker.pid) && !pidExists(planner.pid) ? true : undefined), 'the members gone');
     assert.ok(existsSync(formationFile), 'the SIGKILLed supervisor left its formation entry');
     assert.ok(existsSync(sessionFile(home, worker.sessionId)), 'the SIGKILLed member left its session entry');
 
@@ -85,7 +84,7 @@ describe('a formation that stops cleanly removes the entry of a member that was 
     formation = await runFormation(duo(), home);
     const worker = formation.member('worker');
     process.kill(worker.pid, 'SIGKILL');
-    await until(() => (!isAlive(worker.pid) ? true : undefined), 'the worker gone');
+    await until(() => (!pidExists(worker.pid) ? true : undefined), 'the worker gone');
     assert.ok(existsSync(sessionFile(home, worker.sessionId)));
     formation.mur.kill('SIGTERM');
     assert.equal((await formation.mur.exited).code, 0);

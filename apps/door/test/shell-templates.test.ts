@@ -1,13 +1,12 @@
 /**
  * Template values reach a shell as text, never as code (issue 16): inside a tool's `command` each value is one
- * quoted shell word; the hello example passes its reply as an argument. A hostile reply creates no file.
+ * quoted shell word; the hello example passes its reply as an argument. A hostile reply creates no file. The quoting
+ * itself is unit-tested beside its source (src/tools/shell-quote.spec.ts, src/agent/script-driver.spec.ts).
  */
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { renderToolInput } from '../src/agent/script-driver.js';
-import { shellQuote } from '../src/tools/shell-quote.js';
 import { makeCapsule, manifestYaml, REPO_ROOT, runDoor, tempDir } from './support/door-process.js';
 import { send } from './support/rpc.js';
 
@@ -27,18 +26,6 @@ function assertUntouched(dir: string): void {
   assert.equal(existsSync(path.join(dir, 'pwned2')), false, 'no file was created by the reply');
   assert.equal(existsSync(path.join(dir, 'x')), true, 'nothing was removed by the reply');
 }
-
-test('shellQuote reads back as the value in bash, whatever it holds', () => {
-  assert.equal(shellQuote("it's"), `'it'\\''s'`);
-  assert.equal(shellQuote('main'), 'main');
-  assert.equal(shellQuote(''), `''`);
-  assert.equal(shellQuote('a b'), `'a b'`);
-  assert.deepEqual(renderToolInput({ command: 'echo {{reply}}', args: ['{{reply}}'], nested: { text: '"{{reply}}"' } }, { taskText: '', match: null, reply: `a'b"c`, tool: null }), {
-    command: `echo 'a'\\''b"c'`,
-    args: [`a'b"c`],
-    nested: { text: `"a'b"c"` },
-  });
-});
 
 test("examples/hello's deploy rule keeps a hostile reply as text", async () => {
   const capsule = path.join(tempDir('hello'), 'hello');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ConversationMessage } from './conversation.js';
 import type { DriverChunk, DriverRequest, ToolOutcome } from './driver.js';
-import { ScriptTaskDriver } from './script-driver.js';
+import { renderToolInput, ScriptTaskDriver } from './script-driver.js';
 import { type Script, scriptSchema } from './script.schema.js';
 
 const script = (value: unknown): Script => scriptSchema.parse(value);
@@ -76,4 +76,12 @@ test('an aborted signal ends a sleeping call at once', async () => {
   const call = driver.infer(request(1, [task], abort.signal), () => undefined);
   abort.abort();
   await assert.rejects(call);
+});
+
+test("a template inside a tool's command is one quoted shell word; elsewhere it is the value as it is", () => {
+  assert.deepEqual(renderToolInput({ command: 'echo {{reply}}', args: ['{{reply}}'], nested: { text: '"{{reply}}"' } }, { taskText: '', match: null, reply: `a'b"c`, tool: null }), {
+    command: `echo 'a'\\''b"c'`,
+    args: [`a'b"c`],
+    nested: { text: `"a'b"c"` },
+  });
 });

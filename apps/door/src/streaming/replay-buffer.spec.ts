@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ReplayBuffer } from './replay-buffer.js';
+import { REPLAY_BYTES, ReplayBuffer } from './replay-buffer.js';
 import type { StreamEvent } from './stream-event.js';
 
 const event = (id: bigint): StreamEvent => ({ id, taskId: 't', murmur: false, result: '{}', change: null, state: null });
@@ -83,4 +83,30 @@ test('an ended task’s eviction record is dropped', () => {
   assert.equal(buffer.replayTask('t', 5n).gapFirstAvailableId, 7n);
   buffer.forgetTask('t');
   assert.equal(buffer.replayTask('t', 5n).gapFirstAvailableId, null);
+});
+
+/** An event whose JSON result is about `chars` bytes, for the byte budget (issue 16). */
+const sized = (id: number, chars: number): StreamEvent => ({ id: BigInt(id), taskId: 't', murmur: false, result: JSON.stringify({ x: 'y'.repeat(chars) }), change: null, state: null });
+
+test('holds at most its byte budget beside 512 events; a replay from before it answers a gap', () => {
+  const buffer = new ReplayBuffer(512, 100_000);
+  for (let i = 0; i < 100; i++) buffer.push(sized(i, 10_000));
+  assert.ok(buffer.heldBytes <= 100_000, `${buffer.heldBytes}`);
+  assert.equal(buffer.size, 4);
+  const replay = buffer.replay(0n);
+  assert.equal(replay.gapFirstAvailableId, 96n);
+  assert.deepEqual(replay.events.map((e) => e.id), [96n, 97n, 98n, 99n]);
+  assert.equal(buffer.replay(96n).gapFirstAvailableId, null);
+});
+
+test('the newest event stays even alone over the byte budget; the count bound holds as before', () => {
+  const buffer = new ReplayBuffer(512, 1_000);
+  buffer.push(sized(1, 10));
+  buffer.push(sized(2, 50_000));
+  assert.deepEqual(buffer.events().map((e) => e.id), [2n]);
+  const counted = new ReplayBuffer();
+  for (let i = 0; i < 2_000; i++) counted.push(sized(i, 1));
+  assert.equal(counted.size, 512);
+  assert.equal(counted.events()[0].id, 1488n);
+  assert.equal(REPLAY_BYTES, 4 * 1024 * 1024);
 });

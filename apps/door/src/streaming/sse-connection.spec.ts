@@ -103,3 +103,31 @@ test('a stalled reader has one slice handed to its socket; the rest waits for dr
   assert.match(all, /^id: 3$/m);
   assert.ok(res.ended);
 });
+
+/** A response whose socket never drains: every write after the first reports backpressure. */
+class StalledResponse extends EventEmitter {
+  written = '';
+  write(chunk: Buffer | string): boolean {
+    this.written += chunk.toString();
+    return false;
+  }
+  end(): void {}
+}
+
+test('a connection queue drops its oldest events past its bytes, and lagged counts them (issue 16)', async () => {
+  const res = new StalledResponse();
+  const connection = new SseConnection(res as unknown as ServerResponse, 1, {
+    heartbeatMs: 60_000,
+    queueBytes: 100_000,
+    lagged: (dropped) => ({ id: null, taskId: null, murmur: true, result: JSON.stringify({ lagged: dropped }), change: null, state: null }),
+  });
+  connection.writeNow([event(0, JSON.stringify({ x: 'y'.repeat(10) }))]);
+  for (let i = 1; i <= 50; i++) connection.send(event(i, JSON.stringify({ x: 'y'.repeat(10_000) })));
+  res.emit('drain');
+  await tick();
+  const ids = [...res.written.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+  assert.deepEqual(ids.slice(1), [47, 48, 49, 50], 'only what fits in 100,000 bytes is kept');
+  assert.match(res.written, /"lagged":46/);
+  res.emit('close');
+  assert.ok(connection.isClosed);
+});

@@ -288,6 +288,20 @@ export async function deadPid(): Promise<number> {
   return child.pid!;
 }
 
+/**
+ * Whether a process with this pid exists, a zombie included, as `mur` judges a registry entry (docs/cli.md, "Stale
+ * registry entries": stale when `kill(pid, 0)` fails other than EPERM). Unlike support/tasks.ts's isAlive, a process
+ * killed but not yet reaped still counts, so a test waiting for it to be gone waits as long as `mur ps` would.
+ */
+export function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** A live process the tests own (a sleeping node), to stand for another runtime's process. */
 export function sleeper(): ChildProcess {
   return spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)'], { stdio: 'ignore' });

@@ -1,7 +1,7 @@
 /** The console's peer handles, rebuilt from a trace's records (docs/planes.md, "In the console"). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { peerHandlesOf } from '../src/record-reads/peer-handle-records.js';
+import { peerHandlesOf } from './peer-handle-records.js';
 
 const mint = (id: string, at: string, expires: string, uses = 1) => ({ ts: at, type: 'peer_handle_mint' as const, task_id: 'tsk_1', handle_id: id, audience: 'reader', path: 'r.txt', expires_at: expires, uses });
 
