@@ -54,6 +54,25 @@ describe('Timeline', () => {
   });
 });
 
+describe('a tool call that streamed no output', () => {
+  it('shows its result as its output, unfolded: a harness’s own tool reports its output once it ends', () => {
+    const timeline = new TimelineStore();
+    timeline.push(frame('tsk_1', { frame: 'tool-call-started', toolCallId: 'toolu_1', toolName: 'Bash', input: { command: 'echo hi', description: 'say hi' } }));
+    timeline.push(
+      frame('tsk_1', {
+        frame: 'artifact',
+        artifact: { toolName: 'Bash', content: 'hi\u001b[0m', fenceSource: null, toolCallId: 'toolu_1', isError: false, durationMs: 12, exitCode: null, truncated: false },
+      }),
+    );
+    timeline.flush();
+    render(Timeline, { props: { timeline, door: '127.0.0.1:1', label: 'Live timeline' } });
+    // What the harness reported, its control characters escaped, and no fold repeating it.
+    expect(screen.getByLabelText('output', { exact: true }).textContent).toBe('hi\\u001b[0m');
+    expect(screen.queryByText('What the model saw')).toBeNull();
+    expect(screen.getByText('done')).toBeTruthy();
+  });
+});
+
 describe('TokenPrompt', () => {
   it('saves a pasted token (Bearer prefix removed) on submit', async () => {
     const onsave = vi.fn();

@@ -154,7 +154,25 @@ export type TaskRecordEntry =
   | (EntryBase & { kind: 'answer'; text: string })
   | (EntryBase & { kind: 'end'; state: TaskState; status: string | null })
   /** An on_task_end hook reopened the task: the entries after it, up to the next one, are attempt `attempt` (from 2). */
-  | (EntryBase & { kind: 'reopen'; attempt: number; hook: string });
+  | (EntryBase & { kind: 'reopen'; attempt: number; hook: string })
+  /**
+   * A harness run started (`harness_start`, docs/harness.md): the harness (`claude-code`, `codex`), the model it was
+   * told to use, whether it started a new harness session or resumed the context's, and that session's id (null until
+   * a new Codex thread is announced).
+   */
+  | (EntryBase & { kind: 'harness-start'; harness: string; model: string; sessionMode: 'new' | 'resume'; harnessSessionId: string | null })
+  /** A harness run ended (`harness_end`): how, its process's exit code, the turns it closed, and why it failed. */
+  | (EntryBase & {
+      kind: 'harness-end';
+      harness: string;
+      harnessSessionId: string | null;
+      outcome: 'answered' | 'failed' | 'stopped';
+      exitCode: number | null;
+      turns: number;
+      failure: string | null;
+    })
+  /** The context's harness session was dropped before the task's first run (`harness_session_forgotten`): forgetSession (`a2a`) or `mur run --forget-session` (`cli`). */
+  | (EntryBase & { kind: 'harness-session-forgotten'; harnessSessionId: string; requestedBy: 'a2a' | 'cli' });
 
 /** A formation member's task as a caller's record page carries it: its summary and its first entries. */
 export interface TaskRecordMember {

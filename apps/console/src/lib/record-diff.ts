@@ -123,6 +123,20 @@ function fieldsOf(e: Compared): { name: string; value: string | null; text: bool
       ];
     case 'reopen':
       return [{ name: 'hook', value: e.hook, text: false }];
+    case 'harness-start':
+      return [
+        { name: 'model', value: e.model, text: false },
+        { name: 'session mode', value: e.sessionMode, text: false },
+      ];
+    case 'harness-end':
+      return [
+        { name: 'outcome', value: e.outcome, text: false },
+        { name: 'exit code', value: scalar(e.exitCode), text: false },
+        { name: 'turns', value: scalar(e.turns), text: false },
+        { name: 'failure', value: e.failure, text: true },
+      ];
+    case 'harness-session-forgotten':
+      return [{ name: 'requested by', value: e.requestedBy, text: false }];
     default: {
       const unreachable: never = e;
       throw new TypeError(`unknown entry ${JSON.stringify(unreachable)}`);

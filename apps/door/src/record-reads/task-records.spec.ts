@@ -101,6 +101,48 @@ test('a reopen is an entry of its own, between the attempts it separates (docs/c
   assert.deepEqual(entries[2], { kind: 'reopen', at: ts(60), offsetMs: 60, attempt: 2, hook: 'recheck' });
 });
 
+test('a harness run’s records are entries of their own: its start, its end, a forget (docs/console.md, "Entries")', () => {
+  const session = '0f1e2d3c-4b5a-4697-8877-665544332211';
+  const records = [
+    rec(0, 'task_start', { context_id: 'ctx_p', message_id: 'msg_p', origin: 'operator', trust: 'trusted', text_chars: 2, text: 'go', references: [], attachments: [] }),
+    rec(5, 'harness_session_forgotten', { context_id: 'ctx_p', harness_session_id: 'old-session', requested_by: 'a2a' }),
+    rec(10, 'harness_start', { context_id: 'ctx_p', harness: 'claude-code', model: 'claude-sonnet-4-5', session_mode: 'new', harness_session_id: session }),
+    toolCall(50, 'call_1', 'Bash', 10),
+    rec(60, 'harness_end', { harness: 'claude-code', harness_session_id: session, outcome: 'answered', exit_code: 0, turns: 2 }),
+    rec(70, 'harness_start', { context_id: 'ctx_p', harness: 'codex', model: 'gpt-5-codex', session_mode: 'resume', harness_session_id: null }),
+    rec(90, 'harness_end', { harness: 'codex', harness_session_id: null, outcome: 'failed', exit_code: null, turns: 0, failure: 'harness failed: codex exited 1' }),
+  ];
+  const entries = recordEntries(row, records);
+  assert.deepEqual(
+    entries.map((e) => e.kind),
+    ['input', 'harness-session-forgotten', 'harness-start', 'tool-call', 'harness-end', 'harness-start', 'harness-end'],
+  );
+  assert.deepEqual(entries[1], { kind: 'harness-session-forgotten', at: ts(5), offsetMs: 5, harnessSessionId: 'old-session', requestedBy: 'a2a' });
+  assert.deepEqual(entries[2], { kind: 'harness-start', at: ts(10), offsetMs: 10, harness: 'claude-code', model: 'claude-sonnet-4-5', sessionMode: 'new', harnessSessionId: session });
+  assert.deepEqual(entries[4], {
+    kind: 'harness-end',
+    at: ts(60),
+    offsetMs: 60,
+    harness: 'claude-code',
+    harnessSessionId: session,
+    outcome: 'answered',
+    exitCode: 0,
+    turns: 2,
+    failure: null,
+  });
+  assert.deepEqual(entries[6], {
+    kind: 'harness-end',
+    at: ts(90),
+    offsetMs: 90,
+    harness: 'codex',
+    harnessSessionId: null,
+    outcome: 'failed',
+    exitCode: null,
+    turns: 0,
+    failure: 'harness failed: codex exited 1',
+  });
+});
+
 test('an inference record with the telemetry call facts (driver_kind, max_tokens, response_id, response_model) makes the same turn entry as one without', () => {
   const base = { turn: 1, driver: 'claude', model: 'claude-sonnet-4-5', stop_reason: 'end_turn', usage: { input: 12, output: 3 }, tool_calls: 0, duration_ms: 40, first_token_ms: 9 };
   const facts = { driver_kind: 'anthropic', max_tokens: 4096, response_id: 'msg_01abc', response_model: 'claude-sonnet-4-5-20250929' };

@@ -146,6 +146,25 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
       case 'task_reopened':
         push(ms, { kind: 'reopen', ...at(ms), attempt: record.attempt, hook: record.hook });
         break;
+      // A harness run's own records (docs/harness.md, "Frames and records"): where each run began and ended, and a forget.
+      case 'harness_start':
+        push(ms, { kind: 'harness-start', ...at(ms), harness: record.harness, model: record.model, sessionMode: record.session_mode, harnessSessionId: record.harness_session_id });
+        break;
+      case 'harness_end':
+        push(ms, {
+          kind: 'harness-end',
+          ...at(ms),
+          harness: record.harness,
+          harnessSessionId: record.harness_session_id,
+          outcome: record.outcome,
+          exitCode: record.exit_code,
+          turns: record.turns,
+          failure: record.failure ?? null,
+        });
+        break;
+      case 'harness_session_forgotten':
+        push(ms, { kind: 'harness-session-forgotten', ...at(ms), harnessSessionId: record.harness_session_id, requestedBy: record.requested_by });
+        break;
       // Not entries of the record: the session's own, and what the entries above already show (a member call's
       // records are its call-member tool call's, a plan's its submit-plan tool call's steps, a delegation's its
       // child's task).
@@ -184,9 +203,6 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
       case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
-      case 'harness_session_forgotten':
-      case 'harness_start':
-      case 'harness_end':
       case 'artifact_staged':
       case 'artifact_pulled':
       case 'tools_refreshed':
