@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capsuleGone } from '../src/lib/capsule-watch';
+import { capsuleGone } from '../src/lib/door/capsule-watch';
 
 const sessions = (stale: boolean) => async () =>
   new Response(

@@ -5,8 +5,8 @@ import ConnectionStatus from '../src/components/ConnectionStatus.svelte';
 import TasksPanel from '../src/components/TasksPanel.svelte';
 import Timeline from '../src/components/Timeline.svelte';
 import TokenPrompt from '../src/components/TokenPrompt.svelte';
-import { TaskList } from '../src/lib/task-list.svelte';
-import { TimelineStore } from '../src/lib/timeline.svelte';
+import { TaskList } from '../src/lib/tasks/task-list.svelte';
+import { TimelineStore } from '../src/lib/timeline/timeline.svelte';
 import { frame, sessionFrame, status, task } from './support/events';
 import { fakeClient } from './support/fake-client';
 

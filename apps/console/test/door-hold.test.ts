@@ -1,10 +1,10 @@
 import { HttpRefusalError } from '@murmur/client';
 import type { AgentCard } from '@murmur/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DoorClient } from '../src/lib/door-client';
-import { UNREACHABLE_BACKOFF_MS } from '../src/lib/door-hold';
-import { DoorSession } from '../src/lib/door-session.svelte';
-import { TokenStore } from '../src/lib/tokens';
+import type { DoorClient } from '../src/lib/door/door-client';
+import { UNREACHABLE_BACKOFF_MS } from '../src/lib/door/door-hold';
+import { DoorSession } from '../src/lib/door/door-session.svelte';
+import { TokenStore } from '../src/lib/door/tokens';
 import { fakeClient } from './support/fake-client';
 
 const card = { name: 'secure', version: '0.1.0', capabilities: { extendedAgentCard: true }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] } as unknown as AgentCard;

@@ -1,8 +1,8 @@
 import type { ConsolePeerHandlesResponse, FilesListing } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { FileBrowser } from '../src/lib/file-browser.svelte';
-import { cardPlanes, formatBytes, planeUrl, previewKind } from '../src/lib/files-plane';
-import { PeerHandlesView } from '../src/lib/peer-handles.svelte';
+import { FileBrowser } from '../src/lib/files/file-browser.svelte';
+import { cardPlanes, formatBytes, planeUrl, previewKind } from '../src/lib/files/files-plane';
+import { PeerHandlesView } from '../src/lib/records/peer-handles.svelte';
 
 type Call = { url: string; method: string; headers: Record<string, string> };
 

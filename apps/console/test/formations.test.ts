@@ -1,9 +1,9 @@
 import { type ConsoleFormationMember, type ConsoleMemberCall, memberTaskIds, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordSummary } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { callElapsedMs, callStatus, memberActivity, orderCalls, readFormations } from '../src/lib/formations';
-import { Formations } from '../src/lib/formations.svelte';
-import { entryDurationMs, recordRows, rowBar, rowSpan, rowsSpanMs, waterfallSpanMs } from '../src/lib/record-rows';
-import { href, parseRoute } from '../src/lib/routes';
+import { callElapsedMs, callStatus, memberActivity, orderCalls, readFormations } from '../src/lib/formations/formations';
+import { Formations } from '../src/lib/formations/formations.svelte';
+import { entryDurationMs, recordRows, rowBar, rowSpan, rowsSpanMs, waterfallSpanMs } from '../src/lib/records/record-rows';
+import { href, parseRoute } from '../src/lib/routing/routes';
 
 const member = (over: Partial<ConsoleFormationMember> = {}): ConsoleFormationMember => ({
   member: 'planner',

@@ -1,7 +1,7 @@
 import { HttpRefusalError, StreamError } from '@murmur/client';
 import { describe, expect, it, vi } from 'vitest';
-import { LiveFeed } from '../src/lib/live-feed.svelte';
-import { TimelineStore } from '../src/lib/timeline.svelte';
+import { LiveFeed } from '../src/lib/timeline/live-feed.svelte';
+import { TimelineStore } from '../src/lib/timeline/timeline.svelte';
 import { connection, manualScheduler, status, T1, T2 } from './support/events';
 import { Channel, settle } from './support/fake-client';
 

@@ -3,8 +3,8 @@ import type { ConsoleTaskRecordPage, TaskRecordEntry, TaskRecordPlanStep, TaskRe
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import TaskRecord from '../src/components/TaskRecord.svelte';
-import { recordRows, rowBar, waterfallSpanMs } from '../src/lib/record-rows';
-import { TaskRecordView } from '../src/lib/task-record.svelte';
+import { recordRows, rowBar, waterfallSpanMs } from '../src/lib/records/record-rows';
+import { TaskRecordView } from '../src/lib/records/task-record.svelte';
 
 // A plan on the record (docs/console.md, "Plans"): the submit-plan call's steps nested under it on the waterfall.
 const t0 = Date.UTC(2026, 11, 1, 10, 0, 0);

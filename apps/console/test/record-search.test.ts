@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { RecordSearch } from '../src/lib/record-search.svelte';
-import type { TaskFilters } from '../src/lib/task-list.svelte';
+import { RecordSearch } from '../src/lib/records/record-search.svelte';
+import type { TaskFilters } from '../src/lib/tasks/task-list.svelte';
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const tasks = [{ taskId: 'tsk_a', contextId: 'ctx_1', state: 'TASK_STATE_COMPLETED', statusText: null, updatedAt: '2026-12-01T10:00:00.000Z' }];

@@ -3,9 +3,9 @@ import { type ConsoleRollup, taskTimeSplit, turnTokens } from '@murmur/protocol'
 import { render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import ChartFigure from '../src/components/charts/ChartFigure.svelte';
-import { readRollup } from '../src/lib/records';
-import { bucketLabel, chartTable, durationChart, slowestToolsChart, tasksByStateChart, timeSplitChart, tokensPerTaskChart, turnTokensChart } from '../src/lib/rollup-charts';
-import { href, parseRoute } from '../src/lib/routes';
+import { readRollup } from '../src/lib/records/records';
+import { bucketLabel, chartTable, durationChart, slowestToolsChart, tasksByStateChart, timeSplitChart, tokensPerTaskChart, turnTokensChart } from '../src/lib/rollups/rollup-charts';
+import { href, parseRoute } from '../src/lib/routing/routes';
 
 const rollup: ConsoleRollup = {
   sessionIds: ['ses_1'],

@@ -1,7 +1,7 @@
 import type { ConsoleRunningSnapshot, RunningDoor, RunningTask } from '@murmur/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { RunningNowFeed } from '../src/lib/running-now.svelte';
-import { activityText, busyMembers, doorLabel, doorStateText, totals, waitingTasks } from '../src/lib/running-rows';
+import { RunningNowFeed } from '../src/lib/running/running-now.svelte';
+import { activityText, busyMembers, doorLabel, doorStateText, totals, waitingTasks } from '../src/lib/running/running-rows';
 
 const task = (taskId: string, over: Partial<RunningTask> = {}): RunningTask => ({
   taskId,

@@ -1,7 +1,7 @@
 import type { ConsoleArtifactsResponse, TaskRecordEntry } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { entryLabel } from '../src/lib/entry-labels';
-import { SessionArtifactsView } from '../src/lib/session-artifacts.svelte';
+import { entryLabel } from '../src/lib/records/entry-labels';
+import { SessionArtifactsView } from '../src/lib/records/session-artifacts.svelte';
 
 describe('SessionArtifactsView', () => {
   it('reads a session’s artifacts from the record API, and nothing without a record session', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readSessions, Sessions, sessionState } from '../src/lib/sessions.svelte';
+import { readSessions, Sessions, sessionState } from '../src/lib/capsules/sessions.svelte';
 
 const body = {
   sessions: [

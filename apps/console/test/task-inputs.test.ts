@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TaskInputs } from '../src/lib/task-inputs.svelte';
-import { TaskRecordView } from '../src/lib/task-record.svelte';
+import { TaskInputs } from '../src/lib/tasks/task-inputs.svelte';
+import { TaskRecordView } from '../src/lib/records/task-record.svelte';
 
 const summary = (taskId: string, input: string | null) => ({ taskId, input });
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });

@@ -6,7 +6,7 @@
  */
 import { UNREACHABLE_BACKOFF_MS } from '@murmur/protocol';
 import type { DoorClient } from './door-client.js';
-import { HeldRequest, type Problem } from './errors.js';
+import { HeldRequest, type Problem } from '../io/errors.js';
 
 /** The waits before asking an unreachable door again: then every minute (shared with mur console's running-now watch). */
 export { UNREACHABLE_BACKOFF_MS };

@@ -4,7 +4,7 @@
  * search reads (the session search) and what the session's export and peer handles name.
  */
 import { type Fetch, findRecordSession, type RecordDoor, searchSession } from './records.js';
-import type { TaskFilters, TaskPage } from './task-list.svelte.js';
+import type { TaskFilters, TaskPage } from '../tasks/task-list.svelte.js';
 
 export class RecordSearch {
   #sessionId = $state<string | null>(null);

@@ -4,9 +4,9 @@
  * plane's own answers decide what is shown (content type, sizes, times), never the file's bytes.
  */
 import type { FilesListing, FilesListingEntry } from '@murmur/protocol';
-import { describeError, type Problem } from './errors.js';
+import { describeError, type Problem } from '../io/errors.js';
 import { type Fetch, PREVIEW_IMAGE_BYTES, PREVIEW_TEXT_BYTES, planeRequest, planeUrl, previewKind } from './files-plane.js';
-import { Loader } from './loader.svelte.js';
+import { Loader } from '../io/loader.svelte.js';
 
 export type FilePreview =
   | { kind: 'text'; name: string; contentType: string; text: string; truncated: boolean }

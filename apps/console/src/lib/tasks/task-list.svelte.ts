@@ -4,9 +4,9 @@
  * (docs/console.md: server-side over inputs, replies and answers), with the same filters and paging.
  */
 import { type ListTasksRequest, type ListTasksResponse, messageText, type TaskState } from '@murmur/protocol';
-import type { DoorClient } from './door-client.js';
-import type { ErrorContext, Problem } from './errors.js';
-import { Loader } from './loader.svelte.js';
+import type { DoorClient } from '../door/door-client.js';
+import type { ErrorContext, Problem } from '../io/errors.js';
+import { Loader } from '../io/loader.svelte.js';
 import { PageTokenStack } from './page-stack.js';
 
 export interface TaskFilters {

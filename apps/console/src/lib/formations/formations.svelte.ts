@@ -1,8 +1,8 @@
 /** The formations on this host, read from `GET /api/formations` (docs/console.md, "Formations"); refreshed by its pages. */
 import { CONSOLE_FORMATIONS_PATH, type ConsoleFormation } from '@murmur/protocol';
-import { ConsoleApiError, type Problem } from './errors.js';
+import { ConsoleApiError, type Problem } from '../io/errors.js';
 import { readFormations } from './formations.js';
-import { Loader } from './loader.svelte.js';
+import { Loader } from '../io/loader.svelte.js';
 
 export class Formations {
   readonly #loader = new Loader<ConsoleFormation[]>();

@@ -4,10 +4,10 @@
  * caller's task, each linked to its place in the caller's waterfall. Pure: layout is graph-layout.ts's.
  */
 import type { ConsoleFormation, ConsoleFormationDelegation, ConsoleMemberCall } from '@murmur/protocol';
-import { doorKeyOfUrl } from './door-address.js';
+import { doorKeyOfUrl } from '../door/door-address.js';
 import { type Activity, callElapsedMs, callStatus, memberActivity } from './formations.js';
-import { href } from './routes.js';
-import { formatDuration } from './time.js';
+import { href } from '../routing/routes.js';
+import { formatDuration } from '../time/time.js';
 
 interface GraphNode {
   id: string;

@@ -3,8 +3,8 @@
  * call's status and elapsed time, the calls in the order the view lists them. Pure, so it is tested without a door.
  */
 import { CONSOLE_FORMATIONS_PATH, type ConsoleFormation, type ConsoleFormationMember, type ConsoleFormationsResponse, type ConsoleMemberCall, isTerminalState } from '@murmur/protocol';
-import { ConsoleApiError } from './errors.js';
-import type { Tone } from './task-states.js';
+import { ConsoleApiError } from '../io/errors.js';
+import type { Tone } from '../tasks/task-states.js';
 
 export interface Activity {
   label: string;

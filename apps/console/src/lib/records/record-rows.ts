@@ -11,7 +11,7 @@ import {
   type TaskRecordPlanStep,
   type TaskRecordSummary,
 } from '@murmur/protocol';
-import { doorKeyOfUrl } from './door-address.js';
+import { doorKeyOfUrl } from '../door/door-address.js';
 
 type TimedEntry = Extract<TaskRecordEntry, { kind: 'turn' | 'tool-call' }>;
 

@@ -4,7 +4,7 @@
  * reconnecting or lost.
  */
 import type { ConnectionEvent, MurmurStreamEvent, StreamDataEvent } from '@murmur/client';
-import { describeError, type ErrorContext, isAbort, type Problem } from './errors.js';
+import { describeError, type ErrorContext, isAbort, type Problem } from '../io/errors.js';
 import { ReplayFilter } from './replay-filter.js';
 import type { TimelineStore } from './timeline.svelte.js';
 

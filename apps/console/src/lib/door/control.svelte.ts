@@ -4,7 +4,7 @@
  */
 import { CONTROL_PATH, type ControlChange, type ControlSettings } from '@murmur/protocol';
 import { proxyAddress } from './door-address.js';
-import type { Problem } from './errors.js';
+import type { Problem } from '../io/errors.js';
 import { CONTROL_TOKEN_PREFIX, TokenStore } from './tokens.js';
 
 export interface ControlOptions {

@@ -3,8 +3,8 @@
  * from `mur console`'s record API; reloadable.
  */
 import type { TaskRecordEntry, TaskRecordMember, TaskRecordSummary } from '@murmur/protocol';
-import type { Problem } from './errors.js';
-import { Loader } from './loader.svelte.js';
+import type { Problem } from '../io/errors.js';
+import { Loader } from '../io/loader.svelte.js';
 import { type RecordRow, recordRows, waterfallSpanMs } from './record-rows.js';
 import { type Fetch, type RecordDoor, readTaskRecord } from './records.js';
 

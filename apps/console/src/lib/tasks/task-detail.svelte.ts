@@ -5,12 +5,12 @@
  */
 import { applyStreamEvent, isA2AError, type StreamDataEvent } from '@murmur/client';
 import { isTerminalState, type Task } from '@murmur/protocol';
-import type { DoorClient } from './door-client.js';
-import { describeError, type ErrorContext, type Problem } from './errors.js';
-import { Loader } from './loader.svelte.js';
-import { LiveFeed } from './live-feed.svelte.js';
-import { Operation } from './operation.svelte.js';
-import { TimelineStore, type TimelineOptions } from './timeline.svelte.js';
+import type { DoorClient } from '../door/door-client.js';
+import { describeError, type ErrorContext, type Problem } from '../io/errors.js';
+import { Loader } from '../io/loader.svelte.js';
+import { LiveFeed } from '../timeline/live-feed.svelte.js';
+import { Operation } from '../io/operation.svelte.js';
+import { TimelineStore, type TimelineOptions } from '../timeline/timeline.svelte.js';
 
 export interface TaskDetailOptions {
   context?: ErrorContext;

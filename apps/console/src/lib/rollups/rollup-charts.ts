@@ -3,8 +3,8 @@
  * named series of values, and the same numbers as the data table behind each chart.
  */
 import { type ConsoleRollup, TASK_STATES, type TaskState, type TimeSplit, type TurnTokens } from '@murmur/protocol';
-import { stateLabel } from './task-states.js';
-import { formatDuration } from './time.js';
+import { stateLabel } from '../tasks/task-states.js';
+import { formatDuration } from '../time/time.js';
 
 interface ChartSeries {
   name: string;

@@ -3,9 +3,9 @@
  * checked: a stale pid, a door that does not answer with a card). This is mur console's own API, not the A2A wire.
  */
 import { CONSOLE_SESSIONS_PATH, type ConsoleSession } from '@murmur/protocol';
-import { doorKeyOfUrl } from './door-address.js';
-import { ConsoleApiError, type Problem } from './errors.js';
-import { Loader } from './loader.svelte.js';
+import { doorKeyOfUrl } from '../door/door-address.js';
+import { ConsoleApiError, type Problem } from '../io/errors.js';
+import { Loader } from '../io/loader.svelte.js';
 
 /** One session as `GET /api/sessions` lists it, the fields the console reads (not the door registry's SessionEntry). */
 export type ListedSession = Pick<ConsoleSession, 'sessionId' | 'name' | 'version' | 'url' | 'pid' | 'startedAt' | 'stale' | 'reachable' | 'reason' | 'needsInput'>;

@@ -4,10 +4,10 @@
  */
 import type { ConsoleFormationsResponse, ConsoleRollup } from '@murmur/protocol';
 import { CONSOLE_FORMATIONS_PATH } from '@murmur/protocol';
-import { ConsoleApiError } from './errors.js';
-import { Loader } from './loader.svelte.js';
-import { type RecordDoor, readRollup, recordSessionOfDoor, type RollupSearch } from './records.js';
-import type { TaskFilters } from './task-list.svelte.js';
+import { ConsoleApiError } from '../io/errors.js';
+import { Loader } from '../io/loader.svelte.js';
+import { type RecordDoor, readRollup, recordSessionOfDoor, type RollupSearch } from '../records/records.js';
+import type { TaskFilters } from '../tasks/task-list.svelte.js';
 
 /** A door's session (its record plane first, with `recordDoor`, else the records on this host), or a formation's members. */
 export type RollupScope = { door: string; recordDoor?: RecordDoor | null } | { formationKey: string };

@@ -2,8 +2,8 @@
  * A list a session's record keeps beside its tasks (its peer handles, its artifacts), read from the door's record plane,
  * else (the door gone) mur console's record API: built from the session's trace, so it shows for an ended session too.
  */
-import type { Problem } from './errors.js';
-import { Loader } from './loader.svelte.js';
+import type { Problem } from '../io/errors.js';
+import { Loader } from '../io/loader.svelte.js';
 import { type Fetch, type RecordDoor, readRecordJson } from './records.js';
 
 export class SessionRecordList<T, Body> {

@@ -24,7 +24,7 @@ import {
   type TaskRecordMember,
   type TaskRecordSummary,
 } from '@murmur/protocol';
-import { ConsoleApiError } from './errors.js';
+import { ConsoleApiError } from '../io/errors.js';
 
 export type Fetch = typeof fetch;
 const defaultFetch: Fetch = (input, init) => globalThis.fetch(input, init);

@@ -4,7 +4,7 @@
  * back-off runs out (issue 14: "a dead capsule is marked within 3 s").
  */
 import { CONSOLE_SESSIONS_PATH } from '@murmur/protocol';
-import { readSessions } from './sessions.svelte.js';
+import { readSessions } from '../capsules/sessions.svelte.js';
 
 /** How often a reconnecting door is checked. @default 1000 @unit ms */
 export const CAPSULE_CHECK_MS = 1000;

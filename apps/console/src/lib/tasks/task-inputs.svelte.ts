@@ -4,8 +4,8 @@
  * of rows that want it), kept per task id.
  */
 import { firstLine, RECORD_IDS_MAX } from '@murmur/protocol';
-import { type Fetch, readSummaries } from './records.js';
-import { TokenStore } from './tokens.js';
+import { type Fetch, readSummaries } from '../records/records.js';
+import { TokenStore } from '../door/tokens.js';
 
 /** A task the records did not hold yet is asked again after this long. @default 3000 @unit ms */
 const RETRY_MS = 3000;

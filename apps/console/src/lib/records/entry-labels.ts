@@ -1,6 +1,6 @@
 /** A record entry named as the record and the compare page show it (docs/console.md, "Entries"). */
 import type { TaskRecordEntry } from '@murmur/protocol';
-import { stateLabel } from './task-states.js';
+import { stateLabel } from '../tasks/task-states.js';
 
 export function entryLabel(e: TaskRecordEntry): string {
   switch (e.kind) {

@@ -4,9 +4,9 @@
  * the refusal next to that task's dialog.
  */
 import type { Task } from '@murmur/protocol';
-import type { DoorClient } from './door-client.js';
-import type { ErrorContext, Problem } from './errors.js';
-import { Operation } from './operation.svelte.js';
+import type { DoorClient } from '../door/door-client.js';
+import type { ErrorContext, Problem } from '../io/errors.js';
+import { Operation } from '../io/operation.svelte.js';
 
 export interface TaskActionsOptions {
   context?: ErrorContext;

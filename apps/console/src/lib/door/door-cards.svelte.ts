@@ -6,7 +6,7 @@
 import { isA2AError } from '@murmur/client';
 import type { AgentCard } from '@murmur/protocol';
 import type { DoorClient } from './door-client.js';
-import { describeError, type Problem } from './errors.js';
+import { describeError, type Problem } from '../io/errors.js';
 
 export interface DoorCardsOptions {
   /** The door's host:port, to name it in a problem's words. */
