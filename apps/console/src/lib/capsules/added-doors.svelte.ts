@@ -3,16 +3,18 @@
  * opens by their host:port although they are not on loopback — the operator who started the console named them.
  */
 import { type ConsoleAddedDoor, CONSOLE_DOORS_PATH } from '@murmur/protocol';
+import { getJson } from '../io/console-api.js';
+
+/** Reads the body of `GET /api/doors`, keeping the entries it can read. */
+function readAddedDoors(body: unknown): ConsoleAddedDoor[] {
+  const doors = (body as { doors?: unknown } | null)?.doors;
+  if (!Array.isArray(doors)) return [];
+  return doors.filter((d): d is ConsoleAddedDoor => typeof d === 'object' && d !== null && typeof (d as ConsoleAddedDoor).key === 'string' && typeof (d as ConsoleAddedDoor).url === 'string');
+}
 
 class AddedDoors {
   #doors = $state.raw<readonly ConsoleAddedDoor[]>([]);
   #loaded = $state(false);
-  readonly #fetch: typeof fetch;
-
-  constructor(fetcher: typeof fetch = (input, init) => globalThis.fetch(input, init)) {
-    this.#fetch = fetcher;
-  }
-
   get doors(): readonly ConsoleAddedDoor[] {
     return this.#doors;
   }
@@ -28,11 +30,8 @@ class AddedDoors {
 
   async load(): Promise<void> {
     try {
-      const answer = await this.#fetch(CONSOLE_DOORS_PATH, { headers: { accept: 'application/json' } });
-      const body = answer.ok ? ((await answer.json()) as { doors?: unknown }) : null;
-      this.#doors = Array.isArray(body?.doors)
-        ? body.doors.filter((d): d is ConsoleAddedDoor => typeof d === 'object' && d !== null && typeof (d as ConsoleAddedDoor).key === 'string' && typeof (d as ConsoleAddedDoor).url === 'string')
-        : [];
+      const answer = await getJson(CONSOLE_DOORS_PATH, { read: readAddedDoors });
+      this.#doors = answer.ok ? answer.body : [];
     } catch {
       this.#doors = [];
     } finally {

@@ -4,6 +4,7 @@
  */
 import { CONSOLE_SESSIONS_PATH, type ConsoleSession } from '@murmur/protocol';
 import { doorKeyOfUrl } from '../door/door-address.js';
+import { requireJson } from '../io/console-api.js';
 import { ConsoleApiError, type Problem } from '../io/errors.js';
 import { Loader } from '../io/loader.svelte.js';
 
@@ -52,11 +53,9 @@ export function readSessions(body: unknown): SessionRow[] {
 
 export class Sessions {
   readonly #loader = new Loader<SessionRow[]>();
-  readonly #fetch: typeof fetch;
   readonly #url: string;
 
-  constructor(options: { fetch?: typeof fetch; url?: string } = {}) {
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  constructor(options: { url?: string } = {}) {
     this.#url = options.url ?? CONSOLE_SESSIONS_PATH;
   }
 
@@ -78,20 +77,7 @@ export class Sessions {
     await this.#loader.load((signal) => this.#read(signal));
   }
 
-  async #read(signal: AbortSignal): Promise<SessionRow[]> {
-    let response: Response;
-    try {
-      response = await this.#fetch(this.#url, { headers: { accept: 'application/json' }, signal });
-    } catch (error) {
-      throw new ConsoleApiError(`no answer from ${this.#url}: ${error instanceof Error ? error.message : String(error)}`, null);
-    }
-    if (!response.ok) throw new ConsoleApiError(`${this.#url} answered HTTP ${response.status}`, response.status);
-    let body: unknown;
-    try {
-      body = await response.json();
-    } catch {
-      throw new ConsoleApiError(`${this.#url} did not answer JSON: is this page served by mur console?`, response.status);
-    }
-    return readSessions(body);
+  #read(signal: AbortSignal): Promise<SessionRow[]> {
+    return requireJson(this.#url, { read: readSessions, signal });
   }
 }

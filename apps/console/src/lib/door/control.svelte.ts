@@ -4,13 +4,13 @@
  */
 import { CONTROL_PATH, type ControlChange, type ControlSettings } from '@murmur/protocol';
 import { proxyAddress } from './door-address.js';
+import { consoleFetch } from '../io/console-api.js';
 import type { Problem } from '../io/errors.js';
 import { CONTROL_TOKEN_PREFIX, TokenStore } from './tokens.js';
 
 export interface ControlOptions {
   origin: string;
   tokens?: TokenStore;
-  fetch?: typeof fetch;
 }
 
 type Answer<T> = { ok: true; value: T } | { ok: false; problem: Problem };
@@ -24,13 +24,11 @@ export class ControlPanel {
   #busy = $state(false);
   readonly #tokens: TokenStore;
   readonly #url: string;
-  readonly #fetch: typeof fetch;
 
   constructor(key: string, options: ControlOptions) {
     this.key = key;
     this.#tokens = options.tokens ?? new TokenStore(undefined, CONTROL_TOKEN_PREFIX);
     this.#url = `${proxyAddress(options.origin, key)}${CONTROL_PATH}`;
-    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
     this.#token = this.#tokens.get(key);
   }
 
@@ -105,7 +103,7 @@ export class ControlPanel {
   async #request<T>(method: 'GET' | 'POST', body?: unknown): Promise<Answer<T>> {
     let response: Response;
     try {
-      response = await this.#fetch(this.#url, {
+      response = await consoleFetch(this.#url, {
         method,
         headers: { authorization: `Bearer ${this.#token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),

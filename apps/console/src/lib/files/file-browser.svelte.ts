@@ -5,7 +5,7 @@
  */
 import type { FilesListing, FilesListingEntry } from '@murmur/protocol';
 import { describeError, type Problem } from '../io/errors.js';
-import { type Fetch, PREVIEW_IMAGE_BYTES, PREVIEW_TEXT_BYTES, planeRequest, planeUrl, previewKind } from './files-plane.js';
+import { PREVIEW_IMAGE_BYTES, PREVIEW_TEXT_BYTES, planeRequest, planeUrl, previewKind } from './files-plane.js';
 import { Loader } from '../io/loader.svelte.js';
 
 export type FilePreview =
@@ -19,7 +19,6 @@ export interface FileBrowserOptions {
   /** The door token now (it can change while the page is open). */
   token: () => string | null;
   door: string;
-  fetch?: Fetch;
   /** A refusal worth the door's attention (a 401 opens its token prompt). */
   onProblem?: (problem: Problem) => void;
   /** Object URLs (image previews, downloads): injectable for tests. */
@@ -148,7 +147,7 @@ export class FileBrowser {
   }
 
   #request(url: string, init: { method?: 'GET' | 'HEAD'; range?: string; signal?: AbortSignal }): Promise<Response> {
-    return planeRequest(url, { ...init, token: this.#options.token(), fetch: this.#options.fetch });
+    return planeRequest(url, { ...init, token: this.#options.token() });
   }
 
   #fail(problem: Problem): void {

@@ -5,8 +5,7 @@
  */
 import { HttpRefusalError } from '@murmur/client';
 import { type AgentCard, CAPSULE_EXTENSION_URI, FILES_PLANE_PATH } from '@murmur/protocol';
-
-export type Fetch = typeof fetch;
+import { consoleFetch } from '../io/console-api.js';
 
 /** The plane's URL of a folder (trailing slash: a listing) or a file (no slash: its bytes) under `base`. */
 export function planeUrl(base: string, segments: readonly string[], kind: 'folder' | 'file'): string {
@@ -18,13 +17,12 @@ export function planeUrl(base: string, segments: readonly string[], kind: 'folde
 /** GET or HEAD on the plane with the door token, if any; a non-2xx answer throws HttpRefusalError. */
 export async function planeRequest(
   url: string,
-  options: { method?: 'GET' | 'HEAD'; token: string | null; range?: string; signal?: AbortSignal; fetch?: Fetch },
+  options: { method?: 'GET' | 'HEAD'; token: string | null; range?: string; signal?: AbortSignal },
 ): Promise<Response> {
   const headers: Record<string, string> = {};
   if (options.token !== null) headers.authorization = `Bearer ${options.token}`;
   if (options.range) headers.range = options.range;
-  const fetcher = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const response = await fetcher(url, { method: options.method ?? 'GET', headers, signal: options.signal, cache: 'no-store' });
+  const response = await consoleFetch(url, { method: options.method ?? 'GET', headers, signal: options.signal, cache: 'no-store' });
   if (response.ok) return response;
   let code: string | null = null;
   let message = `HTTP ${response.status}`;

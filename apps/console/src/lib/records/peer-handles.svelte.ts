@@ -3,12 +3,12 @@
  * secret.
  */
 import type { ConsolePeerHandle, ConsolePeerHandlesResponse } from '@murmur/protocol';
-import { type Fetch, peerHandlesPath } from './records.js';
+import { peerHandlesPath } from './records.js';
 import { SessionRecordList } from './session-record-list.svelte.js';
 
 export class PeerHandlesView extends SessionRecordList<ConsolePeerHandle, ConsolePeerHandlesResponse> {
-  constructor(options: { fetch?: Fetch } = {}) {
-    super(peerHandlesPath, (body) => body.handles ?? [], options);
+  constructor() {
+    super(peerHandlesPath, (body) => body.handles ?? []);
   }
 
   get handles(): ConsolePeerHandle[] {

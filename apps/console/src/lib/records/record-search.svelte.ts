@@ -3,20 +3,18 @@
  * from its record plane, else the one the records on this host name for its address. It is what the tasks table's
  * search reads (the session search) and what the session's export and peer handles name.
  */
-import { type Fetch, findRecordSession, type RecordDoor, searchSession } from './records.js';
+import { findRecordSession, type RecordDoor, searchSession } from './records.js';
 import type { TaskFilters, TaskPage } from '../tasks/task-list.svelte.js';
 
 export class RecordSearch {
   #sessionId = $state<string | null>(null);
   #from = $state<'door' | 'console' | null>(null);
   readonly #door: string;
-  readonly #fetch: Fetch | undefined;
   readonly #recordDoor: () => RecordDoor | null;
 
   /** `door`: host:port; `options.door`: the door as the record readers take it now (null: read mur console's records only). */
-  constructor(door: string, options: { fetch?: Fetch; door?: () => RecordDoor | null } = {}) {
+  constructor(door: string, options: { door?: () => RecordDoor | null } = {}) {
     this.#door = door;
-    this.#fetch = options.fetch;
     this.#recordDoor = options.door ?? (() => ({ key: door, token: null }));
   }
 
@@ -38,7 +36,7 @@ export class RecordSearch {
   /** Finds this door's record session: from the door, else from the records on this host. */
   async find(signal?: AbortSignal): Promise<string | null> {
     try {
-      const found = await findRecordSession(this.#door, { fetch: this.#fetch, signal, door: this.door });
+      const found = await findRecordSession(this.#door, { signal, door: this.door });
       this.#sessionId = found?.sessionId ?? null;
       this.#from = found?.from ?? null;
     } catch {
@@ -55,7 +53,7 @@ export class RecordSearch {
     const page = await searchSession(
       sessionId,
       { q: filters.query, state: filters.state, contextId: filters.contextId, since: filters.changedSince, limit: filters.pageSize, cursor: pageToken === '' ? '0' : pageToken },
-      { fetch: this.#fetch, signal, door: this.#from === 'door' ? this.door : null },
+      { signal, door: this.#from === 'door' ? this.door : null },
     );
     return {
       rows: (page?.tasks ?? []).map((t) => ({ id: t.taskId, contextId: t.contextId, state: t.state, statusText: t.statusText ?? '', changedAt: t.updatedAt })),

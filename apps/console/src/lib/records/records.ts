@@ -24,10 +24,8 @@ import {
   type TaskRecordMember,
   type TaskRecordSummary,
 } from '@murmur/protocol';
+import { consoleFetch, getJson, type JsonAnswer, objectBody } from '../io/console-api.js';
 import { ConsoleApiError } from '../io/errors.js';
-
-export type Fetch = typeof fetch;
-const defaultFetch: Fetch = (input, init) => globalThis.fetch(input, init);
 
 /** The door a record is read from first: its key (host:port, reached through mur console's proxy) and the door token the browser holds for it. */
 export interface RecordDoor {
@@ -36,7 +34,6 @@ export interface RecordDoor {
 }
 
 export interface RecordReadOptions {
-  fetch?: Fetch;
   signal?: AbortSignal;
   /** Read from this door's record plane first; without it, only mur console's records on its host are read. */
   door?: RecordDoor | null;
@@ -49,52 +46,41 @@ function recordUrl(rest: string, door: RecordDoor | string | null = null): strin
   return `${CONSOLE_DOOR_PROXY_PREFIX}${key}${RECORDS_PLANE_PATH}${rest}`;
 }
 
-type Answer<T> = { ok: true; body: T } | { ok: false; status: number | null; url: string; why: string };
-
-async function ask<T>(url: string, token: string | null, fetcher: Fetch, signal?: AbortSignal): Promise<Answer<T>> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  let response: Response;
-  try {
-    response = await fetcher(url, { headers, signal });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    return { ok: false, status: null, url, why: error instanceof Error ? error.message : String(error) };
-  }
-  if (!response.ok) return { ok: false, status: response.status, url, why: `HTTP ${response.status}` };
-  return { ok: true, body: (await response.json()) as T };
+/** A record path's JSON, read with the door token when it is read from a door: the record answers are protocol types. */
+function ask<T extends object>(url: string, token: string | null, signal?: AbortSignal): Promise<JsonAnswer<T>> {
+  return getJson(url, { read: objectBody<T>(url), token, signal });
 }
+
+const failure = (answer: { status: number | null; why: string }) => new ConsoleApiError(answer.why, answer.status);
 
 /**
  * A record path's answer: the door's when it answers one, else mur console's (a door gone, refusing, or older than
  * the plane). Null when neither holds it (404); a problem from mur console is thrown.
  */
-export async function readRecordJson<T>(rest: string, options: RecordReadOptions): Promise<T | null> {
-  const fetcher = options.fetch ?? defaultFetch;
+export async function readRecordJson<T extends object>(rest: string, options: RecordReadOptions): Promise<T | null> {
   if (options.door) {
-    const fromDoor = await ask<T>(recordUrl(rest, options.door), options.door.token, fetcher, options.signal);
+    const fromDoor = await ask<T>(recordUrl(rest, options.door), options.door.token, options.signal);
     if (fromDoor.ok) return fromDoor.body;
   }
-  const local = await ask<T>(recordUrl(rest), null, fetcher, options.signal);
+  const local = await ask<T>(recordUrl(rest), null, options.signal);
   if (local.ok) return local.body;
   if (local.status === 404) return null;
-  throw new ConsoleApiError(local.status === null ? `no answer from ${local.url}: ${local.why}` : `${local.url} answered HTTP ${local.status}`, local.status);
+  throw failure(local);
 }
 
 /** The most pages of a task's record the console reads (1,000 entries each). */
 const RECORD_PAGES_MAX = 20;
 
 /** Every page of a task's record from one place (a door, or mur console); null when it does not hold the task. */
-async function readPages(taskId: string, door: RecordDoor | null, fetcher: Fetch, signal?: AbortSignal) {
+async function readPages(taskId: string, door: RecordDoor | null, signal?: AbortSignal) {
   let task: TaskRecordSummary | null = null;
   const entries: TaskRecordEntry[] = [];
   const members = new Map<string, TaskRecordMember>();
   let cursor: string | null = '0';
   for (let pages = 0; cursor !== null && pages < RECORD_PAGES_MAX; pages++) {
-    const answer: Answer<ConsoleTaskRecordPage> = await ask<ConsoleTaskRecordPage>(
+    const answer: JsonAnswer<ConsoleTaskRecordPage> = await ask<ConsoleTaskRecordPage>(
       recordUrl(`/tasks/${encodeURIComponent(taskId)}?cursor=${cursor}&limit=1000`, door),
       door?.token ?? null,
-      fetcher,
       signal,
     );
     if (!answer.ok) {
@@ -125,7 +111,7 @@ function keyOfUrl(url: string): string | null {
  * members' doors, not the caller's), read from each member's door (`memberCall.memberUrl`), then mur console's
  * records; theirs in turn, RECORD_MEMBER_DEPTH levels, RECORD_MEMBERS_MAX in all. A member not reached is left out.
  */
-async function addMembersFromDoors(entries: readonly TaskRecordEntry[], members: Map<string, TaskRecordMember>, fetcher: Fetch, signal?: AbortSignal) {
+async function addMembersFromDoors(entries: readonly TaskRecordEntry[], members: Map<string, TaskRecordMember>, signal?: AbortSignal) {
   let level: readonly TaskRecordEntry[] = [...entries, ...[...members.values()].flatMap((m) => m.entries)];
   for (let depth = 1; depth <= RECORD_MEMBER_DEPTH && members.size < RECORD_MEMBERS_MAX; depth++) {
     const next: TaskRecordEntry[] = [];
@@ -135,7 +121,7 @@ async function addMembersFromDoors(entries: readonly TaskRecordEntry[], members:
       const key = entry.memberCall.memberUrl ? keyOfUrl(entry.memberCall.memberUrl) : null;
       const door = key === null ? null : { key, token: null };
       const id = entry.memberCall.memberTaskId;
-      const page = await readRecordJson<ConsoleTaskRecordPage>(`/tasks/${encodeURIComponent(id)}?cursor=0&limit=1000`, { fetch: fetcher, signal, door }).catch(() => null);
+      const page = await readRecordJson<ConsoleTaskRecordPage>(`/tasks/${encodeURIComponent(id)}?cursor=0&limit=1000`, { signal, door }).catch(() => null);
       if (page === null) continue;
       members.set(id, { task: page.task, entries: page.entries.slice(0, RECORD_MEMBER_ENTRIES_MAX) });
       next.push(...page.entries);
@@ -151,18 +137,17 @@ async function addMembersFromDoors(entries: readonly TaskRecordEntry[], members:
  * door nor the records on mur console's host hold it.
  */
 export async function readTaskRecord(taskId: string, options: RecordReadOptions = {}) {
-  const fetcher = options.fetch ?? defaultFetch;
-  let record = options.door ? await readPages(taskId, options.door, fetcher, options.signal) : null;
+  let record = options.door ? await readPages(taskId, options.door, options.signal) : null;
   if (record === null || 'ok' in record) {
-    const local = await readPages(taskId, null, fetcher, options.signal);
+    const local = await readPages(taskId, null, options.signal);
     if (local !== null && 'ok' in local) {
       if (local.status === 404) return null;
-      throw new ConsoleApiError(local.status === null ? `no answer from ${local.url}: ${local.why}` : `${local.url} answered HTTP ${local.status}`, local.status);
+      throw failure(local);
     }
     record = local;
   }
   if (record === null) return null;
-  await addMembersFromDoors(record.entries, record.members, fetcher, options.signal);
+  await addMembersFromDoors(record.entries, record.members, options.signal);
   return record;
 }
 
@@ -223,7 +208,7 @@ export async function recordSessionOfDoor(door: string, options: RecordReadOptio
 /** recordSessionOfDoor, saying where the session's record is read: the door's plane, or mur console's records. */
 export async function findRecordSession(door: string, options: RecordReadOptions = {}): Promise<{ sessionId: string; from: 'door' | 'console' } | null> {
   if (options.door) {
-    const fromDoor = await ask<ConsoleRecordSessionsResponse>(recordUrl('/sessions', options.door), options.door.token, options.fetch ?? defaultFetch, options.signal);
+    const fromDoor = await ask<ConsoleRecordSessionsResponse>(recordUrl('/sessions', options.door), options.door.token, options.signal);
     if (fromDoor.ok && Array.isArray(fromDoor.body.sessions) && fromDoor.body.sessions.length > 0) return { sessionId: fromDoor.body.sessions[0].sessionId, from: 'door' };
   }
   const body = await readRecordJson<ConsoleRecordSessionsResponse>('/sessions', { ...options, door: null });
@@ -255,9 +240,9 @@ export const exportUrl = (taskId: string, door: string | null = null) => recordU
  * Downloads an export that needs the door token (a link cannot carry `Authorization`): read with the token into a
  * Blob, saved under `filename`; from mur console's records when the door does not answer.
  */
-export async function downloadExport(doorUrl: string, localUrl: string, token: string | null, filename: string, fetcher: Fetch = defaultFetch): Promise<void> {
-  let response = await fetcher(doorUrl, { headers: token === null ? {} : { authorization: `Bearer ${token}` } }).catch(() => null);
-  if (response === null || !response.ok) response = await fetcher(localUrl);
+export async function downloadExport(doorUrl: string, localUrl: string, token: string | null, filename: string): Promise<void> {
+  let response = await consoleFetch(doorUrl, { headers: token === null ? {} : { authorization: `Bearer ${token}` } }).catch(() => null);
+  if (response === null || !response.ok) response = await consoleFetch(localUrl);
   if (!response.ok) throw new ConsoleApiError(`${localUrl} answered HTTP ${response.status}`, response.status);
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement('a');

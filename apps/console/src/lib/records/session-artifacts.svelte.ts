@@ -3,12 +3,12 @@
  * removed, with versions and digests, from its record.
  */
 import type { ConsoleArtifactsResponse, SessionArtifact } from '@murmur/protocol';
-import { artifactsPath, type Fetch } from './records.js';
+import { artifactsPath } from './records.js';
 import { SessionRecordList } from './session-record-list.svelte.js';
 
 export class SessionArtifactsView extends SessionRecordList<SessionArtifact, ConsoleArtifactsResponse> {
-  constructor(options: { fetch?: Fetch } = {}) {
-    super(artifactsPath, (body) => body.artifacts ?? [], options);
+  constructor() {
+    super(artifactsPath, (body) => body.artifacts ?? []);
   }
 
   get artifacts(): SessionArtifact[] {

@@ -4,19 +4,17 @@
  */
 import type { Problem } from '../io/errors.js';
 import { Loader } from '../io/loader.svelte.js';
-import { type Fetch, type RecordDoor, readRecordJson } from './records.js';
+import { type RecordDoor, readRecordJson } from './records.js';
 
-export class SessionRecordList<T, Body> {
+export class SessionRecordList<T, Body extends object> {
   readonly #loader = new Loader<T[]>();
-  readonly #fetch: Fetch;
   readonly #path: (sessionId: string) => string;
   readonly #items: (body: Body) => T[];
 
   /** `path`: the record path of the session's list; `items`: the list in the answer's body. */
-  constructor(path: (sessionId: string) => string, items: (body: Body) => T[], options: { fetch?: Fetch } = {}) {
+  constructor(path: (sessionId: string) => string, items: (body: Body) => T[]) {
     this.#path = path;
     this.#items = items;
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   get list(): T[] {
@@ -38,7 +36,7 @@ export class SessionRecordList<T, Body> {
       return;
     }
     await this.#loader.load(async (signal) => {
-      const body = await readRecordJson<Body>(this.#path(sessionId), { fetch: this.#fetch, signal, door });
+      const body = await readRecordJson<Body>(this.#path(sessionId), { signal, door });
       return body === null ? [] : this.#items(body);
     });
   }

@@ -6,7 +6,7 @@ import type { TaskRecordEntry, TaskRecordMember, TaskRecordSummary } from '@murm
 import type { Problem } from '../io/errors.js';
 import { Loader } from '../io/loader.svelte.js';
 import { type RecordRow, recordRows, waterfallSpanMs } from './record-rows.js';
-import { type Fetch, type RecordDoor, readTaskRecord } from './records.js';
+import { type RecordDoor, readTaskRecord } from './records.js';
 
 /** A record as read: null `task` when neither the door nor the records on this host hold it. */
 interface ReadRecord {
@@ -27,13 +27,11 @@ export class TaskRecordView {
     return task ? recordRows(this.entries, task.createdAt, this.members) : [];
   });
   readonly taskId: string;
-  readonly #fetch: Fetch | undefined;
   readonly #door: (() => RecordDoor | null) | undefined;
 
   /** `door`: the door the task is on and its token now, read first (docs/console.md, "Every door serves its record"). */
-  constructor(taskId: string, options: { fetch?: Fetch; door?: () => RecordDoor | null } = {}) {
+  constructor(taskId: string, options: { door?: () => RecordDoor | null } = {}) {
     this.taskId = taskId;
-    this.#fetch = options.fetch;
     this.#door = options.door;
   }
 
@@ -94,7 +92,7 @@ export class TaskRecordView {
   /** Reads the record (every page, each with its member tasks' records); only the newest read lands. */
   async load(): Promise<void> {
     await this.#record.load(async (signal) => {
-      const record = await readTaskRecord(this.taskId, { fetch: this.#fetch, signal, door: this.#door?.() ?? null });
+      const record = await readTaskRecord(this.taskId, { signal, door: this.#door?.() ?? null });
       return record ? { task: record.task, from: record.from, entries: record.entries, members: record.members } : { task: null, from: null, entries: [], members: NO_MEMBERS };
     });
   }

@@ -2,8 +2,10 @@
  * The rollups page's read (docs/console.md, "Rollups"): the session behind a door (from the records on this host) or
  * a formation's member sessions, then the rollup mur console computes of their tasks with the tasks table's filters.
  */
-import type { ConsoleFormationsResponse, ConsoleRollup } from '@murmur/protocol';
+import type { ConsoleRollup } from '@murmur/protocol';
 import { CONSOLE_FORMATIONS_PATH } from '@murmur/protocol';
+import { readFormations } from '../formations/formations.js';
+import { requireJson } from '../io/console-api.js';
 import { ConsoleApiError } from '../io/errors.js';
 import { Loader } from '../io/loader.svelte.js';
 import { type RecordDoor, readRollup, recordSessionOfDoor, type RollupSearch } from '../records/records.js';
@@ -21,9 +23,7 @@ async function sessionIdsOf(scope: RollupScope, signal: AbortSignal): Promise<{ 
     if (sessionId === null) throw new ConsoleApiError(`neither the door ${scope.door} nor the records on this host give its session's record`, 404);
     return { sessionId };
   }
-  const response = await fetch(CONSOLE_FORMATIONS_PATH, { headers: { accept: 'application/json' }, signal });
-  if (!response.ok) throw new ConsoleApiError(`${CONSOLE_FORMATIONS_PATH} answered HTTP ${response.status}`, response.status);
-  const formation = ((await response.json()) as ConsoleFormationsResponse).formations.find((f) => f.key === scope.formationKey);
+  const formation = (await requireJson(CONSOLE_FORMATIONS_PATH, { read: readFormations, signal })).find((f) => f.key === scope.formationKey);
   if (!formation) throw new ConsoleApiError(`the formation ${scope.formationKey} is not registered on this host`, 404);
   return { sessionIds: formation.members.map((m) => m.sessionId) };
 }

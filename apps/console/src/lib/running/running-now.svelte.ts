@@ -4,6 +4,7 @@
  * doors. Ask again is one POST for one door.
  */
 import { CONSOLE_RUNNING_DOORS_PREFIX, CONSOLE_RUNNING_STREAM_PATH, type ConsoleRunningSnapshot } from '@murmur/protocol';
+import { consoleFetch } from '../io/console-api.js';
 
 export type RunningLink = 'connecting' | 'live' | 'reconnecting';
 
@@ -15,11 +16,9 @@ export class RunningNowFeed {
   #askProblem = $state<string | null>(null);
   #source: EventSource | null = null;
   readonly #open: SourceFactory;
-  readonly #fetch: typeof fetch;
 
-  constructor(options: { open?: SourceFactory; fetch?: typeof fetch } = {}) {
+  constructor(options: { open?: SourceFactory } = {}) {
     this.#open = options.open ?? ((url) => new EventSource(url));
-    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   }
 
   /** null until the first snapshot. */
@@ -65,7 +64,7 @@ export class RunningNowFeed {
   async askAgain(key: string): Promise<void> {
     this.#askProblem = null;
     try {
-      const answer = await this.#fetch(`${CONSOLE_RUNNING_DOORS_PREFIX}${encodeURIComponent(key)}/retry`, { method: 'POST' });
+      const answer = await consoleFetch(`${CONSOLE_RUNNING_DOORS_PREFIX}${encodeURIComponent(key)}/retry`, { method: 'POST' });
       if (!answer.ok) this.#askProblem = `Ask again for ${key}: mur console answered HTTP ${answer.status}`;
     } catch (error) {
       this.#askProblem = `Ask again for ${key}: no answer from mur console (${error instanceof Error ? error.message : String(error)})`;

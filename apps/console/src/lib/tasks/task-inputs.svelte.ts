@@ -4,7 +4,7 @@
  * of rows that want it), kept per task id.
  */
 import { firstLine, RECORD_IDS_MAX } from '@murmur/protocol';
-import { type Fetch, readSummaries } from '../records/records.js';
+import { readSummaries } from '../records/records.js';
 import { TokenStore } from '../door/tokens.js';
 
 /** A task the records did not hold yet is asked again after this long. @default 3000 @unit ms */
@@ -15,12 +15,10 @@ export class TaskInputs {
   readonly #asked = new Map<string, number>();
   /** Wanted task id → the door (host:port) it is on, '' when not said. */
   readonly #wanted = new Map<string, string>();
-  readonly #fetch: Fetch | undefined;
   readonly #tokens: TokenStore;
   #scheduled = false;
 
-  constructor(options: { fetch?: Fetch; tokens?: TokenStore } = {}) {
-    this.#fetch = options.fetch;
+  constructor(options: { tokens?: TokenStore } = {}) {
     this.#tokens = options.tokens ?? new TokenStore();
   }
 
@@ -52,7 +50,7 @@ export class TaskInputs {
       this.#asked.set(id, Date.now());
     }
     try {
-      const found = await readSummaries(ids, { fetch: this.#fetch, door: door === '' ? null : { key: door, token: this.#tokens.get(door) } });
+      const found = await readSummaries(ids, { door: door === '' ? null : { key: door, token: this.#tokens.get(door) } });
       const next = { ...this.#lines };
       for (const summary of found) next[summary.taskId] = firstLine(summary.input);
       this.#lines = next;
