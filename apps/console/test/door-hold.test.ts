@@ -39,7 +39,7 @@ describe('a door that said it needs a token', () => {
   it('is asked one request, then nothing that needs a token until the operator acts', async () => {
     const { door, fake, act } = setup(() => Promise.reject(unauthorized()));
     await door.start();
-    await vi.waitFor(() => expect(door.watch.state).toBe('lost'));
+    await vi.waitFor(() => expect(door.watch.state).toBe('needs-token'));
     expect(fake.client.listTasks).toHaveBeenCalledTimes(1);
     expect(fake.client.watchSession).not.toHaveBeenCalled();
     // The public card needs no token: it is read.

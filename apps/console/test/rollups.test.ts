@@ -87,6 +87,9 @@ describe('ChartFigure', () => {
     const table = within(figure).getByRole('table');
     expect(within(table).getAllByRole('row')).toHaveLength(4);
     expect(within(table).getByRole('rowheader', { name: '2026-12-01 10:00:02 UTC' })).toBeTruthy();
+    // At most 2 tasks in a bucket: the value axis reads 0 1 2, each once (it read `0 1 1 2 2` with fractional ticks).
+    const valueLabels = [...figure.querySelectorAll('g.axis text')].map((t) => t.textContent ?? '').filter((t) => /^\d+$/.test(t));
+    expect(valueLabels).toEqual(['0', '1', '2']);
   });
 });
 

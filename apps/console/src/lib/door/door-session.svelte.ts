@@ -241,7 +241,7 @@ export class DoorSession {
     this.#askAgain = setTimeout(() => {
       this.#askAgain = null;
       const watch = this.watch.state;
-      void this.#open(() => (watch === 'lost' || watch === 'idle' || watch === 'closed' ? this.watch.reconnect() : Promise.resolve()));
+      void this.#open(() => (watch === 'lost' || watch === 'needs-token' || watch === 'idle' || watch === 'closed' ? this.watch.reconnect() : Promise.resolve()));
     }, Math.max(0, at - (this.#options.now ?? Date.now)()));
   }
 

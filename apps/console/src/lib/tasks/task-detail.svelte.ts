@@ -107,7 +107,7 @@ export class TaskDetail {
   /** Opens the task's stream unless one is already open or opening. */
   #follow(): void {
     const state = this.feed.state;
-    if (state === 'idle' || state === 'closed' || state === 'lost') void this.feed.start();
+    if (state === 'idle' || state === 'closed' || state === 'lost' || state === 'needs-token') void this.feed.start();
   }
 
   dispose(): void {

@@ -8,8 +8,12 @@ import { describeError, type ErrorContext, isAbort, type Problem } from '../io/e
 import { ReplayFilter } from './replay-filter.js';
 import type { TimelineStore } from './timeline.svelte.js';
 
-/** `connecting` before the first answer; `closed` after the stream's natural end (the capsule closed, the task ended). */
-export type LinkState = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'lost' | 'closed';
+/**
+ * `connecting` before the first answer; `closed` after the stream's natural end (the capsule closed, the task ended);
+ * `needs-token` when the door refused it 401 — the door is up and answering, so not `lost`: a token, not a
+ * reconnect, is what opens it (the token prompt says so).
+ */
+export type LinkState = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'lost' | 'needs-token' | 'closed';
 
 export type OpenStream = (signal: AbortSignal) => AsyncIterable<MurmurStreamEvent>;
 
@@ -134,7 +138,7 @@ export class LiveFeed {
         this.#options.onEnd?.();
         return;
       }
-      this.#state = 'lost';
+      this.#state = problem.needsToken ? 'needs-token' : 'lost';
       this.#lostAt ??= Date.now();
       this.#problem = problem;
       this.#options.onProblem?.(problem);
