@@ -141,7 +141,7 @@ describe('ShortId', () => {
     const link = screen.getByRole('link', { name: id });
     expect(link.textContent).toBe(id);
     expect(link.getAttribute('title')).toBe(id);
-    expect(link.querySelector('.visually-hidden')?.textContent).toBe('0193a1b2c3d47e8f9a0b1c2d');
+    expect(link.querySelector('.id-middle')?.textContent).toBe('0193a1b2c3d47e8f9a0b1c2d');
     expect(link.querySelector('.id-tail')?.textContent).toBe('3e4f5a6b');
   });
 
