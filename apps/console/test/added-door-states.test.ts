@@ -32,3 +32,15 @@ describe('an added door’s status on the capsules page', () => {
     expect(await addedDoorStatus(door(false), null)).toMatchObject({ state: 'unreachable', reason: 'the door answered something that is not an agent card' });
   });
 });
+
+describe('a door that never answers', () => {
+  it('reads unreachable once its card was waited for long enough, not "asking" for ever', async () => {
+    useConsoleFetch(
+      (_url, init) =>
+        new Promise<Response>((_resolve, reject) => {
+          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    expect(await addedDoorStatus(door(false), null, 20)).toEqual({ name: null, version: null, state: 'unreachable', reason: 'no answer in 0.02 s' });
+  });
+});

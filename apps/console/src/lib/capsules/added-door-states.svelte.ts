@@ -38,43 +38,50 @@ function readCard(body: unknown): CardFacts {
   };
 }
 
+/** How long a card is waited for: the proxy has no timeout of its own, and a host that drops packets never answers. @unit ms */
+const CARD_WAIT_MS = 2000;
+
 /** One added door's status from its card's answer; `token`: a token this tab keeps for the door. */
-export async function addedDoorStatus(door: ConsoleAddedDoor, token: string | null, signal?: AbortSignal): Promise<AddedDoorStatus> {
+export async function addedDoorStatus(door: ConsoleAddedDoor, token: string | null, waitMs = CARD_WAIT_MS): Promise<AddedDoorStatus> {
+  const unreachable = (reason: string): AddedDoorStatus => ({ name: null, version: null, state: 'unreachable', reason });
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), waitMs);
   let answer: JsonAnswer<CardFacts>;
   try {
-    answer = await getJson(`${CONSOLE_DOOR_PROXY_PREFIX}${door.key}${AGENT_CARD_PATH}`, { read: readCard, signal });
+    answer = await getJson(`${CONSOLE_DOOR_PROXY_PREFIX}${door.key}${AGENT_CARD_PATH}`, { read: readCard, signal: abort.signal });
   } catch (error) {
-    if (signal?.aborted) throw error;
-    return { name: null, version: null, state: 'unreachable', reason: error instanceof Error ? error.message : String(error) };
+    return unreachable(abort.signal.aborted ? `no answer in ${waitMs / 1000} s` : error instanceof Error ? error.message : String(error));
+  } finally {
+    clearTimeout(timer);
   }
-  if (!answer.ok) return { name: null, version: null, state: 'unreachable', reason: answer.why };
+  if (!answer.ok) return unreachable(answer.why);
   const { name, version, wantsToken } = answer.body;
   return { name, version, state: wantsToken && !door.hasToken && token === null ? 'needs a token' : 'running', reason: null };
 }
 
 export class AddedDoorStates {
   #states = $state.raw<ReadonlyMap<string, AddedDoorStatus>>(new Map());
-  #abort: AbortController | null = null;
+  #busy = false;
+  #disposed = false;
 
   /** The door's status, or undefined until its card was first asked. */
   get(key: string): AddedDoorStatus | undefined {
     return this.#states.get(key);
   }
 
-  /** Asks every door's card at once; a refresh under way is dropped for the new one. */
+  /** Asks every door's card at once (each waited for 2 s at most); a refresh while one is under way is skipped. */
   async refresh(doors: readonly ConsoleAddedDoor[], token: (key: string) => string | null): Promise<void> {
-    this.#abort?.abort();
-    const abort = new AbortController();
-    this.#abort = abort;
+    if (this.#busy || this.#disposed) return;
+    this.#busy = true;
     try {
-      const found = await Promise.all(doors.map(async (door) => [door.key, await addedDoorStatus(door, token(door.key), abort.signal)] as const));
-      if (!abort.signal.aborted) this.#states = new Map(found);
-    } catch (error) {
-      if (!abort.signal.aborted) throw error;
+      const found = await Promise.all(doors.map(async (door) => [door.key, await addedDoorStatus(door, token(door.key))] as const));
+      if (!this.#disposed) this.#states = new Map(found);
+    } finally {
+      this.#busy = false;
     }
   }
 
   dispose(): void {
-    this.#abort?.abort();
+    this.#disposed = true;
   }
 }
