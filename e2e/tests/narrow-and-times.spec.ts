@@ -56,6 +56,14 @@ test.describe('narrow window and exact times', () => {
     const timelineHeader = page.locator('.tl-task').filter({ has: page.getByRole('link', { name: asking }) });
     await inSight(timelineHeader.getByRole('button', { name: `Reply to ${asking}` }));
     await inSight(timelineHeader.getByText('input-required', { exact: true }));
+    // Nothing drawn over the actions: the header's time moves to its second line, beside what was asked.
+    const replyBox = (await timelineHeader.getByRole('button', { name: `Reply to ${asking}` }).boundingBox())!;
+    for (const part of ['.tl-when', '.tl-what', '.tl-state']) {
+      const box = (await timelineHeader.locator(part).boundingBox())!;
+      const overlaps = replyBox.x < box.x + box.width && box.x < replyBox.x + replyBox.width && replyBox.y < box.y + box.height && box.y < replyBox.y + replyBox.height;
+      expect(overlaps, `${part} over Reply`).toBe(false);
+    }
+    await page.screenshot({ path: test.info().outputPath('session-390.png') });
     const tableRow = page.getByRole('table', { name: 'Tasks' }).getByRole('row').filter({ has: page.getByRole('link', { name: asking }) });
     await inSight(tableRow.getByText('input-required', { exact: true }));
     await inSight(tableRow.getByRole('checkbox', { name: `Compare ${asking}` }));
