@@ -59,6 +59,11 @@ test.describe('added doors', () => {
     const added = page.getByRole('region', { name: 'Added doors', exact: true });
     await expect(added.getByRole('link', { name: door.url })).toBeVisible();
     await expect(added).toContainText('with a token file');
+    // Not a bare URL: its name and version from its card, and its state in words (its card asks for a token, and the
+    // console's token file gives one).
+    const item = added.getByRole('listitem').filter({ has: page.getByRole('link', { name: door.url }) });
+    await expect(item).toContainText(/^\s*running\s+secure\s+0\.1\.0\s+·\s+http/);
+    await expect(item).toContainText(`${door.url} with a token file`);
     await added.getByRole('link', { name: door.url }).click();
     await expect(page.getByRole('heading', { name: 'Live timeline' })).toBeVisible();
     await expect(page.getByRole('status', { name: 'Session stream' })).toHaveText('live');

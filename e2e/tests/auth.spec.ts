@@ -32,7 +32,8 @@ test.describe('authenticated door', () => {
     await expect(page.getByText('Run mur token on this host')).toBeVisible();
     await expect(page.getByRole('status', { name: 'Session stream' })).not.toHaveText('live');
     await expect(page.getByRole('table', { name: 'Tasks' })).toContainText('Waiting for a token.');
-    await expect(page.getByText('Give a token to read the extended card.')).toBeVisible();
+    // In the agent card, folded away on the session view.
+    await expect(page.getByRole('region', { name: 'Agent card' }).getByText('Give a token to read the extended card.')).toBeAttached();
     await page.screenshot({ path: test.info().outputPath('auth-prompt.png'), fullPage: true });
 
     // An empty token is caught before it is sent.
@@ -53,6 +54,8 @@ test.describe('authenticated door', () => {
     await expect(page.getByText('Using the token kept for this door in this tab.')).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Task pages' })).toContainText('in total');
     const card = page.getByRole('region', { name: 'Agent card' });
+    // Folded away until asked for.
+    await card.getByText('Agent card', { exact: true }).click();
     await expect(card.getByRole('heading', { name: 'Extended card' })).toBeVisible();
     await expect(card.getByText('Give a token to read the extended card.')).toBeHidden();
     // The extended card adds the capsule extension the public card leaves out.
@@ -110,6 +113,7 @@ test.describe('authenticated door', () => {
     await expect(table).toContainText('Waiting for a token.');
     await expect(page.getByRole('navigation', { name: 'Task pages' })).not.toContainText('in total');
     await expect(page.getByRole('link', { name: taskId })).toHaveCount(0);
+    await page.getByRole('region', { name: 'Agent card' }).getByText('Agent card', { exact: true }).click();
     await expect(page.getByRole('region', { name: 'Agent card' }).getByRole('heading', { name: 'Extended card' })).toBeVisible();
     await expect(page.getByText('Give a token to read the extended card.')).toBeVisible();
   });
@@ -124,7 +128,9 @@ test.describe('authenticated door', () => {
     await openDoor(page, murmur.consoleUrl, secure.address, { live: false });
     await expect(tokenPrompt(page)).toBeVisible();
     await expect(page.getByRole('table', { name: 'Tasks' })).toContainText('Waiting for a token.');
-    await expect(page.getByRole('status', { name: 'Session stream' })).toHaveText('lost');
+    // The door answers (401): the stream needs a token, it is not lost, and a Reconnect would not help.
+    await expect(page.getByRole('status', { name: 'Session stream' })).toHaveText('needs a token');
+    await expect(page.getByRole('button', { name: 'Reconnect' })).toHaveCount(0);
     // A task page reached by its address (no click): its GetTask is not sent either.
     await page.goto(`${murmur.consoleUrl}/#/door/${secure.address}/tasks/tsk_00000000000000000000000000000000`);
     await expect(page.getByRole('heading', { name: 'This door needs a token' })).toBeVisible();

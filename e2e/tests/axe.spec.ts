@@ -49,6 +49,10 @@ test('axe finds no violation on the capsules page, the timeline and tasks table,
   await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/rollups`);
   await expect(page.getByTestId('rollup-tasks')).toHaveText('1');
   await expect(page.getByTestId('chart-tools').getByRole('rowheader', { name: 'bash' })).toBeVisible();
+  // Its script reports no usage: the tokens read "not reported", with no chart and no percentile of 0.
+  await expect(page.getByTestId('rollup-tokens')).toHaveText(/^\s*not reported: no driver reported usage in \d+ turns?\s*$/);
+  await expect(page.getByTestId('rollup-tokens-per-task')).toHaveText('not reported');
+  await expect(page.getByTestId('chart-tokens')).toHaveCount(0);
   expect(await violations(page), 'the session’s rollups with their charts').toEqual([]);
 
   // The check can fail: the same builder in the same browser finds an image without a text alternative, and the
@@ -61,6 +65,36 @@ test('axe finds no violation on the capsules page, the timeline and tasks table,
   expect(found.filter((line) => line.startsWith('image-alt (critical)'))).toHaveLength(1);
   expect(found.filter((line) => line.startsWith('label-content-name-mismatch (serious)'))).toHaveLength(1);
   await control.close();
+});
+
+test('axe finds nothing serious at 1280 × 800 and 390 × 844, light and dark: capsules, a session with a task waiting, running now', async ({ page, murmur }) => {
+  test.setTimeout(180_000);
+  const door = await murmur.startDoor(capsule.dir);
+  const client = clientOf(door);
+  await client.sendText('say hello');
+  const asking = (await client.sendText('ask me')).id;
+  try {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+        await page.emulateMedia({ colorScheme });
+        await page.setViewportSize(size);
+        const where = `${colorScheme}, ${size.width} × ${size.height}`;
+        await page.goto(murmur.consoleUrl);
+        await expect(page.getByRole('table', { name: 'Sessions' }).getByRole('link', { name: 'accessible' }).first()).toBeVisible();
+        expect(await violations(page, FAILING_IMPACTS), `capsules page, ${where}`).toEqual([]);
+        await openDoor(page, murmur.consoleUrl, door.address);
+        await expect(timelineOf(page, door).getByRole('button', { name: `Reply to ${asking}` })).toBeVisible();
+        await expect(page.getByRole('table', { name: 'Tasks' }).getByRole('link', { name: asking })).toBeAttached();
+        expect(await violations(page, FAILING_IMPACTS), `session view, ${where}`).toEqual([]);
+        await page.goto(`${murmur.consoleUrl}/#/running`);
+        await expect(page.getByRole('table', { name: 'Waiting for input' }).getByRole('button', { name: `Reply to ${asking}` })).toBeVisible();
+        expect(await violations(page, FAILING_IMPACTS), `running now, ${where}`).toEqual([]);
+      }
+    }
+  } finally {
+    await client.reply(asking, 'blue').catch(() => undefined);
+    await door.stop();
+  }
 });
 
 test('axe finds no violation on a record nesting a plan’s steps, their outputs open', async ({ page, murmur }) => {

@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { MurmurClient } from '@murmur/client';
 import type { Locator, Page } from '@playwright/test';
+import { axeViolations } from '../support/axe.js';
 import { type Formation, REPO, expect, test } from '../support/fixtures.js';
 import { type FormationFolder, makeFormation } from '../support/formation.js';
 
@@ -49,6 +50,8 @@ test.describe('the graph of examples/formation', () => {
       await expect(row.getByRole('cell').first()).toHaveText('—');
       await expect(row.getByRole('link', { name: /^mcl_\w+ · completed · \d/ })).toHaveCount(2);
     }
+    // Two calls' links listed one above the other are each a target of 24 px (WCAG 2.2, 2.5.8): axe's target-size.
+    expect(await axeViolations(page), 'formation view with two calls an edge').toEqual([]);
   });
 
   test('an edge is a link to its call’s entry in the caller’s waterfall, reached by Tab', async ({ page, murmur }) => {

@@ -26,8 +26,13 @@ test.describe('formation view', () => {
 
   test('the capsules page links the formation; its view lists the three members, idle, the entry marked', async ({ page, murmur }) => {
     await page.goto(murmur.consoleUrl);
-    const listed = page.getByRole('region', { name: 'Formations on this host' });
+    // The members' sessions are listed under their formation, in roster order, the entry marked.
+    const listed = page.getByRole('table', { name: 'Sessions' }).getByRole('rowgroup', { name: /^Formation review/ });
     await expect(listed).toContainText('3 members (planner, worker, critic)');
+    const memberRows = listed.getByRole('row').filter({ has: page.getByRole('cell') });
+    await expect(memberRows).toHaveCount(3);
+    for (const [i, name] of ['planner', 'worker', 'critic'].entries()) await expect(memberRows.nth(i)).toContainText(formation.member(name).sessionId);
+    await expect(memberRows.nth(0)).toContainText('entry');
     await listed.getByRole('link', { name: 'review' }).click();
     await expect(page).toHaveURL(new RegExp(`#/formation/${formation.key}$`));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Formation review');

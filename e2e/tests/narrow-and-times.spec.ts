@@ -44,6 +44,35 @@ test.describe('narrow window and exact times', () => {
     await expect(page.getByRole('table', { name: 'Tasks' }).getByRole('link', { name: taskId })).toBeAttached();
     expect(await overflow(page)).toEqual({ extra: 0, culprits: [] });
 
+    // State and actions first: a task waiting for input shows its state and Reply without a sideways scroll, in the
+    // timeline's header, the tasks table and Running now.
+    const asking = (await client.sendText('deploy from a phone')).id;
+    const inSight = async (locator: ReturnType<Page['locator']>) => {
+      await expect(locator).toBeVisible();
+      const box = (await locator.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+    };
+    const timelineHeader = page.locator('.tl-task').filter({ has: page.getByRole('link', { name: asking }) });
+    await inSight(timelineHeader.getByRole('button', { name: `Reply to ${asking}` }));
+    await inSight(timelineHeader.getByText('input-required', { exact: true }));
+    // Nothing drawn over the actions: the header's time moves to its second line, beside what was asked.
+    const replyBox = (await timelineHeader.getByRole('button', { name: `Reply to ${asking}` }).boundingBox())!;
+    for (const part of ['.tl-when', '.tl-what', '.tl-state']) {
+      const box = (await timelineHeader.locator(part).boundingBox())!;
+      const overlaps = replyBox.x < box.x + box.width && box.x < replyBox.x + replyBox.width && replyBox.y < box.y + box.height && box.y < replyBox.y + replyBox.height;
+      expect(overlaps, `${part} over Reply`).toBe(false);
+    }
+    await page.screenshot({ path: test.info().outputPath('session-390.png') });
+    const tableRow = page.getByRole('table', { name: 'Tasks' }).getByRole('row').filter({ has: page.getByRole('link', { name: asking }) });
+    await inSight(tableRow.getByText('input-required', { exact: true }));
+    await inSight(tableRow.getByRole('checkbox', { name: `Compare ${asking}` }));
+    expect(await overflow(page)).toEqual({ extra: 0, culprits: [] });
+    await page.goto(`${murmur.consoleUrl}/#/running`);
+    await inSight(page.getByRole('table', { name: 'Waiting for input' }).getByRole('button', { name: `Reply to ${asking}` }));
+    expect(await overflow(page)).toEqual({ extra: 0, culprits: [] });
+    await client.reply(asking, 'main');
+
     await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${taskId}`);
     await expect(page.getByRole('heading', { name: `Task ${taskId}`, level: 1 })).toBeVisible();
     expect(await overflow(page)).toEqual({ extra: 0, culprits: [] });
@@ -57,7 +86,7 @@ test.describe('narrow window and exact times', () => {
   test('Times: relative, local time or UTC, on the page and kept for the next visit', async ({ page, murmur }) => {
     await openDoor(page, murmur.consoleUrl, door.address);
     const row = page.getByRole('table', { name: 'Tasks' }).getByRole('row').filter({ has: page.getByRole('link', { name: taskId }) });
-    const changed = row.getByRole('cell').nth(5);
+    const changed = row.getByRole('cell').nth(6);
     await expect(changed).toHaveText(/ago|just now/);
     const task = await client.getTask(taskId);
     const at = new Date(task.status.timestamp!);

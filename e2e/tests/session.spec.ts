@@ -3,6 +3,9 @@ import { type Door, expect, test } from '../support/fixtures.js';
 import { openDoor, sendFromConsole, timelineOf } from '../support/console.js';
 
 test.describe('session timeline', () => {
+  // The session view bounds its timeline by the window, so the tasks table stays above the fold (docs/console.md,
+  // "The session view"); these tests read every row of two tasks at once, so they take a window tall enough to show them.
+  test.use({ viewport: { width: 1280, height: 1000 } });
   let hello: Door;
 
   test.beforeAll(async ({ murmur }) => {

@@ -56,7 +56,7 @@ test.describe('tasks table', () => {
     // A row: the id links to the task page; the state is labelled in murmur's words, the A2A name in its title.
     const failedRow = taskRows(page).filter({ has: page.getByRole('link', { name: failedIds[0] }) });
     await expect(failedRow.getByText('failed', { exact: true })).toHaveAttribute('title', 'TASK_STATE_FAILED');
-    await expect(failedRow.getByRole('cell').nth(3)).toHaveText('the driver failed');
+    await expect(failedRow.getByRole('cell').nth(4)).toHaveText('the driver failed');
 
     await page.getByLabel('Page size').selectOption('10');
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -93,7 +93,7 @@ test.describe('tasks table', () => {
     await page.getByLabel('Filter by context id').press('Enter');
     await expect(pager(page)).toContainText('Page 1 · tasks 1–4 of 4 in total');
     await expect(taskRows(page)).toHaveCount(4);
-    for (const row of await taskRows(page).all()) await expect(row.getByRole('cell').nth(4)).toHaveText(sharedContext);
+    for (const row of await taskRows(page).all()) await expect(row.getByRole('cell').nth(5)).toHaveText(sharedContext);
 
     // Both filters at once: none of the shared context's tasks failed.
     await page.getByLabel('Filter by state').selectOption({ label: 'failed' });
@@ -118,7 +118,7 @@ test.describe('tasks table', () => {
     await expect(pager(page)).toContainText(`of ${TOTAL + 1} in total`);
     // …and follows it to its end.
     await expect(row.getByText('completed', { exact: true })).toBeVisible();
-    await expect(row.getByRole('cell').nth(3)).toHaveText('task completed');
+    await expect(row.getByRole('cell').nth(4)).toHaveText('task completed');
   });
 
   test('the pager label changes together with its rows, not a round trip before', async ({ page, murmur }) => {

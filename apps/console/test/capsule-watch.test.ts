@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capsuleGone } from '../src/lib/capsule-watch';
+import { capsuleGone } from '../src/lib/door/capsule-watch';
+import { useConsoleFetch } from './support/console-fetch';
 
 const sessions = (stale: boolean) => async () =>
   new Response(
@@ -13,15 +14,17 @@ const sessions = (stale: boolean) => async () =>
 
 describe('capsuleGone', () => {
   it('names the gone process of a stale entry for this door', async () => {
-    expect(await capsuleGone('127.0.0.1:41873', sessions(true))).toBe("the capsule's process 4242 is gone");
+    useConsoleFetch(sessions(true));
+    expect(await capsuleGone('127.0.0.1:41873')).toBe("the capsule's process 4242 is gone");
   });
   it('null for a live entry, another door, or no answer', async () => {
-    expect(await capsuleGone('127.0.0.1:41873', sessions(false))).toBeNull();
-    expect(await capsuleGone('127.0.0.1:1', sessions(true))).toBeNull();
-    expect(
-      await capsuleGone('127.0.0.1:41873', async () => {
-        throw new TypeError('offline');
-      }),
-    ).toBeNull();
+    useConsoleFetch(sessions(false));
+    expect(await capsuleGone('127.0.0.1:41873')).toBeNull();
+    useConsoleFetch(sessions(true));
+    expect(await capsuleGone('127.0.0.1:1')).toBeNull();
+    useConsoleFetch(async () => {
+      throw new TypeError('offline');
+    });
+    expect(await capsuleGone('127.0.0.1:41873')).toBeNull();
   });
 });

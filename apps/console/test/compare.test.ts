@@ -1,10 +1,10 @@
 import type { TaskRecordEntry, TaskRecordSummary } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { ComparePicks } from '../src/lib/compare-picks.svelte';
-import { alignSteps, attemptCount, runView, type StepEntry } from '../src/lib/record-align';
-import { compareEntries, durationChange, TEXT_DIFF_MAX_CHARS, textDiff, toolInputText } from '../src/lib/record-diff';
-import { href, parseRoute } from '../src/lib/routes';
-import { compareRuns, sideOf } from '../src/lib/run-comparison';
+import { ComparePicks } from '../src/lib/compare/compare-picks.svelte';
+import { alignSteps, attemptCount, runView, type StepEntry } from '../src/lib/compare/record-align';
+import { compareEntries, durationChange, TEXT_DIFF_MAX_CHARS, textDiff, toolInputText } from '../src/lib/compare/record-diff';
+import { href, parseRoute } from '../src/lib/routing/routes';
+import { compareRuns, sideOf } from '../src/lib/compare/run-comparison';
 
 // The compare page's pure parts (docs/console.md, "Compare two runs").
 const t0 = Date.UTC(2026, 11, 1, 10, 0, 0);

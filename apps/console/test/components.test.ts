@@ -2,11 +2,13 @@
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
 import ConnectionStatus from '../src/components/ConnectionStatus.svelte';
+import ShortId from '../src/components/ShortId.svelte';
 import TasksPanel from '../src/components/TasksPanel.svelte';
 import Timeline from '../src/components/Timeline.svelte';
 import TokenPrompt from '../src/components/TokenPrompt.svelte';
-import { TaskList } from '../src/lib/task-list.svelte';
-import { TimelineStore } from '../src/lib/timeline.svelte';
+import { TaskList } from '../src/lib/tasks/task-list.svelte';
+import { shortId } from '../src/lib/text/ids';
+import { TimelineStore } from '../src/lib/timeline/timeline.svelte';
 import { frame, sessionFrame, status, task } from './support/events';
 import { fakeClient } from './support/fake-client';
 
@@ -16,6 +18,11 @@ describe('ConnectionStatus', () => {
     const indicator = screen.getByRole('status', { name: 'Session stream' });
     expect(indicator.textContent).toBe('reconnecting');
     expect(screen.getByText(/retry 1/)).toBeTruthy();
+  });
+
+  it('a door answering 401 reads "needs a token", not lost', () => {
+    render(ConnectionStatus, { props: { label: 'Door stream', state: 'needs-token' } });
+    expect(screen.getByRole('status', { name: 'Door stream' }).textContent).toBe('needs a token');
   });
 });
 
@@ -102,7 +109,7 @@ describe('TasksPanel', () => {
     await tasks.load();
     render(TasksPanel, { props: { tasks, door: '127.0.0.1:1' } });
     const table = screen.getByRole('table', { name: 'Tasks' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Task', 'Input', 'State', 'Status message', 'Context', 'Changed', 'Compare']);
+    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Compare', 'State', 'Input', 'Task', 'Status message', 'Context', 'Changed']);
     expect(within(table).getByText('failed')).toBeTruthy();
     expect(within(table).getByText('completed')).toBeTruthy();
     expect(screen.getByText(/of 3 in total/)).toBeTruthy();
@@ -140,5 +147,29 @@ describe('TasksPanel', () => {
     await vi.waitFor(() => expect(client.listTasks).toHaveBeenCalled());
     expect(client.listTasks.mock.lastCall?.[0]).toEqual({ pageSize: 25, status: 'TASK_STATE_INPUT_REQUIRED', contextId: 'ctx_9' });
     expect(screen.getByText('No tasks match.')).toBeTruthy();
+  });
+});
+
+describe('ShortId', () => {
+  const id = 'tsk_0193a1b2c3d47e8f9a0b1c2d3e4f5a6b';
+
+  it('keeps the prefix and the last 8 digits in sight, the whole id in its text, its name and its title', () => {
+    expect(shortId(id)).toEqual({ head: 'tsk_', hidden: '0193a1b2c3d47e8f9a0b1c2d', tail: '3e4f5a6b' });
+    expect(shortId('tsk_1')).toEqual({ head: 'tsk_1', hidden: '', tail: '' });
+    render(ShortId, { props: { id, href: '#/door/127.0.0.1:1/tasks/x' } });
+    const link = screen.getByRole('link', { name: id });
+    expect(link.textContent).toBe(id);
+    expect(link.getAttribute('title')).toBe(id);
+    expect(link.querySelector('.id-middle')?.textContent).toBe('0193a1b2c3d47e8f9a0b1c2d');
+    expect(link.querySelector('.id-tail')?.textContent).toBe('3e4f5a6b');
+  });
+
+  it('copies the whole id', async () => {
+    const writeText = vi.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    render(ShortId, { props: { id } });
+    await fireEvent.click(screen.getByRole('button', { name: `Copy ${id}` }));
+    expect(writeText).toHaveBeenCalledWith(id);
+    await vi.waitFor(() => expect(screen.getByRole('button', { name: `Copied ${id}` })).toBeTruthy());
   });
 });

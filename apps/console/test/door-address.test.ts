@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHostPort } from '@murmur/protocol';
-import { doorKeyOfUrl, parseDoorAddress, proxyAddress } from '../src/lib/door-address';
+import { doorKeyOfUrl, parseDoorAddress, proxyAddress } from '../src/lib/door/door-address';
 
 describe('parseDoorAddress', () => {
   it('reads host:port, http URLs and bare ports', () => {

@@ -1,8 +1,8 @@
 import { HttpRefusalError } from '@murmur/client';
 import type { AgentCard } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { DoorCards } from '../src/lib/door-cards.svelte';
-import type { Problem } from '../src/lib/errors';
+import { DoorCards } from '../src/lib/door/door-cards.svelte';
+import type { Problem } from '../src/lib/io/errors';
 import { fakeClient } from './support/fake-client';
 
 const card = (name: string, extended = true) => ({ name, version: '0.1.0', capabilities: { extendedAgentCard: extended }, securityRequirements: [{ schemes: {} }] }) as unknown as AgentCard;

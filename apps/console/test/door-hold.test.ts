@@ -1,10 +1,10 @@
 import { HttpRefusalError } from '@murmur/client';
 import type { AgentCard } from '@murmur/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { DoorClient } from '../src/lib/door-client';
-import { UNREACHABLE_BACKOFF_MS } from '../src/lib/door-hold';
-import { DoorSession } from '../src/lib/door-session.svelte';
-import { TokenStore } from '../src/lib/tokens';
+import type { DoorClient } from '../src/lib/door/door-client';
+import { UNREACHABLE_BACKOFF_MS } from '../src/lib/door/door-hold';
+import { DoorSession } from '../src/lib/door/door-session.svelte';
+import { TokenStore } from '../src/lib/door/tokens';
 import { fakeClient } from './support/fake-client';
 
 const card = { name: 'secure', version: '0.1.0', capabilities: { extendedAgentCard: true }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] } as unknown as AgentCard;
@@ -39,7 +39,7 @@ describe('a door that said it needs a token', () => {
   it('is asked one request, then nothing that needs a token until the operator acts', async () => {
     const { door, fake, act } = setup(() => Promise.reject(unauthorized()));
     await door.start();
-    await vi.waitFor(() => expect(door.watch.state).toBe('lost'));
+    await vi.waitFor(() => expect(door.watch.state).toBe('needs-token'));
     expect(fake.client.listTasks).toHaveBeenCalledTimes(1);
     expect(fake.client.watchSession).not.toHaveBeenCalled();
     // The public card needs no token: it is read.

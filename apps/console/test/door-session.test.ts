@@ -2,9 +2,9 @@
 import { A2AError, HttpRefusalError } from '@murmur/client';
 import type { AgentCard } from '@murmur/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import type { DoorClient } from '../src/lib/door-client';
-import { DoorSession } from '../src/lib/door-session.svelte';
-import { TokenStore } from '../src/lib/tokens';
+import type { DoorClient } from '../src/lib/door/door-client';
+import { DoorSession } from '../src/lib/door/door-session.svelte';
+import { TokenStore } from '../src/lib/door/tokens';
 import { connection, status, T1, task } from './support/events';
 import { fakeClient, settle } from './support/fake-client';
 

@@ -1,6 +1,6 @@
 import { A2AError, ConnectionError, HttpRefusalError, InvalidResponseError, StreamError } from '@murmur/client';
 import { describe, expect, it } from 'vitest';
-import { ConsoleApiError, describeError, isAbort } from '../src/lib/errors';
+import { ConsoleApiError, describeError, isAbort } from '../src/lib/io/errors';
 
 const door = { door: '127.0.0.1:41873' };
 const errorInfo = (reason: string, metadata: Record<string, string>) => [

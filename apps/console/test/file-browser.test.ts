@@ -1,8 +1,9 @@
 import type { ConsolePeerHandlesResponse, FilesListing } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { FileBrowser } from '../src/lib/file-browser.svelte';
-import { cardPlanes, formatBytes, planeUrl, previewKind } from '../src/lib/files-plane';
-import { PeerHandlesView } from '../src/lib/peer-handles.svelte';
+import { FileBrowser } from '../src/lib/files/file-browser.svelte';
+import { cardPlanes, formatBytes, planeUrl, previewKind } from '../src/lib/files/files-plane';
+import { PeerHandlesView } from '../src/lib/records/peer-handles.svelte';
+import { useConsoleFetch } from './support/console-fetch';
 
 type Call = { url: string; method: string; headers: Record<string, string> };
 
@@ -18,8 +19,8 @@ function fakeDoor(files: Record<string, { type: string; body: string }>, listing
     const file = files[name];
     if (!file) return new Response('{"error":"file_not_found","message":"nothing is served at this path of the operator plane"}', { status: 404 });
     return new Response(method === 'HEAD' ? null : file.body, { headers: { 'content-type': file.type } });
-  }) as typeof fetch;
-  return { calls, fetcher };
+  });
+  return { calls, fetcher: useConsoleFetch(fetcher) };
 }
 
 const entry = (name: string, size: number, type: 'file' | 'folder' = 'file') => ({ name, type, size, modified: '2026-01-01T00:00:00.000Z' });
@@ -36,7 +37,7 @@ describe('FileBrowser', () => {
   it('lists a folder with the token, previews text (a Range past 256 KiB), images as object URLs, and nothing for a zip', async () => {
     const door = fakeDoor(files, listing);
     const objectUrls = urls();
-    const browser = new FileBrowser({ base: 'http://c/api/door/127.0.0.1:1', token: () => 'tok', door: '127.0.0.1:1', fetch: door.fetcher, objectUrls });
+    const browser = new FileBrowser({ base: 'http://c/api/door/127.0.0.1:1', token: () => 'tok', door: '127.0.0.1:1', objectUrls });
     await browser.open(['docs']);
     expect(door.calls[0]).toMatchObject({ url: 'http://c/api/door/127.0.0.1:1/resources/files/docs/', method: 'GET', headers: { authorization: 'Bearer tok' } });
     expect(browser.listing?.entries.map((e) => e.name)).toEqual(['a.txt', 'big.log', 'pic.png', 'x.zip', 'img']);
@@ -58,16 +59,16 @@ describe('FileBrowser', () => {
   });
 
   it('links a download to the plane itself on a public door', async () => {
-    const door = fakeDoor(files, listing);
-    const browser = new FileBrowser({ base: 'http://c/api/door/127.0.0.1:1', token: () => null, door: '127.0.0.1:1', fetch: door.fetcher });
+    fakeDoor(files, listing);
+    const browser = new FileBrowser({ base: 'http://c/api/door/127.0.0.1:1', token: () => null, door: '127.0.0.1:1' });
     await browser.open(['docs']);
     expect(await browser.downloadUrl(entry('a b.txt', 1))).toBe('http://c/api/door/127.0.0.1:1/resources/files/docs/a%20b.txt');
   });
 
   it('reports a refusal as the door’s problem (401 asks for a token)', async () => {
-    const door = fakeDoor(files, listing, 401);
+    fakeDoor(files, listing, 401);
     const seen: string[] = [];
-    const browser = new FileBrowser({ base: 'http://c', token: () => null, door: '127.0.0.1:1', fetch: door.fetcher, onProblem: (p) => seen.push(p.kind) });
+    const browser = new FileBrowser({ base: 'http://c', token: () => null, door: '127.0.0.1:1', onProblem: (p) => seen.push(p.kind) });
     await browser.open([]);
     expect(browser.listing).toBeNull();
     expect(browser.problem?.needsToken).toBe(true);
@@ -97,7 +98,11 @@ describe('PeerHandlesView', () => {
       handles: [{ handleId: 'hdl_1', taskId: null, audience: 'reader', path: 'r.txt', mintedAt: 'x', expiresAt: 'y', uses: 1, used: 1, state: 'used_up', redeems: [], refusals: [] }],
     };
     const asked: string[] = [];
-    const view = new PeerHandlesView({ fetch: (async (url: string) => { asked.push(url); return new Response(JSON.stringify(body)); }) as unknown as typeof fetch });
+    useConsoleFetch(async (url: string) => {
+      asked.push(url);
+      return new Response(JSON.stringify(body));
+    });
+    const view = new PeerHandlesView();
     await view.load('ses_1');
     expect(asked).toEqual(['/api/records/sessions/ses_1/peer-handles']);
     expect(view.handles[0].state).toBe('used_up');

@@ -1,9 +1,9 @@
 import type { ConsoleFormation, ConsoleFormationDelegation, ConsoleFormationMember, ConsoleMemberCall } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { endingsText, formationGraph, shownLabels } from '../src/lib/formation-graph';
-import { layoutGraph, rowsOf } from '../src/lib/graph-layout';
-import { entryOfToolCall } from '../src/lib/record-rows';
-import { href, parseRoute } from '../src/lib/routes';
+import { endingsText, formationGraph, shownLabels } from '../src/lib/formations/formation-graph';
+import { layoutGraph, rowsOf } from '../src/lib/formations/graph-layout';
+import { entryOfToolCall } from '../src/lib/records/record-rows';
+import { href, parseRoute } from '../src/lib/routing/routes';
 
 const T0 = Date.parse('2026-12-01T10:00:00.000Z');
 const at = (ms: number) => new Date(T0 + ms).toISOString();

@@ -1,9 +1,10 @@
 import { type ConsoleFormationMember, type ConsoleMemberCall, memberTaskIds, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordSummary } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { callElapsedMs, callStatus, memberActivity, orderCalls, readFormations } from '../src/lib/formations';
-import { Formations } from '../src/lib/formations.svelte';
-import { entryDurationMs, recordRows, rowBar, rowSpan, rowsSpanMs, waterfallSpanMs } from '../src/lib/record-rows';
-import { href, parseRoute } from '../src/lib/routes';
+import { callElapsedMs, callStatus, memberActivity, orderCalls, readFormations } from '../src/lib/formations/formations';
+import { Formations } from '../src/lib/formations/formations.svelte';
+import { entryDurationMs, recordRows, rowBar, rowSpan, rowsSpanMs, waterfallSpanMs } from '../src/lib/records/record-rows';
+import { href, parseRoute } from '../src/lib/routing/routes';
+import { useConsoleFetch } from './support/console-fetch';
 
 const member = (over: Partial<ConsoleFormationMember> = {}): ConsoleFormationMember => ({
   member: 'planner',
@@ -198,12 +199,14 @@ describe('recordRows: a member task nested under its call-member tool call', () 
 describe('the formations list', () => {
   it("says why mur console refused it: a browser on another host is not a loopback peer", async () => {
     const message = "mur console reads this machine's records and formations for a loopback peer only, not for 10.0.0.1";
-    const refused = new Formations({ fetch: async () => new Response(JSON.stringify({ error: 'not_loopback', message }), { status: 403 }) });
+    useConsoleFetch(async () => new Response(JSON.stringify({ error: 'not_loopback', message }), { status: 403 }));
+    const refused = new Formations();
     await refused.refresh();
     expect(refused.list).toBeNull();
     expect(refused.problem).toMatchObject({ kind: 'api', title: 'mur console refused', detail: `/api/formations answered HTTP 403: ${message}`, code: 403 });
 
-    const down = new Formations({ fetch: async () => new Response('nope', { status: 502 }) });
+    useConsoleFetch(async () => new Response('nope', { status: 502 }));
+    const down = new Formations();
     await down.refresh();
     expect(down.problem).toMatchObject({ title: 'mur console did not answer', detail: '/api/formations answered HTTP 502', code: 502 });
   });

@@ -1,8 +1,8 @@
 /** A harness run's record entries (docs/harness.md, docs/console.md "Entries"): how the record and the compare page name them. */
 import type { TaskRecordEntry } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { entryLabel, harnessFacts } from '../src/lib/entry-labels';
-import { compareEntries } from '../src/lib/record-diff';
+import { entryLabel, harnessFacts } from '../src/lib/records/entry-labels';
+import { compareEntries } from '../src/lib/compare/record-diff';
 
 type EntryOf<K extends TaskRecordEntry['kind']> = Extract<TaskRecordEntry, { kind: K }>;
 const SESSION = '0f1e2d3c-4b5a-4697-8877-665544332211';

@@ -1,7 +1,7 @@
 import { HttpRefusalError, StreamError } from '@murmur/client';
 import { describe, expect, it, vi } from 'vitest';
-import { LiveFeed } from '../src/lib/live-feed.svelte';
-import { TimelineStore } from '../src/lib/timeline.svelte';
+import { LiveFeed } from '../src/lib/timeline/live-feed.svelte';
+import { TimelineStore } from '../src/lib/timeline/timeline.svelte';
 import { connection, manualScheduler, status, T1, T2 } from './support/events';
 import { Channel, settle } from './support/fake-client';
 
@@ -68,12 +68,12 @@ describe('LiveFeed', () => {
     expect(onProblem).toHaveBeenCalledTimes(1);
   });
 
-  it('reports a 401 on opening as a token problem', async () => {
+  it('reports a 401 on opening as a token problem: the door answers, so the link needs a token, it is not lost', async () => {
     const { feed, channels, onProblem } = setup();
     void feed.start();
     channels[0].fail(new HttpRefusalError({ status: 401, wwwAuthenticate: 'Bearer realm="secure"', code: 'unauthenticated', message: 'needs a token' }));
     await settle();
-    expect(feed.state).toBe('lost');
+    expect(feed.state).toBe('needs-token');
     expect(onProblem).toHaveBeenCalledWith(expect.objectContaining({ needsToken: true, title: 'This door needs a token' }));
   });
 

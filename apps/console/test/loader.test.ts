@@ -1,7 +1,7 @@
 import { HttpRefusalError } from '@murmur/client';
 import { describe, expect, it, vi } from 'vitest';
-import { ConsoleApiError } from '../src/lib/errors';
-import { Loader } from '../src/lib/loader.svelte';
+import { ConsoleApiError } from '../src/lib/io/errors';
+import { Loader } from '../src/lib/io/loader.svelte';
 
 /** A read the test answers: resolve or reject it, and see the signal it was handed. */
 function pending<T>() {

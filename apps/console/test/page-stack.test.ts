@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageTokenStack } from '../src/lib/page-stack';
+import { PageTokenStack } from '../src/lib/tasks/page-stack';
 
 describe('PageTokenStack', () => {
   it('starts on the first page with no previous', () => {

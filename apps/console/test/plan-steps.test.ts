@@ -3,8 +3,9 @@ import type { ConsoleTaskRecordPage, TaskRecordEntry, TaskRecordPlanStep, TaskRe
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import TaskRecord from '../src/components/TaskRecord.svelte';
-import { recordRows, rowBar, waterfallSpanMs } from '../src/lib/record-rows';
-import { TaskRecordView } from '../src/lib/task-record.svelte';
+import { recordRows, rowBar, waterfallSpanMs } from '../src/lib/records/record-rows';
+import { TaskRecordView } from '../src/lib/records/task-record.svelte';
+import { useConsoleFetch } from './support/console-fetch';
 
 // A plan on the record (docs/console.md, "Plans"): the submit-plan call's steps nested under it on the waterfall.
 const t0 = Date.UTC(2026, 11, 1, 10, 0, 0);
@@ -86,7 +87,8 @@ describe('a plan on the record', () => {
 
   it('draws the steps as indented rows with their status in words, a link each, and their input and output', async () => {
     const page: ConsoleTaskRecordPage = { task: summary, entries, total: entries.length, nextCursor: null, members: [] };
-    const view = new TaskRecordView('tsk_plan', { fetch: async () => new Response(JSON.stringify(page), { headers: { 'content-type': 'application/json' } }) });
+    useConsoleFetch(async () => new Response(JSON.stringify(page), { headers: { 'content-type': 'application/json' } }));
+    const view = new TaskRecordView('tsk_plan');
     await view.load();
     const { container } = render(TaskRecord, { props: { record: view, door: '127.0.0.1:4000' } });
     const table = screen.getByRole('table', { name: 'Task record' });

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { RecordSearch } from '../src/lib/record-search.svelte';
-import type { TaskFilters } from '../src/lib/task-list.svelte';
+import { RecordSearch } from '../src/lib/records/record-search.svelte';
+import type { TaskFilters } from '../src/lib/tasks/task-list.svelte';
+import { useConsoleFetch } from './support/console-fetch';
 
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const tasks = [{ taskId: 'tsk_a', contextId: 'ctx_1', state: 'TASK_STATE_COMPLETED', statusText: null, updatedAt: '2026-12-01T10:00:00.000Z' }];
@@ -14,7 +15,8 @@ describe('RecordSearch', () => {
       if (String(url) === '/api/door/10.0.0.5:4000/resources/records/sessions') return json({ sessions: [{ sessionId: 'ses_door', url: 'http://10.0.0.5:4000', state: 'live' }] });
       return json({ session: {}, tasks, total: 3, nextCursor: '1' });
     });
-    const records = new RecordSearch('10.0.0.5:4000', { fetch, door: () => ({ key: '10.0.0.5:4000', token: 'mur_t' }) });
+    useConsoleFetch(fetch);
+    const records = new RecordSearch('10.0.0.5:4000', { door: () => ({ key: '10.0.0.5:4000', token: 'mur_t' }) });
     const page = await records.search(filters, '', new AbortController().signal);
     expect(records.sessionId).toBe('ses_door');
     expect(records.from).toBe('door');
@@ -37,7 +39,8 @@ describe('RecordSearch', () => {
       }
       return json({ session: {}, tasks, total: 3, nextCursor: '1' });
     });
-    const records = new RecordSearch('127.0.0.1:1', { fetch });
+    useConsoleFetch(fetch);
+    const records = new RecordSearch('127.0.0.1:1');
     await records.search(filters, '', new AbortController().signal);
     expect(records.sessionId).toBe('ses_live');
     expect(records.from).toBe('console');
@@ -50,7 +53,8 @@ describe('RecordSearch', () => {
       asked.push(String(url));
       return json({ sessions: [] });
     });
-    const records = new RecordSearch('127.0.0.1:9', { fetch, door: () => null });
+    useConsoleFetch(fetch);
+    const records = new RecordSearch('127.0.0.1:9', { door: () => null });
     expect(await records.search({ query: 'x', state: '', contextId: '', changedSince: '', pageSize: 25 }, '', new AbortController().signal)).toEqual({ rows: [], nextPageToken: '', totalSize: 0 });
     expect(records.sessionId).toBeNull();
     expect(asked).toEqual(['/api/records/sessions']);

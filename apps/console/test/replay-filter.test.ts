@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReplayFilter } from '../src/lib/replay-filter';
+import { ReplayFilter } from '../src/lib/timeline/replay-filter';
 import { status, T1, T2 } from './support/events';
 
 describe('ReplayFilter', () => {

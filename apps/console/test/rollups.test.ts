@@ -3,9 +3,10 @@ import { type ConsoleRollup, taskTimeSplit, turnTokens } from '@murmur/protocol'
 import { render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import ChartFigure from '../src/components/charts/ChartFigure.svelte';
-import { readRollup } from '../src/lib/records';
-import { bucketLabel, chartTable, durationChart, slowestToolsChart, tasksByStateChart, timeSplitChart, tokensPerTaskChart, turnTokensChart } from '../src/lib/rollup-charts';
-import { href, parseRoute } from '../src/lib/routes';
+import { readRollup } from '../src/lib/records/records';
+import { bucketLabel, chartTable, durationChart, slowestToolsChart, tasksByStateChart, timeSplitChart, tokensPerTaskChart, turnTokensChart } from '../src/lib/rollups/rollup-charts';
+import { href, parseRoute } from '../src/lib/routing/routes';
+import { useConsoleFetch } from './support/console-fetch';
 
 const rollup: ConsoleRollup = {
   sessionIds: ['ses_1'],
@@ -86,6 +87,9 @@ describe('ChartFigure', () => {
     const table = within(figure).getByRole('table');
     expect(within(table).getAllByRole('row')).toHaveLength(4);
     expect(within(table).getByRole('rowheader', { name: '2026-12-01 10:00:02 UTC' })).toBeTruthy();
+    // At most 2 tasks in a bucket: the value axis reads 0 1 2, each once (it read `0 1 1 2 2` with fractional ticks).
+    const valueLabels = [...figure.querySelectorAll('g.axis text')].map((t) => t.textContent ?? '').filter((t) => /^\d+$/.test(t));
+    expect(valueLabels).toEqual(['0', '1', '2']);
   });
 });
 
@@ -100,12 +104,12 @@ describe('the rollups’ routes and request', () => {
 
   it('asks one session’s rollup, or several sessions’, with the filters given', async () => {
     const asked: string[] = [];
-    const fetch = async (input: RequestInfo | URL) => {
-      asked.push(String(input));
+    useConsoleFetch(async (url) => {
+      asked.push(url);
       return new Response(JSON.stringify(rollup), { status: 200 });
-    };
-    await readRollup({ sessionId: 'ses_1' }, { q: 'kite', state: 'TASK_STATE_FAILED', since: '2026-12-01T00:00:00Z' }, { fetch });
-    await readRollup({ sessionIds: ['ses_1', 'ses_2'] }, { q: '' }, { fetch });
+    });
+    await readRollup({ sessionId: 'ses_1' }, { q: 'kite', state: 'TASK_STATE_FAILED', since: '2026-12-01T00:00:00Z' });
+    await readRollup({ sessionIds: ['ses_1', 'ses_2'] }, { q: '' });
     expect(asked).toEqual(['/api/records/sessions/ses_1/rollup?q=kite&state=TASK_STATE_FAILED&since=2026-12-01T00%3A00%3A00Z', '/api/records/rollup?sessions=ses_1%2Cses_2']);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type HashWindow, Router } from '../src/lib/router.svelte';
-import { href, parseRoute } from '../src/lib/routes';
+import { type HashWindow, Router } from '../src/lib/routing/router.svelte';
+import { href, parseRoute } from '../src/lib/routing/routes';
 
 describe('parseRoute / href', () => {
   it('reads the three pages', () => {

@@ -1,7 +1,8 @@
 import type { ConsoleRunningSnapshot, RunningDoor, RunningTask } from '@murmur/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { RunningNowFeed } from '../src/lib/running-now.svelte';
-import { activityText, busyMembers, doorLabel, doorStateText, totals, waitingTasks } from '../src/lib/running-rows';
+import { RunningNowFeed } from '../src/lib/running/running-now.svelte';
+import { activityText, busyMembers, doorLabel, doorStateText, totals, waitingTasks } from '../src/lib/running/running-rows';
+import { useConsoleFetch } from './support/console-fetch';
 
 const task = (taskId: string, over: Partial<RunningTask> = {}): RunningTask => ({
   taskId,
@@ -80,7 +81,8 @@ describe('RunningNowFeed', () => {
 
   it('asks a door again with one POST, and says when mur console refuses', async () => {
     const fetcher = vi.fn(async () => new Response(JSON.stringify({ error: 'not_found', message: 'x' }), { status: 404 }));
-    const feed = new RunningNowFeed({ fetch: fetcher as unknown as typeof fetch });
+    useConsoleFetch(fetcher);
+    const feed = new RunningNowFeed();
     await feed.askAgain('127.0.0.1:9');
     expect(fetcher).toHaveBeenCalledWith('/api/running/doors/127.0.0.1%3A9/retry', { method: 'POST' });
     expect(feed.askProblem).toBe('Ask again for 127.0.0.1:9: mur console answered HTTP 404');

@@ -1,7 +1,8 @@
 import type { ConsoleArtifactsResponse, TaskRecordEntry } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { entryLabel } from '../src/lib/entry-labels';
-import { SessionArtifactsView } from '../src/lib/session-artifacts.svelte';
+import { entryLabel } from '../src/lib/records/entry-labels';
+import { SessionArtifactsView } from '../src/lib/records/session-artifacts.svelte';
+import { useConsoleFetch } from './support/console-fetch';
 
 describe('SessionArtifactsView', () => {
   it('reads a session’s artifacts from the record API, and nothing without a record session', async () => {
@@ -13,7 +14,11 @@ describe('SessionArtifactsView', () => {
       ],
     };
     const asked: string[] = [];
-    const view = new SessionArtifactsView({ fetch: (async (url: string) => { asked.push(url); return new Response(JSON.stringify(body)); }) as unknown as typeof fetch });
+    useConsoleFetch(async (url: string) => {
+      asked.push(url);
+      return new Response(JSON.stringify(body));
+    });
+    const view = new SessionArtifactsView();
     await view.load('ses_1');
     expect(asked).toEqual(['/api/records/sessions/ses_1/artifacts']);
     expect(view.artifacts.map((a) => [a.artifact, a.origin, a.removedAt])).toEqual([

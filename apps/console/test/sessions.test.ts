@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readSessions, Sessions, sessionState } from '../src/lib/sessions.svelte';
+import { readSessions, Sessions, sessionState } from '../src/lib/capsules/sessions.svelte';
+import { useConsoleFetch } from './support/console-fetch';
 
 const body = {
   sessions: [
@@ -31,23 +32,24 @@ describe('sessions', () => {
 
   it('refreshes from /api/sessions and says when mur console does not answer', async () => {
     const calls: string[] = [];
-    const ok = new Sessions({
-      fetch: async (url) => {
-        calls.push(String(url));
-        return new Response(JSON.stringify(body), { status: 200 });
-      },
+    useConsoleFetch(async (url) => {
+      calls.push(url);
+      return new Response(JSON.stringify(body), { status: 200 });
     });
+    const ok = new Sessions();
     await ok.refresh();
     expect(calls).toEqual(['/api/sessions']);
     expect(ok.rows).toHaveLength(3);
     expect(ok.problem).toBeNull();
 
-    const down = new Sessions({ fetch: async () => new Response('nope', { status: 502 }) });
+    useConsoleFetch(async () => new Response('nope', { status: 502 }));
+    const down = new Sessions();
     await down.refresh();
     expect(down.rows).toBeNull();
     expect(down.problem).toMatchObject({ kind: 'api', title: 'mur console did not answer', code: 502 });
 
-    const html = new Sessions({ fetch: async () => new Response('<!doctype html>', { status: 200 }) });
+    useConsoleFetch(async () => new Response('<!doctype html>', { status: 200 }));
+    const html = new Sessions();
     await html.refresh();
     expect(html.problem?.detail).toMatch(/mur console/);
   });

@@ -1,8 +1,8 @@
 import { TASK_STATES } from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
-import { stateLabel, stateTone } from '../src/lib/task-states';
-import { exactTime, formatDuration, localInputToTimestamp, relativeTime } from '../src/lib/time';
-import { cleanToken, TokenStore } from '../src/lib/tokens';
+import { stateLabel, stateTone } from '../src/lib/tasks/task-states';
+import { exactTime, formatDuration, localInputToTimestamp, relativeTime } from '../src/lib/time/time';
+import { cleanToken, TokenStore } from '../src/lib/door/tokens';
 
 describe('time', () => {
   const now = Date.parse('2026-11-29T15:00:00.000Z');

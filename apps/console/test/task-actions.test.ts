@@ -1,6 +1,6 @@
 import { A2AError } from '@murmur/client';
 import { describe, expect, it, vi } from 'vitest';
-import { TaskActions } from '../src/lib/task-actions.svelte';
+import { TaskActions } from '../src/lib/tasks/task-actions.svelte';
 import { T1, T2, task } from './support/events';
 import { fakeClient } from './support/fake-client';
 

@@ -1,6 +1,6 @@
 import { A2AError } from '@murmur/client';
 import { describe, expect, it } from 'vitest';
-import { TaskDetail } from '../src/lib/task-detail.svelte';
+import { TaskDetail } from '../src/lib/tasks/task-detail.svelte';
 import { artifact, connection, status, T1, task, taskEvent } from './support/events';
 import { fakeClient, settle } from './support/fake-client';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { TaskInputs } from '../src/lib/task-inputs.svelte';
-import { TaskRecordView } from '../src/lib/task-record.svelte';
+import { TaskInputs } from '../src/lib/tasks/task-inputs.svelte';
+import { TaskRecordView } from '../src/lib/records/task-record.svelte';
+import { useConsoleFetch } from './support/console-fetch';
 
 const summary = (taskId: string, input: string | null) => ({ taskId, input });
 const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -9,7 +10,8 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 describe('TaskInputs', () => {
   it('asks for every wanted id in one request per tick and keeps each input’s first line', async () => {
     const fetch = vi.fn(async () => json({ tasks: [summary('tsk_a', 'build the kite\nsecond line'), summary('tsk_b', null)] }));
-    const inputs = new TaskInputs({ fetch });
+    useConsoleFetch(fetch);
+    const inputs = new TaskInputs();
     inputs.want(['tsk_a']);
     inputs.want(['tsk_b', 'tsk_c']);
     await settle();
@@ -24,7 +26,8 @@ describe('TaskInputs', () => {
   });
 
   it('shows nothing when the record API fails', async () => {
-    const inputs = new TaskInputs({ fetch: async () => json({}, 500) });
+    useConsoleFetch(async () => json({}, 500));
+    const inputs = new TaskInputs();
     inputs.want(['tsk_a']);
     await settle();
     expect(inputs.line('tsk_a')).toBeUndefined();
@@ -38,7 +41,8 @@ describe('TaskRecordView', () => {
       { task: { taskId: 'tsk_a', durationMs: null }, entries: [{ kind: 'tool-call', offsetMs: 40, durationMs: 200 }], nextCursor: null, total: 2 },
     ];
     const fetch = vi.fn(async () => json(pages.shift()));
-    const view = new TaskRecordView('tsk_a', { fetch });
+    useConsoleFetch(fetch);
+    const view = new TaskRecordView('tsk_a');
     await view.load();
     expect(view.entries.map((e) => e.kind)).toEqual(['input', 'tool-call']);
     expect(view.spanMs).toBe(240);
@@ -46,7 +50,8 @@ describe('TaskRecordView', () => {
   });
 
   it('a task no records folder holds is missing, not a problem', async () => {
-    const view = new TaskRecordView('tsk_a', { fetch: async () => json({ error: 'not_found' }, 404) });
+    useConsoleFetch(async () => json({ error: 'not_found' }, 404));
+    const view = new TaskRecordView('tsk_a');
     await view.load();
     expect(view.missing).toBe(true);
     expect(view.problem).toBeNull();
@@ -65,7 +70,8 @@ describe('TaskRecordView', () => {
       const id = /tasks\/(tsk_\w+)/.exec(String(url))?.[1] ?? '';
       return records[id] ? json(records[id]) : json({ error: 'not_found' }, 404);
     });
-    const view = new TaskRecordView('tsk_a', { fetch });
+    useConsoleFetch(fetch);
+    const view = new TaskRecordView('tsk_a');
     await view.load();
     expect([...view.members.keys()]).toEqual(['tsk_w', 'tsk_c']);
     expect(view.rows.map((r) => r.kind)).toEqual(['entry', 'member-task', 'member-entry', 'member-task']);
@@ -82,7 +88,8 @@ describe('TaskRecordView', () => {
       { task: { taskId: 'tsk_a', createdAt: created, durationMs: null }, entries: [{ kind: 'input', at: created, offsetMs: 0 }], nextCursor: '1', total: 2, members: [member('tsk_w')] },
       { task: { taskId: 'tsk_a', createdAt: created, durationMs: null }, entries: [{ kind: 'input', at: created, offsetMs: 5 }], nextCursor: null, total: 2, members: [member('tsk_c'), member('tsk_w')] },
     ];
-    const view = new TaskRecordView('tsk_a', { fetch: vi.fn(async () => json(pages.shift())) });
+    useConsoleFetch(vi.fn(async () => json(pages.shift())));
+    const view = new TaskRecordView('tsk_a');
     await view.load();
     expect([...view.members.keys()]).toEqual(['tsk_w', 'tsk_c']);
   });
@@ -94,7 +101,8 @@ describe('TaskRecordView', () => {
       asked.push({ url: String(url), auth: new Headers(init?.headers).get('authorization') });
       return json(page);
     });
-    const view = new TaskRecordView('tsk_a', { fetch, door: () => ({ key: '10.0.0.5:4000', token: 'mur_t' }) });
+    useConsoleFetch(fetch);
+    const view = new TaskRecordView('tsk_a', { door: () => ({ key: '10.0.0.5:4000', token: 'mur_t' }) });
     await view.load();
     expect(view.from).toBe('door');
     expect(asked).toEqual([{ url: '/api/door/10.0.0.5:4000/resources/records/tasks/tsk_a?cursor=0&limit=1000', auth: 'Bearer mur_t' }]);
@@ -107,7 +115,8 @@ describe('TaskRecordView', () => {
       asked.push(String(url));
       return String(url).startsWith('/api/door/') ? json({ error: 'door_unreachable', message: 'gone' }, 502) : json(page);
     });
-    const view = new TaskRecordView('tsk_a', { fetch, door: () => ({ key: '127.0.0.1:4000', token: null }) });
+    useConsoleFetch(fetch);
+    const view = new TaskRecordView('tsk_a', { door: () => ({ key: '127.0.0.1:4000', token: null }) });
     await view.load();
     expect(view.from).toBe('console');
     expect(view.entries.map((e) => e.kind)).toEqual(['input']);
@@ -126,7 +135,8 @@ describe('TaskRecordView', () => {
       if (String(url).startsWith('/api/door/10.0.0.6:4100/resources/records/tasks/tsk_m')) return json(member);
       return json({ error: 'not_found', message: 'no' }, 404);
     });
-    const view = new TaskRecordView('tsk_a', { fetch, door: () => ({ key: '10.0.0.5:4000', token: null }) });
+    useConsoleFetch(fetch);
+    const view = new TaskRecordView('tsk_a', { door: () => ({ key: '10.0.0.5:4000', token: null }) });
     await view.load();
     expect([...view.members.keys()]).toEqual(['tsk_m']);
     expect(view.rows.map((r) => r.kind)).toEqual(['entry', 'member-task']);

@@ -1,7 +1,7 @@
 import type { ListTasksResponse } from '@murmur/protocol';
 import { HttpRefusalError } from '@murmur/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_FILTERS, listParams, TaskList } from '../src/lib/task-list.svelte';
+import { DEFAULT_FILTERS, listParams, TaskList } from '../src/lib/tasks/task-list.svelte';
 import { task } from './support/events';
 import { fakeClient } from './support/fake-client';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { PageTokenStack } from '../src/lib/page-stack';
-import { parseRoute, href } from '../src/lib/routes';
-import { DEFAULT_FILTERS } from '../src/lib/task-list.svelte';
-import { fromQuery, toQuery } from '../src/lib/task-query';
+import { PageTokenStack } from '../src/lib/tasks/page-stack';
+import { parseRoute, href } from '../src/lib/routing/routes';
+import { DEFAULT_FILTERS } from '../src/lib/tasks/task-list.svelte';
+import { fromQuery, toQuery } from '../src/lib/tasks/task-query';
 
 describe('the tasks table in the URL', () => {
   it('writes only what differs from the defaults, and reads it back with the page position', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTime, TimeModeSetting } from '../src/lib/time-mode.svelte';
+import { formatTime, TimeModeSetting } from '../src/lib/time/time-mode.svelte';
 
 const AT = '2026-11-29T15:01:56.066Z';
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { isCollapsed, materializeRows, taskIndex, trimOutput } from '../src/lib/timeline-materializer';
-import { TimelineReducer } from '../src/lib/timeline-reducer';
-import type { TaskHeaderRow, TextEntry, ToolEntry } from '../src/lib/timeline-rows';
-import { FrameBatcher } from '../src/lib/timeline-scheduler';
+import { isCollapsed, materializeRows, taskIndex, trimOutput } from '../src/lib/timeline/timeline-materializer';
+import { TimelineReducer } from '../src/lib/timeline/timeline-reducer';
+import type { TaskHeaderRow, TextEntry, ToolEntry } from '../src/lib/timeline/timeline-rows';
+import { FrameBatcher } from '../src/lib/timeline/timeline-scheduler';
 import { artifact, frame, manualScheduler, sessionFrame, status, T1, T2, task, taskEvent } from './support/events';
 
 describe('FrameBatcher', () => {

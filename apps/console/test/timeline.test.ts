@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newPerfCounters } from '../src/lib/perf';
-import { type Entry, type TaskHeaderRow, type TextEntry, TimelineStore, type ToolEntry } from '../src/lib/timeline.svelte';
+import { newPerfCounters } from '../src/lib/timeline/perf';
+import { type Entry, type TaskHeaderRow, type TextEntry, TimelineStore, type ToolEntry } from '../src/lib/timeline/timeline.svelte';
 import { artifact, connection, frame, manualScheduler, sessionFrame, status, T1, T2, task, taskEvent } from './support/events';
 
 function setup(limits = {}) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prefixOffsets, visibleRange } from '../src/lib/virtual';
+import { prefixOffsets, visibleRange } from '../src/lib/timeline/virtual';
 
 describe('windowing', () => {
   const offsets = prefixOffsets(10_000, () => 20);

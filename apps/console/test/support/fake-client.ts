@@ -1,7 +1,7 @@
 /** A door the test controls: one-shot methods are vi.fn()s, streams are channels the test pushes events into. */
 import type { MurmurStream, MurmurStreamEvent } from '@murmur/client';
 import { vi } from 'vitest';
-import type { DoorClient } from '../../src/lib/door-client';
+import type { DoorClient } from '../../src/lib/door/door-client';
 
 /** An async iterable the test feeds: push events, end it, or fail it. Aborting the signal ends it with the reason. */
 export class Channel implements AsyncIterable<MurmurStreamEvent> {
