@@ -5,6 +5,7 @@
  * task's call-member tool call in the waterfall.
  */
 import { MurmurClient } from '@murmur/client';
+import type { ConsoleTaskRecordPage } from '@murmur/protocol';
 import { type Formation, expect, test } from '../support/fixtures.js';
 import { type FormationFolder, reviewFormation } from '../support/formation.js';
 
@@ -121,16 +122,21 @@ test.describe('formation view', () => {
     expect(texts[callRow + 5]).toContain('→ critic');
     expect(texts[callRow + 6]).toContain("critic's task");
 
-    // The worker's turn 1 slept: its bar is most of the member task's, on the caller's axis.
+    await expect(rows.nth(callRow + 1)).toContainText('completed');
+
+    const answer = (await (await page.request.get(`${murmur.consoleUrl}/api/records/tasks/${callerTaskId}`)).json()) as ConsoleTaskRecordPage;
+    const called = answer.entries.flatMap((e) => (e.kind === 'tool-call' && e.memberCall?.memberTaskId ? [e.memberCall.memberTaskId] : []));
+
+    // On the caller's axis, the worker's turn 1 (it slept) and the worker's task are drawn in the proportion their
+    // record gives them, whatever the machine's speed made those times.
+    const worker = answer.members.find((m) => m.task.taskId === called[0])!;
+    const turn1 = worker.entries.find((e) => e.kind === 'turn' && e.turn === 1);
+    const recorded = turn1?.kind === 'turn' && turn1.durationMs !== null && worker.task.durationMs ? turn1.durationMs / worker.task.durationMs : null;
+    expect(recorded).not.toBeNull();
     const memberBar = rows.nth(callRow + 2).locator('.wf-bar');
     const taskBar = rows.nth(callRow + 1).locator('.wf-bar.member');
     const [turnBox, taskBox] = [await memberBar.boundingBox(), await taskBar.boundingBox()];
-    expect(turnBox && taskBox && turnBox.width / taskBox.width).toBeGreaterThan(0.8);
-    await expect(rows.nth(callRow + 1)).toContainText('completed');
-
-    type Page = { entries: { kind: string; memberCall?: { memberTaskId: string | null } | null }[]; members: { task: { taskId: string }; entries: unknown[] }[] };
-    const answer = (await (await page.request.get(`${murmur.consoleUrl}/api/records/tasks/${callerTaskId}`)).json()) as Page;
-    const called = answer.entries.flatMap((e) => (e.kind === 'tool-call' && e.memberCall?.memberTaskId ? [e.memberCall.memberTaskId] : []));
+    expect(turnBox && taskBox && Math.abs(turnBox.width / taskBox.width - recorded!)).toBeLessThan(0.1);
     expect(called).toHaveLength(2);
     expect(answer.members.map((m) => m.task.taskId).sort()).toEqual([...called].sort());
     expect(answer.members.every((m) => m.entries.length > 0)).toBe(true);
