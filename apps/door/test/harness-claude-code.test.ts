@@ -207,7 +207,8 @@ describe('Claude Code as a capsule', { skip: missing ?? false }, () => {
     const canceled = await cancelTask(door.url, taskId);
     assert.equal(canceled.json.result.status.state, 'TASK_STATE_CANCELED');
     await waitFor(async () => (markedProcesses(door.sessionId).length === 0 ? true : undefined), 'every process of the run gone', 10_000);
-    const end = readTrace(door.recordsDir).find((r) => r.type === 'harness_end' && r.task_id === taskId)!;
+    // The run's record is written once the door has reaped the harness, which may be a moment after its last process went.
+    const end = await waitFor(async () => readTrace(door.recordsDir).find((r) => r.type === 'harness_end' && r.task_id === taskId), 'the run’s harness_end record', 10_000);
     assert.equal(end.outcome, 'stopped');
   });
 
