@@ -3,6 +3,7 @@
  * writes in a session's records folder (`trace.jsonl`, `store.db`), for live, stale and ended sessions alike, so a
  * post-mortem works after the capsule is gone. Served on loopback only; shared by the server and the console.
  */
+import type { ConsoleDelegationStatus } from './console-formations.js';
 import type { TaskState } from './task-states.js';
 import type { JsonValue } from './types.js';
 
@@ -73,6 +74,12 @@ export interface TaskRecordMemberCall {
   /** http://host:port of that session's door. */
   memberUrl: string | null;
   status: MemberCallStatus;
+  /**
+   * When the call started (RFC 3339 UTC, milliseconds): an ended call's `member_call` time less its elapsed time; a
+   * call in flight, its tool call's start. The caller waits for the answer from here for elapsedMs, which outlasts the
+   * call-member tool call itself (the answer is delivered with the round's).
+   */
+  startedAt: string;
   /** null while the call is in flight. @unit ms */
   elapsedMs: number | null;
   offers: number;
@@ -154,7 +161,60 @@ export type TaskRecordEntry =
   | (EntryBase & { kind: 'answer'; text: string })
   | (EntryBase & { kind: 'end'; state: TaskState; status: string | null })
   /** An on_task_end hook reopened the task: the entries after it, up to the next one, are attempt `attempt` (from 2). */
-  | (EntryBase & { kind: 'reopen'; attempt: number; hook: string });
+  | (EntryBase & { kind: 'reopen'; attempt: number; hook: string })
+  /** No reply came within lifecycle.input_timeout_secs: the wait ended and the task went back to work (`task_input_timeout`). */
+  | (EntryBase & { kind: 'input-timeout'; waitedSecs: number })
+  /** An inference call failed and is tried again after delayMs (`inference_retry`). */
+  | (EntryBase & { kind: 'inference-retry'; turn: number; attempt: number; reason: string; delayMs: number })
+  /** A delegation to a sub-capsule (`delegation_start` … `delegation`): `status` is `running` and `durationMs` null while it runs. */
+  | (EntryBase & {
+      kind: 'delegation';
+      delegationId: string;
+      capsule: string;
+      childSessionId: string;
+      childTaskId: string;
+      /** The delegate-task tool call that started it, when its output names it. */
+      toolCallId: string | null;
+      status: ConsoleDelegationStatus;
+      /** @unit ms */
+      durationMs: number | null;
+    })
+  /** lifecycle.keep_working sent its message after turn `turn`: the task goes on (`keep_working`). */
+  | (EntryBase & { kind: 'keep-working'; turn: number; used: number; left: number })
+  /** One run of lifecycle.done_check's command (`done_check`); it started durationMs before its record. */
+  | (EntryBase & {
+      kind: 'done-check';
+      turn: number;
+      outcome: 'passed' | 'sent_back' | 'exhausted';
+      exitCode: number | null;
+      timedOut: boolean;
+      /** @unit ms */
+      durationMs: number;
+      used: number;
+      left: number;
+    })
+  /** The conversation was compacted before turn `turn` (`compaction`); `failed` says why it could not be. */
+  | (EntryBase & {
+      kind: 'compaction';
+      turn: number;
+      tokensBefore: number;
+      tokensBeforeSource: 'actual' | 'estimate';
+      tokensAfter: number;
+      budgetTokens: number;
+      elidedResults: number;
+      summarizedMessages: number;
+      /** @unit ms */
+      durationMs: number;
+      failed: string | null;
+    })
+  /** The conversation was trimmed to its character budget before turn `turn` (`conversation_trimmed`). */
+  | (EntryBase & { kind: 'trimmed'; turn: number; elidedChars: number; budgetChars: number })
+  /** A spend ceiling refused turn `turn`'s call (`spend_refused`): tokens, not money. */
+  | (EntryBase & { kind: 'spend-refused'; turn: number; ceiling: 'session' | 'machine'; limit: number; spent: number; projected: number })
+  /** An on_tool_call hook denied a tool call: it ran nothing (`tool_call_denied`). */
+  | (EntryBase & { kind: 'tool-denied'; tool: string; toolCallId: string; hook: string; reason: string })
+  /** An on_task_end hook's outcome other than a reopen: its artifact (`hook_artifact`), or it had no say (`hook_failed`). */
+  | (EntryBase & { kind: 'hook'; hook: string; outcome: 'artifact' | 'failed'; text: string });
 
 /** A formation member's task as a caller's record page carries it: its summary and its first entries. */
 export interface TaskRecordMember {
