@@ -3,7 +3,6 @@
  * writes in a session's records folder (`trace.jsonl`, `store.db`), for live, stale and ended sessions alike, so a
  * post-mortem works after the capsule is gone. Served on loopback only; shared by the server and the console.
  */
-import type { ConsoleDelegationStatus } from './console-formations.js';
 import type { TaskState } from './task-states.js';
 import type { JsonValue } from './types.js';
 
@@ -60,6 +59,9 @@ interface TaskRecordAttachment {
   mediaType: string;
   bytes: number;
 }
+
+/** How a delegation stands: `running` until its `delegation` record, then that record's status. */
+export type ConsoleDelegationStatus = 'running' | 'completed' | 'failed' | 'canceled' | 'rejected' | 'timed_out' | 'lost';
 
 /** A call in flight (`offering`: turned away busy and re-offered; `running`: the member holds the task), or how it ended. */
 export type MemberCallStatus = 'offering' | 'running' | 'completed' | 'rejected' | 'failed' | 'no_answer' | 'timed_out' | 'unreachable' | 'abandoned';
