@@ -59,11 +59,12 @@ const memberCall: TaskRecordMemberCall = {
 };
 const member: TaskRecordMember = {
   task: summary({ taskId: 'tsk_worker', sessionId: 'ses_w', createdAt: new Date(t0 + 310).toISOString(), durationMs: 500, turns: 1, toolCalls: 1 }),
-  entries: [
-    { kind: 'input', ...at(0), text: 'part 1', attachments: [] },
-    { ...turn(1, 0, 0), ...at(330 - 310) },
-    { ...tool('w1', 'bash', 0, 400), ...at(340 - 310) },
-  ].map((e) => ({ ...e, at: new Date(t0 + 310 + e.offsetMs).toISOString() })),
+  // The member's entries carry their own times (on the member's axis, from its creation at +310).
+  entries: ([
+    { kind: 'input', ...at(310), text: 'part 1', attachments: [] },
+    turn(1, 330, 0),
+    tool('w1', 'bash', 340, 400),
+  ] as TaskRecordEntry[]).map((e) => ({ ...e, offsetMs: e.offsetMs - 310 })),
 };
 const entries: TaskRecordEntry[] = [
   { kind: 'input', ...at(0), text: 'plan the kite', attachments: [] },
@@ -296,5 +297,18 @@ describe('trace-scale: the window and the ruler', () => {
     }
     const w = { from: 12_340, to: 12_356 };
     expect(rulerTicks(w).map((t) => tickLabel(t, rulerTicks(w), w))[0]).toBe('12.340 s');
+  });
+});
+
+describe('tokens per turn on a long task', () => {
+  it('groups consecutive turns into at most the bars asked, summing what they reported', async () => {
+    const { turnTokensChart } = await import('../src/lib/rollup-charts');
+    const turns = Array.from({ length: 130 }, (_, i) => ({ turn: i + 1, offsetMs: i, input: i < 65 ? 10 : null, output: i < 65 ? 1 : null, cached: null }));
+    const chart = turnTokensChart(turns, 60);
+    expect(chart.categories).toHaveLength(44);
+    expect(chart.categories[0]).toBe('Turns 1–3');
+    expect(chart.categoryLabel).toBe('Turns (3 a bar)');
+    expect(chart.series[0]?.values.slice(20, 23)).toEqual([30, 20, null]);
+    expect(turnTokensChart(turns.slice(0, 2), 60).categories).toEqual(['Turn 1', 'Turn 2']);
   });
 });

@@ -6,7 +6,7 @@ import { isTerminalState, type TaskRecordEntry, type TaskRecordMember, type Task
 import type { Problem } from './errors.js';
 import { Loader } from './loader.svelte.js';
 import { type RecordRow, recordRows, waterfallSpanMs } from './record-rows.js';
-import { type Fetch, type RecordDoor, readTaskRecord } from './records.js';
+import { type Fetch, type PartialRecord, type RecordDoor, readTaskRecord } from './records.js';
 import { buildTrace, type Trace } from './trace-spans.js';
 
 /** A record as read: null `task` when neither the door nor the records on this host hold it. */
@@ -16,6 +16,8 @@ interface ReadRecord {
   from: 'door' | 'console' | null;
   entries: TaskRecordEntry[];
   members: ReadonlyMap<string, TaskRecordMember>;
+  /** Every entry the record holds, while its further pages are still being read; null once it is read whole. */
+  partOf: number | null;
 }
 
 const NO_MEMBERS: ReadonlyMap<string, TaskRecordMember> = new Map();
@@ -64,6 +66,10 @@ export class TaskRecordView {
   get rows(): RecordRow[] {
     return this.#rows;
   }
+  /** While a long record's further pages are read: every entry it holds (the entries so far are fewer). */
+  get partOf(): number | null {
+    return this.#record.value?.partOf ?? null;
+  }
   /** The record as nested spans (lib/trace-spans.ts); null until read. */
   get trace(): Trace | null {
     return this.#trace;
@@ -107,8 +113,12 @@ export class TaskRecordView {
   async load(): Promise<void> {
     this.#stale = false;
     await this.#record.load(async (signal) => {
-      const record = await readTaskRecord(this.taskId, { fetch: this.#fetch, signal, door: this.#door?.() ?? null });
-      return record ? { task: record.task, from: record.from, entries: record.entries, members: record.members } : { task: null, from: null, entries: [], members: NO_MEMBERS };
+      // A long record is shown as its pages come: the first page's entries draw while the rest are read.
+      const onPage = (partial: PartialRecord) => {
+        if (!signal.aborted) this.#record.set({ ...partial, partOf: partial.total });
+      };
+      const record = await readTaskRecord(this.taskId, { fetch: this.#fetch, signal, door: this.#door?.() ?? null, onPage });
+      return record ? { task: record.task, from: record.from, entries: record.entries, members: record.members, partOf: null } : { task: null, from: null, entries: [], members: NO_MEMBERS, partOf: null };
     });
     if (this.#stale && !this.#record.loading) {
       this.#stale = false;

@@ -113,22 +113,26 @@ class Builder {
     span.durationMs = Math.max(0, end - start);
   }
 
-  /** A run of entries (a task's, an attempt's, a member's) under `parent`: turns as groups, the rest where it fell. */
-  entries(parent: number, entries: readonly TaskRecordEntry[], own: boolean, firstIndex: number, memberDepth: number): void {
+  /**
+   * A run of entries (a task's, an attempt's, a member's) under `parent`: turns as groups, the rest where it fell.
+   * `base`: where the entries' task was created on this trace's axis (0 for the task's own; their offsetMs count from
+   * it, so no time is parsed per entry).
+   */
+  entries(parent: number, entries: readonly TaskRecordEntry[], own: boolean, firstIndex: number, memberDepth: number, base = 0): void {
     let turn = -1;
     let waiting: { asked: Extract<TaskRecordEntry, { kind: 'input-required' }>; index: number | null; under: number } | null = null;
     const closeWait = (answered: Extract<TaskRecordEntry, { kind: 'reply' | 'input-timeout' | 'end' }> | null) => {
       if (!waiting) return;
       const { asked, index, under } = waiting;
-      const start = this.offset(asked.at);
-      const duration = answered ? this.offset(answered.at) - start : null;
+      const start = base + asked.offsetMs;
+      const duration = answered ? base + answered.offsetMs - start : null;
       this.add(under, 'input-wait', answered?.kind === 'input-timeout' ? 'Waited for input: no reply came' : 'Waiting for input', start, duration, { kind: 'input-wait', asked, answered, index }, { running: answered === null });
       waiting = null;
     };
     entries.forEach((entry, i) => {
       const index = own ? firstIndex + i : null;
       const under = turn >= 0 ? turn : parent;
-      const start = this.offset(entry.at);
+      const start = base + entry.offsetMs;
       const source: SpanSource = { kind: 'entry', entry, index };
       switch (entry.kind) {
         case 'turn': {
@@ -139,7 +143,7 @@ class Builder {
           break;
         }
         case 'tool-call':
-          this.toolCall(under, entry, index, memberDepth);
+          this.toolCall(under, entry, index, memberDepth, base);
           break;
         case 'input-required':
           closeWait(null);
@@ -192,14 +196,14 @@ class Builder {
     closeWait(null);
   }
 
-  toolCall(parent: number, entry: Extract<TaskRecordEntry, { kind: 'tool-call' }>, index: number | null, memberDepth: number): void {
-    const start = this.offset(entry.at);
+  toolCall(parent: number, entry: Extract<TaskRecordEntry, { kind: 'tool-call' }>, index: number | null, memberDepth: number, base: number): void {
+    const start = base + entry.offsetMs;
     const id = this.add(parent, 'tool', entryLabel(entry), start, entry.durationMs, { kind: 'entry', entry, index }, { stopped: entry.status === 'error' });
     const steps = entry.planSteps ?? [];
     for (const step of steps) {
       const what = step.tool ?? `capsule ${step.capsule ?? ''}`.trim();
       const stopped = step.status === 'failed' || step.status === 'refused' || step.status === 'denied' || step.status === 'canceled';
-      this.add(id, 'plan-step', `Step ${step.index} of ${steps.length} "${step.id}" · ${what}`, this.offset(step.at), step.durationMs, { kind: 'plan-step', step, of: steps.length, planIndex: index }, { stopped });
+      this.add(id, 'plan-step', `Step ${step.index} of ${steps.length} "${step.id}" · ${what}`, base + step.offsetMs, step.durationMs, { kind: 'plan-step', step, of: steps.length, planIndex: index }, { stopped });
     }
     const call = entry.memberCall;
     if (!call || memberDepth > RECORD_MEMBER_DEPTH) return;
@@ -210,8 +214,9 @@ class Builder {
     const record = call.memberTaskId && !this.#shown.has(call.memberTaskId) ? this.#members.get(call.memberTaskId) : undefined;
     if (!record) return;
     this.#shown.add(record.task.taskId);
-    const task = this.add(wait, 'member-task', `${call.member}'s task`, this.offset(record.task.createdAt), record.task.durationMs, { kind: 'member-task', call, task: record.task, door }, { running: record.task.durationMs === null });
-    this.entries(task, record.entries, false, 0, memberDepth + 1);
+    const created = this.offset(record.task.createdAt);
+    const task = this.add(wait, 'member-task', `${call.member}'s task`, created, record.task.durationMs, { kind: 'member-task', call, task: record.task, door }, { running: record.task.durationMs === null });
+    this.entries(task, record.entries, false, 0, memberDepth + 1, created);
     if (record.task.durationMs === null) {
       this.fit(task);
       const span = this.spans[task];
