@@ -10,7 +10,7 @@ export interface TimeWindow {
 }
 
 /** The narrowest window: zooming in stops here. @unit ms */
-export const TRACE_WINDOW_MIN_MS = 1;
+const TRACE_WINDOW_MIN_MS = 1;
 /** One zoom step's factor: in divides the window's width by it, out multiplies. */
 export const TRACE_ZOOM_STEP = 1.6;
 /** One pan step, as a share of the window's width. */

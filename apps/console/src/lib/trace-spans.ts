@@ -28,7 +28,7 @@ export type SpanKind =
   | 'mark';
 
 /** Where a span came from, for its detail panel. */
-export type SpanSource =
+type SpanSource =
   | { kind: 'task'; task: TaskRecordSummary; door: string | null }
   | { kind: 'group' }
   | { kind: 'entry'; entry: TaskRecordEntry; /** Its index in the task's own record (links name it); null for a member's entry. */ index: number | null }
@@ -300,7 +300,7 @@ function reaches(spans: readonly TraceSpan[]): Float64Array {
  * one reaching latest before that child started, and so on, into each marked child the same way (Jaeger's rule).
  * Instants (zero-length spans) take no time and are never on it.
  */
-export function markCriticalPath(spans: TraceSpan[]): void {
+function markCriticalPath(spans: TraceSpan[]): void {
   const reach = reaches(spans);
   const visit = (id: number, until: number) => {
     const span = spans[id] as TraceSpan;
