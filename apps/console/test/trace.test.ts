@@ -1,5 +1,5 @@
 import { type TaskRecordEntry, type TaskRecordMember, type TaskRecordMemberCall, type TaskRecordSummary, taskTimeSplit } from '@murmur/protocol';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { clampWindow, panWindow, rulerTicks, tickLabel, zoomWindow } from '../src/lib/trace-scale';
 import { buildTrace, type TraceSpan } from '../src/lib/trace-spans';
 import { TraceView, visibleRows } from '../src/lib/trace-view.svelte';
@@ -310,5 +310,44 @@ describe('tokens per turn on a long task', () => {
     expect(chart.categoryLabel).toBe('Turns (3 a bar)');
     expect(chart.series[0]?.values.slice(20, 23)).toEqual([30, 20, null]);
     expect(turnTokensChart(turns.slice(0, 2), 60).categories).toEqual(['Turn 1', 'Turn 2']);
+  });
+});
+
+describe('TaskRecordView: a finished task’s record is read once (issue 37)', async () => {
+  const { TaskRecordView } = await import('../src/lib/task-record.svelte');
+  const page = (state: TaskRecordSummary['state']) => ({ task: summary({ state, durationMs: state === 'TASK_STATE_WORKING' ? null : 2000 }), entries, total: entries.length, nextCursor: null, members: [] });
+  /** mur console's record API, answering after a tick; counts the reads. */
+  const api = (state: TaskRecordSummary['state']) => {
+    const reads: string[] = [];
+    const fetch = async (url: string | URL | Request) => {
+      // The caller's record (its member's task, which the page does not carry, is read from the member's door).
+      if (String(url).includes('/tasks/tsk_caller?')) reads.push(String(url));
+      await new Promise((r) => setTimeout(r, 5));
+      return new Response(JSON.stringify(page(state)), { status: 200, headers: { 'content-type': 'application/json' } });
+    };
+    return { reads, fetch: fetch as typeof globalThis.fetch };
+  };
+
+  it('a change seen while the first read is under way is not read again once the record holds an ended task', async () => {
+    const { reads, fetch } = api('TASK_STATE_COMPLETED');
+    const view = new TaskRecordView('tsk_caller', { fetch });
+    const loading = view.load();
+    await view.refresh();
+    await view.refresh();
+    await loading;
+    await view.refresh();
+    expect(reads).toHaveLength(1);
+    expect(view.trace?.spans[0]?.label).toBe('Task tsk_caller');
+  });
+
+  it('a running task is read again once the read under way lands, once for however many changes came meanwhile', async () => {
+    const { reads, fetch } = api('TASK_STATE_WORKING');
+    const view = new TaskRecordView('tsk_caller', { fetch });
+    const loading = view.load();
+    void view.refresh();
+    void view.refresh();
+    await loading;
+    await vi.waitFor(() => expect(view.loading).toBe(false));
+    expect(reads).toHaveLength(2);
   });
 });

@@ -44,7 +44,11 @@ export class TraceView {
     return this.#collapsed.has(id);
   }
 
-  /** A new reading of the record: collapsed spans, selection and zoom stay where the same span still is. */
+  /**
+   * A new reading of the record. Collapsed spans and the selection are kept by id (a span's place in depth-first
+   * order): a running task's new work lands last, so they stay on the same spans, but a member's new entries nested
+   * earlier shift the ids after them. The zoom window stays, kept on the axis.
+   */
   setTrace(trace: Trace): void {
     const grew = trace.spanMs !== this.#trace.spanMs;
     this.#trace = trace;
