@@ -217,11 +217,6 @@ class Builder {
     const created = this.offset(record.task.createdAt);
     const task = this.add(wait, 'member-task', `${call.member}'s task`, created, record.task.durationMs, { kind: 'member-task', call, task: record.task, door }, { running: record.task.durationMs === null });
     this.entries(task, record.entries, false, 0, memberDepth + 1, created);
-    if (record.task.durationMs === null) {
-      this.fit(task);
-      const span = this.spans[task];
-      if (span) span.running = true;
-    }
   }
 }
 
