@@ -34,6 +34,8 @@ export interface CapsuleSpec {
   /** `lifecycle` of murmur.yaml. @default { task_acceptance: 'queue' } */
   lifecycle?: Record<string, unknown>;
   maxTurns?: number;
+  /** More of `inference` in murmur.yaml (max_session_tokens…), beside the script driver and max_turns. */
+  inference?: Record<string, unknown>;
   /** Shell binaries the agent may run. @default ['bash'] */
   shell?: string[];
   /** `network` of murmur.yaml (authentication…). */
@@ -58,7 +60,7 @@ export function makeCapsule(spec: CapsuleSpec): Capsule {
     name: spec.name,
     version: spec.version ?? '0.1.0',
     lifecycle: spec.lifecycle ?? { task_acceptance: 'queue' },
-    inference: { driver: 'script', script: 'script.yaml', max_turns: spec.maxTurns ?? 8 },
+    inference: { driver: 'script', script: 'script.yaml', max_turns: spec.maxTurns ?? 8, ...spec.inference },
     capabilities: { shell: { allow: spec.shell ?? ['bash'] } },
   };
   if (spec.network) manifest.network = spec.network;

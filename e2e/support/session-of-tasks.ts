@@ -39,3 +39,26 @@ export async function sessionOfTasks(murmur: Murmur, count: number): Promise<Ses
     throw error;
   }
 }
+
+/** One task whose record is a trace of about `spans` spans (bench/seed-trace.ts), in a stopped door's records. */
+export interface TaskOfSpans {
+  door: Door;
+  capsule: Capsule;
+  taskId: string;
+  entries: number;
+  spans: number;
+  seedMs: number;
+}
+
+export async function taskOfSpans(murmur: Murmur, spans: number): Promise<TaskOfSpans> {
+  const capsule = makeCapsule({ name: `trace-of-${spans}`, rules: [] });
+  try {
+    const door = await murmur.startDoor(capsule.dir);
+    await door.stop();
+    const { stdout } = await promisify(execFile)(process.execPath, [SEEDER, door.recordsDir, String(spans), '--trace'], { maxBuffer: 1 << 20 });
+    return { door, capsule, ...(JSON.parse(stdout) as Omit<TaskOfSpans, 'door' | 'capsule'>) };
+  } catch (error) {
+    capsule.remove();
+    throw error;
+  }
+}

@@ -144,6 +144,22 @@ test.describe('formation view', () => {
     // door's record holds its own session's tasks): those records and no other.
     expect(new Set(recordsAsked)).toEqual(new Set([callerTaskId, ...called]));
 
+    // The trace (issue 37): under the call-member tool call, the wait for worker's answer — which outlasts the tool
+    // call, the answer coming with the round's — holding worker's task, one level deeper; the wait is on the critical
+    // path, and its detail links the member's task on the member's door.
+    const grid = page.getByRole('treegrid', { name: `Trace of task ${callerTaskId}` });
+    const wait = grid.getByRole('row', { name: /Waiting for worker's answer/ });
+    const memberTask = grid.getByRole('row', { name: /worker's task/ });
+    const level = async (row: typeof wait) => Number(await row.getAttribute('aria-level'));
+    const callSpan = grid.getByRole('row', { name: /Tool call call-member/ }).first();
+    expect(await level(wait)).toBe((await level(callSpan)) + 1);
+    expect(await level(memberTask)).toBe((await level(wait)) + 1);
+    await expect(wait).toContainText('on the critical path');
+    const [waitBar, callBar] = [await wait.locator('.bar').boundingBox(), await callSpan.locator('.bar').boundingBox()];
+    expect(waitBar && callBar && waitBar.width).toBeGreaterThan(callBar?.width ?? 0);
+    await wait.click();
+    await expect(page.getByRole('region', { name: /Waiting for worker's answer/ }).getByRole('link', { name: new RegExp(`on ${formation.member('worker').address}$`) })).toHaveAttribute('href', new RegExp(`#/door/${formation.member('worker').address}/tasks/tsk_`));
+
     // The member's task links to its page on the member's door.
     await rows.nth(callRow + 1).getByRole('link', { name: /^worker's task tsk_/ }).click();
     await expect(page).toHaveURL(new RegExp(`#/door/${formation.member('worker').address}/tasks/tsk_`));

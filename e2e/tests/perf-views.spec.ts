@@ -4,7 +4,9 @@
  * e2e/test-results/perf-views.json, which `npm run bench` reports (apps/door/bench/console-perf.ts). Figures, not
  * assertions: what is asserted is that each view shows the whole session's figures (the compare page, that it aligns
  * two of its tasks; Running now, the session reopened live with a task waiting for input). The formation graph is
- * measured on a formation whose entry made 80 calls: a live member's store cannot be seeded (docs/benchmarks.md).
+ * measured on a formation whose entry made 80 calls: a live member's store cannot be seeded (docs/benchmarks.md). The
+ * task page's trace is measured on one task whose record is a trace of 10,000 spans: its first paint, when it answers
+ * the keyboard, and its zoom steps' times.
  * Further views join the file as keys of their own.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ import type { Page } from '@playwright/test';
 import { clientOf } from '../support/capsules.js';
 import { expect, type Formation, measuring, REPO, test } from '../support/fixtures.js';
 import { type FormationFolder, makeFormation } from '../support/formation.js';
-import { type SessionOfTasks, sessionOfTasks } from '../support/session-of-tasks.js';
+import { type SessionOfTasks, sessionOfTasks, type TaskOfSpans, taskOfSpans } from '../support/session-of-tasks.js';
 
 const TASKS = 10_000;
 const FILE = path.join(REPO, 'e2e/test-results/perf-views.json');
@@ -187,5 +189,96 @@ test.describe('the formation graph of a formation whose entry made 80 calls', ()
     await expect(graph).toHaveAttribute('aria-label', /3 nodes, 2 edges/);
     for (const callee of ['worker', 'critic']) await expect(graph.locator(`[data-edge="planner → ${callee}"]`)).toContainText(label);
     record('formationGraph', { calls: PLANNER_TASKS * CALLS_PER_TASK, renderMs: Math.round(renderMs) });
+  });
+});
+
+const SPANS = 10_000;
+/** Zoom steps measured: in and out alternately, around the centre. */
+const ZOOM_STEPS = 40;
+
+/** The nearest-rank percentile of `values`. */
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+};
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+test.describe(`the task page's trace on a record of ${SPANS.toLocaleString('en-US')} spans`, () => {
+  let seeded: TaskOfSpans;
+  test.beforeAll(async ({ murmur }) => {
+    test.setTimeout(180_000);
+    seeded = await taskOfSpans(murmur, SPANS);
+  });
+  test.afterAll(() => {
+    seeded?.capsule.remove();
+  });
+
+  test('first paint, interactive, and a zoom step’s time (script, style and layout) and frame interval', async ({ page, murmur }) => {
+    test.setTimeout(180_000);
+    await page.goto(`${murmur.consoleUrl}/#/door/${seeded.door.address}/tasks/${seeded.taskId}`);
+    // First paint: the trace's first rows are in the DOM and a frame has been drawn since.
+    const firstPaintMs = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const check = () => (document.querySelector('[data-testid="trace-grid"] [role="row"][aria-level]') ? requestAnimationFrame(() => resolve(performance.now())) : requestAnimationFrame(check));
+          check();
+        }),
+    );
+    // Interactive: the grid takes a key and moves its row within the next frame (the record's first page drawn, the
+    // rest still being read: the page is usable while they come).
+    const interactiveMs = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const el = document.querySelector('[data-testid="trace-grid"]') as HTMLElement;
+          el.focus();
+          const before = el.getAttribute('aria-activedescendant');
+          el.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+          const check = () => (el.getAttribute('aria-activedescendant') !== before ? resolve(performance.now()) : requestAnimationFrame(check));
+          requestAnimationFrame(check);
+        }),
+    );
+    // The whole record read and drawn: every span a row of the grid (aria-rowcount counts its header row too).
+    const grid = page.getByRole('treegrid', { name: `Trace of task ${seeded.taskId}` });
+    const wholeMs = await page.evaluate(
+      (spans) =>
+        new Promise<number>((resolve) => {
+          const check = () => (Number(document.querySelector('[data-testid="trace-grid"]')?.getAttribute('aria-rowcount')) > spans ? resolve(performance.now()) : requestAnimationFrame(check));
+          check();
+        }),
+      SPANS,
+    );
+    const rowCount = Number(await grid.getAttribute('aria-rowcount'));
+    expect(rowCount).toBeGreaterThan(SPANS);
+    // Zoom: each step's work measured synchronously (the key, Svelte's update, style and layout forced), and the
+    // intervals between frames while one step lands per frame.
+    const zoom = await page.evaluate(async (steps) => {
+      const el = document.querySelector('[data-testid="trace-grid"]') as HTMLElement;
+      const work: number[] = [];
+      const frames: number[] = [];
+      let last = await new Promise<number>((r) => requestAnimationFrame(r));
+      for (let i = 0; i < steps; i++) {
+        const started = performance.now();
+        el.dispatchEvent(new KeyboardEvent('keydown', { key: i % 8 < 4 ? '+' : '-', bubbles: true }));
+        await Promise.resolve();
+        void el.offsetHeight;
+        for (const bar of el.querySelectorAll('.bar')) void (bar as HTMLElement).offsetWidth;
+        work.push(performance.now() - started);
+        const now = await new Promise<number>((r) => requestAnimationFrame(r));
+        frames.push(now - last);
+        last = now;
+      }
+      return { work, frames, window: document.querySelector('[data-testid="trace-window"]')?.textContent ?? '' };
+    }, ZOOM_STEPS);
+    expect(zoom.window).toMatch(/Showing/);
+    record('tracePage', {
+      spans: rowCount - 1,
+      entries: seeded.entries,
+      firstPaintMs: Math.round(firstPaintMs),
+      interactiveMs: Math.round(interactiveMs),
+      wholeRecordMs: Math.round(wholeMs),
+      zoomStepP50Ms: round(percentile(zoom.work, 50)),
+      zoomStepP95Ms: round(percentile(zoom.work, 95)),
+      zoomFrameP95Ms: round(percentile(zoom.frames, 95)),
+    });
   });
 });

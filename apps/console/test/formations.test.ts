@@ -105,6 +105,7 @@ describe('recordRows: a member task nested under its call-member tool call', () 
     memberSessionId: 'ses_w',
     memberUrl: 'http://127.0.0.1:4002',
     status: 'completed',
+    startedAt: new Date(t0).toISOString(),
     elapsedMs: 3000,
     offers: 1,
     ...over,

@@ -72,7 +72,7 @@ describe('a plan on the record', () => {
 
   it('a member’s plan nests its steps one level below the member’s call, with no link into the caller’s record', () => {
     const member = { task: { ...summary, taskId: 'tsk_m', createdAt: new Date(t0 + 5).toISOString() }, entries: [entries[2]] };
-    const memberCall = { callId: 'mcl_1', member: 'worker', memberTaskId: 'tsk_m', memberSessionId: null, memberUrl: null, status: 'completed' as const, elapsedMs: 500, offers: 1 };
+    const memberCall = { callId: 'mcl_1', member: 'worker', memberTaskId: 'tsk_m', memberSessionId: null, memberUrl: null, status: 'completed' as const, startedAt: at(0).at, elapsedMs: 500, offers: 1 };
     const caller: TaskRecordEntry[] = [{ kind: 'tool-call', ...at(0), toolCallId: 'c', tool: 'call-member', input: null, output: null, exitCode: null, status: 'passed', durationMs: 1, memberCall }];
     const rows = recordRows(caller, summary.createdAt, new Map([['tsk_m', member]]));
     expect(rows.map((r) => `${r.kind} ${'depth' in r ? r.depth : 0}${r.kind === 'plan-step' ? ` ${r.planIndex}` : ''}`)).toEqual([

@@ -99,6 +99,21 @@ function consoleLines(c: ConsolePerf, title = 'Console at 2,000 frames/s'): stri
   ];
 }
 
+/** Issue 37's targets for the task page's trace on a 10,000-span record: usable within 500 ms, zoom frames within 16 ms at p95. */
+const TRACE_PAGE_TARGETS = { usableMs: 500, zoomP95Ms: 16 } as const;
+
+/** The trace page's figures (perf-views.json's `tracePage`) against their targets, when the file has them. */
+function tracePageLines(c: ConsolePerf): string[] {
+  const raw = c.raw as { tracePage?: { interactiveMs?: number; zoomStepP95Ms?: number; zoomFrameP95Ms?: number } } | null;
+  const t = raw?.tracePage;
+  if (!t || typeof t.interactiveMs !== 'number' || typeof t.zoomStepP95Ms !== 'number') return [];
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+  return [
+    `  trace page usable (interactive) ${t.interactiveMs} ms, target ≤ ${TRACE_PAGE_TARGETS.usableMs} ms: ${verdict(t.interactiveMs <= TRACE_PAGE_TARGETS.usableMs)}`,
+    `  trace zoom step p95 ${t.zoomStepP95Ms} ms (frame interval p95 ${t.zoomFrameP95Ms ?? '?'} ms), target ≤ ${TRACE_PAGE_TARGETS.zoomP95Ms} ms: ${verdict(t.zoomStepP95Ms <= TRACE_PAGE_TARGETS.zoomP95Ms)}`,
+  ];
+}
+
 export function renderTable(results: BenchResults): string {
   const { config, getTask, listTasks } = results;
   const lines = [
@@ -146,7 +161,8 @@ export function renderTable(results: BenchResults): string {
     '',
     ...consoleLines(results.consolePerf),
     '',
-    ...consoleLines(results.consoleViews, 'Console views on a session of 10,000 tasks (render ms from navigation start)'),
+    ...consoleLines(results.consoleViews, 'Console views on a session of 10,000 tasks (render ms from navigation start; tracePage: one task of 10,000 spans)'),
+    ...tracePageLines(results.consoleViews),
     '',
   ];
   const loads = [getTask.many, getTask.one].flatMap((g) => [g.door.result, g.fastify.result, g.nodeHttp.result]).concat(results.versusSdk.send.flatMap((s) => [s.door.result, s.sdk.result]));

@@ -162,6 +162,8 @@ describe('the formation view API', () => {
     assert.equal(workerCall.memberSessionId, formation.member('worker').sessionId);
     assert.equal(workerCall.memberUrl, formation.member('worker').url);
     assert.equal(workerCall.elapsedMs, call.elapsedMs);
+    // The wait for the answer starts when the call did (issue 37): the formations API and the record agree.
+    assert.equal(workerCall.startedAt, call.startedAt);
     const member = (await (await fetch(`${consoleUrl}/api/records/tasks/${workerCall.memberTaskId}`)).json()) as ConsoleTaskRecordPage;
     assert.equal(member.task.sessionId, formation.member('worker').sessionId);
     assert.deepEqual(

@@ -3,7 +3,7 @@
  * members and the calls between them, assembled from the registry and each member's trace and store. Served on
  * loopback only; shared by the server and the console.
  */
-import type { MemberCallStatus, RecordSessionState } from './console-records.js';
+import type { ConsoleDelegationStatus, MemberCallStatus, RecordSessionState } from './console-records.js';
 import type { TaskState } from './task-states.js';
 
 /** GET: the formations registered on this host, newest first. */
@@ -36,9 +36,6 @@ export interface ConsoleMemberCall {
   /** From the call's start to its end (`member_call.elapsed_ms`); null while in flight. @unit ms */
   elapsedMs: number | null;
 }
-
-/** How a delegation stands: `running` until its `delegation` record, then that record's status. */
-export type ConsoleDelegationStatus = 'running' | 'completed' | 'failed' | 'canceled' | 'rejected' | 'timed_out' | 'lost';
 
 /** One delegation (`delegate-task`) a member's trace records (`delegation_start`, then `delegation`). */
 export interface ConsoleFormationDelegation {

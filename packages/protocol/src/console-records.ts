@@ -60,6 +60,9 @@ interface TaskRecordAttachment {
   bytes: number;
 }
 
+/** How a delegation stands: `running` until its `delegation` record, then that record's status. */
+export type ConsoleDelegationStatus = 'running' | 'completed' | 'failed' | 'canceled' | 'rejected' | 'timed_out' | 'lost';
+
 /** A call in flight (`offering`: turned away busy and re-offered; `running`: the member holds the task), or how it ended. */
 export type MemberCallStatus = 'offering' | 'running' | 'completed' | 'rejected' | 'failed' | 'no_answer' | 'timed_out' | 'unreachable' | 'abandoned';
 
@@ -73,6 +76,12 @@ export interface TaskRecordMemberCall {
   /** http://host:port of that session's door. */
   memberUrl: string | null;
   status: MemberCallStatus;
+  /**
+   * When the call started (RFC 3339 UTC, milliseconds): an ended call's `member_call` time less its elapsed time; a
+   * call in flight, its tool call's start. The caller waits for the answer from here for elapsedMs, which outlasts the
+   * call-member tool call itself (the answer is delivered with the round's).
+   */
+  startedAt: string;
   /** null while the call is in flight. @unit ms */
   elapsedMs: number | null;
   offers: number;
@@ -172,7 +181,60 @@ export type TaskRecordEntry =
       failure: string | null;
     })
   /** The context's harness session was dropped before the task's first run (`harness_session_forgotten`): forgetSession (`a2a`) or `mur run --forget-session` (`cli`). */
-  | (EntryBase & { kind: 'harness-session-forgotten'; harnessSessionId: string; requestedBy: 'a2a' | 'cli' });
+  | (EntryBase & { kind: 'harness-session-forgotten'; harnessSessionId: string; requestedBy: 'a2a' | 'cli' })
+  /** No reply came within lifecycle.input_timeout_secs: the wait ended and the task went back to work (`task_input_timeout`). */
+  | (EntryBase & { kind: 'input-timeout'; waitedSecs: number })
+  /** An inference call failed and is tried again after delayMs (`inference_retry`). */
+  | (EntryBase & { kind: 'inference-retry'; turn: number; attempt: number; reason: string; delayMs: number })
+  /** A delegation to a sub-capsule (`delegation_start` … `delegation`): `status` is `running` and `durationMs` null while it runs. */
+  | (EntryBase & {
+      kind: 'delegation';
+      delegationId: string;
+      capsule: string;
+      childSessionId: string;
+      childTaskId: string;
+      /** The delegate-task tool call that started it, when its output names it. */
+      toolCallId: string | null;
+      status: ConsoleDelegationStatus;
+      /** @unit ms */
+      durationMs: number | null;
+    })
+  /** lifecycle.keep_working sent its message after turn `turn`: the task goes on (`keep_working`). */
+  | (EntryBase & { kind: 'keep-working'; turn: number; used: number; left: number })
+  /** One run of lifecycle.done_check's command (`done_check`); it started durationMs before its record. */
+  | (EntryBase & {
+      kind: 'done-check';
+      turn: number;
+      outcome: 'passed' | 'sent_back' | 'exhausted';
+      exitCode: number | null;
+      timedOut: boolean;
+      /** @unit ms */
+      durationMs: number;
+      used: number;
+      left: number;
+    })
+  /** The conversation was compacted before turn `turn` (`compaction`); `failed` says why it could not be. */
+  | (EntryBase & {
+      kind: 'compaction';
+      turn: number;
+      tokensBefore: number;
+      tokensBeforeSource: 'actual' | 'estimate';
+      tokensAfter: number;
+      budgetTokens: number;
+      elidedResults: number;
+      summarizedMessages: number;
+      /** @unit ms */
+      durationMs: number;
+      failed: string | null;
+    })
+  /** The conversation was trimmed to its character budget before turn `turn` (`conversation_trimmed`). */
+  | (EntryBase & { kind: 'trimmed'; turn: number; elidedChars: number; budgetChars: number })
+  /** A spend ceiling refused turn `turn`'s call (`spend_refused`): tokens, not money. */
+  | (EntryBase & { kind: 'spend-refused'; turn: number; ceiling: 'session' | 'machine'; limit: number; spent: number; projected: number })
+  /** An on_tool_call hook denied a tool call: it ran nothing (`tool_call_denied`). */
+  | (EntryBase & { kind: 'tool-denied'; tool: string; toolCallId: string; hook: string; reason: string })
+  /** An on_task_end hook's outcome other than a reopen: its artifact (`hook_artifact`), or it had no say (`hook_failed`). */
+  | (EntryBase & { kind: 'hook'; hook: string; outcome: 'artifact' | 'failed'; text: string });
 
 /** A formation member's task as a caller's record page carries it: its summary and its first entries. */
 export interface TaskRecordMember {

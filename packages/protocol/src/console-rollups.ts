@@ -22,43 +22,115 @@ export const ROLLUP_OTHER_TOOLS = '(other tools)';
 /** Bucket widths a rollup picks from, smallest first. @unit ms */
 export const ROLLUP_BUCKET_WIDTHS_MS = [1, 5, 15, 60, 300, 900, 3600, 10_800, 21_600, 43_200, 86_400, 604_800, 2_592_000].map((s) => s * 1000);
 
-/** A task's wall time and how it divides. @unit ms */
+/** A task's wall time and how it divides: the parts never overlap and add up to wallMs. @unit ms */
 export interface TimeSplit {
   wallMs: number;
   /** Inference calls. */
   modelMs: number;
-  /** Tool calls other than call-member. */
+  /** Tool calls other than call-member, and done checks' commands, outside model calls. */
   toolMs: number;
-  /** call-member calls: waiting for members. */
+  /** Waiting for members' answers (each call from its start until its answer came) and for delegations, outside the above. */
   memberMs: number;
-  /** From each input request to its reply (or the end). */
+  /** From each input request to its reply (or the end), outside the above. */
   inputMs: number;
-  /** wallMs less the four parts, at least 0. */
+  /** wallMs less the four parts: the runtime's own work, queueing, the gaps between calls. */
   otherMs: number;
 }
 
 export const TIME_SPLIT_PARTS = ['modelMs', 'toolMs', 'memberMs', 'inputMs', 'otherMs'] as const;
 
-/** How a task's wall time divides between model calls, tool calls, members, input and the rest (docs/console.md). */
-export function taskTimeSplit(entries: readonly TaskRecordEntry[], wallMs: number): TimeSplit {
-  let modelMs = 0;
-  let toolMs = 0;
-  let memberMs = 0;
-  let inputMs = 0;
+/** The parts an instant may belong to, in the order that claims it when several overlap. */
+const CLAIMS = ['modelMs', 'toolMs', 'memberMs', 'inputMs'] as const;
+type Claim = (typeof CLAIMS)[number];
+
+/** The intervals of a task's wall time each part claims, on the task's axis (offsets from its creation). @unit ms */
+function claims(entries: readonly TaskRecordEntry[], wallMs: number): { part: Claim; from: number; to: number }[] {
+  const out: { part: Claim; from: number; to: number }[] = [];
+  const add = (part: Claim, from: number, length: number | null) => out.push({ part, from, to: from + Math.max(0, length ?? 0) });
   let waitingSince: number | null = null;
   for (const entry of entries) {
-    if (entry.kind === 'turn') modelMs += entry.durationMs ?? 0;
-    else if (entry.kind === 'tool-call' && entry.tool === 'call-member') memberMs += entry.durationMs ?? 0;
-    else if (entry.kind === 'tool-call') toolMs += entry.durationMs ?? 0;
-    else if (entry.kind === 'input-required') waitingSince ??= entry.offsetMs;
-    else if ((entry.kind === 'reply' || entry.kind === 'end') && waitingSince !== null) {
-      inputMs += Math.max(0, entry.offsetMs - waitingSince);
-      waitingSince = null;
+    switch (entry.kind) {
+      case 'turn':
+        add('modelMs', entry.offsetMs, entry.durationMs);
+        break;
+      case 'tool-call':
+        if (entry.tool !== 'call-member') add('toolMs', entry.offsetMs, entry.durationMs);
+        else {
+          add('memberMs', entry.offsetMs, entry.durationMs);
+          // The answer comes with the round's, after the tool call returned: the wait is the call's whole elapsed time.
+          const call = entry.memberCall;
+          if (call) {
+            const from = entry.offsetMs + (Date.parse(call.startedAt) - Date.parse(entry.at));
+            add('memberMs', from, call.elapsedMs ?? wallMs - from);
+          }
+        }
+        break;
+      case 'done-check':
+        add('toolMs', entry.offsetMs, entry.durationMs);
+        break;
+      case 'delegation':
+        add('memberMs', entry.offsetMs, entry.durationMs ?? wallMs - entry.offsetMs);
+        break;
+      case 'input-required':
+        waitingSince ??= entry.offsetMs;
+        break;
+      case 'reply':
+      case 'end':
+      case 'input-timeout':
+        if (waitingSince !== null) add('inputMs', waitingSince, entry.offsetMs - waitingSince);
+        waitingSince = null;
+        break;
+      // The runtime's own work (a compaction's summary call included) and instants: the rest.
+      case 'input':
+      case 'answer':
+      case 'reopen':
+      case 'inference-retry':
+      case 'keep-working':
+      case 'compaction':
+      case 'trimmed':
+      case 'spend-refused':
+      case 'tool-denied':
+      case 'hook':
+      case 'harness-start':
+      case 'harness-end':
+      case 'harness-session-forgotten':
+        break;
+      default: {
+        const unreachable: never = entry;
+        throw new TypeError(`unknown record entry ${JSON.stringify(unreachable)}`);
+      }
     }
   }
-  if (waitingSince !== null) inputMs += Math.max(0, wallMs - waitingSince);
-  const otherMs = Math.max(0, wallMs - modelMs - toolMs - memberMs - inputMs);
-  return { wallMs, modelMs, toolMs, memberMs, inputMs, otherMs };
+  if (waitingSince !== null) add('inputMs', waitingSince, wallMs - waitingSince);
+  return out;
+}
+
+/**
+ * How a task's wall time divides between model calls, tool calls, members, input and the rest (docs/console.md): each
+ * instant of [0, wallMs] counts once, for the first part of CLAIMS whose interval holds it (a member's answer awaited
+ * while the caller's next turn runs is model time), so the parts add up to wallMs.
+ */
+export function taskTimeSplit(entries: readonly TaskRecordEntry[], wallMs: number): TimeSplit {
+  const edges: { at: number; part: number; open: 1 | -1 }[] = [];
+  for (const c of claims(entries, wallMs)) {
+    const from = Math.max(0, c.from);
+    const to = Math.min(wallMs, c.to);
+    if (to <= from) continue;
+    const part = CLAIMS.indexOf(c.part);
+    edges.push({ at: from, part, open: 1 }, { at: to, part, open: -1 });
+  }
+  edges.sort((a, b) => a.at - b.at);
+  const open = [0, 0, 0, 0];
+  const sums = [0, 0, 0, 0];
+  let last = 0;
+  for (const edge of edges) {
+    const owner = open.findIndex((n) => n > 0);
+    if (owner >= 0) sums[owner] = (sums[owner] ?? 0) + (edge.at - last);
+    last = edge.at;
+    open[edge.part] = (open[edge.part] ?? 0) + edge.open;
+  }
+  const [modelMs = 0, toolMs = 0, memberMs = 0, inputMs = 0] = sums;
+  return { wallMs, modelMs, toolMs, memberMs, inputMs, otherMs: Math.max(0, wallMs - modelMs - toolMs - memberMs - inputMs) };
 }
 
 export interface TokenCounts {

@@ -13,7 +13,6 @@ export {
 } from './console-api.js';
 export {
   CONSOLE_FORMATIONS_PATH,
-  type ConsoleDelegationStatus,
   type ConsoleFormation,
   type ConsoleFormationDelegation,
   type ConsoleFormationMember,
@@ -40,6 +39,7 @@ export {
   turnTokens,
 } from './console-rollups.js';
 export {
+  type ConsoleDelegationStatus,
   type ConsoleRecordSession,
   type ConsoleRecordSessionsResponse,
   type ConsoleTaskRecordPage,

@@ -225,6 +225,7 @@ class RecordReading {
         memberSessionId: memberSession?.sessionId ?? null,
         memberUrl: memberSession?.url ?? this.source.memberUrl?.(call.member) ?? null,
         status: call.status,
+        startedAt: new Date(call.startedMs).toISOString(),
         elapsedMs: call.elapsedMs,
         offers: call.offers,
       });

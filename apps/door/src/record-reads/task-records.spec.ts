@@ -156,3 +156,64 @@ test('an inference record with the telemetry call facts (driver_kind, max_tokens
   assert.deepEqual(turns(withFacts), turns(rec(100, 'inference', base)));
   assert.equal(turns(withFacts).length, 1);
 });
+
+test('the governors, hooks, input timeouts, retries and delegations are entries of their own, each at its start (issue 37)', () => {
+  const records = [
+    rec(0, 'task_start', { context_id: 'ctx_1', message_id: 'msg_1', origin: 'operator', trust: 'trusted', text_chars: 2, text: 'go', references: [], attachments: [] }),
+    rec(90, 'inference_retry', { turn: 1, driver: 'script', attempt: 1, reason: 'HTTP 503', delay_ms: 250 }),
+    rec(100, 'compaction', { turn: 2, tokens_before: 9000, tokens_before_source: 'estimate', tokens_after: 3000, budget_tokens: 8000, threshold: 0.8, elided_results: 2, summarized_messages: 4, duration_ms: 40 }),
+    rec(110, 'conversation_trimmed', { turn: 2, elided_chars: 1200, budget_chars: 32000 }),
+    rec(120, 'spend_refused', { turn: 2, ceiling: 'session', limit: 1000, spent: 900, projected: 1200 }),
+    rec(130, 'tool_call_denied', { tool: 'bash', tool_call_id: 'call_d', hook: 'guard', reason: 'no rm' }),
+    rec(140, 'delegation_start', { delegation_id: 'dlg_1', capsule: 'helper', child_session_id: 'ses_c', child_task_id: 'tsk_c', child_workdir: '/w' }),
+    toolCall(145, 'call_g', 'delegate-task', 10),
+    rec(150, 'keep_working', { turn: 2, used: 1, left: 2 }),
+    rec(230, 'done_check', { turn: 3, exit_code: 1, timed_out: false, duration_ms: 30, outcome: 'sent_back', used: 1, left: 0 }),
+    rec(300, 'task_input_timeout', { waited_secs: 5 }),
+    rec(340, 'delegation', { delegation_id: 'dlg_1', capsule: 'helper', status: 'completed', child_session_id: 'ses_c' }),
+    rec(350, 'hook_failed', { hook: 'review', reason: 'timed out after 5 s' }),
+    rec(360, 'hook_artifact', { hook: 'notes', content: 'all good' }),
+  ];
+  // delegate-task's output names its delegation (the runtime's own data).
+  (records[7] as { output: string }).output = '{"delegation_id":"dlg_1"}';
+  const entries = recordEntries(row, records);
+  assert.deepEqual(
+    entries.map((e) => [e.kind, e.offsetMs]),
+    [
+      ['input', 0],
+      ['compaction', 60],
+      ['inference-retry', 90],
+      ['trimmed', 110],
+      ['spend-refused', 120],
+      ['tool-denied', 130],
+      ['delegation', 140],
+      ['tool-call', 135],
+      ['keep-working', 150],
+      ['done-check', 200],
+      ['input-timeout', 300],
+      ['hook', 350],
+      ['hook', 360],
+    ].sort((a, b) => (a[1] as number) - (b[1] as number)),
+  );
+  const byKind = <K extends TaskRecordEntry['kind']>(kind: K) => entries.find((e): e is Extract<TaskRecordEntry, { kind: K }> => e.kind === kind);
+  assert.deepEqual(byKind('delegation'), { kind: 'delegation', at: ts(140), offsetMs: 140, delegationId: 'dlg_1', capsule: 'helper', childSessionId: 'ses_c', childTaskId: 'tsk_c', toolCallId: 'call_g', status: 'completed', durationMs: 200 });
+  assert.deepEqual(byKind('done-check'), { kind: 'done-check', at: ts(200), offsetMs: 200, turn: 3, outcome: 'sent_back', exitCode: 1, timedOut: false, durationMs: 30, used: 1, left: 0 });
+  assert.deepEqual(byKind('compaction'), { kind: 'compaction', at: ts(60), offsetMs: 60, turn: 2, tokensBefore: 9000, tokensBeforeSource: 'estimate', tokensAfter: 3000, budgetTokens: 8000, elidedResults: 2, summarizedMessages: 4, durationMs: 40, failed: null });
+  assert.deepEqual(byKind('spend-refused'), { kind: 'spend-refused', at: ts(120), offsetMs: 120, turn: 2, ceiling: 'session', limit: 1000, spent: 900, projected: 1200 });
+  assert.deepEqual(byKind('tool-denied'), { kind: 'tool-denied', at: ts(130), offsetMs: 130, tool: 'bash', toolCallId: 'call_d', hook: 'guard', reason: 'no rm' });
+  assert.deepEqual(byKind('keep-working'), { kind: 'keep-working', at: ts(150), offsetMs: 150, turn: 2, used: 1, left: 2 });
+  assert.deepEqual(
+    entries.filter((e) => e.kind === 'hook').map((e) => (e.kind === 'hook' ? [e.hook, e.outcome, e.text] : [])),
+    [
+      ['review', 'failed', 'timed out after 5 s'],
+      ['notes', 'artifact', 'all good'],
+    ],
+  );
+  // A delegation still running: its status says so and it has no duration yet.
+  const running = recordEntries(row, records.slice(0, 8));
+  assert.deepEqual([byKindOf(running, 'delegation')?.status, byKindOf(running, 'delegation')?.durationMs], ['running', null]);
+});
+
+function byKindOf(entries: TaskRecordEntry[], kind: 'delegation') {
+  return entries.find((e): e is Extract<TaskRecordEntry, { kind: 'delegation' }> => e.kind === kind);
+}

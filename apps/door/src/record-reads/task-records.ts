@@ -1,5 +1,6 @@
 import { isTerminalState, type JsonValue, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordPlanStep, type TaskRecordSummary } from '@murmur/protocol';
 import { CAPSULE_STEP_TOOL } from '../records/record-statuses.js';
+import { delegationsOf } from './delegation-records.js';
 import type { StoredTask } from '../records/task-table.js';
 import type { TraceLine, TraceLineOf } from '../records/trace-schema.js';
 import { unhandledRecord } from '../records/unhandled-record.js';
@@ -87,6 +88,7 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
     });
   };
   const plans = planStepsOf(records, origin);
+  const delegations = new Map(delegationsOf(row.id, records).map((d) => [d.delegationId, d]));
   for (const [index, record] of records.entries()) {
     from = index;
     const ms = Date.parse(record.ts);
@@ -165,24 +167,89 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
       case 'harness_session_forgotten':
         push(ms, { kind: 'harness-session-forgotten', ...at(ms), harnessSessionId: record.harness_session_id, requestedBy: record.requested_by });
         break;
+      case 'task_input_timeout':
+        push(ms, { kind: 'input-timeout', ...at(ms), waitedSecs: record.waited_secs });
+        break;
+      case 'inference_retry':
+        push(ms, { kind: 'inference-retry', ...at(ms), turn: record.turn, attempt: record.attempt, reason: record.reason, delayMs: record.delay_ms });
+        break;
+      case 'delegation_start': {
+        // One entry a delegation, at its start; `delegation` (its end) and delegate-task's output only complete it.
+        const d = delegations.get(record.delegation_id);
+        if (!d) break;
+        push(ms, {
+          kind: 'delegation',
+          ...at(ms),
+          delegationId: d.delegationId,
+          capsule: d.capsule,
+          childSessionId: d.childSessionId,
+          childTaskId: d.childTaskId,
+          toolCallId: d.toolCallId,
+          status: d.status,
+          durationMs: d.endedMs === null ? null : Math.max(0, d.endedMs - d.startedMs),
+        });
+        break;
+      }
+      // The governors (docs/agent-loop.md): each is an entry, so the record shows what steered the task.
+      case 'keep_working':
+        push(ms, { kind: 'keep-working', ...at(ms), turn: record.turn, used: record.used, left: record.left });
+        break;
+      case 'done_check': {
+        // Written when the command returns: it started duration_ms before.
+        const start = ms - record.duration_ms;
+        push(start, {
+          kind: 'done-check',
+          ...at(start),
+          turn: record.turn,
+          outcome: record.outcome,
+          exitCode: record.exit_code,
+          timedOut: record.timed_out,
+          durationMs: record.duration_ms,
+          used: record.used,
+          left: record.left,
+        });
+        break;
+      }
+      case 'compaction': {
+        const start = ms - record.duration_ms;
+        push(start, {
+          kind: 'compaction',
+          ...at(start),
+          turn: record.turn,
+          tokensBefore: record.tokens_before,
+          tokensBeforeSource: record.tokens_before_source,
+          tokensAfter: record.tokens_after,
+          budgetTokens: record.budget_tokens,
+          elidedResults: record.elided_results,
+          summarizedMessages: record.summarized_messages,
+          durationMs: record.duration_ms,
+          failed: record.failed ?? null,
+        });
+        break;
+      }
+      case 'conversation_trimmed':
+        push(ms, { kind: 'trimmed', ...at(ms), turn: record.turn, elidedChars: record.elided_chars, budgetChars: record.budget_chars });
+        break;
+      case 'spend_refused':
+        push(ms, { kind: 'spend-refused', ...at(ms), turn: record.turn, ceiling: record.ceiling, limit: record.limit, spent: record.spent, projected: record.projected });
+        break;
+      case 'tool_call_denied':
+        push(ms, { kind: 'tool-denied', ...at(ms), tool: record.tool, toolCallId: record.tool_call_id, hook: record.hook, reason: record.reason });
+        break;
+      case 'hook_artifact':
+        push(ms, { kind: 'hook', ...at(ms), hook: record.hook, outcome: 'artifact', text: record.content });
+        break;
+      case 'hook_failed':
+        push(ms, { kind: 'hook', ...at(ms), hook: record.hook, outcome: 'failed', text: record.reason });
+        break;
       // Not entries of the record: the session's own, and what the entries above already show (a member call's
-      // records are its call-member tool call's, a plan's its submit-plan tool call's steps, a delegation's its
-      // child's task).
+      // records are its call-member tool call's, a plan's its submit-plan tool call's steps, a delegation's end its
+      // delegation entry's).
       case 'session_start':
       case 'session_end':
       case 'session_deadline':
       case 'commands_lost':
       case 'task_continued':
-      case 'inference_retry':
-      case 'spend_refused':
-      case 'keep_working':
-      case 'done_check':
-      case 'task_input_timeout':
-      case 'tool_call_denied':
-      case 'hook_artifact':
-      case 'hook_failed':
-      case 'compaction':
-      case 'conversation_trimmed':
       case 'deadline_notice':
       case 'command_result_task':
       case 'control_applied':
@@ -200,7 +267,6 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
       case 'member_call_busy':
       case 'member_call_start':
       case 'member_call':
-      case 'delegation_start':
       case 'delegation':
       case 'delegation_completion':
       case 'artifact_staged':

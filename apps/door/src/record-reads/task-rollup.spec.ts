@@ -64,8 +64,21 @@ test('a task’s time splits into model calls, tool calls, members, input and th
   // A task waiting now counts its wait to the wall time's end; an end closes a wait no reply answered.
   assert.equal(taskTimeSplit([{ kind: 'input-required', ...at(200), prompt: '?' }], 900).inputMs, 700);
   assert.equal(taskTimeSplit([{ kind: 'input-required', ...at(200), prompt: '?' }, { kind: 'end', ...at(500), state: 'TASK_STATE_CANCELED', status: null }], 900).inputMs, 300);
-  // Parts that pass the wall time leave nothing for the rest, never less than nothing.
-  assert.equal(taskTimeSplit([turn(0, 800, null), tool(0, 'bash', 800)], 1000).otherMs, 0);
+  // Overlapping parts count once, for the first that claims the instant (model, tool, member, input); a part past the
+  // wall time is cut at it, so the parts always add up to the wall time.
+  assert.deepEqual(taskTimeSplit([turn(0, 800, null), tool(400, 'bash', 800)], 1000), { wallMs: 1000, modelMs: 800, toolMs: 200, memberMs: 0, inputMs: 0, otherMs: 0 });
+});
+
+test('a caller waits for a member’s answer from the call’s start to its elapsed time, past its call-member tool call', () => {
+  // Issue 37: the tool call returned after 19 ms, the answer came with the round's 556 ms after the call started.
+  const call = { ...tool(100, 'call-member', 19), memberCall: { callId: 'mcl_1', member: 'worker', memberTaskId: 'tsk_w', memberSessionId: null, memberUrl: null, status: 'completed' as const, startedAt: at(100).at, elapsedMs: 556, offers: 1 } };
+  const entries: TaskRecordEntry[] = [turn(0, 100, null), call, turn(700, 50, null), { kind: 'end', ...at(750), state: 'TASK_STATE_COMPLETED', status: null }];
+  assert.deepEqual(taskTimeSplit(entries, 750), { wallMs: 750, modelMs: 150, toolMs: 0, memberMs: 556, inputMs: 0, otherMs: 44 });
+  // A call still in flight waits until the wall time's end; a delegation is waited for like a member.
+  const inFlight = { ...call, memberCall: { ...call.memberCall, status: 'running' as const, elapsedMs: null } };
+  assert.equal(taskTimeSplit([turn(0, 100, null), inFlight], 1000).memberMs, 900);
+  const delegation: TaskRecordEntry = { kind: 'delegation', ...at(200), delegationId: 'dlg_1', capsule: 'helper', childSessionId: 'ses_c', childTaskId: 'tsk_c', toolCallId: null, status: 'completed', durationMs: 300 };
+  assert.equal(taskTimeSplit([delegation], 1000).memberMs, 300);
 });
 
 test('the rollup’s totals are the sums of its tasks’ summaries and entries', async () => {

@@ -3,6 +3,7 @@
  * diffs, bounded in size and edits; scalars by equality; durations apart, and only beyond a threshold, since they
  * always move.
  */
+import { entryFacts } from '../records/entry-facts.js';
 import type { TaskRecordEntry } from '@murmur/protocol';
 import { diffLines, diffWordsWithSpace } from 'diff';
 import type { EndingEntry, OpeningEntry, StepEntry } from './record-align.js';
@@ -137,6 +138,17 @@ function fieldsOf(e: Compared): { name: string; value: string | null; text: bool
       ];
     case 'harness-session-forgotten':
       return [{ name: 'requested by', value: e.requestedBy, text: false }];
+    case 'input-timeout':
+    case 'inference-retry':
+    case 'delegation':
+    case 'keep-working':
+    case 'done-check':
+    case 'compaction':
+    case 'trimmed':
+    case 'spend-refused':
+    case 'tool-denied':
+    case 'hook':
+      return entryFacts(e);
     default: {
       const unreachable: never = e;
       throw new TypeError(`unknown entry ${JSON.stringify(unreachable)}`);

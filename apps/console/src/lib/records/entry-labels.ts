@@ -1,6 +1,7 @@
 /** A record entry named as the record and the compare page show it (docs/console.md, "Entries"). */
 import type { TaskRecordEntry } from '@murmur/protocol';
 import { stateLabel } from '../tasks/task-states.js';
+import { DONE_CHECK_OUTCOMES } from './entry-facts.js';
 
 export function entryLabel(e: TaskRecordEntry): string {
   switch (e.kind) {
@@ -29,6 +30,26 @@ export function entryLabel(e: TaskRecordEntry): string {
       return `Harness ${e.harness} ${e.outcome}`;
     case 'harness-session-forgotten':
       return `Harness session forgotten (${e.requestedBy === 'a2a' ? 'forgetSession' : 'mur run --forget-session'})`;
+    case 'input-timeout':
+      return `No reply within ${e.waitedSecs} s: back to work`;
+    case 'inference-retry':
+      return `Turn ${e.turn} retried (attempt ${e.attempt})`;
+    case 'delegation':
+      return `Delegation to ${e.capsule} (${e.status.replace(/_/g, ' ')})`;
+    case 'keep-working':
+      return `keep_working nudge after turn ${e.turn}`;
+    case 'done-check':
+      return `Done check: ${DONE_CHECK_OUTCOMES[e.outcome]}`;
+    case 'compaction':
+      return e.failed === null ? `Compaction before turn ${e.turn}` : `Compaction before turn ${e.turn} failed`;
+    case 'trimmed':
+      return `Conversation trimmed before turn ${e.turn}`;
+    case 'spend-refused':
+      return `Spend refused by the ${e.ceiling} ceiling`;
+    case 'tool-denied':
+      return `Tool call ${e.tool} denied by ${e.hook}`;
+    case 'hook':
+      return e.outcome === 'artifact' ? `Hook ${e.hook}: artifact` : `Hook ${e.hook} had no say`;
     default: {
       const unreachable: never = e;
       return String(unreachable);

@@ -71,8 +71,20 @@ export async function readRecordJson<T extends object>(rest: string, options: Re
 /** The most pages of a task's record the console reads (1,000 entries each). */
 const RECORD_PAGES_MAX = 20;
 
-/** Every page of a task's record from one place (a door, or mur console); null when it does not hold the task. */
-async function readPages(taskId: string, door: RecordDoor | null, signal?: AbortSignal) {
+/** What a record holds so far while its further pages are read: `total` is every entry the record has. */
+export interface PartialRecord {
+  task: TaskRecordSummary;
+  entries: TaskRecordEntry[];
+  members: ReadonlyMap<string, TaskRecordMember>;
+  from: 'door' | 'console';
+  total: number;
+}
+
+/**
+ * Every page of a task's record from one place (a door, or mur console); null when it does not hold the task.
+ * `onPage` sees what the pages read so far hold, after each page but the last (a long record draws as it comes).
+ */
+async function readPages(taskId: string, door: RecordDoor | null, signal?: AbortSignal, onPage?: (partial: PartialRecord) => void) {
   let task: TaskRecordSummary | null = null;
   const entries: TaskRecordEntry[] = [];
   const members = new Map<string, TaskRecordMember>();
@@ -93,6 +105,7 @@ async function readPages(taskId: string, door: RecordDoor | null, signal?: Abort
     // `?? []`: a mur console from before members were sent (a `vite dev` console against an older one).
     for (const member of page.members ?? []) if (!members.has(member.task.taskId)) members.set(member.task.taskId, member);
     cursor = page.nextCursor;
+    if (cursor !== null && onPage) onPage({ task, entries: [...entries], members: new Map(members), from: door === null ? 'console' : 'door', total: page.total });
   }
   return task ? { task, entries, members, complete: cursor === null, from: door === null ? ('console' as const) : ('door' as const) } : null;
 }
@@ -136,10 +149,10 @@ async function addMembersFromDoors(entries: readonly TaskRecordEntry[], members:
  * entries and the members' doors serve for theirs (docs/console.md, "Formations"), by task id; null when neither the
  * door nor the records on mur console's host hold it.
  */
-export async function readTaskRecord(taskId: string, options: RecordReadOptions = {}) {
-  let record = options.door ? await readPages(taskId, options.door, options.signal) : null;
+export async function readTaskRecord(taskId: string, options: RecordReadOptions & { onPage?: (partial: PartialRecord) => void } = {}) {
+  let record = options.door ? await readPages(taskId, options.door, options.signal, options.onPage) : null;
   if (record === null || 'ok' in record) {
-    const local = await readPages(taskId, null, options.signal);
+    const local = await readPages(taskId, null, options.signal, options.onPage);
     if (local !== null && 'ok' in local) {
       if (local.status === 404) return null;
       throw failure(local);

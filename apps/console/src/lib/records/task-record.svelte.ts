@@ -2,11 +2,12 @@
  * One task's durable record for its page (docs/console.md): read from its door's record plane, else (the door gone)
  * from `mur console`'s record API; reloadable.
  */
-import type { TaskRecordEntry, TaskRecordMember, TaskRecordSummary } from '@murmur/protocol';
+import { isTerminalState, type TaskRecordEntry, type TaskRecordMember, type TaskRecordSummary } from '@murmur/protocol';
 import type { Problem } from '../io/errors.js';
 import { Loader } from '../io/loader.svelte.js';
+import { buildTrace, type Trace } from '../trace/trace-spans.js';
 import { type RecordRow, recordRows, waterfallSpanMs } from './record-rows.js';
-import { type RecordDoor, readTaskRecord } from './records.js';
+import { type PartialRecord, type RecordDoor, readTaskRecord } from './records.js';
 
 /** A record as read: null `task` when neither the door nor the records on this host hold it. */
 interface ReadRecord {
@@ -15,6 +16,8 @@ interface ReadRecord {
   from: 'door' | 'console' | null;
   entries: TaskRecordEntry[];
   members: ReadonlyMap<string, TaskRecordMember>;
+  /** Every entry the record holds, while its further pages are still being read; null once it is read whole. */
+  partOf: number | null;
 }
 
 const NO_MEMBERS: ReadonlyMap<string, TaskRecordMember> = new Map();
@@ -26,6 +29,13 @@ export class TaskRecordView {
     const task = this.task;
     return task ? recordRows(this.entries, task.createdAt, this.members) : [];
   });
+  /** The record as a trace; what still runs reaches the time the record was read. */
+  readonly #trace = $derived.by((): Trace | null => {
+    const task = this.task;
+    return task ? buildTrace(task, this.entries, this.members, { nowMs: this.#record.loadedAt ?? Date.now() }) : null;
+  });
+  /** A change seen while a read was under way: read again once it lands, unless it read an ended task. */
+  #stale = false;
   readonly taskId: string;
   readonly #door: (() => RecordDoor | null) | undefined;
 
@@ -53,6 +63,14 @@ export class TaskRecordView {
   /** The record's rows, member tasks nested under the tool calls that started them. */
   get rows(): RecordRow[] {
     return this.#rows;
+  }
+  /** While a long record's further pages are read: every entry it holds (the entries so far are fewer). */
+  get partOf(): number | null {
+    return this.#record.value?.partOf ?? null;
+  }
+  /** The record as nested spans (lib/trace-spans.ts); null until read. */
+  get trace(): Trace | null {
+    return this.#trace;
   }
   /** Neither the door nor the records on this host hold the task (a door gone whose records are elsewhere, or removed). */
   get missing(): boolean {
@@ -91,10 +109,33 @@ export class TaskRecordView {
 
   /** Reads the record (every page, each with its member tasks' records); only the newest read lands. */
   async load(): Promise<void> {
+    this.#stale = false;
     await this.#record.load(async (signal) => {
-      const record = await readTaskRecord(this.taskId, { signal, door: this.#door?.() ?? null });
-      return record ? { task: record.task, from: record.from, entries: record.entries, members: record.members } : { task: null, from: null, entries: [], members: NO_MEMBERS };
+      // A long record is shown as its pages come: the first page's entries draw while the rest are read.
+      const onPage = (partial: PartialRecord) => {
+        if (!signal.aborted) this.#record.set({ ...partial, partOf: partial.total });
+      };
+      const record = await readTaskRecord(this.taskId, { signal, door: this.#door?.() ?? null, onPage });
+      return record ? { task: record.task, from: record.from, entries: record.entries, members: record.members, partOf: null } : { task: null, from: null, entries: [], members: NO_MEMBERS, partOf: null };
     });
+    if (this.#stale && !this.#record.loading) {
+      this.#stale = false;
+      await this.refresh();
+    }
+  }
+
+  /**
+   * The task changed (its state, as its door or stream says): reads the record again, unless the record on screen is
+   * of an ended task, which no longer changes. A change during a read is read once that read lands, so a finished
+   * task's page reads its record once (issue 37), not once per answer it gets while the first read is under way.
+   */
+  async refresh(): Promise<void> {
+    if (this.#record.loading) {
+      this.#stale = true;
+      return;
+    }
+    if (this.task && isTerminalState(this.task.state)) return;
+    await this.load();
   }
 
   dispose(): void {

@@ -58,14 +58,22 @@ export function timeSplitChart(split: TimeSplit, category: string): ChartData {
 }
 
 /** Each turn's input, output and cached tokens, side by side. */
-export function turnTokensChart(turns: readonly TurnTokens[]): ChartData {
+export function turnTokensChart(turns: readonly TurnTokens[], maxBars = Number.POSITIVE_INFINITY): ChartData {
+  // A long task's turns are grouped into at most maxBars runs of consecutive turns, each the sums of what its turns
+  // reported (null when none of them did), so the chart and its table stay readable and cheap to draw.
+  const size = Math.max(1, Math.ceil(turns.length / maxBars));
+  const groups: TurnTokens[][] = [];
+  for (let i = 0; i < turns.length; i += size) groups.push(turns.slice(i, i + size));
+  const sum = (group: TurnTokens[], key: 'input' | 'output' | 'cached') =>
+    group.some((t) => t[key] !== null) ? group.reduce((a, t) => a + (t[key] ?? 0), 0) : null;
+  const name = (group: TurnTokens[]) => (group.length === 1 ? `Turn ${group[0]?.turn}` : `Turns ${group[0]?.turn}–${group[group.length - 1]?.turn}`);
   return {
-    categoryLabel: 'Turn',
-    categories: turns.map((t) => `Turn ${t.turn}`),
+    categoryLabel: size === 1 ? 'Turn' : `Turns (${size} a bar)`,
+    categories: groups.map(name),
     series: [
-      { name: 'Input', values: turns.map((t) => t.input) },
-      { name: 'Output', values: turns.map((t) => t.output) },
-      { name: 'Cached (part of input)', values: turns.map((t) => t.cached) },
+      { name: 'Input', values: groups.map((g) => sum(g, 'input')) },
+      { name: 'Output', values: groups.map((g) => sum(g, 'output')) },
+      { name: 'Cached (part of input)', values: groups.map((g) => sum(g, 'cached')) },
     ],
     unit: 'tokens',
     empty: 'not reported',
