@@ -26,7 +26,8 @@ for (const workspace of root.workspaces) {
 for (const [where, entry] of Object.entries(read('package-lock.json').packages)) {
   const theirs = entry.engines?.node;
   if (where === '' || entry.link || theirs === undefined || !existsSync(path.join(ROOT, where))) continue;
-  if (!semver.subset(range, theirs)) problems.push(`${where.replace(/^.*node_modules\//, '')}@${entry.version} wants node ${theirs}, which leaves out part of ${range}`);
+  if (!semver.subset(range, theirs))
+    problems.push(`${where.replace(/^.*node_modules\//, '')}@${entry.version} wants node ${theirs}, which leaves out part of ${range}`);
 }
 if (problems.length > 0) {
   console.error(`check-engines: engines.node is not the truth:\n  ${problems.join('\n  ')}`);

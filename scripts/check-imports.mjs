@@ -82,14 +82,21 @@ const TEST_IMPORTS_NOT_YET_MOVED = new Map([
   // Builds artifact stores as `mur publish` writes them, in-process: through `mur publish` each store would be a process.
   [
     'apps/door/test/support/artifacts.ts',
-    ['apps/door/src/artifacts/archive-pack.ts', 'apps/door/src/artifacts/artifact-manifest.ts', 'apps/door/src/artifacts/store-record.ts', 'apps/door/src/artifacts/store-folder.ts'],
+    [
+      'apps/door/src/artifacts/archive-pack.ts',
+      'apps/door/src/artifacts/artifact-manifest.ts',
+      'apps/door/src/artifacts/store-record.ts',
+      'apps/door/src/artifacts/store-folder.ts',
+    ],
   ],
   // Decodes every trace line of every door the suite stops with the records' own reader (docs/records.md, "The writer's
   // types are the contract, the tests check the doors"); no public surface decodes a whole trace line.
   ['apps/door/test/support/trace-schema-check.ts', ['apps/door/src/records/trace-lines.ts']],
 ]);
 
-const files = SOURCE_ROOTS.map((r) => path.join(ROOT, r)).filter(existsSync).flatMap(sourceFiles);
+const files = SOURCE_ROOTS.map((r) => path.join(ROOT, r))
+  .filter(existsSync)
+  .flatMap(sourceFiles);
 const graph = new Map(files.map((f) => [f, importsOf(f)]));
 const problems = [];
 const rel = (f) => path.relative(ROOT, f);
@@ -165,7 +172,8 @@ for (const file of testFiles) {
 }
 for (const [file, targets] of TEST_IMPORTS_NOT_YET_MOVED) {
   for (const target of targets) {
-    if (!allowedSeen.has(`${file} → ${target}`)) problems.push(`${file} no longer imports ${target}: remove it from TEST_IMPORTS_NOT_YET_MOVED in scripts/check-imports.mjs`);
+    if (!allowedSeen.has(`${file} → ${target}`))
+      problems.push(`${file} no longer imports ${target}: remove it from TEST_IMPORTS_NOT_YET_MOVED in scripts/check-imports.mjs`);
   }
 }
 

@@ -51,8 +51,16 @@ function exportsOf(file) {
   if (/export\s+\*/.test(text)) throw new Error(`${path.relative(ROOT, file)}: export * hides what is exported; name each export`);
   const names = new Set();
   for (const match of text.matchAll(/export\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"][^'"]+['"]/g)) {
-    for (const name of stripComments(match[1]).split(',').map((s) => s.trim().replace(/^type\s+/, ''))) {
-      if (name !== '') names.add(name.split(/\s+as\s+/).pop().trim());
+    for (const name of stripComments(match[1])
+      .split(',')
+      .map((s) => s.trim().replace(/^type\s+/, ''))) {
+      if (name !== '')
+        names.add(
+          name
+            .split(/\s+as\s+/)
+            .pop()
+            .trim(),
+        );
     }
   }
   const rest = text.replace(/export\s+(?:type\s+)?\{[^}]*\}\s*from\s*['"][^'"]+['"];?/g, '');
@@ -104,7 +112,9 @@ for (const { specifier, file } of entryPoints()) {
     if (used.has(name)) {
       if (ALLOWED.has(name)) problems.push(`${specifier}: ${name} is on the allow-list but used outside ${PROTOCOL}; take it off`);
     } else if (!ALLOWED.has(name)) {
-      problems.push(`${specifier}: ${name} is exported but used nowhere outside ${PROTOCOL}; un-export it, or allow it in scripts/check-unused-exports.mjs with a reason`);
+      problems.push(
+        `${specifier}: ${name} is exported but used nowhere outside ${PROTOCOL}; un-export it, or allow it in scripts/check-unused-exports.mjs with a reason`,
+      );
     }
   }
 }
@@ -113,7 +123,8 @@ for (const name of ALLOWED.keys()) if (!everyExport.has(name)) problems.push(`${
 // docs/architecture.md quotes the surface's size: it must be the entry's own count.
 const quoted = /\((\d+) names;/.exec(readFileSync(path.join(ROOT, 'docs/architecture.md'), 'utf8'));
 if (quoted === null) problems.push("docs/architecture.md no longer quotes the protocol's surface as '(<n> names; …'");
-else if (Number(quoted[1]) !== exported) problems.push(`docs/architecture.md says the protocol's surface is ${quoted[1]} names; the entry exports ${exported}: change the count there`);
+else if (Number(quoted[1]) !== exported)
+  problems.push(`docs/architecture.md says the protocol's surface is ${quoted[1]} names; the entry exports ${exported}: change the count there`);
 
 if (problems.length > 0) {
   for (const problem of problems) console.error(problem);

@@ -50,9 +50,13 @@ function nodeBinary(version) {
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true });
   // --prefer-offline: a tarball npm's cache holds is taken without asking the registry again.
-  const install = spawnSync('npm', ['install', '--prefix', partial, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', spec], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const install = spawnSync(
+    'npm',
+    ['install', '--prefix', partial, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', spec],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   if (install.status !== 0 || !existsSync(path.join(partial, 'node_modules', PLATFORM_PACKAGE, 'bin', 'node'))) {
     rmSync(partial, { recursive: true, force: true });
     throw new Error(`node-lines: could not install Node ${version} from the registry (npm install ${spec})`);
@@ -67,15 +71,32 @@ function nodeBinary(version) {
   return binary;
 }
 
-const built = (dir, suffix) => readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith(suffix)).map((f) => path.join(dir, f)).sort();
+const built = (dir, suffix) =>
+  readdirSync(path.join(ROOT, dir))
+    .filter((f) => f.endsWith(suffix))
+    .map((f) => path.join(dir, f))
+    .sort();
 
 /** What each line runs, in order: the door's specs and smokes are relative to apps/door. */
 function suites() {
   const door = testFiles().files.filter((f) => f.startsWith('dist/src/'));
   return [
-    { name: 'protocol', cwd: 'packages/protocol', args: ['--test', '--test-concurrency=2', ...built('packages/protocol/dist/test', '.test.js').map((f) => path.relative('packages/protocol', f))] },
-    { name: 'client', cwd: 'packages/client', args: ['--test', '--test-concurrency=4', ...built('packages/client/dist/test', '.test.js').map((f) => path.relative('packages/client', f))] },
-    { name: 'door specs and smokes', cwd: 'apps/door', before: ['scripts/ensure-native.mjs'], args: ['--test', '--test-concurrency=3', ...door, 'dist/test/smoke.test.js', 'dist/test/demo-smoke.test.js'] },
+    {
+      name: 'protocol',
+      cwd: 'packages/protocol',
+      args: ['--test', '--test-concurrency=2', ...built('packages/protocol/dist/test', '.test.js').map((f) => path.relative('packages/protocol', f))],
+    },
+    {
+      name: 'client',
+      cwd: 'packages/client',
+      args: ['--test', '--test-concurrency=4', ...built('packages/client/dist/test', '.test.js').map((f) => path.relative('packages/client', f))],
+    },
+    {
+      name: 'door specs and smokes',
+      cwd: 'apps/door',
+      before: ['scripts/ensure-native.mjs'],
+      args: ['--test', '--test-concurrency=3', ...door, 'dist/test/smoke.test.js', 'dist/test/demo-smoke.test.js'],
+    },
   ];
 }
 

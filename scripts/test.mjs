@@ -27,7 +27,7 @@ const bin = (name) => path.join(ROOT, 'node_modules/.bin', name);
 const TURBO = ['run', 'test', 'test:node-lines', '--concurrency=2', '--continue=always', '--summarize'];
 
 const steps = [
-  { name: 'lint', command: bin('biome'), args: ['lint', '.'] },
+  { name: 'lint and format (biome check)', command: bin('biome'), args: ['check', '.'] },
   { name: 'import checks', command: process.execPath, args: ['scripts/check-imports.mjs'] },
   { name: 'unused exports', command: process.execPath, args: ['scripts/check-unused-exports.mjs'] },
   { name: 'engines (check-engines)', command: process.execPath, args: ['scripts/check-engines.mjs'] },

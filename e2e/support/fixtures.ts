@@ -26,7 +26,12 @@ export interface Door {
 export type Launcher = (command: string, args: readonly string[], options: SpawnOptions) => ChildProcess;
 
 /** Starts `mur <args>` under MURMUR_HOME `home`; `first` is its first stdout line (the announcement). */
-export function spawnMur(args: string[], home: string, env: Record<string, string> = {}, launch: Launcher = spawn): { child: ChildProcess; first: Promise<string> } {
+export function spawnMur(
+  args: string[],
+  home: string,
+  env: Record<string, string> = {},
+  launch: Launcher = spawn,
+): { child: ChildProcess; first: Promise<string> } {
   const child = launch(process.execPath, [MUR, ...args], { env: { ...process.env, MURMUR_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => {
@@ -128,7 +133,9 @@ export const test = base.extend<{ consoleErrors: ConsoleErrors & { allowed: RegE
       };
       const startFormation = async (roster: string): Promise<Formation> => {
         const proc = spawnMur(['run', '--roster', roster, '--json'], home);
-        const announced = JSON.parse(await proc.first) as Omit<Formation, 'key' | 'member' | 'stop' | 'members'> & { members: Omit<Formation['members'][number], 'address'>[] };
+        const announced = JSON.parse(await proc.first) as Omit<Formation, 'key' | 'member' | 'stop' | 'members'> & {
+          members: Omit<Formation['members'][number], 'address'>[];
+        };
         const stop = stopper(proc.child);
         running.push(stop);
         const members = announced.members.map((m) => ({ ...m, address: new URL(m.url).host }));

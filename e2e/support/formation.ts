@@ -56,7 +56,12 @@ export function makeFormation(spec: FormationSpec): FormationFolder {
     writeFileSync(path.join(dir, name, 'script.yaml'), `${JSON.stringify({ default: { turns: member.turns } }, null, 2)}\n`);
     for (const [sub, turns] of Object.entries(member.spawn ?? {})) {
       mkdirSync(path.join(dir, sub));
-      const subManifest = { name: sub, version: '0.1.0', lifecycle: { task_acceptance: 'single' }, inference: { driver: 'script', script: 'script.yaml', max_turns: 4 } };
+      const subManifest = {
+        name: sub,
+        version: '0.1.0',
+        lifecycle: { task_acceptance: 'single' },
+        inference: { driver: 'script', script: 'script.yaml', max_turns: 4 },
+      };
       writeFileSync(path.join(dir, sub, 'murmur.yaml'), `${JSON.stringify(subManifest, null, 2)}\n`);
       writeFileSync(path.join(dir, sub, 'script.yaml'), `${JSON.stringify({ default: { turns } }, null, 2)}\n`);
     }
@@ -86,7 +91,14 @@ export function reviewFormation(name: string, workerSleepMs: number): FormationF
           { answer: 'planner: {{continuation}}' },
         ],
       },
-      worker: { callee: true, shell: ['bash'], turns: [{ sleep_ms: workerSleepMs, text: ['drafting'], tools: [{ tool: 'bash', input: { command: 'echo drafted' } }] }, { answer: 'worker: {{tool.stdout}}' }] },
+      worker: {
+        callee: true,
+        shell: ['bash'],
+        turns: [
+          { sleep_ms: workerSleepMs, text: ['drafting'], tools: [{ tool: 'bash', input: { command: 'echo drafted' } }] },
+          { answer: 'worker: {{tool.stdout}}' },
+        ],
+      },
       critic: { callee: true, turns: [{ answer: 'critic: fine' }] },
     },
     rules: [{ from: 'planner', to: ['worker', 'critic'] }],

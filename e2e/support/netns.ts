@@ -103,7 +103,9 @@ function freeSubnet(): string {
 export function makeTestNetwork(names: readonly string[]): TestNetwork {
   if (names.length === 0 || names.length > 9) throw new Error('a test network has 1 to 9 hosts');
   sweepStale();
-  const id = `${process.pid.toString(36)}-${randomInt(36 * 36).toString(36).padStart(2, '0')}`;
+  const id = `${process.pid.toString(36)}-${randomInt(36 * 36)
+    .toString(36)
+    .padStart(2, '0')}`;
   const prefix = freeSubnet();
   const bridge = `mb-${id}`;
   const hosts: TestHost[] = names.map((name, i) => ({ name, ns: `${PREFIX}${id}-${name}`, address: `${prefix}.${i + 2}` }));

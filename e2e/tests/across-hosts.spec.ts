@@ -52,7 +52,14 @@ test.describe('the console across hosts', () => {
   async function doorOn(host: TestHost): Promise<Door> {
     const line = await murOn(host, ['run', capsule.dir, '--host', host.address, '--port', '0', '--json']);
     const url = String(line.url);
-    return { sessionId: String(line.sessionId), url, address: new URL(url).host, recordsDir: String(line.recordsDir), name: String(line.name), stop: async () => undefined };
+    return {
+      sessionId: String(line.sessionId),
+      url,
+      address: new URL(url).host,
+      recordsDir: String(line.recordsDir),
+      name: String(line.name),
+      stop: async () => undefined,
+    };
   }
 
   test.beforeAll(async () => {
@@ -62,7 +69,12 @@ test.describe('the console across hosts', () => {
     capsule = makeCapsule({
       name: 'far-away',
       network: { authentication: { scheme: 'bearer', credentials: { watcher: { scopes: ['GetTask', 'ListTasks', 'murmur.WatchSession'] } } } },
-      rules: [{ match: '^count', turns: [{ text: ['counting'], tools: [{ tool: 'bash', input: { command: 'echo 7 stars' } }] }, { answer: 'counted {{tool.stdout}}' }] }],
+      rules: [
+        {
+          match: '^count',
+          turns: [{ text: ['counting'], tools: [{ tool: 'bash', input: { command: 'echo 7 stars' } }] }, { answer: 'counted {{tool.stdout}}' }],
+        },
+      ],
     });
     [alpha, beta] = await Promise.all([doorOn(network.host('alpha')), doorOn(network.host('beta'))]);
     for (const door of [alpha, beta]) expect(new URL(door.url).hostname).toMatch(/^10\./);
@@ -70,7 +82,20 @@ test.describe('the console across hosts', () => {
     const alphaToken = path.join(home, 'alpha.token');
     writeFileSync(alphaToken, `${tokenOf(alpha, 'operator')}\n`);
     const consoleHost = network.host('console');
-    const line = await murOn(consoleHost, ['console', '--host', consoleHost.address, '--port', '0', '--json', '--door', alpha.url, '--token-file', alphaToken, '--door', beta.url]);
+    const line = await murOn(consoleHost, [
+      'console',
+      '--host',
+      consoleHost.address,
+      '--port',
+      '0',
+      '--json',
+      '--door',
+      alpha.url,
+      '--token-file',
+      alphaToken,
+      '--door',
+      beta.url,
+    ]);
     consoleUrl = String(line.url);
     expect(new URL(consoleUrl).hostname).toBe(consoleHost.address);
     const text = unique('count the far stars');
@@ -122,7 +147,9 @@ test.describe('the console across hosts', () => {
     // A 10.x address the console was not started with is refused in the page, and by its proxy.
     await page.getByLabel('Door address').fill(`${network.rootAddress}:9`);
     await page.getByRole('button', { name: 'Connect' }).click();
-    await expect(page.getByRole('alert')).toHaveText(`${network.rootAddress} is not a loopback address. mur console only reaches doors on this host: use a loopback address such as 127.0.0.1:41873 (or localhost, [::1]), or a door added with mur console --door.`);
+    await expect(page.getByRole('alert')).toHaveText(
+      `${network.rootAddress} is not a loopback address. mur console only reaches doors on this host: use a loopback address such as 127.0.0.1:41873 (or localhost, [::1]), or a door added with mur console --door.`,
+    );
     const refused = await page.request.get(`${consoleUrl}/api/door/${network.rootAddress}:9/.well-known/agent-card.json`);
     expect(refused.status()).toBe(403);
     expect(await refused.json()).toMatchObject({ error: 'not_loopback' });
@@ -188,9 +215,16 @@ test.describe('the console across hosts', () => {
     await openDoor(page, consoleUrl, alpha.address);
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export session record (NDJSON)' }).click();
-    const lines = readFileSync(await (await download).path(), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(await (await download).path(), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ kind: 'session', sessionId: alpha.sessionId });
-    expect(lines.find((l) => l.kind === 'task' && l.taskId === remoteTask.id)).toMatchObject({ state: 'TASK_STATE_COMPLETED', contextId: remoteTask.contextId, answer: 'counted 7 stars' });
+    expect(lines.find((l) => l.kind === 'task' && l.taskId === remoteTask.id)).toMatchObject({
+      state: 'TASK_STATE_COMPLETED',
+      contextId: remoteTask.contextId,
+      answer: 'counted 7 stars',
+    });
     expect(lines.filter((l) => l.taskId === remoteTask.id).map((l) => l.kind)).toEqual(['task', 'input', 'turn', 'tool-call', 'turn', 'answer', 'end']);
   });
 

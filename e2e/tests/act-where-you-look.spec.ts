@@ -10,7 +10,9 @@ import { type Door, expect, test } from '../support/fixtures.js';
 
 /** The task header row of `taskId` in the session timeline. */
 function header(page: Page, door: Door, taskId: string) {
-  return timelineOf(page, door).locator('.tl-task').filter({ has: page.getByRole('link', { name: taskId }) });
+  return timelineOf(page, door)
+    .locator('.tl-task')
+    .filter({ has: page.getByRole('link', { name: taskId }) });
 }
 
 test.describe('act where you look', () => {

@@ -11,7 +11,6 @@ import { createInterface } from 'node:readline';
 import { tokenOf } from '../support/capsules.js';
 import { type Door, expect, MUR, REPO, test } from '../support/fixtures.js';
 
-
 function outsideAddress(): string | null {
   for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
   return null;
@@ -40,7 +39,14 @@ test.describe('added doors', () => {
     const run = await mur(['run', path.join(REPO, 'examples/secure'), '--host', outside!, '--json'], path.join(home, 'elsewhere'));
     children.push(run.child);
     const url = String(run.line.url);
-    door = { sessionId: String(run.line.sessionId), url, address: new URL(url).host, recordsDir: String(run.line.recordsDir), name: 'secure', stop: async () => undefined };
+    door = {
+      sessionId: String(run.line.sessionId),
+      url,
+      address: new URL(url).host,
+      recordsDir: String(run.line.recordsDir),
+      name: 'secure',
+      stop: async () => undefined,
+    };
     const tokenFile = path.join(home, 'operator.token');
     writeFileSync(tokenFile, tokenOf(door, 'operator'));
     // This console's host registry (its MURMUR_HOME) does not know the door: it is added explicitly.

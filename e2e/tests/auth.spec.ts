@@ -42,7 +42,9 @@ test.describe('authenticated door', () => {
 
     // A token this session did not mint.
     await saveToken(page, 'mur_this-is-not-a-token-of-this-session');
-    await expect(page.getByRole('alert').filter({ hasText: 'this token was not minted by this session, or the session has been restarted since' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'this token was not minted by this session, or the session has been restarted since' }),
+    ).toBeVisible();
     await expect(tokenPrompt(page)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Forget token' })).toBeVisible();
 
@@ -74,7 +76,9 @@ test.describe('authenticated door', () => {
     await expect(page.getByRole('status', { name: 'Session stream' })).toHaveText('live');
     await expect(tokenPrompt(page)).toBeHidden();
     await expect(page.getByRole('table', { name: 'Tasks' }).getByRole('link', { name: taskId })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Agent card' }).getByText('https://docs.murmur.nexus/reference/agent-card/#murmur-capsule-v1', { exact: true })).toHaveCount(1);
+    await expect(
+      page.getByRole('region', { name: 'Agent card' }).getByText('https://docs.murmur.nexus/reference/agent-card/#murmur-capsule-v1', { exact: true }),
+    ).toHaveCount(1);
   });
 
   test('a watcher token can watch and list, but sending says the token may not do that', async ({ page, murmur }) => {
@@ -123,7 +127,11 @@ test.describe('authenticated door', () => {
     page.on('request', (request) => {
       if (!request.url().includes(`/api/door/${secure.address}/`)) return;
       const body = request.postData();
-      asked.push(body === null ? `${request.method()} ${new URL(request.url()).pathname.replace(`/api/door/${secure.address}`, '')}` : (JSON.parse(body) as { method: string }).method);
+      asked.push(
+        body === null
+          ? `${request.method()} ${new URL(request.url()).pathname.replace(`/api/door/${secure.address}`, '')}`
+          : (JSON.parse(body) as { method: string }).method,
+      );
     });
     await openDoor(page, murmur.consoleUrl, secure.address, { live: false });
     await expect(tokenPrompt(page)).toBeVisible();
@@ -157,7 +165,12 @@ test('a door nobody answers is asked once, then again on the back-off (5 s first
     if (request.url().includes(`/api/door/${address}/`)) asked.push(Date.now() - start);
   });
   await openDoor(page, murmur.consoleUrl, address, { live: false });
-  await expect(page.getByRole('alert').filter({ hasText: `Cannot reach the door at ${address}` }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: `Cannot reach the door at ${address}` })
+      .first(),
+  ).toBeVisible();
   await expect.poll(() => asked.length, { timeout: 4_000 }).toBe(1);
   await page.waitForTimeout(3_000);
   expect(asked).toHaveLength(1);

@@ -67,7 +67,10 @@ test('axe finds no violation on the capsules page, the timeline and tasks table,
   await control.close();
 });
 
-test('axe finds nothing serious at 1280 × 800 and 390 × 844, light and dark: capsules, a session with a task waiting, running now', async ({ page, murmur }) => {
+test('axe finds nothing serious at 1280 × 800 and 390 × 844, light and dark: capsules, a session with a task waiting, running now', async ({
+  page,
+  murmur,
+}) => {
   test.setTimeout(180_000);
   const door = await murmur.startDoor(capsule.dir);
   const client = clientOf(door);
@@ -75,7 +78,10 @@ test('axe finds nothing serious at 1280 × 800 and 390 × 844, light and dark: c
   const asking = (await client.sendText('ask me')).id;
   try {
     for (const colorScheme of ['light', 'dark'] as const) {
-      for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 390, height: 844 },
+      ]) {
         await page.emulateMedia({ colorScheme });
         await page.setViewportSize(size);
         const where = `${colorScheme}, ${size.width} × ${size.height}`;

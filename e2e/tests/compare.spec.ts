@@ -20,7 +20,9 @@ test.beforeAll(() => {
     name: 'reopened',
     lifecycle: { task_acceptance: 'queue', max_task_reopens: 1 },
     hooks: {
-      on_task_end: [{ name: 'reread', command: `if grep -q '"attempt":1,'; then printf 'alpha\\nomega\\n' > notes.txt; echo '{"reopen": "Read them again."}'; fi` }],
+      on_task_end: [
+        { name: 'reread', command: `if grep -q '"attempt":1,'; then printf 'alpha\\nomega\\n' > notes.txt; echo '{"reopen": "Read them again."}'; fi` },
+      ],
     },
     rules: [{ match: '^read the notes', turns: [reread, reread] }],
   });
@@ -29,7 +31,15 @@ test.beforeAll(() => {
     rules: [
       {
         match: '^read the notes',
-        turns: [{ tools: [{ tool: 'bash', input: { command: 'echo listing' } }, { tool: 'bash', input: { command: 'cat notes.txt' } }], answer: 'notes: {{tool.stdout}}' }],
+        turns: [
+          {
+            tools: [
+              { tool: 'bash', input: { command: 'echo listing' } },
+              { tool: 'bash', input: { command: 'cat notes.txt' } },
+            ],
+            answer: 'notes: {{tool.stdout}}',
+          },
+        ],
       },
     ],
   });
@@ -70,7 +80,11 @@ const stepsOf = (page: Page) => page.getByRole('list', { name: 'Aligned steps' }
 const endsOf = (page: Page) => page.getByRole('list', { name: 'Input, answer and ending' }).getByRole('listitem');
 
 /** The cells of the row a table heads `name`: Run A, Run B, Difference. */
-const cellsOf = (table: Locator, name: string) => table.getByRole('row').filter({ has: table.page().getByRole('rowheader', { name, exact: true }) }).getByRole('cell');
+const cellsOf = (table: Locator, name: string) =>
+  table
+    .getByRole('row')
+    .filter({ has: table.page().getByRole('rowheader', { name, exact: true }) })
+    .getByRole('cell');
 
 /** What the compare page shows for two runs whose second `cat notes.txt` read `alpha / <second line>`. */
 async function expectNotesCompared(page: Page, second: string) {
@@ -102,14 +116,20 @@ async function expectNotesCompared(page: Page, second: string) {
   await expect(cellsOf(page.getByRole('table', { name: 'Runs' }), 'Tool calls')).toHaveText(['2', '2', 'same']);
 }
 
-test('two runs picked from the table: aligned steps, the changed output marked, the unchanged steps unchanged; the URL reopens the pair', async ({ page, murmur }) => {
+test('two runs picked from the table: aligned steps, the changed output marked, the unchanged steps unchanged; the URL reopens the pair', async ({
+  page,
+  murmur,
+}) => {
   const door = await murmur.startDoor(capsule.dir);
   const first = await run(door, 'alpha\nbeta\n');
   const second = await run(door, 'alpha\ngamma\n');
 
   await pick(page, murmur.consoleUrl, door, first);
   await expect(page.getByText('(pick one more, from this table or another session’s)')).toBeVisible();
-  await page.getByRole('table', { name: 'Tasks' }).getByRole('checkbox', { name: `Compare ${second}` }).check();
+  await page
+    .getByRole('table', { name: 'Tasks' })
+    .getByRole('checkbox', { name: `Compare ${second}` })
+    .check();
   // Keyboard: the link is reached by Tab and followed with Enter.
   const compare = page.getByRole('link', { name: 'Compare the picked tasks' });
   await compare.focus();

@@ -81,7 +81,9 @@ test.describe('the control surface in the session view', () => {
     await expect(panel.getByRole('alert').filter({ hasText: 'Paste the control token' })).toBeVisible();
 
     await saveControlToken(page, 'mur_ctl_not-this-sessions-token');
-    await expect(panel.getByRole('alert').filter({ hasText: "this is not this session's control token, or the session has been restarted since" })).toBeVisible();
+    await expect(
+      panel.getByRole('alert').filter({ hasText: "this is not this session's control token, or the session has been restarted since" }),
+    ).toBeVisible();
 
     // The door's operator token is refused by the control surface, by name.
     await saveControlToken(page, doorTokenOf(door));
@@ -96,19 +98,26 @@ test.describe('the control surface in the session view', () => {
     // A choice whose key is unset: switch-driver's message, and nothing switches.
     await select.selectOption('nokey');
     await panel.getByRole('button', { name: 'Switch driver' }).click();
-    await expect(panel.getByRole('alert').filter({ hasText: "choice 'nokey' cannot be used: its key variable MURMUR_E2E_UNSET_KEY (api_key_env) is not set" })).toBeVisible();
+    await expect(
+      panel.getByRole('alert').filter({ hasText: "choice 'nokey' cannot be used: its key variable MURMUR_E2E_UNSET_KEY (api_key_env) is not set" }),
+    ).toBeVisible();
     await expect(panel.getByTestId('control-driver')).toHaveText('first');
 
     await select.selectOption('second');
     await panel.getByRole('button', { name: 'Switch driver' }).click();
-    await expect(panel.getByRole('status').filter({ hasText: 'inference.driver: first → second (script); the next inference call is served by second' })).toBeVisible();
+    await expect(
+      panel.getByRole('status').filter({ hasText: 'inference.driver: first → second (script); the next inference call is served by second' }),
+    ).toBeVisible();
     await expect(panel.getByTestId('control-driver')).toHaveText('second');
     await page.screenshot({ path: test.info().outputPath('control.png'), fullPage: true });
 
     // The next task is served by the choice the console selected.
     const taskId = await sendFromConsole(page, 'steered');
     await expect(timelineOf(page, door)).toContainText('second answers steered');
-    const trace = readFileSync(path.join(door.recordsDir, 'trace.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const trace = readFileSync(path.join(door.recordsDir, 'trace.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const applied = trace.find((r) => r.type === 'control_applied');
     expect(applied).toMatchObject({ principal: 'operator', setting: 'inference.driver', value: 'second', task_id: taskId, turn: 1 });
     expect(applied.token_id).toMatch(/^ctk_[0-9a-f]{32}$/);

@@ -13,15 +13,46 @@ import { expect, MUR, test } from '../support/fixtures.js';
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
-const OWNER = ['name: owner', 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml',
-  'capabilities:', '  network:', '    allow: [localhost]', 'exports:', '  files:', '    root: files', '  peer_files:', '    root: shared', ''].join('\n');
+const OWNER = [
+  'name: owner',
+  'version: 0.1.0',
+  'lifecycle:',
+  '  task_acceptance: queue',
+  'inference:',
+  '  driver: script',
+  '  script: script.yaml',
+  'capabilities:',
+  '  network:',
+  '    allow: [localhost]',
+  'exports:',
+  '  files:',
+  '    root: files',
+  '  peer_files:',
+  '    root: shared',
+  '',
+].join('\n');
 const OWNER_SCRIPT = JSON.stringify({
-  rules: [{ match: '^share (\\S+)$', turns: [{ tools: [{ tool: 'share-file', input: { path: '{{match.1}}', audience: 'reader' } }], answer: '{{tool.content}}' }] }],
+  rules: [
+    { match: '^share (\\S+)$', turns: [{ tools: [{ tool: 'share-file', input: { path: '{{match.1}}', audience: 'reader' } }], answer: '{{tool.content}}' }] },
+  ],
   default: { turns: [{ answer: 'owner: {{task.text}}' }] },
 });
-const READER = ['name: reader', 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml', 'exports:', '  peer_tasks:', '    accept: true', ''].join('\n');
+const READER = [
+  'name: reader',
+  'version: 0.1.0',
+  'lifecycle:',
+  '  task_acceptance: queue',
+  'inference:',
+  '  driver: script',
+  '  script: script.yaml',
+  'exports:',
+  '  peer_tasks:',
+  '    accept: true',
+  '',
+].join('\n');
 const READER_SCRIPT = JSON.stringify({ rules: [], default: { turns: [{ answer: 'reader: {{task.text}}' }] } });
-const ROSTER = 'name: files\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n';
+const ROSTER =
+  'name: files\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n';
 
 interface Announced {
   members: { member: string; url: string }[];
@@ -33,7 +64,10 @@ let owner: { url: string; address: string };
 
 test.beforeAll(async ({ murmur }) => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'murmur-e2e-files-'));
-  for (const [name, manifest, script] of [['owner', OWNER, OWNER_SCRIPT], ['reader', READER, READER_SCRIPT]]) {
+  for (const [name, manifest, script] of [
+    ['owner', OWNER, OWNER_SCRIPT],
+    ['reader', READER, READER_SCRIPT],
+  ]) {
     mkdirSync(path.join(dir, name), { recursive: true });
     writeFileSync(path.join(dir, name, 'murmur.yaml'), manifest);
     writeFileSync(path.join(dir, name, 'script.yaml'), script);

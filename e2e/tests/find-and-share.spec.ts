@@ -105,7 +105,10 @@ test.describe('find and share', () => {
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export session record (NDJSON)' }).click();
     const file = await (await download).path();
-    const lines = readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(file, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ kind: 'session', sessionId: door.sessionId });
     const tasks = lines.filter((l) => l.kind === 'task');
     expect(tasks).toHaveLength(12);

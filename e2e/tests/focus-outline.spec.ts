@@ -48,7 +48,9 @@ test.describe('focus outlines on the task filters', () => {
     await field.click({ position: { x: box.width - 12, y: box.height / 2 } });
     await page.keyboard.press('Escape');
     // The field holds focus (it is the active element, focus within it) while :focus and :focus-visible do not match it.
-    expect(await field.evaluate((el) => [el === document.activeElement, el.matches(':focus-within'), el.matches(':focus'), el.matches(':focus-visible')])).toEqual([true, true, false, false]);
+    expect(
+      await field.evaluate((el) => [el === document.activeElement, el.matches(':focus-within'), el.matches(':focus'), el.matches(':focus-visible')]),
+    ).toEqual([true, true, false, false]);
     expect(await outline(field)).toBe('solid 3px');
     // Focus moved elsewhere: no outline left on the field.
     await page.getByRole('form', { name: 'Task filters' }).getByLabel('Page size').focus();

@@ -16,7 +16,11 @@ import { type FormationFolder, makeFormation } from '../support/formation.js';
 const EXAMPLE_ROSTER = path.join(REPO, 'examples/formation/roster.yaml');
 
 const graphOf = (page: Page) => page.getByRole('group', { name: /^Formation graph/ });
-const edgeRow = (page: Page, edge: string) => page.getByRole('table', { name: 'Graph edges' }).getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${edge}`) }) });
+const edgeRow = (page: Page, edge: string) =>
+  page
+    .getByRole('table', { name: 'Graph edges' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${edge}`) }) });
 const topOf = async (node: Locator) => (await node.locator('rect').boundingBox())?.y ?? Number.NaN;
 
 test.describe('the graph of examples/formation', () => {
@@ -87,7 +91,10 @@ test.describe('a nested call and a delegation in the graph', () => {
       members: {
         planner: {
           acceptance: 'queue',
-          turns: [{ tools: [{ tool: 'call-member', input: { member: 'worker', task: 'draft: {{task.text}}' } }], answer: 'waiting' }, { answer: 'planner: {{continuation}}' }],
+          turns: [
+            { tools: [{ tool: 'call-member', input: { member: 'worker', task: 'draft: {{task.text}}' } }], answer: 'waiting' },
+            { answer: 'planner: {{continuation}}' },
+          ],
         },
         worker: {
           callee: true,

@@ -158,10 +158,15 @@ test.describe('formation view', () => {
     const [waitBar, callBar] = [await wait.locator('.bar').boundingBox(), await callSpan.locator('.bar').boundingBox()];
     expect(waitBar && callBar && waitBar.width).toBeGreaterThan(callBar?.width ?? 0);
     await wait.click();
-    await expect(page.getByRole('region', { name: /Waiting for worker's answer/ }).getByRole('link', { name: new RegExp(`on ${formation.member('worker').address}$`) })).toHaveAttribute('href', new RegExp(`#/door/${formation.member('worker').address}/tasks/tsk_`));
+    await expect(
+      page.getByRole('region', { name: /Waiting for worker's answer/ }).getByRole('link', { name: new RegExp(`on ${formation.member('worker').address}$`) }),
+    ).toHaveAttribute('href', new RegExp(`#/door/${formation.member('worker').address}/tasks/tsk_`));
 
     // The member's task links to its page on the member's door.
-    await rows.nth(callRow + 1).getByRole('link', { name: /^worker's task tsk_/ }).click();
+    await rows
+      .nth(callRow + 1)
+      .getByRole('link', { name: /^worker's task tsk_/ })
+      .click();
     await expect(page).toHaveURL(new RegExp(`#/door/${formation.member('worker').address}/tasks/tsk_`));
     await expect(page.getByRole('table', { name: 'Task record' }).getByRole('row').filter({ hasText: 'Tool call bash' })).toContainText('echo drafted');
   });

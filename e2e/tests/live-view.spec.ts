@@ -34,7 +34,15 @@ test.describe('live view', () => {
   test.beforeAll(async ({ murmur }) => {
     capsule = makeCapsule({
       name: 'live-view',
-      rules: [{ match: 'ping', turns: [{ thinking: ['hm'], text: ['pong ', 'once'] }, { text: ['and ', 'again'], answer: 'pong twice' }] }],
+      rules: [
+        {
+          match: 'ping',
+          turns: [
+            { thinking: ['hm'], text: ['pong ', 'once'] },
+            { text: ['and ', 'again'], answer: 'pong twice' },
+          ],
+        },
+      ],
     });
     door = await murmur.startDoor(capsule.dir);
     client = clientOf(door);

@@ -60,11 +60,15 @@ test.describe('narrow window and exact times', () => {
     const replyBox = (await timelineHeader.getByRole('button', { name: `Reply to ${asking}` }).boundingBox())!;
     for (const part of ['.tl-when', '.tl-what', '.tl-state']) {
       const box = (await timelineHeader.locator(part).boundingBox())!;
-      const overlaps = replyBox.x < box.x + box.width && box.x < replyBox.x + replyBox.width && replyBox.y < box.y + box.height && box.y < replyBox.y + replyBox.height;
+      const overlaps =
+        replyBox.x < box.x + box.width && box.x < replyBox.x + replyBox.width && replyBox.y < box.y + box.height && box.y < replyBox.y + replyBox.height;
       expect(overlaps, `${part} over Reply`).toBe(false);
     }
     await page.screenshot({ path: test.info().outputPath('session-390.png') });
-    const tableRow = page.getByRole('table', { name: 'Tasks' }).getByRole('row').filter({ has: page.getByRole('link', { name: asking }) });
+    const tableRow = page
+      .getByRole('table', { name: 'Tasks' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: asking }) });
     await inSight(tableRow.getByText('input-required', { exact: true }));
     await inSight(tableRow.getByRole('checkbox', { name: `Compare ${asking}` }));
     expect(await overflow(page)).toEqual({ extra: 0, culprits: [] });
@@ -85,7 +89,10 @@ test.describe('narrow window and exact times', () => {
 
   test('Times: relative, local time or UTC, on the page and kept for the next visit', async ({ page, murmur }) => {
     await openDoor(page, murmur.consoleUrl, door.address);
-    const row = page.getByRole('table', { name: 'Tasks' }).getByRole('row').filter({ has: page.getByRole('link', { name: taskId }) });
+    const row = page
+      .getByRole('table', { name: 'Tasks' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: taskId }) });
     const changed = row.getByRole('cell').nth(6);
     await expect(changed).toHaveText(/ago|just now/);
     const task = await client.getTask(taskId);

@@ -48,7 +48,10 @@ const shownAt = (page: Page, checks: { selector: string; text: string }[]) =>
   page.evaluate(
     (checks) =>
       new Promise<number>((resolve) => {
-        const check = () => (checks.every(({ selector, text }) => document.querySelector(selector)?.textContent?.includes(text)) ? resolve(performance.now()) : requestAnimationFrame(check));
+        const check = () =>
+          checks.every(({ selector, text }) => document.querySelector(selector)?.textContent?.includes(text))
+            ? resolve(performance.now())
+            : requestAnimationFrame(check);
         check();
       }),
     checks,
@@ -80,7 +83,11 @@ test.describe('views on a session of 10,000 tasks', () => {
     const renderMs = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
-          const check = () => (document.querySelectorAll('figure[data-testid^="chart-"] tbody tr').length > 0 && document.querySelectorAll('figure[data-testid^="chart-"]').length >= 5 ? resolve(performance.now()) : requestAnimationFrame(check));
+          const check = () =>
+            document.querySelectorAll('figure[data-testid^="chart-"] tbody tr').length > 0 &&
+            document.querySelectorAll('figure[data-testid^="chart-"]').length >= 5
+              ? resolve(performance.now())
+              : requestAnimationFrame(check);
           check();
         }),
     );
@@ -94,7 +101,8 @@ test.describe('views on a session of 10,000 tasks', () => {
     const renderMs = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
-          const check = () => (document.querySelectorAll('[data-testid="task-turn-tokens"] tbody tr').length > 0 ? resolve(performance.now()) : requestAnimationFrame(check));
+          const check = () =>
+            document.querySelectorAll('[data-testid="task-turn-tokens"] tbody tr').length > 0 ? resolve(performance.now()) : requestAnimationFrame(check);
           check();
         }),
     );
@@ -108,7 +116,8 @@ test.describe('views on a session of 10,000 tasks', () => {
     const renderMs = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
-          const check = () => (document.querySelectorAll('[aria-label="Aligned steps"] > li').length > 0 ? resolve(performance.now()) : requestAnimationFrame(check));
+          const check = () =>
+            document.querySelectorAll('[aria-label="Aligned steps"] > li').length > 0 ? resolve(performance.now()) : requestAnimationFrame(check);
           check();
         }),
     );
@@ -153,7 +162,10 @@ test.describe('the formation graph of a formation whose entry made 80 calls', ()
 
   test.beforeAll(async ({ murmur }) => {
     test.setTimeout(600_000);
-    const calls = Array.from({ length: CALLS_PER_TASK }, (_, i) => ({ tool: 'call-member', input: { member: i % 2 === 0 ? 'worker' : 'critic', task: `part ${i}: {{task.text}}` } }));
+    const calls = Array.from({ length: CALLS_PER_TASK }, (_, i) => ({
+      tool: 'call-member',
+      input: { member: i % 2 === 0 ? 'worker' : 'critic', task: `part ${i}: {{task.text}}` },
+    }));
     folder = makeFormation({
       name: 'many-calls',
       entry: 'planner',
@@ -168,7 +180,8 @@ test.describe('the formation graph of a formation whose entry made 80 calls', ()
     const planner = new MurmurClient(formation.member('planner').url);
     const ids: string[] = [];
     for (let i = 0; i < PLANNER_TASKS; i++) ids.push((await planner.sendText(`report ${i}`, { returnImmediately: true })).id);
-    for (const id of ids) await expect.poll(async () => (await planner.getTask(id)).status.state, { timeout: 300_000, intervals: [500] }).toBe('TASK_STATE_COMPLETED');
+    for (const id of ids)
+      await expect.poll(async () => (await planner.getTask(id)).status.state, { timeout: 300_000, intervals: [500] }).toBe('TASK_STATE_COMPLETED');
   });
   test.afterAll(async () => {
     await formation?.stop();
@@ -220,7 +233,10 @@ test.describe(`the task page's trace on a record of ${SPANS.toLocaleString('en-U
     const firstPaintMs = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {
-          const check = () => (document.querySelector('[data-testid="trace-grid"] [role="row"][aria-level]') ? requestAnimationFrame(() => resolve(performance.now())) : requestAnimationFrame(check));
+          const check = () =>
+            document.querySelector('[data-testid="trace-grid"] [role="row"][aria-level]')
+              ? requestAnimationFrame(() => resolve(performance.now()))
+              : requestAnimationFrame(check);
           check();
         }),
     );
@@ -242,7 +258,10 @@ test.describe(`the task page's trace on a record of ${SPANS.toLocaleString('en-U
     const wholeMs = await page.evaluate(
       (spans) =>
         new Promise<number>((resolve) => {
-          const check = () => (Number(document.querySelector('[data-testid="trace-grid"]')?.getAttribute('aria-rowcount')) > spans ? resolve(performance.now()) : requestAnimationFrame(check));
+          const check = () =>
+            Number(document.querySelector('[data-testid="trace-grid"]')?.getAttribute('aria-rowcount')) > spans
+              ? resolve(performance.now())
+              : requestAnimationFrame(check);
           check();
         }),
       SPANS,

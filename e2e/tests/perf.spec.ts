@@ -151,7 +151,12 @@ test.describe('performance', () => {
 
     // Everything the door sent was received and rendered.
     await expect.poll(async () => (await perfCounters(page)).framesReceived - before.framesReceived, { timeout: 20_000 }).toBe(side.events);
-    await expect.poll(async () => { const c = await perfCounters(page); return c.framesRendered === c.framesReceived; }).toBe(true);
+    await expect
+      .poll(async () => {
+        const c = await perfCounters(page);
+        return c.framesRendered === c.framesReceived;
+      })
+      .toBe(true);
     const after = await perfCounters(page);
     // Every key pressed while it streamed was answered (painted); how fast is a reported figure, below.
     await expect.poll(() => page.evaluate(() => (window as unknown as { __probe: Probe }).__probe.keys.length)).toBe(presses);

@@ -12,7 +12,10 @@ test.beforeAll(() => {
   capsule = makeCapsule({
     name: 'recorded',
     rules: [
-      { match: '^build (\\w+)', turns: [{ thinking: ['planning'], tools: [{ tool: 'bash', input: { command: 'sleep 0.3; echo built {{match.1}}' } }], answer: '{{tool.stdout}}' }] },
+      {
+        match: '^build (\\w+)',
+        turns: [{ thinking: ['planning'], tools: [{ tool: 'bash', input: { command: 'sleep 0.3; echo built {{match.1}}' } }], answer: '{{tool.stdout}}' }],
+      },
       { match: '^deploy', turns: [{ ask: 'Which branch?' }, { answer: 'deployed {{reply}}' }] },
     ],
   });
@@ -34,7 +37,12 @@ test('the input everywhere, and an ended task’s record after its capsule stopp
   const table = page.getByRole('table', { name: 'Tasks' });
   const row = table.getByRole('row').filter({ has: page.getByRole('link', { name: built.id }) });
   await expect(row.getByRole('cell', { name: 'build kite please', exact: true })).toBeVisible();
-  await expect(table.getByRole('row').filter({ has: page.getByRole('link', { name: asked.id }) }).getByRole('cell', { name: 'deploy the thing' })).toBeVisible();
+  await expect(
+    table
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: asked.id }) })
+      .getByRole('cell', { name: 'deploy the thing' }),
+  ).toBeVisible();
   await expect(timelineOf(page, door).getByText('“build kite please”')).toBeVisible();
 
   // The capsule stops: its task's page still shows the record, from the records folder.
@@ -59,7 +67,10 @@ test('the input everywhere, and an ended task’s record after its capsule stopp
   // The export parses as NDJSON and matches what GetTask answered while the door ran.
   const href = await recordPanel.getByRole('link', { name: 'Export record (NDJSON)' }).getAttribute('href');
   const ndjson = await (await page.request.get(new URL(href!, `${murmur.consoleUrl}/`).toString())).text();
-  const [head, ...entries] = ndjson.trimEnd().split('\n').map((line) => JSON.parse(line));
+  const [head, ...entries] = ndjson
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   expect(head).toMatchObject({ kind: 'task', taskId: built.id, contextId: built.contextId, state: built.status.state, updatedAt: built.status.timestamp });
   expect(entries.map((e: { kind: string }) => e.kind)).toEqual(['input', 'turn', 'tool-call', 'turn', 'answer', 'end']);
 

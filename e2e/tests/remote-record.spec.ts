@@ -53,7 +53,14 @@ test.describe('the record of a door whose records are on another host', () => {
     const run = await mur(['run', capsule.dir, '--host', outsideAddress(), '--json'], path.join(home, 'elsewhere'));
     children.push(run.child);
     const url = String(run.line.url);
-    door = { sessionId: String(run.line.sessionId), url, address: new URL(url).host, recordsDir: String(run.line.recordsDir), name: 'far-away', stop: async () => undefined };
+    door = {
+      sessionId: String(run.line.sessionId),
+      url,
+      address: new URL(url).host,
+      recordsDir: String(run.line.recordsDir),
+      name: 'far-away',
+      stop: async () => undefined,
+    };
     const token = tokenOf(door, 'operator');
     const tokenFile = path.join(home, 'operator.token');
     writeFileSync(tokenFile, token);
@@ -95,7 +102,10 @@ test.describe('the record of a door whose records are on another host', () => {
     await page.goto(`${consoleUrl}/#/door/${door.address}/tasks/${taskId}`);
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export record (NDJSON)' }).click();
-    const lines = readFileSync(await (await download).path(), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(await (await download).path(), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ kind: 'task', taskId, input: 'paint the fence', answer: 'painted viridian' });
     expect(lines.map((l) => l.kind)).toContain('tool-call');
   });
@@ -109,7 +119,10 @@ test.describe('the record of a door whose records are on another host', () => {
 
     const download = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export session record (NDJSON)' }).click();
-    const lines = readFileSync(await (await download).path(), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(await (await download).path(), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines[0]).toMatchObject({ kind: 'session', sessionId: door.sessionId });
     expect(lines.filter((l) => l.kind === 'task').map((l) => l.taskId)).toEqual([taskId]);
   });

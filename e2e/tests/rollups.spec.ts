@@ -34,7 +34,11 @@ test.afterAll(() => capsule?.remove());
 
 const n = (v: number) => v.toLocaleString('en-US');
 
-test('the rollups’ totals equal what the records hold, with the tasks table’s filters; a task’s tokens per turn match its turns', async ({ page, murmur, request }) => {
+test('the rollups’ totals equal what the records hold, with the tasks table’s filters; a task’s tokens per turn match its turns', async ({
+  page,
+  murmur,
+  request,
+}) => {
   // Six tasks, three pages and the record API read task by task, twice: longer than 60 s on a loaded machine.
   test.setTimeout(180_000);
   const door = await murmur.startDoor(capsule.dir);
@@ -50,7 +54,9 @@ test('the rollups’ totals equal what the records hold, with the tasks table’
 
   /** What the record API holds of the tasks a filter keeps: counted task by task, as the page must not. */
   async function counted(filter: string) {
-    const list = (await (await request.get(`${murmur.consoleUrl}/api/records/sessions/${door.sessionId}/tasks?limit=1000${filter}`)).json()) as ConsoleTaskSummariesPage;
+    const list = (await (
+      await request.get(`${murmur.consoleUrl}/api/records/sessions/${door.sessionId}/tasks?limit=1000${filter}`)
+    ).json()) as ConsoleTaskSummariesPage;
     const tokens = { input: 0, output: 0, cached: 0 };
     let turns = 0;
     let toolCalls = 0;
@@ -77,10 +83,14 @@ test('the rollups’ totals equal what the records hold, with the tasks table’
   await expect(page.getByTestId('rollup-tokens-input')).toHaveText(n(all.tokens.input));
   await expect(page.getByTestId('rollup-tokens-output')).toHaveText(n(all.tokens.output));
   await expect(page.getByTestId('rollup-tokens-cached')).toHaveText(n(all.tokens.cached));
-  await expect(page.getByTestId('rollup-by-state')).toHaveText(`1 ${MURMUR_STATE_WORD.TASK_STATE_INPUT_REQUIRED} · 4 ${MURMUR_STATE_WORD.TASK_STATE_COMPLETED}`);
+  await expect(page.getByTestId('rollup-by-state')).toHaveText(
+    `1 ${MURMUR_STATE_WORD.TASK_STATE_INPUT_REQUIRED} · 4 ${MURMUR_STATE_WORD.TASK_STATE_COMPLETED}`,
+  );
   // The tasks-by-state chart's table sums to the tasks; the slowest tools name bash.
   const stateRows = page.getByTestId('chart-states').getByRole('table').locator('tbody tr');
-  const perBucket = await stateRows.evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].reduce((a, td) => a + Number(td.textContent?.replace(/,/g, '') ?? 0), 0)));
+  const perBucket = await stateRows.evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll('td')].reduce((a, td) => a + Number(td.textContent?.replace(/,/g, '') ?? 0), 0)),
+  );
   expect(perBucket.reduce((a, b) => a + b, 0)).toBe(all.tasks);
   await expect(page.getByTestId('chart-tools').getByRole('rowheader', { name: 'bash' })).toBeVisible();
 
@@ -91,7 +101,9 @@ test('the rollups’ totals equal what the records hold, with the tasks table’
   await page.getByRole('button', { name: 'Read again' }).focus();
   for (let i = 0; i < 40 && reached.size < named.length; i++) {
     await page.keyboard.press('Tab');
-    const label = await page.evaluate(() => (document.activeElement?.getAttribute('role') === 'img' ? document.activeElement.getAttribute('aria-label') : null));
+    const label = await page.evaluate(() =>
+      document.activeElement?.getAttribute('role') === 'img' ? document.activeElement.getAttribute('aria-label') : null,
+    );
     if (label) reached.add(label);
   }
   expect([...reached].sort()).toEqual([...named].sort());
@@ -116,4 +128,3 @@ test('the rollups’ totals equal what the records hold, with the tasks table’
   expect(shown).toEqual(turns.map((t) => [`Turn ${t.turn}`, n(t.inputTokens ?? 0), n(t.outputTokens ?? 0), n(t.cachedTokens ?? 0)]));
   await expect(page.getByTestId('task-time-split').locator('[role="img"]')).toHaveAttribute('aria-label', /model calls .* tool calls /);
 });
-

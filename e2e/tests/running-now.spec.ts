@@ -77,12 +77,15 @@ test.describe('running now across 50 doors', () => {
 
   /** How many of this test's doors the Doors table shows with `state`. */
   const doorsIn = (page: Page, state: string) =>
-    page.evaluate(
-      ({ keys, state }) => keys.filter((key) => document.querySelector(`tr[data-door="${key}"]`)?.textContent?.includes(state)).length,
-      { keys: doors.map((d) => d.address), state },
-    );
+    page.evaluate(({ keys, state }) => keys.filter((key) => document.querySelector(`tr[data-door="${key}"]`)?.textContent?.includes(state)).length, {
+      keys: doors.map((d) => d.address),
+      state,
+    });
 
-  test('shows every door live, the tasks in a tool call and a turn, the one waiting for input and the busy member, with its bound', async ({ page, murmur }) => {
+  test('shows every door live, the tasks in a tool call and a turn, the one waiting for input and the busy member, with its bound', async ({
+    page,
+    murmur,
+  }) => {
     test.setTimeout(480_000);
     await page.goto(murmur.consoleUrl);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Running now' }).click();
@@ -110,10 +113,13 @@ test.describe('running now across 50 doors', () => {
     const totals = page.getByRole('status', { name: 'Running now totals' });
     // The totals count what the page lists (another session of this host may wait for input too).
     await expect
-      .poll(async () => {
-        const listed = await page.getByRole('table', { name: 'Waiting for input' }).locator('tbody tr[data-task]').count();
-        return new RegExp(`\\b${listed} waiting for input\\b`).test((await totals.textContent()) ?? '') && listed >= 1;
-      }, { timeout: 60_000 })
+      .poll(
+        async () => {
+          const listed = await page.getByRole('table', { name: 'Waiting for input' }).locator('tbody tr[data-task]').count();
+          return new RegExp(`\\b${listed} waiting for input\\b`).test((await totals.textContent()) ?? '') && listed >= 1;
+        },
+        { timeout: 60_000 },
+      )
       .toBe(true);
     await patient(totals).toContainText(/\d+ doors watched, \d+ live/);
   });

@@ -55,7 +55,7 @@ test.describe('task detail', () => {
     await expect(response.getByRole('heading', { name: 'response' })).toBeVisible();
     await expect(response.getByText('four', { exact: true })).toBeVisible();
     // An ended task streams nothing more.
-    await expect(page.getByText("This task has ended; nothing more will stream.")).toBeVisible();
+    await expect(page.getByText('This task has ended; nothing more will stream.')).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('task-detail.png'), fullPage: true });
   });
 

@@ -13,7 +13,9 @@ function tasksTable(page: Page) {
 
 /** Body rows of the Tasks table (the header row has column headers, not cells). */
 function taskRows(page: Page) {
-  return tasksTable(page).getByRole('row').filter({ has: page.getByRole('cell') });
+  return tasksTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') });
 }
 
 function pager(page: Page) {

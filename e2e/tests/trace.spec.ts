@@ -14,7 +14,9 @@ import { type Door, expect, test } from '../support/fixtures.js';
 /** The reviewer reopens attempt 1 once, then hands in an artifact; the policy hook denies any `rm -rf`. */
 const HOOKS = {
   on_tool_call: [{ name: 'no-rm', command: "if grep -q 'rm -rf'; then echo 'no rm today'; exit 2; fi" }],
-  on_task_end: [{ name: 'reviewer', command: `if grep -q '"attempt":1,'; then echo '{"reopen": "Once more."}'; else echo '{"artifact": {"reviewed": true}}'; fi` }],
+  on_task_end: [
+    { name: 'reviewer', command: `if grep -q '"attempt":1,'; then echo '{"reopen": "Once more."}'; else echo '{"artifact": {"reviewed": true}}'; fi` },
+  ],
 };
 
 /** Every row's text as the keyboard walks the grid from its first row to its last (rows are virtualized). */
@@ -41,14 +43,25 @@ test.describe('the task page’s trace', () => {
     capsule = makeCapsule({
       name: 'traced',
       maxTurns: 12,
-      lifecycle: { task_acceptance: 'queue', keep_working: { limit: 1, message: 'Look again.' }, done_check: { command: 'true', limit: 1 }, max_task_reopens: 1 },
+      lifecycle: {
+        task_acceptance: 'queue',
+        keep_working: { limit: 1, message: 'Look again.' },
+        done_check: { command: 'true', limit: 1 },
+        max_task_reopens: 1,
+      },
       hooks: HOOKS,
       inference: { max_session_tokens: 20_000 },
       rules: [
         {
           match: '^governed',
           turns: [
-            { usage: { input: 100, output: 10 }, tools: [{ tool: 'session-status', input: {} }, { tool: 'bash', input: { command: 'rm -rf /tmp/nothing' } }] },
+            {
+              usage: { input: 100, output: 10 },
+              tools: [
+                { tool: 'session-status', input: {} },
+                { tool: 'bash', input: { command: 'rm -rf /tmp/nothing' } },
+              ],
+            },
             { usage: { input: 120, output: 10 }, ask: 'Which colour?' },
             { usage: { input: 140, output: 10 }, answer: 'first: {{reply}}' },
             { usage: { input: 160, output: 10 }, answer: 'second' },
@@ -85,7 +98,11 @@ test.describe('the task page’s trace', () => {
     await expect(page.getByRole('region', { name: 'Outcome' })).toContainText('third');
     const grid = page.getByRole('treegrid', { name: `Trace of task ${governed}` });
     const rows = await walk(page, grid);
-    const has = (pattern: RegExp) => expect(rows.some((r) => pattern.test(r)), `a row reads ${pattern}: ${rows.join(' | ')}`).toBe(true);
+    const has = (pattern: RegExp) =>
+      expect(
+        rows.some((r) => pattern.test(r)),
+        `a row reads ${pattern}: ${rows.join(' | ')}`,
+      ).toBe(true);
     has(/^▾ task Task tsk_/);
     has(/attempt Attempt 1/);
     has(/attempt Attempt 2/);
@@ -121,7 +138,10 @@ test.describe('the task page’s trace', () => {
     await expect(page.getByRole('region', { name: /Waiting for input/ })).toContainText('Which colour?');
     await expect(page.getByRole('region', { name: /Waiting for input/ })).toContainText('red');
     // A model call: its tokens as reported.
-    await grid.getByRole('row', { name: /Model call/ }).first().click();
+    await grid
+      .getByRole('row', { name: /Model call/ })
+      .first()
+      .click();
     await expect(page.getByRole('region', { name: /Model call/ })).toContainText('100');
     await page.keyboard.press('Enter');
 
@@ -168,7 +188,10 @@ test.describe('the task page’s trace', () => {
     await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${refused}`);
     const grid = page.getByRole('treegrid', { name: `Trace of task ${refused}` });
     const rows = await walk(page, grid);
-    expect(rows.some((r) => /refused Spend refused by the session ceiling/.test(r)), rows.join(' | ')).toBe(true);
+    expect(
+      rows.some((r) => /refused Spend refused by the session ceiling/.test(r)),
+      rows.join(' | '),
+    ).toBe(true);
     await expect(page.getByTestId('task-turn-tokens').locator('tbody tr').first()).toBeVisible();
 
     await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${plain}`);
@@ -187,7 +210,10 @@ test.describe('the task page’s trace', () => {
         await page.emulateMedia({ colorScheme });
         await page.goto(`${murmur.consoleUrl}/#/door/${door.address}/tasks/${governed}`);
         const grid = page.getByRole('treegrid', { name: `Trace of task ${governed}` });
-        await grid.getByRole('row', { name: /Model call/ }).first().click();
+        await grid
+          .getByRole('row', { name: /Model call/ })
+          .first()
+          .click();
         await expect(page.getByRole('region', { name: /Model call/ })).toBeVisible();
         await expect(page.getByRole('table', { name: 'Task record' })).toBeVisible();
         expect(await axeViolations(page, FAILING_IMPACTS)).toEqual([]);

@@ -77,7 +77,10 @@ test.describe('waterfall', () => {
     const renderMs = await page.evaluate(
       (count) =>
         new Promise<number>((resolve) => {
-          const check = () => (Number(document.querySelector('[data-testid="trace-grid"]')?.getAttribute('aria-rowcount')) > count ? resolve(performance.now()) : requestAnimationFrame(check));
+          const check = () =>
+            Number(document.querySelector('[data-testid="trace-grid"]')?.getAttribute('aria-rowcount')) > count
+              ? resolve(performance.now())
+              : requestAnimationFrame(check);
           check();
         }),
       TOOL_CALLS,

@@ -4,7 +4,9 @@ import { useConsoleFetch } from './support/console-fetch';
 
 const door = (hasToken: boolean) => ({ key: '10.0.0.5:4000', url: 'http://10.0.0.5:4000', hasToken });
 const card = (secured: boolean) =>
-  new Response(JSON.stringify({ name: 'secure', version: '0.1.0', ...(secured ? { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } } : {}) }));
+  new Response(
+    JSON.stringify({ name: 'secure', version: '0.1.0', ...(secured ? { securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: 'Bearer' } } } } : {}) }),
+  );
 
 describe('an added door’s status on the capsules page', () => {
   it('reads its public card through the proxy: name, version, running', async () => {
@@ -21,7 +23,9 @@ describe('an added door’s status on the capsules page', () => {
   });
 
   it('is unreachable, with why, when the proxy cannot reach it or it answers no card', async () => {
-    useConsoleFetch(async () => new Response(JSON.stringify({ error: 'door_unreachable', message: 'cannot reach the door at 10.0.0.5:4000: ECONNREFUSED' }), { status: 502 }));
+    useConsoleFetch(
+      async () => new Response(JSON.stringify({ error: 'door_unreachable', message: 'cannot reach the door at 10.0.0.5:4000: ECONNREFUSED' }), { status: 502 }),
+    );
     expect(await addedDoorStatus(door(false), null)).toEqual({
       name: null,
       version: null,

@@ -6,7 +6,18 @@ const sessions = (stale: boolean) => async () =>
   new Response(
     JSON.stringify({
       sessions: [
-        { sessionId: 'ses_1', name: 'n', version: '1', url: 'http://127.0.0.1:41873', pid: 4242, capsuleDir: '/c', recordsDir: '/r', startedAt: '2026-01-01T00:00:00.000Z', stale, reachable: !stale },
+        {
+          sessionId: 'ses_1',
+          name: 'n',
+          version: '1',
+          url: 'http://127.0.0.1:41873',
+          pid: 4242,
+          capsuleDir: '/c',
+          recordsDir: '/r',
+          startedAt: '2026-01-01T00:00:00.000Z',
+          stale,
+          reachable: !stale,
+        },
       ],
     }),
     { headers: { 'content-type': 'application/json' } },

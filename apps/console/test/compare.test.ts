@@ -35,7 +35,12 @@ const call = (ms: number, tool: string, output: string, over: Partial<Extract<Ta
   ...over,
 });
 const answer = (ms: number, text: string): TaskRecordEntry => ({ kind: 'answer', ...at(ms), text });
-const end = (ms: number, state: 'TASK_STATE_COMPLETED' | 'TASK_STATE_FAILED' = 'TASK_STATE_COMPLETED'): TaskRecordEntry => ({ kind: 'end', ...at(ms), state, status: null });
+const end = (ms: number, state: 'TASK_STATE_COMPLETED' | 'TASK_STATE_FAILED' = 'TASK_STATE_COMPLETED'): TaskRecordEntry => ({
+  kind: 'end',
+  ...at(ms),
+  state,
+  status: null,
+});
 const reopen = (ms: number, attempt: number): TaskRecordEntry => ({ kind: 'reopen', ...at(ms), attempt, hook: 'recheck' });
 const summary = (taskId: string, durationMs: number | null): TaskRecordSummary => ({
   taskId,
@@ -57,8 +62,28 @@ const describeRow = (row: { a: StepEntry | null; b: StepEntry | null }) =>
 
 describe('alignSteps', () => {
   it('faces turn with turn and tool call with tool call by name and order; a call one side made stands alone', () => {
-    const a = stepsOf([input(0, 'go'), turn(1, 1), call(20, 'read', 'x'), call(60, 'grep', 'y'), turn(100, 2), call(120, 'write', 'z'), turn(200, 3), answer(300, 'ok'), end(300)]);
-    const b = stepsOf([input(0, 'go'), turn(1, 1), call(20, 'grep', 'y'), turn(100, 2), call(120, 'read', 'x'), call(130, 'write', 'z'), turn(200, 3), answer(300, 'ok'), end(300)]);
+    const a = stepsOf([
+      input(0, 'go'),
+      turn(1, 1),
+      call(20, 'read', 'x'),
+      call(60, 'grep', 'y'),
+      turn(100, 2),
+      call(120, 'write', 'z'),
+      turn(200, 3),
+      answer(300, 'ok'),
+      end(300),
+    ]);
+    const b = stepsOf([
+      input(0, 'go'),
+      turn(1, 1),
+      call(20, 'grep', 'y'),
+      turn(100, 2),
+      call(120, 'read', 'x'),
+      call(130, 'write', 'z'),
+      turn(200, 3),
+      answer(300, 'ok'),
+      end(300),
+    ]);
     expect(alignSteps(a, b).map(describeRow)).toEqual(['turn1|turn1', 'read|-', 'grep|grep', 'turn2|turn2', '-|read', 'write|write', 'turn3|turn3']);
   });
 
@@ -115,12 +140,18 @@ describe('compareEntries', () => {
   it('marks each field that differs: input, output, exit code, status, tokens, stop reason; duration beyond the threshold', () => {
     const same = compareEntries(call(0, 'bash', 'a\nb\n'), call(0, 'bash', 'a\nb\n', { durationMs: 90 }));
     expect(same).toMatchObject({ verdict: 'unchanged', changed: [], duration: { a: 30, b: 90, change: 'same' } });
-    const changed = compareEntries(call(0, 'bash', 'a\nb\n'), call(0, 'bash', 'a\nc\n', { exitCode: 1, status: 'error', input: { command: 'cat f' }, durationMs: 400 }));
+    const changed = compareEntries(
+      call(0, 'bash', 'a\nb\n'),
+      call(0, 'bash', 'a\nc\n', { exitCode: 1, status: 'error', input: { command: 'cat f' }, durationMs: 400 }),
+    );
     expect(changed.verdict).toBe('changed');
     expect(changed.changed).toEqual(['input', 'output', 'exit code', 'status']);
     expect(changed.duration).toEqual({ a: 30, b: 400, change: 'slower' });
     // Timing alone leaves a step unchanged, its duration marked.
-    expect(compareEntries(call(0, 'bash', 'x'), call(0, 'bash', 'x', { durationMs: 900 }))).toMatchObject({ verdict: 'unchanged', duration: { change: 'slower' } });
+    expect(compareEntries(call(0, 'bash', 'x'), call(0, 'bash', 'x', { durationMs: 900 }))).toMatchObject({
+      verdict: 'unchanged',
+      duration: { change: 'slower' },
+    });
     expect(changed.fields.find((f) => f.name === 'output')?.diff).toEqual({
       kind: 'parts',
       parts: [

@@ -48,7 +48,16 @@ describe('Timeline', () => {
     timeline.push(
       frame('tsk_1', {
         frame: 'artifact',
-        artifact: { toolName: 'bash', content: 'Exit code: 0', fenceSource: 'tool:bash', toolCallId: 'call_1', isError: false, durationMs: 10, exitCode: 0, truncated: false },
+        artifact: {
+          toolName: 'bash',
+          content: 'Exit code: 0',
+          fenceSource: 'tool:bash',
+          toolCallId: 'call_1',
+          isError: false,
+          durationMs: 10,
+          exitCode: 0,
+          truncated: false,
+        },
       }),
     );
     timeline.flush();
@@ -64,11 +73,22 @@ describe('Timeline', () => {
 describe('a tool call that streamed no output', () => {
   it('shows its result as its output, unfolded: a harness’s own tool reports its output once it ends', () => {
     const timeline = new TimelineStore();
-    timeline.push(frame('tsk_1', { frame: 'tool-call-started', toolCallId: 'toolu_1', toolName: 'Bash', input: { command: 'echo hi', description: 'say hi' } }));
+    timeline.push(
+      frame('tsk_1', { frame: 'tool-call-started', toolCallId: 'toolu_1', toolName: 'Bash', input: { command: 'echo hi', description: 'say hi' } }),
+    );
     timeline.push(
       frame('tsk_1', {
         frame: 'artifact',
-        artifact: { toolName: 'Bash', content: 'hi\u001b[0m', fenceSource: null, toolCallId: 'toolu_1', isError: false, durationMs: 12, exitCode: null, truncated: false },
+        artifact: {
+          toolName: 'Bash',
+          content: 'hi\u001b[0m',
+          fenceSource: null,
+          toolCallId: 'toolu_1',
+          isError: false,
+          durationMs: 12,
+          exitCode: null,
+          truncated: false,
+        },
       }),
     );
     timeline.flush();
@@ -103,13 +123,22 @@ describe('TasksPanel', () => {
   it('lists tasks in a table with column headers, state labels and paging', async () => {
     const { client } = fakeClient();
     client.listTasks
-      .mockResolvedValueOnce({ tasks: [task('tsk_a', 'TASK_STATE_FAILED'), task('tsk_b', 'TASK_STATE_COMPLETED')], nextPageToken: 'p2', pageSize: 2, totalSize: 3 })
+      .mockResolvedValueOnce({
+        tasks: [task('tsk_a', 'TASK_STATE_FAILED'), task('tsk_b', 'TASK_STATE_COMPLETED')],
+        nextPageToken: 'p2',
+        pageSize: 2,
+        totalSize: 3,
+      })
       .mockResolvedValueOnce({ tasks: [task('tsk_c', 'TASK_STATE_WORKING')], nextPageToken: '', pageSize: 1, totalSize: 3 });
     const tasks = new TaskList(() => client);
     await tasks.load();
     render(TasksPanel, { props: { tasks, door: '127.0.0.1:1' } });
     const table = screen.getByRole('table', { name: 'Tasks' });
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Compare', 'State', 'Input', 'Task', 'Status message', 'Context', 'Changed']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Compare', 'State', 'Input', 'Task', 'Status message', 'Context', 'Changed']);
     expect(within(table).getByText('failed')).toBeTruthy();
     expect(within(table).getByText('completed')).toBeTruthy();
     expect(screen.getByText(/of 3 in total/)).toBeTruthy();
@@ -122,7 +151,12 @@ describe('TasksPanel', () => {
 
   it('picks two tasks to compare from the table, linking to their comparison (docs/console.md, "Compare two runs")', async () => {
     const { client } = fakeClient();
-    client.listTasks.mockResolvedValue({ tasks: [task('tsk_a', 'TASK_STATE_COMPLETED'), task('tsk_b', 'TASK_STATE_COMPLETED')], nextPageToken: '', pageSize: 2, totalSize: 2 });
+    client.listTasks.mockResolvedValue({
+      tasks: [task('tsk_a', 'TASK_STATE_COMPLETED'), task('tsk_b', 'TASK_STATE_COMPLETED')],
+      nextPageToken: '',
+      pageSize: 2,
+      totalSize: 2,
+    });
     const tasks = new TaskList(() => client);
     await tasks.load();
     render(TasksPanel, { props: { tasks, door: '127.0.0.1:1' } });

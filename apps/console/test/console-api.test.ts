@@ -81,7 +81,8 @@ describe('the one typed JSON getter', () => {
 
 describe('no module but the getter calls fetch', () => {
   const src = path.join(path.dirname(fileURLToPath(import.meta.url)), '../src');
-  const files = (dir: string): string[] => readdirSync(dir).flatMap((e) => (statSync(path.join(dir, e)).isDirectory() ? files(path.join(dir, e)) : [path.join(dir, e)]));
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((e) => (statSync(path.join(dir, e)).isDirectory() ? files(path.join(dir, e)) : [path.join(dir, e)]));
 
   it('finds the global fetch named only in lib/io/console-api.ts', () => {
     const callers = files(src)

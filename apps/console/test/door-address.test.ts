@@ -55,12 +55,15 @@ describe('doors added with mur console --door', () => {
     expect(parseDoorAddress('192.0.2.2:41873')).toMatchObject({ ok: false });
   });
 
-  it('opens an added https door by its URL, the scheme\'s port filled in; https to any other door is refused', () => {
+  it("opens an added https door by its URL, the scheme's port filled in; https to any other door is refused", () => {
     const added = new Set(['10.0.0.5:443', '10.0.0.6:8443']);
     expect(parseDoorAddress('https://10.0.0.5', added)).toEqual({ ok: true, address: { host: '10.0.0.5', port: 443, key: '10.0.0.5:443' } });
     expect(parseDoorAddress('https://10.0.0.6:8443/', added)).toEqual({ ok: true, address: { host: '10.0.0.6', port: 8443, key: '10.0.0.6:8443' } });
     expect(parseDoorAddress('10.0.0.6:8443', added)).toMatchObject({ ok: true });
-    expect(parseDoorAddress('https://10.0.0.7', added)).toEqual({ ok: false, message: 'The console reaches doors over plain http on this host, not https://.' });
+    expect(parseDoorAddress('https://10.0.0.7', added)).toEqual({
+      ok: false,
+      message: 'The console reaches doors over plain http on this host, not https://.',
+    });
     expect(parseDoorAddress('ftp://10.0.0.5', added)).toEqual({ ok: false, message: 'The console reaches doors over plain http on this host, not ftp://.' });
   });
 });

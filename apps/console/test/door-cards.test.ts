@@ -5,7 +5,8 @@ import { DoorCards } from '../src/lib/door/door-cards.svelte';
 import type { Problem } from '../src/lib/io/errors';
 import { fakeClient } from './support/fake-client';
 
-const card = (name: string, extended = true) => ({ name, version: '0.1.0', capabilities: { extendedAgentCard: extended }, securityRequirements: [{ schemes: {} }] }) as unknown as AgentCard;
+const card = (name: string, extended = true) =>
+  ({ name, version: '0.1.0', capabilities: { extendedAgentCard: extended }, securityRequirements: [{ schemes: {} }] }) as unknown as AgentCard;
 
 function setup(token: string | null = 'mur_t', proxyToken = false) {
   const { client } = fakeClient();
@@ -44,7 +45,9 @@ describe('DoorCards', () => {
   it('reports a refused token met reading the extended card, and notes it', async () => {
     const { client, cards, reported } = setup();
     client.getCard.mockResolvedValue(card('public'));
-    client.getExtendedCard.mockRejectedValue(new HttpRefusalError({ status: 401, wwwAuthenticate: 'Bearer', code: 'unauthenticated', message: 'token refused' }));
+    client.getExtendedCard.mockRejectedValue(
+      new HttpRefusalError({ status: 401, wwwAuthenticate: 'Bearer', code: 'unauthenticated', message: 'token refused' }),
+    );
     await cards.load();
     expect(cards.extended).toBeNull();
     expect(reported.map((p) => p.needsToken)).toEqual([true]);

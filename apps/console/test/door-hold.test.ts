@@ -7,14 +7,35 @@ import { DoorSession } from '../src/lib/door/door-session.svelte';
 import { TokenStore } from '../src/lib/door/tokens';
 import { fakeClient } from './support/fake-client';
 
-const card = { name: 'secure', version: '0.1.0', capabilities: { extendedAgentCard: true }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] } as unknown as AgentCard;
-const unauthorized = () => new HttpRefusalError({ status: 401, wwwAuthenticate: 'Bearer realm="secure"', code: 'unauthenticated', message: 'this door needs a bearer token' });
-const unreachable = () => new HttpRefusalError({ status: 502, wwwAuthenticate: null, code: 'door_unreachable', message: 'cannot reach the door at 127.0.0.1:41873: connect ECONNREFUSED' });
+const card = {
+  name: 'secure',
+  version: '0.1.0',
+  capabilities: { extendedAgentCard: true },
+  securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+} as unknown as AgentCard;
+const unauthorized = () =>
+  new HttpRefusalError({ status: 401, wwwAuthenticate: 'Bearer realm="secure"', code: 'unauthenticated', message: 'this door needs a bearer token' });
+const unreachable = () =>
+  new HttpRefusalError({
+    status: 502,
+    wwwAuthenticate: null,
+    code: 'door_unreachable',
+    message: 'cannot reach the door at 127.0.0.1:41873: connect ECONNREFUSED',
+  });
 const listed = { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 };
 
 const memory = (): Storage => {
   const map = new Map<string, string>();
-  return { get length() { return map.size; }, clear: () => map.clear(), getItem: (k) => map.get(k) ?? null, key: (i) => [...map.keys()][i] ?? null, removeItem: (k) => void map.delete(k), setItem: (k, v) => void map.set(k, v) };
+  return {
+    get length() {
+      return map.size;
+    },
+    clear: () => map.clear(),
+    getItem: (k) => map.get(k) ?? null,
+    key: (i) => [...map.keys()][i] ?? null,
+    removeItem: (k) => void map.delete(k),
+    setItem: (k, v) => void map.set(k, v),
+  };
 };
 
 function setup(listTasks: () => Promise<unknown>) {

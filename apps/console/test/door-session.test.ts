@@ -31,8 +31,14 @@ class MemoryStorage implements Storage {
 }
 
 const card = (secure: boolean) =>
-  ({ name: 'secure', version: '0.1.0', capabilities: { extendedAgentCard: secure }, securityRequirements: secure ? [{ schemes: { bearer: { list: [] } } }] : [] }) as unknown as AgentCard;
-const unauthorized = () => new HttpRefusalError({ status: 401, wwwAuthenticate: 'Bearer realm="secure"', code: 'unauthenticated', message: 'this door needs a bearer token' });
+  ({
+    name: 'secure',
+    version: '0.1.0',
+    capabilities: { extendedAgentCard: secure },
+    securityRequirements: secure ? [{ schemes: { bearer: { list: [] } } }] : [],
+  }) as unknown as AgentCard;
+const unauthorized = () =>
+  new HttpRefusalError({ status: 401, wwwAuthenticate: 'Bearer realm="secure"', code: 'unauthenticated', message: 'this door needs a bearer token' });
 
 function setup(stored: string | null = null) {
   const storage = new MemoryStorage();
@@ -42,7 +48,9 @@ function setup(stored: string | null = null) {
     const fake = fakeClient();
     fake.client.getCard.mockResolvedValue(card(true));
     fake.client.getExtendedCard.mockImplementation(async () => (token ? card(true) : Promise.reject(unauthorized())));
-    fake.client.listTasks.mockImplementation(async () => (token ? { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 } : Promise.reject(unauthorized())));
+    fake.client.listTasks.mockImplementation(async () =>
+      token ? { tasks: [], nextPageToken: '', pageSize: 0, totalSize: 0 } : Promise.reject(unauthorized()),
+    );
     made.push({ address, token, fake });
     return fake.client;
   };

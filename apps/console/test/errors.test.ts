@@ -21,8 +21,18 @@ describe('describeError', () => {
   });
 
   it('names a missing scope for a 403 insufficient_scope', () => {
-    const error = new HttpRefusalError({ status: 403, wwwAuthenticate: null, code: 'insufficient_scope', message: "credential 'watcher' does not reach CancelTask" });
-    expect(describeError(error, door)).toMatchObject({ kind: 'forbidden', title: 'This token may not do that', detail: "credential 'watcher' does not reach CancelTask", needsToken: false });
+    const error = new HttpRefusalError({
+      status: 403,
+      wwwAuthenticate: null,
+      code: 'insufficient_scope',
+      message: "credential 'watcher' does not reach CancelTask",
+    });
+    expect(describeError(error, door)).toMatchObject({
+      kind: 'forbidden',
+      title: 'This token may not do that',
+      detail: "credential 'watcher' does not reach CancelTask",
+      needsToken: false,
+    });
   });
 
   it('reads a proxy 502 and a connection failure as an unreachable door', () => {
@@ -32,18 +42,31 @@ describe('describeError', () => {
       code: 'door_unreachable',
       message: 'cannot reach the door at 127.0.0.1:41873: connect ECONNREFUSED 127.0.0.1:41873',
     });
-    expect(describeError(bad, door)).toMatchObject({ kind: 'unreachable', title: 'Cannot reach the door at 127.0.0.1:41873', detail: 'connect ECONNREFUSED 127.0.0.1:41873' });
+    expect(describeError(bad, door)).toMatchObject({
+      kind: 'unreachable',
+      title: 'Cannot reach the door at 127.0.0.1:41873',
+      detail: 'connect ECONNREFUSED 127.0.0.1:41873',
+    });
     const gone = new ConnectionError('GetTask: no answer from http://…: fetch failed');
     expect(describeError(gone, door)).toMatchObject({ kind: 'unreachable', title: 'Cannot reach the door at 127.0.0.1:41873' });
   });
 
   it("words the console proxy's own refusals", () => {
-    const error = new HttpRefusalError({ status: 403, wwwAuthenticate: null, code: 'not_loopback', message: "the console only reaches doors on this machine's loopback, not 10.0.0.1" });
+    const error = new HttpRefusalError({
+      status: 403,
+      wwwAuthenticate: null,
+      code: 'not_loopback',
+      message: "the console only reaches doors on this machine's loopback, not 10.0.0.1",
+    });
     expect(describeError(error, door)).toMatchObject({ kind: 'refused', title: 'mur console will not reach this address', code: 403 });
   });
 
   it('shows an A2A error by its own message, with its reason and metadata', () => {
-    const error = A2AError.from({ code: -32002, message: 'Task cannot be canceled', data: errorInfo('TASK_NOT_CANCELABLE', { taskId: 'tsk_1', state: 'TASK_STATE_COMPLETED' }) });
+    const error = A2AError.from({
+      code: -32002,
+      message: 'Task cannot be canceled',
+      data: errorInfo('TASK_NOT_CANCELABLE', { taskId: 'tsk_1', state: 'TASK_STATE_COMPLETED' }),
+    });
     const problem = describeError(error, door);
     expect(problem).toMatchObject({ kind: 'a2a', title: 'Task cannot be canceled', code: -32002 });
     expect(problem.detail).toBe('TASK_NOT_CANCELABLE — taskId: tsk_1, state: TASK_STATE_COMPLETED');
@@ -64,9 +87,20 @@ describe('describeError', () => {
   });
 
   it('covers unreadable answers, the console API, and anything else', () => {
-    expect(describeError(new InvalidResponseError('not-json', "GetTask: the door's answer is not JSON (HTTP 200)"), door)).toMatchObject({ kind: 'invalid-response' });
-    expect(describeError(new ConsoleApiError('/api/sessions answered HTTP 500', 500))).toMatchObject({ kind: 'api', title: 'mur console did not answer', code: 500 });
-    expect(describeError(new ConsoleApiError('/api/formations answered HTTP 403: not for 10.0.0.1', 403))).toMatchObject({ kind: 'api', title: 'mur console refused', detail: '/api/formations answered HTTP 403: not for 10.0.0.1', code: 403 });
+    expect(describeError(new InvalidResponseError('not-json', "GetTask: the door's answer is not JSON (HTTP 200)"), door)).toMatchObject({
+      kind: 'invalid-response',
+    });
+    expect(describeError(new ConsoleApiError('/api/sessions answered HTTP 500', 500))).toMatchObject({
+      kind: 'api',
+      title: 'mur console did not answer',
+      code: 500,
+    });
+    expect(describeError(new ConsoleApiError('/api/formations answered HTTP 403: not for 10.0.0.1', 403))).toMatchObject({
+      kind: 'api',
+      title: 'mur console refused',
+      detail: '/api/formations answered HTTP 403: not for 10.0.0.1',
+      code: 403,
+    });
     expect(describeError(new Error('boom'))).toMatchObject({ kind: 'unknown', title: 'boom' });
     expect(describeError('odd')).toMatchObject({ kind: 'unknown', title: 'odd' });
   });

@@ -9,7 +9,7 @@ type Call = { url: string; method: string; headers: Record<string, string> };
 
 function fakeDoor(files: Record<string, { type: string; body: string }>, listing: FilesListing, status = 200) {
   const calls: Call[] = [];
-  const fetcher = (async (input: RequestInfo | URL, init?: RequestInit) => {
+  const fetcher = async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     const method = init?.method ?? 'GET';
     calls.push({ url, method, headers: (init?.headers ?? {}) as Record<string, string> });
@@ -19,7 +19,7 @@ function fakeDoor(files: Record<string, { type: string; body: string }>, listing
     const file = files[name];
     if (!file) return new Response('{"error":"file_not_found","message":"nothing is served at this path of the operator plane"}', { status: 404 });
     return new Response(method === 'HEAD' ? null : file.body, { headers: { 'content-type': file.type } });
-  });
+  };
   return { calls, fetcher: useConsoleFetch(fetcher) };
 }
 
@@ -27,19 +27,40 @@ const entry = (name: string, size: number, type: 'file' | 'folder' = 'file') => 
 const urls = () => {
   let n = 0;
   const live = new Set<string>();
-  return { live, createObjectURL: () => { const u = `blob:${++n}`; live.add(u); return u; }, revokeObjectURL: (u: string) => void live.delete(u) };
+  return {
+    live,
+    createObjectURL: () => {
+      const u = `blob:${++n}`;
+      live.add(u);
+      return u;
+    },
+    revokeObjectURL: (u: string) => void live.delete(u),
+  };
 };
 
 describe('FileBrowser', () => {
-  const listing: FilesListing = { path: 'docs/', entries: [entry('a.txt', 6), entry('big.log', 1_000_000), entry('pic.png', 10), entry('x.zip', 10), entry('img', 0, 'folder')], truncated: false };
-  const files = { 'a.txt': { type: 'text/plain; charset=utf-8', body: 'hello\n' }, 'big.log': { type: 'text/plain; charset=utf-8', body: 'start' }, 'pic.png': { type: 'image/png', body: 'PNG' }, 'x.zip': { type: 'application/zip', body: 'PK' } };
+  const listing: FilesListing = {
+    path: 'docs/',
+    entries: [entry('a.txt', 6), entry('big.log', 1_000_000), entry('pic.png', 10), entry('x.zip', 10), entry('img', 0, 'folder')],
+    truncated: false,
+  };
+  const files = {
+    'a.txt': { type: 'text/plain; charset=utf-8', body: 'hello\n' },
+    'big.log': { type: 'text/plain; charset=utf-8', body: 'start' },
+    'pic.png': { type: 'image/png', body: 'PNG' },
+    'x.zip': { type: 'application/zip', body: 'PK' },
+  };
 
   it('lists a folder with the token, previews text (a Range past 256 KiB), images as object URLs, and nothing for a zip', async () => {
     const door = fakeDoor(files, listing);
     const objectUrls = urls();
     const browser = new FileBrowser({ base: 'http://c/api/door/127.0.0.1:1', token: () => 'tok', door: '127.0.0.1:1', objectUrls });
     await browser.open(['docs']);
-    expect(door.calls[0]).toMatchObject({ url: 'http://c/api/door/127.0.0.1:1/resources/files/docs/', method: 'GET', headers: { authorization: 'Bearer tok' } });
+    expect(door.calls[0]).toMatchObject({
+      url: 'http://c/api/door/127.0.0.1:1/resources/files/docs/',
+      method: 'GET',
+      headers: { authorization: 'Bearer tok' },
+    });
     expect(browser.listing?.entries.map((e) => e.name)).toEqual(['a.txt', 'big.log', 'pic.png', 'x.zip', 'img']);
     await browser.show(listing.entries[0]);
     expect(browser.preview).toMatchObject({ kind: 'text', text: 'hello\n', truncated: false });
@@ -95,7 +116,21 @@ describe('PeerHandlesView', () => {
   it('reads a session’s handles from the record API', async () => {
     const body: ConsolePeerHandlesResponse = {
       sessionId: 'ses_1',
-      handles: [{ handleId: 'hdl_1', taskId: null, audience: 'reader', path: 'r.txt', mintedAt: 'x', expiresAt: 'y', uses: 1, used: 1, state: 'used_up', redeems: [], refusals: [] }],
+      handles: [
+        {
+          handleId: 'hdl_1',
+          taskId: null,
+          audience: 'reader',
+          path: 'r.txt',
+          mintedAt: 'x',
+          expiresAt: 'y',
+          uses: 1,
+          used: 1,
+          state: 'used_up',
+          redeems: [],
+          refusals: [],
+        },
+      ],
     };
     const asked: string[] = [];
     useConsoleFetch(async (url: string) => {

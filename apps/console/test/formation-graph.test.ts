@@ -104,7 +104,16 @@ describe('formationGraph', () => {
   it('nests a call made by a member task within the call that started that task, and a delegation likewise', () => {
     const outer = call({ callId: 'mcl_1', caller: 'planner', callee: 'worker', memberTaskId: 'tsk_w' });
     const nested = call({ callId: 'mcl_2', caller: 'worker', callee: 'critic', callerTaskId: 'tsk_w', startedAt: at(100) });
-    const graph = formationGraph(formation([outer, nested], [delegation({ taskId: 'tsk_w' }), delegation({ delegationId: 'dlg_2', taskId: 'tsk_other', status: 'running', ended: false, elapsedMs: null, endedAt: null, startedAt: at(900) })]), T0 + 1900);
+    const graph = formationGraph(
+      formation(
+        [outer, nested],
+        [
+          delegation({ taskId: 'tsk_w' }),
+          delegation({ delegationId: 'dlg_2', taskId: 'tsk_other', status: 'running', ended: false, elapsedMs: null, endedAt: null, startedAt: at(900) }),
+        ],
+      ),
+      T0 + 1900,
+    );
     expect(graph.edges.map((e) => [e.id, e.kind, e.within])).toEqual([
       ['planner → worker', 'call', []],
       ['worker → critic', 'call', ['planner → worker']],
@@ -125,7 +134,9 @@ describe('formationGraph', () => {
 describe('endingsText and shownLabels', () => {
   it('orders completed first, in flight last, the other endings between, alphabetically', () => {
     const s = (label: string, ended = true) => ({ ended, status: { label, tone: 'ok' as const } });
-    expect(endingsText([s('timed out'), s('running', false), s('completed'), s('failed'), s('completed')])).toBe('2 completed, 1 failed, 1 timed out, 1 in flight');
+    expect(endingsText([s('timed out'), s('running', false), s('completed'), s('failed'), s('completed')])).toBe(
+      '2 completed, 1 failed, 1 timed out, 1 in flight',
+    );
   });
   it("names an edge's caller only where its callee has more than one", () => {
     const labels = shownLabels([

@@ -1,4 +1,11 @@
-import { type ConsoleFormationMember, type ConsoleMemberCall, memberTaskIds, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordSummary } from '@murmur/protocol';
+import {
+  type ConsoleFormationMember,
+  type ConsoleMemberCall,
+  memberTaskIds,
+  type TaskRecordEntry,
+  type TaskRecordMemberCall,
+  type TaskRecordSummary,
+} from '@murmur/protocol';
 import { describe, expect, it } from 'vitest';
 import { callElapsedMs, callStatus, memberActivity, orderCalls, readFormations } from '../src/lib/formations/formations';
 import { Formations } from '../src/lib/formations/formations.svelte';
@@ -41,7 +48,9 @@ describe('memberActivity', () => {
   it('reads the process first, then calls in flight as a caller, then the store', () => {
     expect(memberActivity(member({ session: 'stale' }), [call()])).toEqual({ label: 'gone', tone: 'bad' });
     expect(memberActivity(member({ session: 'ended' }), [])).toEqual({ label: 'stopped', tone: 'muted' });
-    expect(memberActivity(member({ tasks: { TASK_STATE_WORKING: 1 } }), [call(), call({ callId: 'mcl_2', callee: 'critic' })]).label).toBe('waiting on 2 calls');
+    expect(memberActivity(member({ tasks: { TASK_STATE_WORKING: 1 } }), [call(), call({ callId: 'mcl_2', callee: 'critic' })]).label).toBe(
+      'waiting on 2 calls',
+    );
     expect(memberActivity(member(), [call()]).label).toBe('waiting on 1 call');
     expect(memberActivity(member(), [call({ ended: true, status: 'completed' })]).label).toBe('idle');
     expect(memberActivity(member({ member: 'worker', tasks: { TASK_STATE_WORKING: 1 } }), [call()])).toEqual({ label: 'working', tone: 'info' });
@@ -136,21 +145,37 @@ describe('recordRows: a member task nested under its call-member tool call', () 
     durationMs: 40,
     ...over,
   });
-  const turn = (ms: number, durationMs: number): TaskRecordEntry => ({ kind: 'turn', ...at(ms), turn: 1, durationMs, firstTokenMs: null, inputTokens: null, outputTokens: null, cachedTokens: null, stopReason: null });
+  const turn = (ms: number, durationMs: number): TaskRecordEntry => ({
+    kind: 'turn',
+    ...at(ms),
+    turn: 1,
+    durationMs,
+    firstTokenMs: null,
+    inputTokens: null,
+    outputTokens: null,
+    cachedTokens: null,
+    stopReason: null,
+  });
 
   it('places the member task and its turns and tool calls on the caller’s axis, under the call', () => {
     const caller = [turn(0, 5), tool(10, { memberCall: memberCall() }), turn(3100, 2)];
     // The member's own offsets are from its creation (+20 ms on the caller's axis).
-    const worker = { task: summary('tsk_w', t0 + 20, 3000), entries: [turn(20, 2500), tool(2600, { tool: 'bash', durationMs: 300 }), { kind: 'answer', ...at(3000), text: 'x' } as TaskRecordEntry] };
+    const worker = {
+      task: summary('tsk_w', t0 + 20, 3000),
+      entries: [turn(20, 2500), tool(2600, { tool: 'bash', durationMs: 300 }), { kind: 'answer', ...at(3000), text: 'x' } as TaskRecordEntry],
+    };
     const rows = recordRows(caller, new Date(t0).toISOString(), new Map([['tsk_w', worker]]));
-    expect(rows.map((r) => (r.kind === 'entry' ? `entry ${r.index}` : r.kind === 'member-task' ? `task ${r.depth} ${r.offsetMs} ${r.durationMs}` : r.kind === 'member-entry' ? `${r.member} ${r.entry.kind} ${r.offsetMs}` : r.kind))).toEqual([
-      'entry 0',
-      'entry 1',
-      'task 1 20 3000',
-      'worker turn 20',
-      'worker tool-call 2600',
-      'entry 2',
-    ]);
+    expect(
+      rows.map((r) =>
+        r.kind === 'entry'
+          ? `entry ${r.index}`
+          : r.kind === 'member-task'
+            ? `task ${r.depth} ${r.offsetMs} ${r.durationMs}`
+            : r.kind === 'member-entry'
+              ? `${r.member} ${r.entry.kind} ${r.offsetMs}`
+              : r.kind,
+      ),
+    ).toEqual(['entry 0', 'entry 1', 'task 1 20 3000', 'worker turn 20', 'worker tool-call 2600', 'entry 2']);
     const nestedTask = rows[2];
     expect(nestedTask.kind === 'member-task' && nestedTask.door).toBe('127.0.0.1:4002');
     expect(rowsSpanMs(rows)).toBe(3020);
@@ -159,9 +184,22 @@ describe('recordRows: a member task nested under its call-member tool call', () 
 
   it('nests a member’s own calls one level deeper, and stops at a task already shown', () => {
     const caller = [tool(0, { memberCall: memberCall() })];
-    const worker = { task: summary('tsk_w', t0 + 5, 100), entries: [tool(10, { memberCall: memberCall({ member: 'critic', memberTaskId: 'tsk_c' }) }), tool(50, { toolCallId: 'call_2', memberCall: memberCall({ member: 'planner', memberTaskId: 'tsk_w' }) })] };
+    const worker = {
+      task: summary('tsk_w', t0 + 5, 100),
+      entries: [
+        tool(10, { memberCall: memberCall({ member: 'critic', memberTaskId: 'tsk_c' }) }),
+        tool(50, { toolCallId: 'call_2', memberCall: memberCall({ member: 'planner', memberTaskId: 'tsk_w' }) }),
+      ],
+    };
     const critic = { task: summary('tsk_c', t0 + 15, 20), entries: [turn(15, 20)] };
-    const rows = recordRows(caller, new Date(t0).toISOString(), new Map([['tsk_w', worker], ['tsk_c', critic]]));
+    const rows = recordRows(
+      caller,
+      new Date(t0).toISOString(),
+      new Map([
+        ['tsk_w', worker],
+        ['tsk_c', critic],
+      ]),
+    );
     expect(rows.filter((r) => r.kind !== 'entry').map((r) => `${r.kind} ${r.depth}`)).toEqual([
       'member-task 1',
       'member-entry 1',
@@ -174,10 +212,22 @@ describe('recordRows: a member task nested under its call-member tool call', () 
   });
 
   it('gives every row its span from one rule: bars for turns, tool calls and member tasks, the axis over all of them', () => {
-    const caller = [{ kind: 'input', ...at(0), text: 'go', attachments: [] } as TaskRecordEntry, turn(0, 5), tool(10, { memberCall: memberCall() }), { kind: 'answer', ...at(3500), text: 'done' } as TaskRecordEntry];
+    const caller = [
+      { kind: 'input', ...at(0), text: 'go', attachments: [] } as TaskRecordEntry,
+      turn(0, 5),
+      tool(10, { memberCall: memberCall() }),
+      { kind: 'answer', ...at(3500), text: 'done' } as TaskRecordEntry,
+    ];
     const worker = { task: summary('tsk_w', t0 + 20, 3000), entries: [turn(20, 2500)] };
     const rows = recordRows(caller, new Date(t0).toISOString(), new Map([['tsk_w', worker]]));
-    expect(rows.map((r) => rowBar(r))).toEqual([null, { offsetMs: 0, durationMs: 5 }, { offsetMs: 10, durationMs: 40 }, { offsetMs: 20, durationMs: 3000 }, { offsetMs: 20, durationMs: 2500 }, null]);
+    expect(rows.map((r) => rowBar(r))).toEqual([
+      null,
+      { offsetMs: 0, durationMs: 5 },
+      { offsetMs: 10, durationMs: 40 },
+      { offsetMs: 20, durationMs: 3000 },
+      { offsetMs: 20, durationMs: 2500 },
+      null,
+    ]);
     expect(rowSpan(rows[5])).toEqual({ offsetMs: 3500, durationMs: null });
     expect(entryDurationMs(caller[0])).toBeNull();
     // Running: up to the latest row (the answer at 3,500 ms, past the member's end at 3,020 ms); ended: its duration.
@@ -188,7 +238,10 @@ describe('recordRows: a member task nested under its call-member tool call', () 
   });
 
   it('shows a call whose member never took the task, and one whose record is not on this host', () => {
-    const caller = [tool(0, { memberCall: memberCall({ memberTaskId: null, status: 'rejected', elapsedMs: 8000, memberUrl: null }) }), tool(5, { toolCallId: 'call_2', memberCall: memberCall({ memberTaskId: 'tsk_x' }) })];
+    const caller = [
+      tool(0, { memberCall: memberCall({ memberTaskId: null, status: 'rejected', elapsedMs: 8000, memberUrl: null }) }),
+      tool(5, { toolCallId: 'call_2', memberCall: memberCall({ memberTaskId: 'tsk_x' }) }),
+    ];
     const rows = recordRows(caller, new Date(t0).toISOString(), new Map());
     expect(rows.filter((r) => r.kind === 'member-task').map((r) => r.kind === 'member-task' && [r.task, r.durationMs, r.door])).toEqual([
       [null, 8000, null],
@@ -198,7 +251,7 @@ describe('recordRows: a member task nested under its call-member tool call', () 
 });
 
 describe('the formations list', () => {
-  it("says why mur console refused it: a browser on another host is not a loopback peer", async () => {
+  it('says why mur console refused it: a browser on another host is not a loopback peer', async () => {
     const message = "mur console reads this machine's records and formations for a loopback peer only, not for 10.0.0.1";
     useConsoleFetch(async () => new Response(JSON.stringify({ error: 'not_loopback', message }), { status: 403 }));
     const refused = new Formations();

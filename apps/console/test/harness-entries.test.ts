@@ -28,7 +28,13 @@ const end = (over: Partial<EntryOf<'harness-end'>> = {}): EntryOf<'harness-end'>
   failure: null,
   ...over,
 });
-const forgotten: EntryOf<'harness-session-forgotten'> = { kind: 'harness-session-forgotten', at: '2026-12-01T10:00:00.000Z', offsetMs: 0, harnessSessionId: SESSION, requestedBy: 'cli' };
+const forgotten: EntryOf<'harness-session-forgotten'> = {
+  kind: 'harness-session-forgotten',
+  at: '2026-12-01T10:00:00.000Z',
+  offsetMs: 0,
+  harnessSessionId: SESSION,
+  requestedBy: 'cli',
+};
 
 describe('a harness run in a record', () => {
   it('names its start with the session mode, its end with the outcome, a forget with who asked', () => {

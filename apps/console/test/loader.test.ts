@@ -89,7 +89,9 @@ describe('Loader', () => {
   });
 
   it('words a failure its own way when told, and never counts an abort as a problem', async () => {
-    const loader = new Loader<string>({ describe: (error) => ({ kind: 'unknown', title: `custom: ${(error as Error).message}`, detail: null, needsToken: false, code: null }) });
+    const loader = new Loader<string>({
+      describe: (error) => ({ kind: 'unknown', title: `custom: ${(error as Error).message}`, detail: null, needsToken: false, code: null }),
+    });
     await loader.load(() => Promise.reject(new Error('boom')));
     expect(loader.problem?.title).toBe('custom: boom');
     await loader.load(() => Promise.reject(new DOMException('gone', 'AbortError')));

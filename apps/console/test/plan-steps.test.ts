@@ -26,13 +26,32 @@ const step = (index: number, id: string, ms: number, durationMs: number, over: P
 });
 const steps = [
   step(1, 'one', 12, 100),
-  step(2, 'ask', 115, 300, { tool: null, capsule: 'http://127.0.0.1:4100', input: { capsule: 'http://127.0.0.1:4100', task: 'sum it' }, output: 'the door could not be reached: the connection was refused', exitCode: null, status: 'failed', doorTaskId: 'tsk_far' }),
+  step(2, 'ask', 115, 300, {
+    tool: null,
+    capsule: 'http://127.0.0.1:4100',
+    input: { capsule: 'http://127.0.0.1:4100', task: 'sum it' },
+    output: 'the door could not be reached: the connection was refused',
+    exitCode: null,
+    status: 'failed',
+    doorTaskId: 'tsk_far',
+  }),
   step(3, 'three', 416, 0, { status: 'skipped', input: null, output: '', exitCode: null }),
 ];
 const entries: TaskRecordEntry[] = [
   { kind: 'input', ...at(0), text: 'plan it', attachments: [] },
   { kind: 'turn', ...at(1), turn: 1, durationMs: 5, firstTokenMs: null, inputTokens: null, outputTokens: null, cachedTokens: null, stopReason: 'tool_use' },
-  { kind: 'tool-call', ...at(10), toolCallId: 'call_1', tool: 'submit-plan', input: { steps: [] }, output: '[submit-plan] …', exitCode: null, status: 'error', durationMs: 410, planSteps: steps },
+  {
+    kind: 'tool-call',
+    ...at(10),
+    toolCallId: 'call_1',
+    tool: 'submit-plan',
+    input: { steps: [] },
+    output: '[submit-plan] …',
+    exitCode: null,
+    status: 'error',
+    durationMs: 410,
+    planSteps: steps,
+  },
   { kind: 'tool-call', ...at(430), toolCallId: 'call_2', tool: 'bash', input: { command: 'true' }, output: null, exitCode: 0, status: 'passed', durationMs: 3 },
 ];
 const summary: TaskRecordSummary = {
@@ -53,15 +72,11 @@ const summary: TaskRecordSummary = {
 describe('a plan on the record', () => {
   it('nests each step under its submit-plan call, one level in, on the task’s axis with its own bar', () => {
     const rows = recordRows(entries, summary.createdAt, new Map());
-    expect(rows.map((r) => (r.kind === 'entry' ? `entry ${r.index}` : r.kind === 'plan-step' ? `step ${r.depth} ${r.step.id} of ${r.of} in ${r.planIndex}` : r.kind))).toEqual([
-      'entry 0',
-      'entry 1',
-      'entry 2',
-      'step 1 one of 3 in 2',
-      'step 1 ask of 3 in 2',
-      'step 1 three of 3 in 2',
-      'entry 3',
-    ]);
+    expect(
+      rows.map((r) =>
+        r.kind === 'entry' ? `entry ${r.index}` : r.kind === 'plan-step' ? `step ${r.depth} ${r.step.id} of ${r.of} in ${r.planIndex}` : r.kind,
+      ),
+    ).toEqual(['entry 0', 'entry 1', 'entry 2', 'step 1 one of 3 in 2', 'step 1 ask of 3 in 2', 'step 1 three of 3 in 2', 'entry 3']);
     expect(rows.slice(3, 6).map((r) => rowBar(r))).toEqual([
       { offsetMs: 12, durationMs: 100 },
       { offsetMs: 115, durationMs: 300 },
@@ -72,8 +87,31 @@ describe('a plan on the record', () => {
 
   it('a member’s plan nests its steps one level below the member’s call, with no link into the caller’s record', () => {
     const member = { task: { ...summary, taskId: 'tsk_m', createdAt: new Date(t0 + 5).toISOString() }, entries: [entries[2]] };
-    const memberCall = { callId: 'mcl_1', member: 'worker', memberTaskId: 'tsk_m', memberSessionId: null, memberUrl: null, status: 'completed' as const, startedAt: at(0).at, elapsedMs: 500, offers: 1 };
-    const caller: TaskRecordEntry[] = [{ kind: 'tool-call', ...at(0), toolCallId: 'c', tool: 'call-member', input: null, output: null, exitCode: null, status: 'passed', durationMs: 1, memberCall }];
+    const memberCall = {
+      callId: 'mcl_1',
+      member: 'worker',
+      memberTaskId: 'tsk_m',
+      memberSessionId: null,
+      memberUrl: null,
+      status: 'completed' as const,
+      startedAt: at(0).at,
+      elapsedMs: 500,
+      offers: 1,
+    };
+    const caller: TaskRecordEntry[] = [
+      {
+        kind: 'tool-call',
+        ...at(0),
+        toolCallId: 'c',
+        tool: 'call-member',
+        input: null,
+        output: null,
+        exitCode: null,
+        status: 'passed',
+        durationMs: 1,
+        memberCall,
+      },
+    ];
     const rows = recordRows(caller, summary.createdAt, new Map([['tsk_m', member]]));
     expect(rows.map((r) => `${r.kind} ${'depth' in r ? r.depth : 0}${r.kind === 'plan-step' ? ` ${r.planIndex}` : ''}`)).toEqual([
       'entry 0',
@@ -95,7 +133,11 @@ describe('a plan on the record', () => {
     const stepRows = within(table)
       .getAllByRole('row')
       .filter((r) => r.classList.contains('plan-step'));
-    expect(stepRows.map((r) => r.querySelector('.what')?.textContent)).toEqual(['Step 1 of 3 "one" · bash', 'Step 2 of 3 "ask" · capsule http://127.0.0.1:4100', 'Step 3 of 3 "three" · bash']);
+    expect(stepRows.map((r) => r.querySelector('.what')?.textContent)).toEqual([
+      'Step 1 of 3 "one" · bash',
+      'Step 2 of 3 "ask" · capsule http://127.0.0.1:4100',
+      'Step 3 of 3 "three" · bash',
+    ]);
     expect(stepRows.map((r) => r.querySelector('.step-status')?.textContent)).toEqual(['passed (exit 0)', 'failed', 'skipped']);
     expect(stepRows[1].textContent).toContain('task tsk_far');
     // Each is keyboard reachable: a link to its plan's entry (the third entry), as every entry's row has.

@@ -12,7 +12,8 @@ describe('RecordSearch', () => {
     const asked: { url: string; auth: string | null }[] = [];
     const fetch = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
       asked.push({ url: String(url), auth: new Headers(init?.headers).get('authorization') });
-      if (String(url) === '/api/door/10.0.0.5:4000/resources/records/sessions') return json({ sessions: [{ sessionId: 'ses_door', url: 'http://10.0.0.5:4000', state: 'live' }] });
+      if (String(url) === '/api/door/10.0.0.5:4000/resources/records/sessions')
+        return json({ sessions: [{ sessionId: 'ses_door', url: 'http://10.0.0.5:4000', state: 'live' }] });
       return json({ session: {}, tasks, total: 3, nextCursor: '1' });
     });
     useConsoleFetch(fetch);
@@ -20,8 +21,15 @@ describe('RecordSearch', () => {
     const page = await records.search(filters, '', new AbortController().signal);
     expect(records.sessionId).toBe('ses_door');
     expect(records.from).toBe('door');
-    expect(asked[1]).toEqual({ url: '/api/door/10.0.0.5:4000/resources/records/sessions/ses_door/tasks?q=kite&cursor=0&state=TASK_STATE_COMPLETED&limit=10', auth: 'Bearer mur_t' });
-    expect(page).toEqual({ rows: [{ id: 'tsk_a', contextId: 'ctx_1', state: 'TASK_STATE_COMPLETED', statusText: '', changedAt: '2026-12-01T10:00:00.000Z' }], nextPageToken: '1', totalSize: 3 });
+    expect(asked[1]).toEqual({
+      url: '/api/door/10.0.0.5:4000/resources/records/sessions/ses_door/tasks?q=kite&cursor=0&state=TASK_STATE_COMPLETED&limit=10',
+      auth: 'Bearer mur_t',
+    });
+    expect(page).toEqual({
+      rows: [{ id: 'tsk_a', contextId: 'ctx_1', state: 'TASK_STATE_COMPLETED', statusText: '', changedAt: '2026-12-01T10:00:00.000Z' }],
+      nextPageToken: '1',
+      totalSize: 3,
+    });
   });
 
   it('a door that does not answer: the session the records on this host name for its address, searched there', async () => {
@@ -44,7 +52,11 @@ describe('RecordSearch', () => {
     await records.search(filters, '', new AbortController().signal);
     expect(records.sessionId).toBe('ses_live');
     expect(records.from).toBe('console');
-    expect(asked).toEqual(['/api/door/127.0.0.1:1/resources/records/sessions', '/api/records/sessions', '/api/records/sessions/ses_live/tasks?q=kite&cursor=0&state=TASK_STATE_COMPLETED&limit=10']);
+    expect(asked).toEqual([
+      '/api/door/127.0.0.1:1/resources/records/sessions',
+      '/api/records/sessions',
+      '/api/records/sessions/ses_live/tasks?q=kite&cursor=0&state=TASK_STATE_COMPLETED&limit=10',
+    ]);
   });
 
   it('a held door is not asked: only this host’s records are read', async () => {
@@ -55,7 +67,11 @@ describe('RecordSearch', () => {
     });
     useConsoleFetch(fetch);
     const records = new RecordSearch('127.0.0.1:9', { door: () => null });
-    expect(await records.search({ query: 'x', state: '', contextId: '', changedSince: '', pageSize: 25 }, '', new AbortController().signal)).toEqual({ rows: [], nextPageToken: '', totalSize: 0 });
+    expect(await records.search({ query: 'x', state: '', contextId: '', changedSince: '', pageSize: 25 }, '', new AbortController().signal)).toEqual({
+      rows: [],
+      nextPageToken: '',
+      totalSize: 0,
+    });
     expect(records.sessionId).toBeNull();
     expect(asked).toEqual(['/api/records/sessions']);
   });

@@ -4,7 +4,16 @@ import { render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it } from 'vitest';
 import ChartFigure from '../src/components/charts/ChartFigure.svelte';
 import { readRollup } from '../src/lib/records/records';
-import { bucketLabel, chartTable, durationChart, slowestToolsChart, tasksByStateChart, timeSplitChart, tokensPerTaskChart, turnTokensChart } from '../src/lib/rollups/rollup-charts';
+import {
+  bucketLabel,
+  chartTable,
+  durationChart,
+  slowestToolsChart,
+  tasksByStateChart,
+  timeSplitChart,
+  tokensPerTaskChart,
+  turnTokensChart,
+} from '../src/lib/rollups/rollup-charts';
 import { href, parseRoute } from '../src/lib/routing/routes';
 import { useConsoleFetch } from './support/console-fetch';
 
@@ -24,9 +33,21 @@ const rollup: ConsoleRollup = {
   tokensPerTask: { count: 3, p50: 100, p90: 130, p99: 130, max: 130 },
   bucketMs: 1000,
   buckets: [
-    { start: '2026-12-01T10:00:00.000Z', tasks: 2, byState: { TASK_STATE_COMPLETED: 1, TASK_STATE_FAILED: 1 }, duration: { count: 2, p50: 900, p90: 1200 }, tokens: { input: 200, output: 20, cached: 100 } },
+    {
+      start: '2026-12-01T10:00:00.000Z',
+      tasks: 2,
+      byState: { TASK_STATE_COMPLETED: 1, TASK_STATE_FAILED: 1 },
+      duration: { count: 2, p50: 900, p90: 1200 },
+      tokens: { input: 200, output: 20, cached: 100 },
+    },
     { start: '2026-12-01T10:00:01.000Z', tasks: 0, byState: {}, duration: { count: 0, p50: null, p90: null }, tokens: { input: 0, output: 0, cached: 0 } },
-    { start: '2026-12-01T10:00:02.000Z', tasks: 1, byState: { TASK_STATE_COMPLETED: 1 }, duration: { count: 1, p50: 900, p90: 900 }, tokens: { input: 100, output: 10, cached: 0 } },
+    {
+      start: '2026-12-01T10:00:02.000Z',
+      tasks: 1,
+      byState: { TASK_STATE_COMPLETED: 1 },
+      duration: { count: 1, p50: 900, p90: 900 },
+      tokens: { input: 100, output: 10, cached: 0 },
+    },
   ],
   tools: [{ tool: 'bash', calls: 2, errors: 0, totalMs: 500, p50: 200, p90: 300, max: 300 }],
 };
@@ -59,7 +80,17 @@ describe('the rollups’ chart data', () => {
     const at = (offsetMs: number) => ({ at: new Date(offsetMs).toISOString(), offsetMs });
     const entries = [
       { kind: 'turn' as const, ...at(0), turn: 1, durationMs: 100, firstTokenMs: null, inputTokens: 50, outputTokens: 5, cachedTokens: 20, stopReason: null },
-      { kind: 'turn' as const, ...at(200), turn: 2, durationMs: 100, firstTokenMs: null, inputTokens: null, outputTokens: null, cachedTokens: null, stopReason: null },
+      {
+        kind: 'turn' as const,
+        ...at(200),
+        turn: 2,
+        durationMs: 100,
+        firstTokenMs: null,
+        inputTokens: null,
+        outputTokens: null,
+        cachedTokens: null,
+        stopReason: null,
+      },
     ];
     const split = chartTable(timeSplitChart(taskTimeSplit(entries, 400), 'This task'));
     expect(split.head).toEqual(['Time of', 'Model calls', 'Tool calls', 'Waiting for members', 'Waiting for input', 'Other']);
@@ -83,7 +114,11 @@ describe('ChartFigure', () => {
     render(ChartFigure, { props: { data: tasksByStateChart(rollup), caption: 'Tasks by state', summary: '3 tasks.', kind: 'stacked', testId: 'chart' } });
     const figure = screen.getByTestId('chart');
     expect(within(figure).getByRole('img', { name: 'Tasks by state. 3 tasks.' }).getAttribute('tabindex')).toBe('0');
-    expect(within(figure).getAllByRole('listitem').map((li) => li.textContent?.trim())).toEqual(['completed', 'failed']);
+    expect(
+      within(figure)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent?.trim()),
+    ).toEqual(['completed', 'failed']);
     const table = within(figure).getByRole('table');
     expect(within(table).getAllByRole('row')).toHaveLength(4);
     expect(within(table).getByRole('rowheader', { name: '2026-12-01 10:00:02 UTC' })).toBeTruthy();
@@ -110,6 +145,9 @@ describe('the rollups’ routes and request', () => {
     });
     await readRollup({ sessionId: 'ses_1' }, { q: 'kite', state: 'TASK_STATE_FAILED', since: '2026-12-01T00:00:00Z' });
     await readRollup({ sessionIds: ['ses_1', 'ses_2'] }, { q: '' });
-    expect(asked).toEqual(['/api/records/sessions/ses_1/rollup?q=kite&state=TASK_STATE_FAILED&since=2026-12-01T00%3A00%3A00Z', '/api/records/rollup?sessions=ses_1%2Cses_2']);
+    expect(asked).toEqual([
+      '/api/records/sessions/ses_1/rollup?q=kite&state=TASK_STATE_FAILED&since=2026-12-01T00%3A00%3A00Z',
+      '/api/records/rollup?sessions=ses_1%2Cses_2',
+    ]);
   });
 });

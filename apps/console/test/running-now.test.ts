@@ -31,7 +31,12 @@ const door = (key: string, over: Partial<RunningDoor> = {}): RunningDoor => ({
   ...over,
 });
 
-const snapshot = (doors: RunningDoor[]): ConsoleRunningSnapshot => ({ at: '2026-12-01T10:00:00.000Z', doors, unwatched: 0, bounds: { doors: 100, tasksPerDoor: 200, shownPerDoor: 10 } });
+const snapshot = (doors: RunningDoor[]): ConsoleRunningSnapshot => ({
+  at: '2026-12-01T10:00:00.000Z',
+  doors,
+  unwatched: 0,
+  bounds: { doors: 100, tasksPerDoor: 200, shownPerDoor: 10 },
+});
 
 describe('running-now rows', () => {
   it('says each activity and door state in words', () => {

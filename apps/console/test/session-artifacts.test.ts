@@ -9,8 +9,32 @@ describe('SessionArtifactsView', () => {
     const body: ConsoleArtifactsResponse = {
       sessionId: 'ses_1',
       artifacts: [
-        { artifact: 'demo/greet', version: '1.0.0', digest: `sha256:${'a'.repeat(64)}`, runtime: 'tool', implementation: 'wasm', toolName: 'greet', fetchedFrom: 'project store', origin: 'declared', taskId: null, at: 'x', removedAt: null },
-        { artifact: 'demo/notes', version: '2.0.0', digest: `sha256:${'b'.repeat(64)}`, runtime: 'skill', implementation: null, toolName: 'notes', fetchedFrom: 'global store', origin: 'pulled', taskId: 'tsk_1', at: 'y', removedAt: 'z' },
+        {
+          artifact: 'demo/greet',
+          version: '1.0.0',
+          digest: `sha256:${'a'.repeat(64)}`,
+          runtime: 'tool',
+          implementation: 'wasm',
+          toolName: 'greet',
+          fetchedFrom: 'project store',
+          origin: 'declared',
+          taskId: null,
+          at: 'x',
+          removedAt: null,
+        },
+        {
+          artifact: 'demo/notes',
+          version: '2.0.0',
+          digest: `sha256:${'b'.repeat(64)}`,
+          runtime: 'skill',
+          implementation: null,
+          toolName: 'notes',
+          fetchedFrom: 'global store',
+          origin: 'pulled',
+          taskId: 'tsk_1',
+          at: 'y',
+          removedAt: 'z',
+        },
       ],
     };
     const asked: string[] = [];

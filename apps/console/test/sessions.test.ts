@@ -4,9 +4,38 @@ import { useConsoleFetch } from './support/console-fetch';
 
 const body = {
   sessions: [
-    { sessionId: 'ses_1', name: 'hello', version: '0.1.0', url: 'http://127.0.0.1:41873', pid: 10, startedAt: '2026-11-29T15:00:00.000Z', stale: false, reachable: true, needsInput: 2 },
-    { sessionId: 'ses_2', name: 'secure', version: '0.1.0', url: 'http://127.0.0.1:41874', pid: 11, startedAt: '2026-11-29T15:00:01.000Z', stale: false, reachable: false, reason: 'no answer' },
-    { sessionId: 'ses_3', name: 'old', version: '0.0.1', url: 'http://127.0.0.1:41875', pid: 12, startedAt: '2026-11-28T15:00:00.000Z', stale: true, reachable: false },
+    {
+      sessionId: 'ses_1',
+      name: 'hello',
+      version: '0.1.0',
+      url: 'http://127.0.0.1:41873',
+      pid: 10,
+      startedAt: '2026-11-29T15:00:00.000Z',
+      stale: false,
+      reachable: true,
+      needsInput: 2,
+    },
+    {
+      sessionId: 'ses_2',
+      name: 'secure',
+      version: '0.1.0',
+      url: 'http://127.0.0.1:41874',
+      pid: 11,
+      startedAt: '2026-11-29T15:00:01.000Z',
+      stale: false,
+      reachable: false,
+      reason: 'no answer',
+    },
+    {
+      sessionId: 'ses_3',
+      name: 'old',
+      version: '0.0.1',
+      url: 'http://127.0.0.1:41875',
+      pid: 12,
+      startedAt: '2026-11-28T15:00:00.000Z',
+      stale: true,
+      reachable: false,
+    },
     { nonsense: true },
   ],
 };

@@ -8,7 +8,14 @@ const notCancelable = () =>
   A2AError.from({
     code: -32002,
     message: 'Task cannot be canceled',
-    data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'TASK_NOT_CANCELABLE', domain: 'a2a-protocol.org', metadata: { taskId: T1, state: 'TASK_STATE_COMPLETED' } }],
+    data: [
+      {
+        '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+        reason: 'TASK_NOT_CANCELABLE',
+        domain: 'a2a-protocol.org',
+        metadata: { taskId: T1, state: 'TASK_STATE_COMPLETED' },
+      },
+    ],
   });
 
 describe('TaskDetail', () => {
@@ -25,7 +32,9 @@ describe('TaskDetail', () => {
 
   it('follows a running task with SubscribeToTask and murmur frames, keeping the task fresh', async () => {
     const { client, streams } = fakeClient();
-    client.getTask.mockResolvedValueOnce(task(T1, 'TASK_STATE_WORKING')).mockResolvedValue(task(T1, 'TASK_STATE_COMPLETED', { artifacts: [{ artifactId: 'response', parts: [{ text: 'four' }] }] }));
+    client.getTask
+      .mockResolvedValueOnce(task(T1, 'TASK_STATE_WORKING'))
+      .mockResolvedValue(task(T1, 'TASK_STATE_COMPLETED', { artifacts: [{ artifactId: 'response', parts: [{ text: 'four' }] }] }));
     const detail = new TaskDetail(() => client, T1, { refetchDelayMs: 0 });
     await detail.load();
     expect(client.subscribeToTask).toHaveBeenCalledWith(T1, expect.objectContaining({ murmurFrames: true }));
@@ -84,9 +93,7 @@ describe('TaskDetail', () => {
 
   it('opens no new stream when the task ended before the reply was answered', async () => {
     const { client, streams } = fakeClient();
-    client.getTask
-      .mockResolvedValueOnce(task(T1, 'TASK_STATE_INPUT_REQUIRED'))
-      .mockResolvedValue(task(T1, 'TASK_STATE_COMPLETED'));
+    client.getTask.mockResolvedValueOnce(task(T1, 'TASK_STATE_INPUT_REQUIRED')).mockResolvedValue(task(T1, 'TASK_STATE_COMPLETED'));
     let answer: (t: ReturnType<typeof task>) => void = () => {};
     client.reply.mockReturnValue(new Promise((resolve) => (answer = resolve)));
     const detail = new TaskDetail(() => client, T1, { refetchDelayMs: 0 });

@@ -59,12 +59,29 @@ describe('TaskRecordView', () => {
 
   it('takes the member tasks its call-member tool calls started, and theirs, from the record’s own answer, and spans them', async () => {
     const created = '2026-12-01T10:00:00.000Z';
-    const call = (memberTaskId: string, member: string) => ({ callId: `mcl_${member}`, member, memberTaskId, memberSessionId: 'ses_m', memberUrl: 'http://127.0.0.1:4100', status: 'completed', elapsedMs: 900, offers: 1 });
-    const worker = { task: { taskId: 'tsk_w', createdAt: '2026-12-01T10:00:00.020Z', durationMs: 1200 }, entries: [{ kind: 'tool-call', at: '2026-12-01T10:00:00.030Z', offsetMs: 10, durationMs: 5, memberCall: call('tsk_c', 'critic') }] };
+    const call = (memberTaskId: string, member: string) => ({
+      callId: `mcl_${member}`,
+      member,
+      memberTaskId,
+      memberSessionId: 'ses_m',
+      memberUrl: 'http://127.0.0.1:4100',
+      status: 'completed',
+      elapsedMs: 900,
+      offers: 1,
+    });
+    const worker = {
+      task: { taskId: 'tsk_w', createdAt: '2026-12-01T10:00:00.020Z', durationMs: 1200 },
+      entries: [{ kind: 'tool-call', at: '2026-12-01T10:00:00.030Z', offsetMs: 10, durationMs: 5, memberCall: call('tsk_c', 'critic') }],
+    };
     const critic = { task: { taskId: 'tsk_c', createdAt: '2026-12-01T10:00:00.040Z', durationMs: 100 }, entries: [] };
     const records: Record<string, unknown> = {
       // The server resolves the members' records and sends them with the caller's (ConsoleTaskRecordPage.members).
-      tsk_a: { task: { taskId: 'tsk_a', createdAt: created, durationMs: 500 }, entries: [{ kind: 'tool-call', at: created, offsetMs: 0, durationMs: 10, memberCall: call('tsk_w', 'worker') }], nextCursor: null, members: [worker, critic] },
+      tsk_a: {
+        task: { taskId: 'tsk_a', createdAt: created, durationMs: 500 },
+        entries: [{ kind: 'tool-call', at: created, offsetMs: 0, durationMs: 10, memberCall: call('tsk_w', 'worker') }],
+        nextCursor: null,
+        members: [worker, critic],
+      },
     };
     const fetch = vi.fn(async (url: string | URL | Request) => {
       const id = /tasks\/(tsk_\w+)/.exec(String(url))?.[1] ?? '';
@@ -85,8 +102,20 @@ describe('TaskRecordView', () => {
     const created = '2026-12-01T10:00:00.000Z';
     const member = (taskId: string) => ({ task: { taskId, createdAt: created, durationMs: 10 }, entries: [] });
     const pages = [
-      { task: { taskId: 'tsk_a', createdAt: created, durationMs: null }, entries: [{ kind: 'input', at: created, offsetMs: 0 }], nextCursor: '1', total: 2, members: [member('tsk_w')] },
-      { task: { taskId: 'tsk_a', createdAt: created, durationMs: null }, entries: [{ kind: 'input', at: created, offsetMs: 5 }], nextCursor: null, total: 2, members: [member('tsk_c'), member('tsk_w')] },
+      {
+        task: { taskId: 'tsk_a', createdAt: created, durationMs: null },
+        entries: [{ kind: 'input', at: created, offsetMs: 0 }],
+        nextCursor: '1',
+        total: 2,
+        members: [member('tsk_w')],
+      },
+      {
+        task: { taskId: 'tsk_a', createdAt: created, durationMs: null },
+        entries: [{ kind: 'input', at: created, offsetMs: 5 }],
+        nextCursor: null,
+        total: 2,
+        members: [member('tsk_c'), member('tsk_w')],
+      },
     ];
     useConsoleFetch(vi.fn(async () => json(pages.shift())));
     const view = new TaskRecordView('tsk_a');
@@ -125,9 +154,28 @@ describe('TaskRecordView', () => {
 
   it('a member task not in the caller’s answer is read from the member’s door', async () => {
     const created = '2026-12-01T10:00:00.000Z';
-    const memberCall = { callId: 'mcl_1', member: 'reader', memberTaskId: 'tsk_m', memberSessionId: null, memberUrl: 'http://10.0.0.6:4100', status: 'completed', elapsedMs: 900, offers: 1 };
-    const caller = { task: { taskId: 'tsk_a', createdAt: created, durationMs: 500 }, entries: [{ kind: 'tool-call', at: created, offsetMs: 0, durationMs: 10, memberCall }], nextCursor: null, members: [] };
-    const member = { task: { taskId: 'tsk_m', createdAt: created, durationMs: 100 }, entries: [{ kind: 'input', at: created, offsetMs: 0 }], nextCursor: null, members: [] };
+    const memberCall = {
+      callId: 'mcl_1',
+      member: 'reader',
+      memberTaskId: 'tsk_m',
+      memberSessionId: null,
+      memberUrl: 'http://10.0.0.6:4100',
+      status: 'completed',
+      elapsedMs: 900,
+      offers: 1,
+    };
+    const caller = {
+      task: { taskId: 'tsk_a', createdAt: created, durationMs: 500 },
+      entries: [{ kind: 'tool-call', at: created, offsetMs: 0, durationMs: 10, memberCall }],
+      nextCursor: null,
+      members: [],
+    };
+    const member = {
+      task: { taskId: 'tsk_m', createdAt: created, durationMs: 100 },
+      entries: [{ kind: 'input', at: created, offsetMs: 0 }],
+      nextCursor: null,
+      members: [],
+    };
     const asked: string[] = [];
     const fetch = vi.fn(async (url: string | URL | Request) => {
       asked.push(String(url));
@@ -140,7 +188,9 @@ describe('TaskRecordView', () => {
     await view.load();
     expect([...view.members.keys()]).toEqual(['tsk_m']);
     expect(view.rows.map((r) => r.kind)).toEqual(['entry', 'member-task']);
-    expect(asked).toEqual(['/api/door/10.0.0.5:4000/resources/records/tasks/tsk_a?cursor=0&limit=1000', '/api/door/10.0.0.6:4100/resources/records/tasks/tsk_m?cursor=0&limit=1000']);
+    expect(asked).toEqual([
+      '/api/door/10.0.0.5:4000/resources/records/tasks/tsk_a?cursor=0&limit=1000',
+      '/api/door/10.0.0.6:4100/resources/records/tasks/tsk_m?cursor=0&limit=1000',
+    ]);
   });
 });
-

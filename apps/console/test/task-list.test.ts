@@ -19,13 +19,15 @@ afterEach(() => {
 describe('listParams', () => {
   it('sends only the filters that are set', () => {
     expect(listParams(DEFAULT_FILTERS, '')).toEqual({ pageSize: 25 });
-    expect(listParams({ query: '', state: 'TASK_STATE_WORKING', contextId: ' ctx_1 ', changedSince: '2026-11-29T15:00:00.000Z', pageSize: 10 }, 'tok')).toEqual({
-      pageSize: 10,
-      pageToken: 'tok',
-      status: 'TASK_STATE_WORKING',
-      contextId: 'ctx_1',
-      statusTimestampAfter: '2026-11-29T15:00:00.000Z',
-    });
+    expect(listParams({ query: '', state: 'TASK_STATE_WORKING', contextId: ' ctx_1 ', changedSince: '2026-11-29T15:00:00.000Z', pageSize: 10 }, 'tok')).toEqual(
+      {
+        pageSize: 10,
+        pageToken: 'tok',
+        status: 'TASK_STATE_WORKING',
+        contextId: 'ctx_1',
+        statusTimestampAfter: '2026-11-29T15:00:00.000Z',
+      },
+    );
   });
 });
 

@@ -149,7 +149,16 @@ describe('TimelineStore grouping', () => {
       { stream: 'stderr', text: 'warn\n' },
     ]);
 
-    const fields = { toolName: 'bash', content: 'Exit code: 0', fenceSource: 'tool:bash', toolCallId: 'call_1', isError: false, durationMs: 10, exitCode: 0, truncated: false };
+    const fields = {
+      toolName: 'bash',
+      content: 'Exit code: 0',
+      fenceSource: 'tool:bash',
+      toolCallId: 'call_1',
+      isError: false,
+      durationMs: 10,
+      exitCode: 0,
+      truncated: false,
+    };
     timeline.push(frame(T1, { frame: 'artifact', artifact: fields }));
     clock.runFrame();
     [tool] = entries(timeline) as ToolEntry[];
@@ -159,7 +168,16 @@ describe('TimelineStore grouping', () => {
 
   it('shows an artifact frame without a started call as its own tool entry', () => {
     const { clock, timeline } = setup();
-    const fields = { toolName: 'session-status', content: 'ok', fenceSource: null, toolCallId: null, isError: false, durationMs: null, exitCode: null, truncated: false };
+    const fields = {
+      toolName: 'session-status',
+      content: 'ok',
+      fenceSource: null,
+      toolCallId: null,
+      isError: false,
+      durationMs: null,
+      exitCode: null,
+      truncated: false,
+    };
     timeline.push(frame(T1, { frame: 'artifact', artifact: fields }));
     clock.runFrame();
     expect(entries(timeline)[0]).toMatchObject({ kind: 'tool', toolName: 'session-status', result: fields });

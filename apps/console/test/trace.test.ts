@@ -34,7 +34,13 @@ const turn = (n: number, ms: number, durationMs: number, tokens: [number, number
   cachedTokens: null,
   stopReason: 'tool_use',
 });
-const tool = (id: string, name: string, ms: number, durationMs: number, over: Partial<Extract<TaskRecordEntry, { kind: 'tool-call' }>> = {}): TaskRecordEntry => ({
+const tool = (
+  id: string,
+  name: string,
+  ms: number,
+  durationMs: number,
+  over: Partial<Extract<TaskRecordEntry, { kind: 'tool-call' }>> = {},
+): TaskRecordEntry => ({
   kind: 'tool-call',
   ...at(ms),
   toolCallId: id,
@@ -61,15 +67,26 @@ const memberCall: TaskRecordMemberCall = {
 const member: TaskRecordMember = {
   task: summary({ taskId: 'tsk_worker', sessionId: 'ses_w', createdAt: new Date(t0 + 310).toISOString(), durationMs: 500, turns: 1, toolCalls: 1 }),
   // The member's entries carry their own times (on the member's axis, from its creation at +310).
-  entries: ([
-    { kind: 'input', ...at(310), text: 'part 1', attachments: [] },
-    turn(1, 330, 0),
-    tool('w1', 'bash', 340, 400),
-  ] as TaskRecordEntry[]).map((e) => ({ ...e, offsetMs: e.offsetMs - 310 })),
+  entries: ([{ kind: 'input', ...at(310), text: 'part 1', attachments: [] }, turn(1, 330, 0), tool('w1', 'bash', 340, 400)] as TaskRecordEntry[]).map((e) => ({
+    ...e,
+    offsetMs: e.offsetMs - 310,
+  })),
 };
 const entries: TaskRecordEntry[] = [
   { kind: 'input', ...at(0), text: 'plan the kite', attachments: [] },
-  { kind: 'compaction', ...at(5), turn: 1, tokensBefore: 9000, tokensBeforeSource: 'estimate', tokensAfter: 3000, budgetTokens: 8000, elidedResults: 2, summarizedMessages: 4, durationMs: 15, failed: null },
+  {
+    kind: 'compaction',
+    ...at(5),
+    turn: 1,
+    tokensBefore: 9000,
+    tokensBeforeSource: 'estimate',
+    tokensAfter: 3000,
+    budgetTokens: 8000,
+    elidedResults: 2,
+    summarizedMessages: 4,
+    durationMs: 15,
+    failed: null,
+  },
   turn(1, 20, 200, [120, 7]),
   tool('c1', 'bash', 220, 60),
   tool('c2', 'call-member', 300, 19, { memberCall }),
@@ -90,9 +107,33 @@ const entries: TaskRecordEntry[] = [
     exitCode: null,
     status: 'passed',
     durationMs: 300,
-    planSteps: [{ id: 'a', index: 1, tool: 'bash', capsule: null, status: 'failed', input: { command: 'false' }, output: '', exitCode: 1, doorTaskId: null, ...at(1340), durationMs: 100 }],
+    planSteps: [
+      {
+        id: 'a',
+        index: 1,
+        tool: 'bash',
+        capsule: null,
+        status: 'failed',
+        input: { command: 'false' },
+        output: '',
+        exitCode: 1,
+        doorTaskId: null,
+        ...at(1340),
+        durationMs: 100,
+      },
+    ],
   },
-  { kind: 'delegation', ...at(1640), delegationId: 'dlg_1', capsule: 'helper', childSessionId: 'ses_c', childTaskId: 'tsk_c', toolCallId: null, status: 'completed', durationMs: 200 },
+  {
+    kind: 'delegation',
+    ...at(1640),
+    delegationId: 'dlg_1',
+    capsule: 'helper',
+    childSessionId: 'ses_c',
+    childTaskId: 'tsk_c',
+    toolCallId: null,
+    status: 'completed',
+    durationMs: 200,
+  },
   { kind: 'done-check', ...at(1850), turn: 3, outcome: 'passed', exitCode: 0, timedOut: false, durationMs: 100, used: 1, left: 2 },
   { kind: 'hook', ...at(1960), hook: 'notes', outcome: 'artifact', text: 'all good' },
   { kind: 'answer', ...at(2000), text: 'kite planned' },
@@ -107,7 +148,7 @@ describe('buildTrace: a record as nested spans', () => {
   it('nests every kind of work under the task: turns, their model calls and what followed them, a member’s task under the wait for its answer', () => {
     expect(outline(trace().spans)).toEqual([
       '0 task Task tsk_caller',
-      '1 mark Operator\'s message',
+      "1 mark Operator's message",
       '1 governor Compaction before turn 1',
       '1 turn Turn 1',
       '2 model Model call · tool_use',
@@ -316,7 +357,13 @@ describe('tokens per turn on a long task', () => {
 
 describe('TaskRecordView: a finished task’s record is read once (issue 37)', async () => {
   const { TaskRecordView } = await import('../src/lib/records/task-record.svelte');
-  const page = (state: TaskRecordSummary['state']) => ({ task: summary({ state, durationMs: state === 'TASK_STATE_WORKING' ? null : 2000 }), entries, total: entries.length, nextCursor: null, members: [] });
+  const page = (state: TaskRecordSummary['state']) => ({
+    task: summary({ state, durationMs: state === 'TASK_STATE_WORKING' ? null : 2000 }),
+    entries,
+    total: entries.length,
+    nextCursor: null,
+    members: [],
+  });
   /** mur console's record API, answering after a tick; counts the reads. */
   const api = (state: TaskRecordSummary['state']) => {
     const reads: string[] = [];

@@ -16,7 +16,14 @@ describe('windowing', () => {
   });
 
   it('copes with an empty list, uneven rows and a scroll past the end', () => {
-    expect(visibleRange(prefixOffsets(0, () => 1), 0, 100, 0)).toEqual({ start: 0, end: 0 });
+    expect(
+      visibleRange(
+        prefixOffsets(0, () => 1),
+        0,
+        100,
+        0,
+      ),
+    ).toEqual({ start: 0, end: 0 });
     const uneven = prefixOffsets(4, (i) => [100, 5, 5, 300][i]);
     expect(visibleRange(uneven, 104, 10, 0)).toEqual({ start: 1, end: 4 });
     expect(visibleRange(offsets, 1e9, 400, 0)).toEqual({ start: 9999, end: 10_000 });

@@ -113,7 +113,8 @@ function readerKind(raw: string | undefined): 'lean' | 'parser' {
 function fillMarks(raw: string | undefined, fallback: number[]): number[] {
   if (raw === undefined || raw.trim() === '') return fallback;
   const marks = raw.split(',').map((m) => Number(m.trim()));
-  if (marks.some((m, i) => !Number.isInteger(m) || m < 2 || (i > 0 && m <= marks[i - 1]))) throw new Error(`BENCH_FILL_TASKS must be increasing integers from 2, not '${raw}'`);
+  if (marks.some((m, i) => !Number.isInteger(m) || m < 2 || (i > 0 && m <= marks[i - 1])))
+    throw new Error(`BENCH_FILL_TASKS must be increasing integers from 2, not '${raw}'`);
   return marks;
 }
 

@@ -42,16 +42,15 @@ export async function startDoor(options: DoorOptions): Promise<DoorProcess> {
   const args = [...(options.nodeFlags ?? []), MUR_CLI, 'run', options.capsuleDir, '--json'];
   if (options.resume !== undefined) args.push('--resume', options.resume);
   const started = performance.now();
-  const child: ChildProcess = track(
-    spawn(process.execPath, args, { env: { ...process.env, MURMUR_HOME: options.home }, stdio: ['ignore', 'pipe', 'pipe'] }),
-  );
+  const child: ChildProcess = track(spawn(process.execPath, args, { env: { ...process.env, MURMUR_HOME: options.home }, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   const lines = createInterface({ input: child.stdout! });
   const first = await new Promise<string>((resolve, reject) => {
-    const onExit = (code: number | null, signal: NodeJS.Signals | null) => reject(new Error(`mur run exited (${code ?? signal}) before announcing: ${stderr.trim()}`));
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      reject(new Error(`mur run exited (${code ?? signal}) before announcing: ${stderr.trim()}`));
     child.once('exit', onExit);
     child.once('error', reject);
     lines.once('line', (line) => {

@@ -44,7 +44,8 @@ export async function timePages(url: string, seeded: SeededTasks, pageSize: numb
   // starts right after the row its token names.
   const one = (await rpc(url, METHOD.ListTasks, first)).result;
   if (taskIds(one)[0] !== seeded.idByChange(seeded.lastChange)) throw new Error('ListTasks page 1 does not start at the newest seeded task');
-  if (one.nextPageToken !== tokenForPage(seeded, pageSize, 2)) throw new Error(`ListTasks page 1 answered nextPageToken ${String(one.nextPageToken)}, not the token built for page 2`);
+  if (one.nextPageToken !== tokenForPage(seeded, pageSize, 2))
+    throw new Error(`ListTasks page 1 answered nextPageToken ${String(one.nextPageToken)}, not the token built for page 2`);
   const far = (await rpc(url, METHOD.ListTasks, deep)).result;
   const expectedTop = seeded.lastChange - (deepPage - 1) * pageSize;
   const farIds = taskIds(far);

@@ -130,4 +130,3 @@ export function summarize(runs: LoadRun[]): LoadResult {
     otherCpu: machine === null || server === null ? null : Math.max(0, machine - server - bench) / seconds,
   };
 }
-

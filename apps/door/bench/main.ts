@@ -48,8 +48,20 @@ interface FanOuts {
 
 /** Both fan-outs on one door of the streaming capsule: 50 readers, then 1,000. */
 async function measureFanOuts(root: string, config: BenchConfig, capsuleDir: string): Promise<FanOuts> {
-  const narrow: FanOutShape = { readers: config.fanOutReaders, chunks: config.fanOutChunks, rounds: config.fanOutRounds, taskText: FANOUT_TASK_TEXT, target: TARGETS.fanOutEventsPerSecond };
-  const wide: FanOutShape = { readers: config.fanOutWideReaders, chunks: config.fanOutWideChunks, rounds: config.fanOutRounds, taskText: FANOUT_WIDE_TASK_TEXT, target: TARGETS.fanOutWideDeliveriesPerSecond };
+  const narrow: FanOutShape = {
+    readers: config.fanOutReaders,
+    chunks: config.fanOutChunks,
+    rounds: config.fanOutRounds,
+    taskText: FANOUT_TASK_TEXT,
+    target: TARGETS.fanOutEventsPerSecond,
+  };
+  const wide: FanOutShape = {
+    readers: config.fanOutWideReaders,
+    chunks: config.fanOutWideChunks,
+    rounds: config.fanOutRounds,
+    taskText: FANOUT_WIDE_TASK_TEXT,
+    target: TARGETS.fanOutWideDeliveriesPerSecond,
+  };
   log('fan-out: starting a door');
   const door = await startDoor({ home: path.join(root, 'home-fan-out'), capsuleDir, nodeFlags: profileFlags(config) });
   try {
@@ -88,7 +100,8 @@ async function measureVersusSdk(door: DoorProcess, config: BenchConfig): Promise
   const sdk = await startSdkServer();
   try {
     const send = [await measureSendVersusSdk(door, sdk, 1, config, log), await measureSendVersusSdk(door, sdk, config.connections, config, log)];
-    for (const s of send) log(`SendMessage c${s.connections}: door ${Math.round(s.door.medianPerSecond)} tasks/s, SDK ${Math.round(s.sdk.medianPerSecond)} tasks/s`);
+    for (const s of send)
+      log(`SendMessage c${s.connections}: door ${Math.round(s.door.medianPerSecond)} tasks/s, SDK ${Math.round(s.sdk.medianPerSecond)} tasks/s`);
     const streams = await measureStreamVersusSdk(door, sdk, config, log);
     log(`streams: door ${Math.round(streams.door.medianEventsPerSecond)} events/s, SDK ${Math.round(streams.sdk.medianEventsPerSecond)} events/s`);
     return { send, streams };
@@ -180,7 +193,9 @@ async function run(root: string): Promise<void> {
   if (process.argv.includes('--fan-out')) {
     const fanOuts = await measureFanOuts(root, config, writeStreamCapsule(path.join(root, 'stream-capsule'), config));
     process.stdout.write(`\n${fanOutLines(fanOuts.fanOut).join('\n')}\n${fanOutLines(fanOuts.fanOutWide).join('\n')}\n\n`);
-    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-fan-out', at: new Date().toISOString(), fanOut: fanOutJson(fanOuts.fanOut), fanOutWide: fanOutJson(fanOuts.fanOutWide) })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ bench: 'murmur-door-fan-out', at: new Date().toISOString(), fanOut: fanOutJson(fanOuts.fanOut), fanOutWide: fanOutJson(fanOuts.fanOutWide) })}\n`,
+    );
     return;
   }
   const home = path.join(root, 'home');
@@ -193,7 +208,8 @@ async function run(root: string): Promise<void> {
   try {
     const sent = await rpc(door.url, METHOD.SendMessage, sendParams(BENCH_TASK_TEXT, 'msg-bench-setup'));
     const task = sent.result.task as { id?: unknown; status?: { state?: unknown } } | undefined;
-    if (typeof task?.id !== 'string' || task.status?.state !== 'TASK_STATE_COMPLETED') throw new Error(`the setup task did not complete: ${JSON.stringify(sent.result)}`);
+    if (typeof task?.id !== 'string' || task.status?.state !== 'TASK_STATE_COMPLETED')
+      throw new Error(`the setup task did not complete: ${JSON.stringify(sent.result)}`);
     getTask = await measureGetTask(door, task.id, config, log);
     versusSdk = await measureVersusSdk(door, config);
   } finally {
@@ -205,7 +221,9 @@ async function run(root: string): Promise<void> {
     // An A/B pass: GetTask beside its anchors, SendMessage and streams beside the SDK, RSS and cold start; the targets' table and one JSON line.
     const targets = { getTask, versusSdk, footprint, coldStart };
     process.stdout.write(`\n${targetLines(targets).join('\n')}\n\n`);
-    process.stdout.write(`${JSON.stringify({ bench: 'murmur-door-versus', at: new Date().toISOString(), targets: targetsJson(targets), getTask, versusSdk, footprint, coldStart })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ bench: 'murmur-door-versus', at: new Date().toISOString(), targets: targetsJson(targets), getTask, versusSdk, footprint, coldStart })}\n`,
+    );
     return;
   }
   const listTasks = await measureListTasks(home, capsuleDir, config, log);
@@ -220,7 +238,22 @@ async function run(root: string): Promise<void> {
   const consolePerf = readConsolePerf();
   const consoleViews = readConsoleViewsPerf();
 
-  const results = { config, versions: versions(), getTask, versusSdk, footprint, coldStart, listTasks, fanOut, fanOutWide, streamMemory, processes, shellSandbox: shellSandboxMeasurement, consolePerf, consoleViews };
+  const results = {
+    config,
+    versions: versions(),
+    getTask,
+    versusSdk,
+    footprint,
+    coldStart,
+    listTasks,
+    fanOut,
+    fanOutWide,
+    streamMemory,
+    processes,
+    shellSandbox: shellSandboxMeasurement,
+    consolePerf,
+    consoleViews,
+  };
   process.stdout.write(renderTable(results));
   process.stdout.write(renderDrivers(drivers));
   process.stdout.write(`${renderJson(results)}\n`);

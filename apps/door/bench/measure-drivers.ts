@@ -49,7 +49,12 @@ class TextFrames {
   private readonly controller = new AbortController();
 
   async open(url: string): Promise<void> {
-    const response = await fetch(`${url}/`, { method: 'POST', headers: RPC_HEADERS, body: rpcBody(METHOD.WatchSession, {}, 1), signal: this.controller.signal });
+    const response = await fetch(`${url}/`, {
+      method: 'POST',
+      headers: RPC_HEADERS,
+      body: rpcBody(METHOD.WatchSession, {}, 1),
+      signal: this.controller.signal,
+    });
     const parser = createParser({
       onEvent: (event) => {
         const result = JSON.parse(event.data)?.result;
@@ -105,7 +110,10 @@ class TextFrames {
 }
 
 async function startTask(url: string, text: string): Promise<string> {
-  const answer = await rpc(url, METHOD.SendMessage, { ...sendParams(text, `msg-bench-drv-${Math.random().toString(36).slice(2)}`), configuration: { returnImmediately: true } });
+  const answer = await rpc(url, METHOD.SendMessage, {
+    ...sendParams(text, `msg-bench-drv-${Math.random().toString(36).slice(2)}`),
+    configuration: { returnImmediately: true },
+  });
   const id = (answer.result?.task as { id?: string } | undefined)?.id;
   if (typeof id !== 'string') throw new Error(`bench: SendMessage did not start a task: ${JSON.stringify(answer)}`);
   return id;
@@ -162,7 +170,13 @@ export async function measureDriver(root: string, kind: FakeKind, log: (line: st
     return {
       driver,
       firstTextMs: stats(firstText),
-      chunks: { count: LONG_CHUNKS, received: seen.count, dropped: frames.dropped - droppedBefore, fakePerSecond: LONG_CHUNKS / fakeSecs, endToEndPerSecond: LONG_CHUNKS / endSecs },
+      chunks: {
+        count: LONG_CHUNKS,
+        received: seen.count,
+        dropped: frames.dropped - droppedBefore,
+        fakePerSecond: LONG_CHUNKS / fakeSecs,
+        endToEndPerSecond: LONG_CHUNKS / endSecs,
+      },
       cancelToAbortMs: stats(cancel),
     };
   } finally {

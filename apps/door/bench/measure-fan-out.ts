@@ -95,7 +95,9 @@ function summarizeRun(readers: WatchReader[], expected: number, requestAt: numbe
   const ends = sortedCopy(tallies.map((t) => t.endedAt));
   const delivered = tallies.reduce((sum, t) => sum + t.events, 0);
   const wallMs = ends[ends.length - 1] - started;
-  const keptUp = tallies.filter((t) => t.events === expected && t.laggedFrames === 0 && t.idBreaks === 0 && t.others === 0 && t.malformed === 0 && t.firstId === 0).length;
+  const keptUp = tallies.filter(
+    (t) => t.events === expected && t.laggedFrames === 0 && t.idBreaks === 0 && t.others === 0 && t.malformed === 0 && t.firstId === 0,
+  ).length;
   return {
     delivered,
     wallMs,
@@ -120,7 +122,12 @@ function summarizeRun(readers: WatchReader[], expected: number, requestAt: numbe
 let nextMessage = 1;
 
 /** Opens the readers, starts the task, waits for every reader to see it end. */
-async function runOnce(door: DoorProcess, config: BenchConfig, shape: FanOutShape, audit: boolean): Promise<{ readers: WatchReader[]; taskId: string; requestAt: number; cpu: RunSamples }> {
+async function runOnce(
+  door: DoorProcess,
+  config: BenchConfig,
+  shape: FanOutShape,
+  audit: boolean,
+): Promise<{ readers: WatchReader[]; taskId: string; requestAt: number; cpu: RunSamples }> {
   const readers = await openWatchReaders(door.url, shape.readers, config.fanOutReader);
   if (audit) readers.push(await openWatchReader(door.url, 'audit'));
   let rssPeakKiB = 0;
@@ -144,7 +151,8 @@ async function runOnce(door: DoorProcess, config: BenchConfig, shape: FanOutShap
     const serverAfter = cpuSecondsOf(door.pid);
     const machineAfter = machineBusySeconds();
     const task = (await sent).result.task as { id?: unknown; status?: { state?: unknown } } | undefined;
-    if (typeof task?.id !== 'string' || task.status?.state !== 'TASK_STATE_COMPLETED') throw new Error(`the fan-out task did not complete: ${JSON.stringify(task?.status)}`);
+    if (typeof task?.id !== 'string' || task.status?.state !== 'TASK_STATE_COMPLETED')
+      throw new Error(`the fan-out task did not complete: ${JSON.stringify(task?.status)}`);
     const strangers = readers.filter((r) => r.tally.taskId !== task.id);
     if (strangers.length > 0) throw new Error(`${strangers.length} readers followed task ${strangers[0].tally.taskId}, not ${task.id}`);
     return {
@@ -169,7 +177,8 @@ async function runOnce(door: DoorProcess, config: BenchConfig, shape: FanOutShap
 function auditCount(reader: WatchReader, taskId: string): number {
   const kept = reader.kept ?? [];
   const foreign = kept.filter((e) => !Object.values(e.data.result ?? {}).some((v) => v?.taskId === taskId));
-  if (foreign.length > 0) throw new Error(`the audit reader got ${foreign.length} events not of the task (first: ${JSON.stringify(foreign[0].data).slice(0, 300)})`);
+  if (foreign.length > 0)
+    throw new Error(`the audit reader got ${foreign.length} events not of the task (first: ${JSON.stringify(foreign[0].data).slice(0, 300)})`);
   const last = kept.at(-1)?.data.result?.statusUpdate;
   if (last?.status?.state !== 'TASK_STATE_COMPLETED') throw new Error('the audit reader did not end on the task’s COMPLETED status');
   return 1 + kept.length;
@@ -184,7 +193,9 @@ export async function measureFanOut(door: DoorProcess, config: BenchConfig, shap
   if (expected !== documented) log(`fan-out: NOTE the task emitted ${expected} events, docs/streaming.md implies ${documented}`);
   const warmRun = summarizeRun(warm.readers.slice(0, -1), expected, warm.requestAt, warm.cpu);
   if (warmRun.keptUp !== shape.readers) {
-    log(`fan-out: in the unmeasured run ${shape.readers - warmRun.keptUp} readers disagreed with the audit count ${expected} (lagged ${warmRun.laggedFrames}, id breaks ${warmRun.idBreaks})`);
+    log(
+      `fan-out: in the unmeasured run ${shape.readers - warmRun.keptUp} readers disagreed with the audit count ${expected} (lagged ${warmRun.laggedFrames}, id breaks ${warmRun.idBreaks})`,
+    );
   }
 
   const runs: FanOutRun[] = [];
@@ -194,7 +205,9 @@ export async function measureFanOut(door: DoorProcess, config: BenchConfig, shap
     log(
       `fan-out ×${shape.readers}: run ${round + 1}/${shape.rounds}: ${Math.round(run.eventsPerSecond).toLocaleString('en-US')} events/s over ${run.wallMs.toFixed(0)} ms, ` +
         `max lag ${run.maxLagMs.toFixed(1)} ms, ${run.keptUp}/${shape.readers} readers kept up` +
-        (run.rssBeforeKiB === null || run.rssPeakGrowthKiB === null ? '' : `, door RSS ${(run.rssBeforeKiB / 1024).toFixed(0)} MiB +${(run.rssPeakGrowthKiB / 1024).toFixed(0)} MiB at peak`),
+        (run.rssBeforeKiB === null || run.rssPeakGrowthKiB === null
+          ? ''
+          : `, door RSS ${(run.rssBeforeKiB / 1024).toFixed(0)} MiB +${(run.rssPeakGrowthKiB / 1024).toFixed(0)} MiB at peak`),
     );
     runs.push(run);
   }

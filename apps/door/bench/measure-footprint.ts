@@ -52,10 +52,21 @@ function sendTasks(url: string, amount: number): Promise<void> {
   const body = rpcBody(METHOD.SendMessage, sendParams(BENCH_TASK_TEXT, 'msg-fill-[<id>]'), 1);
   return new Promise((resolve, reject) => {
     autocannon(
-      { url: `${url}/`, method: 'POST', headers: RPC_HEADERS, body, idReplacement: true, connections: Math.min(16, amount), pipelining: 1, amount, timeout: 30 },
+      {
+        url: `${url}/`,
+        method: 'POST',
+        headers: RPC_HEADERS,
+        body,
+        idReplacement: true,
+        connections: Math.min(16, amount),
+        pipelining: 1,
+        amount,
+        timeout: 30,
+      },
       (error: unknown, result) => {
         if (error) reject(error instanceof Error ? error : new Error(String(error)));
-        else if (result['2xx'] !== amount) reject(new Error(`of ${amount} fill tasks, ${result['2xx']} were answered 2xx (${result.errors} errors, ${result.non2xx} non-2xx)`));
+        else if (result['2xx'] !== amount)
+          reject(new Error(`of ${amount} fill tasks, ${result['2xx']} were answered 2xx (${result.errors} errors, ${result.non2xx} non-2xx)`));
         else resolve();
       },
     );
@@ -63,7 +74,13 @@ function sendTasks(url: string, amount: number): Promise<void> {
 }
 
 /** RSS of a server at idle (after one task) and after each count of tasks in `marks`. */
-export async function fill(server: { url: string; pid: number }, marks: number[], label: string, log: (line: string) => void, restMs = 0): Promise<FootprintPoint[]> {
+export async function fill(
+  server: { url: string; pid: number },
+  marks: number[],
+  label: string,
+  log: (line: string) => void,
+  restMs = 0,
+): Promise<FootprintPoint[]> {
   await sendTasks(server.url, 1);
   const points: FootprintPoint[] = [{ tasks: 1, rssKiB: await settledRssKiB(server.pid, FOOTPRINT_SETTLE_MS) }];
   let sent = 1;

@@ -14,7 +14,6 @@ import { cpuSecondsOf } from './proc-cpu.js';
 import { rpc, sendParams } from './rpc-client.js';
 import { quantile, round, sortedCopy } from './stats.js';
 
-
 const manifest = (name: string, callee: boolean) =>
   [
     `name: ${name}`,
@@ -34,10 +33,13 @@ const manifest = (name: string, callee: boolean) =>
 /** The planner's task: one call to worker, end the turn, answer with the continuation. */
 const PLANNER_SCRIPT = JSON.stringify({
   rules: [],
-  default: { turns: [{ tools: [{ tool: 'call-member', input: { member: 'worker', task: '{{task.text}}' } }], answer: 'waiting' }, { answer: '{{continuation}}' }] },
+  default: {
+    turns: [{ tools: [{ tool: 'call-member', input: { member: 'worker', task: '{{task.text}}' } }], answer: 'waiting' }, { answer: '{{continuation}}' }],
+  },
 });
 const CALLEE_SCRIPT = JSON.stringify({ rules: [], default: { turns: [{ answer: 'worker: {{task.text}}' }] } });
-const ROSTER = 'name: bench-trio\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\n  critic: { capsule: ./critic }\nrules:\n  - from: planner\n    to: [worker, critic]\n';
+const ROSTER =
+  'name: bench-trio\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\n  critic: { capsule: ./critic }\nrules:\n  - from: planner\n    to: [worker, critic]\n';
 
 interface Member {
   member: string;
@@ -71,7 +73,11 @@ const p = (values: number[]) => {
 };
 
 function writeFormation(dir: string): string {
-  for (const [name, callee, script] of [['planner', false, PLANNER_SCRIPT], ['worker', true, CALLEE_SCRIPT], ['critic', true, CALLEE_SCRIPT]] as const) {
+  for (const [name, callee, script] of [
+    ['planner', false, PLANNER_SCRIPT],
+    ['worker', true, CALLEE_SCRIPT],
+    ['critic', true, CALLEE_SCRIPT],
+  ] as const) {
     mkdirSync(path.join(dir, name), { recursive: true });
     writeFileSync(path.join(dir, name, 'murmur.yaml'), manifest(name, callee));
     writeFileSync(path.join(dir, name, 'script.yaml'), script);
@@ -91,7 +97,12 @@ const alive = (pid: number) => {
 
 async function start(rosterFile: string, home: string): Promise<{ child: ChildProcess; members: Member[]; ms: number; cpuMs: number }> {
   const started = performance.now();
-  const child = track(spawn(process.execPath, [MUR_CLI, 'run', '--roster', rosterFile, '--json'], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, [MUR_CLI, 'run', '--roster', rosterFile, '--json'], {
+      env: { ...process.env, MURMUR_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -129,7 +140,8 @@ async function roundTrips(planner: Member, worker: Member, samples: number): Pro
     const sent = await rpc(planner.url, METHOD.SendMessage, sendParams(`rt ${i}`, `msg-formation-${i}`));
     const task = sent.result.task as { id: string; status: { state: string }; artifacts?: { parts: { text?: string }[] }[] };
     const text = task.artifacts?.map((a) => a.parts.map((part) => part.text ?? '').join('')).join('') ?? '';
-    if (task.status.state !== 'TASK_STATE_COMPLETED' || !text.includes(`worker: rt ${i}`)) throw new Error(`round trip ${i} did not come back: ${JSON.stringify(task).slice(0, 300)}`);
+    if (task.status.state !== 'TASK_STATE_COMPLETED' || !text.includes(`worker: rt ${i}`))
+      throw new Error(`round trip ${i} did not come back: ${JSON.stringify(task).slice(0, 300)}`);
     return { id: task.id, ms: sent.elapsedMs };
   };
   await send(-1); // warm: the first call opens the connection and compiles the paths
@@ -150,7 +162,10 @@ async function roundTrips(planner: Member, worker: Member, samples: number): Pro
     samples,
     callToContinuationMs: p(tasks.map((t) => at(t.id, 'task_continued') - at(t.id, 'member_call_start'))),
     taskMs: p(tasks.map((t) => t.ms)),
-    cpuMsPerRoundTrip: { planner: round(((cpuAfter.planner - cpuBefore.planner) * 1000) / samples), worker: round(((cpuAfter.worker - cpuBefore.worker) * 1000) / samples) },
+    cpuMsPerRoundTrip: {
+      planner: round(((cpuAfter.planner - cpuBefore.planner) * 1000) / samples),
+      worker: round(((cpuAfter.worker - cpuBefore.worker) * 1000) / samples),
+    },
   };
 }
 

@@ -60,7 +60,15 @@ async function measureAt(
   log: (line: string) => void,
 ): Promise<GetTaskAtConnections> {
   const segment = config.seconds / config.rounds;
-  const spec = (name: ServerName, seconds: number): LoadSpec => ({ url: `${endpoints[name].url}/`, pid: endpoints[name].pid, connections, seconds, headers: RPC_HEADERS, body, verify });
+  const spec = (name: ServerName, seconds: number): LoadSpec => ({
+    url: `${endpoints[name].url}/`,
+    pid: endpoints[name].pid,
+    connections,
+    seconds,
+    headers: RPC_HEADERS,
+    body,
+    verify,
+  });
   if (config.warmupSeconds > 0) {
     log(`GetTask c${connections}: warming up the door, raw Fastify and node:http (${config.warmupSeconds}s each)`);
     for (const name of SERVERS) await runLoad(spec(name, config.warmupSeconds));

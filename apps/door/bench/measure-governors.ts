@@ -90,7 +90,11 @@ function compactionDurations(door: DoorProcess): number[] {
     });
 }
 
-export async function measureGovernors(root: string, options: { calls: number; warmup: number; compactions: number }, log: (line: string) => void): Promise<GovernorsMeasurement> {
+export async function measureGovernors(
+  root: string,
+  options: { calls: number; warmup: number; compactions: number },
+  log: (line: string) => void,
+): Promise<GovernorsMeasurement> {
   if (resolveOnPath('bwrap', process.env.PATH ?? '') === null) return { skipped: 'bubblewrap (bwrap) is not on PATH (apt-get install -y bubblewrap)' };
   log('governors: starting a door with an on_tool_call hook and one without');
   const hooked = await startDoor({ home: path.join(root, 'home-governors-hook'), capsuleDir: writeCapsule(path.join(root, 'governors-hook'), true) });
@@ -101,7 +105,15 @@ export async function measureGovernors(root: string, options: { calls: number; w
       const without: number[] = [];
       for (let i = 0; i < options.warmup + options.calls; i++) {
         // One task at a time, the doors alternating and the order swapped every pair, so outside load falls on both.
-        for (const [door, into] of i % 2 === 0 ? ([[hooked, withHook], [plain, without]] as const) : ([[plain, without], [hooked, withHook]] as const)) {
+        for (const [door, into] of i % 2 === 0
+          ? ([
+              [hooked, withHook],
+              [plain, without],
+            ] as const)
+          : ([
+              [plain, without],
+              [hooked, withHook],
+            ] as const)) {
           const ms = await completed(door, 'one call');
           if (i >= options.warmup) into.push(ms);
         }

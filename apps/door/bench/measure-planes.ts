@@ -118,7 +118,8 @@ export async function measurePlanes(root: string, options: { handleSamples: numb
         for (let i = 0; i < rounds; i++) {
           // Alternating which goes first, so neither always follows the other's page-cache and scheduler state.
           const order = i % 2 === 0 ? (['raw', 'door'] as const) : (['door', 'raw'] as const);
-          for (const which of order) runs[which].push(await timed(which === 'raw' ? raw.pid : formation.pid, which === 'raw' ? () => drainSocket(raw.port) : fromDoor));
+          for (const which of order)
+            runs[which].push(await timed(which === 'raw' ? raw.pid : formation.pid, which === 'raw' ? () => drainSocket(raw.port) : fromDoor));
         }
       } finally {
         clearInterval(sampler);

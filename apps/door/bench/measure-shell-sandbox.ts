@@ -125,7 +125,8 @@ let messages = 0;
 async function task(door: DoorProcess, text: string): Promise<{ id: string; elapsedMs: number }> {
   const sent = await rpc(door.url, METHOD.SendMessage, sendParams(text, `msg-shell-sandbox-${++messages}`));
   const t = sent.result.task as { id?: unknown; status?: { state?: unknown } } | undefined;
-  if (typeof t?.id !== 'string' || t.status?.state !== 'TASK_STATE_COMPLETED') throw new Error(`'${text}' did not complete: ${JSON.stringify(sent.result).slice(0, 300)}`);
+  if (typeof t?.id !== 'string' || t.status?.state !== 'TASK_STATE_COMPLETED')
+    throw new Error(`'${text}' did not complete: ${JSON.stringify(sent.result).slice(0, 300)}`);
   return { id: t.id, elapsedMs: sent.elapsedMs };
 }
 
@@ -189,7 +190,8 @@ class Side {
     let moved = 0;
     for (const id of this.taskIds) {
       const call = calls.get(id);
-      if (call === undefined || call.status !== 'passed') throw new Error(`task ${id}: its bash call ${call ? `failed: ${JSON.stringify(call)}` : 'is not in trace.jsonl'}`);
+      if (call === undefined || call.status !== 'passed')
+        throw new Error(`task ${id}: its bash call ${call ? `failed: ${JSON.stringify(call)}` : 'is not in trace.jsonl'}`);
       if (call.work_id !== undefined) moved += 1;
       else if (call.exit_code !== 0) throw new Error(`task ${id}: \`${FOREGROUND_COMMAND}\` exited ${call.exit_code}`);
       if (call.duration_ms !== null) commandMs.push(call.duration_ms);
@@ -226,9 +228,15 @@ export async function measureShellSandbox(root: string, options: ShellSandboxOpt
   }
   const doors: DoorProcess[] = [sandboxedDoor];
   try {
-    const unsandboxedDoor = await startDoor({ home: path.join(root, 'home-shell-sandbox-off'), capsuleDir: writeCapsule(path.join(root, 'shell-sandbox-off'), 'off') });
+    const unsandboxedDoor = await startDoor({
+      home: path.join(root, 'home-shell-sandbox-off'),
+      capsuleDir: writeCapsule(path.join(root, 'shell-sandbox-off'), 'off'),
+    });
     doors.push(unsandboxedDoor);
-    const destinationDoor = await startDoor({ home: path.join(root, 'home-shell-sandbox-net'), capsuleDir: writeCapsule(path.join(root, 'shell-sandbox-net'), 'with-destination') });
+    const destinationDoor = await startDoor({
+      home: path.join(root, 'home-shell-sandbox-net'),
+      capsuleDir: writeCapsule(path.join(root, 'shell-sandbox-net'), 'with-destination'),
+    });
     doors.push(destinationDoor);
     const on = new Side(sandboxedDoor);
     const off = new Side(unsandboxedDoor);
@@ -280,11 +288,36 @@ export function shellSandboxLines(m: ShellSandboxMeasurement): string[] {
   if (m.skipped !== null) return [`Command sandbox's cost: SKIPPED — ${m.skipped}; nothing measured`];
   const rows: [string, string, string, string][] = [
     ['  p50 / p99 ms', 'sandboxed (bwrap)', 'sandbox: off', 'added'],
-    [`  task with one foreground \`${m.command}\` (client)`, pq(m.sandboxed.taskMs), pq(m.unsandboxed.taskMs), `${signed(m.addedTaskMs.p50)} / ${signed(m.addedTaskMs.p99)}`],
-    [`  … in a capsule listing ${LISTED_DESTINATION} (client)`, pq(m.withDestination.taskMs), pq(m.unsandboxed.taskMs), `${signed(m.addedWithDestinationTaskMs.p50)} / ${signed(m.addedWithDestinationTaskMs.p99)}`],
-    ['  its bash call (tool_call duration_ms)', pq(m.sandboxed.commandMs), pq(m.unsandboxed.commandMs), `${signed(m.addedCommandMs.p50)} / ${signed(m.addedCommandMs.p99)}`],
-    ['  background command started (request → its first instruction)', pq(m.sandboxed.backgroundStartedMs), pq(m.unsandboxed.backgroundStartedMs), `${signed(m.addedBackgroundStartedMs.p50)} / ${signed(m.addedBackgroundStartedMs.p99)}`],
-    [`  background task answered, less the ${m.graceSecs} s grace`, pq(m.sandboxed.backgroundAnsweredMs), pq(m.unsandboxed.backgroundAnsweredMs), `${signed(m.addedBackgroundAnsweredMs.p50)} / ${signed(m.addedBackgroundAnsweredMs.p99)}`],
+    [
+      `  task with one foreground \`${m.command}\` (client)`,
+      pq(m.sandboxed.taskMs),
+      pq(m.unsandboxed.taskMs),
+      `${signed(m.addedTaskMs.p50)} / ${signed(m.addedTaskMs.p99)}`,
+    ],
+    [
+      `  … in a capsule listing ${LISTED_DESTINATION} (client)`,
+      pq(m.withDestination.taskMs),
+      pq(m.unsandboxed.taskMs),
+      `${signed(m.addedWithDestinationTaskMs.p50)} / ${signed(m.addedWithDestinationTaskMs.p99)}`,
+    ],
+    [
+      '  its bash call (tool_call duration_ms)',
+      pq(m.sandboxed.commandMs),
+      pq(m.unsandboxed.commandMs),
+      `${signed(m.addedCommandMs.p50)} / ${signed(m.addedCommandMs.p99)}`,
+    ],
+    [
+      '  background command started (request → its first instruction)',
+      pq(m.sandboxed.backgroundStartedMs),
+      pq(m.unsandboxed.backgroundStartedMs),
+      `${signed(m.addedBackgroundStartedMs.p50)} / ${signed(m.addedBackgroundStartedMs.p99)}`,
+    ],
+    [
+      `  background task answered, less the ${m.graceSecs} s grace`,
+      pq(m.sandboxed.backgroundAnsweredMs),
+      pq(m.unsandboxed.backgroundAnsweredMs),
+      `${signed(m.addedBackgroundAnsweredMs.p50)} / ${signed(m.addedBackgroundAnsweredMs.p99)}`,
+    ],
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const moved = m.sandboxed.movedToBackground + m.unsandboxed.movedToBackground;

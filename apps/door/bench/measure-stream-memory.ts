@@ -107,11 +107,16 @@ async function measureStalled(door: DoorProcess, config: BenchConfig, log: (line
 
   // The stalled run first, from the idle door: its growth also counts the heap that rendering the task takes.
   const stalled: WatchReader = await openWatchReader(door.url);
-  let stalledPart: Omit<StalledReaderMeasurement, 'streamBytes' | 'controlKeptUp' | 'controlBaselineKiB' | 'controlGrowthKiB' | 'controlMs' | 'controlReceived' | 'controlDropped' | 'exact' | 'pass'>;
+  let stalledPart: Omit<
+    StalledReaderMeasurement,
+    'streamBytes' | 'controlKeptUp' | 'controlBaselineKiB' | 'controlGrowthKiB' | 'controlMs' | 'controlReceived' | 'controlDropped' | 'exact' | 'pass'
+  >;
   try {
     stalled.pause();
     const baselineKiB = await settledRssKiB(door.pid);
-    log(`memory: stalled run, ${config.stallChunks} chunks of ${config.stallChunkBytes} B past one paused reader (door RSS ${(baselineKiB / 1024).toFixed(1)} MiB)`);
+    log(
+      `memory: stalled run, ${config.stallChunks} chunks of ${config.stallChunkBytes} B past one paused reader (door RSS ${(baselineKiB / 1024).toFixed(1)} MiB)`,
+    );
     const started = performance.now();
     const sampler = sampleRss(door.pid);
     // Blocking: answered once the task completed; the stalled connection does not hold the task back.
@@ -159,7 +164,8 @@ async function measureStalled(door: DoorProcess, config: BenchConfig, log: (line
       throw new Error(`the control reader got ${c.events} events and ${c.dropped} dropped (expected ${expected} in all), ${c.idBreaks} id breaks`);
     }
     const received = c.taskBytes;
-    if (c.laggedFrames > 0) log(`memory: the control reader fell behind too (${c.laggedFrames} lagged frames, ${c.dropped} dropped): the stream's size is estimated`);
+    if (c.laggedFrames > 0)
+      log(`memory: the control reader fell behind too (${c.laggedFrames} lagged frames, ${c.dropped} dropped): the stream's size is estimated`);
     const s = stalledPart;
     const exact = c.laggedFrames === 0 && s.received + s.dropped === c.events;
     return {

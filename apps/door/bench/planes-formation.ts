@@ -12,14 +12,45 @@ import { MUR_CLI } from './door-process.js';
 
 export const SHARED_FILE = 'handoff.txt';
 
-const OWNER = ['name: owner', 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml',
-  'capabilities:', '  network:', '    allow: [localhost]', 'exports:', '  files:', '    root: files', '  peer_files:', '    root: shared', ''].join('\n');
+const OWNER = [
+  'name: owner',
+  'version: 0.1.0',
+  'lifecycle:',
+  '  task_acceptance: queue',
+  'inference:',
+  '  driver: script',
+  '  script: script.yaml',
+  'capabilities:',
+  '  network:',
+  '    allow: [localhost]',
+  'exports:',
+  '  files:',
+  '    root: files',
+  '  peer_files:',
+  '    root: shared',
+  '',
+].join('\n');
 const OWNER_SCRIPT = JSON.stringify({
-  rules: [{ match: '^share (\\S+)$', turns: [{ tools: [{ tool: 'share-file', input: { path: '{{match.1}}', audience: 'reader' } }], answer: '{{tool.content}}' }] }],
+  rules: [
+    { match: '^share (\\S+)$', turns: [{ tools: [{ tool: 'share-file', input: { path: '{{match.1}}', audience: 'reader' } }], answer: '{{tool.content}}' }] },
+  ],
   default: { turns: [{ answer: 'owner: {{task.text}}' }] },
 });
-const READER = ['name: reader', 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml', 'exports:', '  peer_tasks:', '    accept: true', ''].join('\n');
-const ROSTER = 'name: planes-bench\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n';
+const READER = [
+  'name: reader',
+  'version: 0.1.0',
+  'lifecycle:',
+  '  task_acceptance: queue',
+  'inference:',
+  '  driver: script',
+  '  script: script.yaml',
+  'exports:',
+  '  peer_tasks:',
+  '    accept: true',
+  '',
+].join('\n');
+const ROSTER =
+  'name: planes-bench\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n';
 
 export interface PlanesFormation {
   /** The owner's door. */
@@ -35,7 +66,10 @@ export interface PlanesFormation {
  * go to `mur run --roster`, and through fork's inherited execArgv to every member (`--cpu-prof`, say).
  */
 export async function startPlanesFormation(dir: string, home: string, nodeFlags: readonly string[] = []): Promise<PlanesFormation> {
-  for (const [name, manifest, script] of [['owner', OWNER, OWNER_SCRIPT], ['reader', READER, JSON.stringify({ rules: [], default: { turns: [{ answer: 'ok' }] } })]]) {
+  for (const [name, manifest, script] of [
+    ['owner', OWNER, OWNER_SCRIPT],
+    ['reader', READER, JSON.stringify({ rules: [], default: { turns: [{ answer: 'ok' }] } })],
+  ]) {
     mkdirSync(path.join(dir, name), { recursive: true });
     writeFileSync(path.join(dir, name, 'murmur.yaml'), manifest);
     writeFileSync(path.join(dir, name, 'script.yaml'), script);
@@ -45,7 +79,12 @@ export async function startPlanesFormation(dir: string, home: string, nodeFlags:
   mkdirSync(path.join(dir, 'owner', 'shared'));
   writeFileSync(path.join(dir, 'owner', 'shared', SHARED_FILE), 'a file for the reader\n');
   writeFileSync(path.join(dir, 'roster.yaml'), ROSTER);
-  const child = track(spawn(process.execPath, [...nodeFlags, MUR_CLI, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, [...nodeFlags, MUR_CLI, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], {
+      env: { ...process.env, MURMUR_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();

@@ -102,7 +102,8 @@ function streamRow(s: StreamVersusSdk): TargetRow {
 function fanOutRow(f: FanOutMeasurement | undefined): TargetRow {
   const bound = TARGETS.fanOutWideDeliveriesPerSecond;
   const target = `≥ ${int(bound)}/s, lossless`;
-  if (f === undefined) return { workload: 'fan-out, 1,000 watchers', door: 'not measured in this pass', anchors: '', figure: '', target, pass: null, value: null, bound };
+  if (f === undefined)
+    return { workload: 'fan-out, 1,000 watchers', door: 'not measured in this pass', anchors: '', figure: '', target, pass: null, value: null, bound };
   const m = f.median;
   const keptUp = f.runs.reduce((sum, r) => sum + r.keptUp, 0);
   const cpu = m.serverCpuMicrosPerDelivery === null ? '' : `, ${m.serverCpuMicrosPerDelivery.toFixed(2)} µs CPU`;
@@ -148,7 +149,8 @@ function coldStartRow(c: ColdStart): TargetRow {
 function stalledRow(m: StreamMemoryMeasurement | undefined): TargetRow {
   const bound = TARGETS.stalledGrowthMiB;
   const target = `held < ${bound} MiB; dropped + received = a kept-up reader's`;
-  if (m === undefined) return { workload: 'one stalled WatchSession reader', door: 'not measured in this pass', anchors: '', figure: '', target, pass: null, value: null, bound };
+  if (m === undefined)
+    return { workload: 'one stalled WatchSession reader', door: 'not measured in this pass', anchors: '', figure: '', target, pass: null, value: null, bound };
   const s = m.stalled;
   const held = s.heldGrowthKiB / 1024;
   const sum = s.received + s.dropped;
@@ -182,7 +184,10 @@ const verdict = (pass: boolean | null) => (pass === null ? '—' : pass ? 'PASS'
 
 export function targetLines(t: TargetInputs): string[] {
   const rows = targetRows(t);
-  const cells = [['workload', 'door', 'anchors, same run', 'figure', 'target', ''], ...rows.map((r) => [r.workload, r.door, r.anchors, r.figure, r.target, verdict(r.pass)])];
+  const cells = [
+    ['workload', 'door', 'anchors, same run', 'figure', 'target', ''],
+    ...rows.map((r) => [r.workload, r.door, r.anchors, r.figure, r.target, verdict(r.pass)]),
+  ];
   const widths = cells[0].map((_, c) => Math.max(...cells.map((r) => r[c].length)));
   const met = rows.filter((r) => r.pass === true).length;
   const measured = rows.filter((r) => r.pass !== null).length;

@@ -52,7 +52,21 @@ const BUSY_MACHINE = 0.25;
 function fanOutRow(label: string, r: FanOutRun, readers: number): string[] {
   const rss = r.rssPeakGrowthKiB === null ? 'n/a' : signedMib(r.rssPeakGrowthKiB);
   const cpu = r.serverCpuMicrosPerDelivery === null ? 'n/a' : r.serverCpuMicrosPerDelivery.toFixed(2);
-  return [label, `${int(r.eventsPerSecond)} ev/s`, (1e6 / r.eventsPerSecond).toFixed(2), cpu, ms(r.wallMs), ms(r.maxLagMs), ms(r.p50LagMs), `${r.keptUp}/${readers}`, String(r.laggedFrames), pct(r.serverCpu), pct(r.benchCpu), pct(r.otherCpu), rss];
+  return [
+    label,
+    `${int(r.eventsPerSecond)} ev/s`,
+    (1e6 / r.eventsPerSecond).toFixed(2),
+    cpu,
+    ms(r.wallMs),
+    ms(r.maxLagMs),
+    ms(r.p50LagMs),
+    `${r.keptUp}/${readers}`,
+    String(r.laggedFrames),
+    pct(r.serverCpu),
+    pct(r.benchCpu),
+    pct(r.otherCpu),
+    rss,
+  ];
 }
 
 export function fanOutLines(f: FanOutMeasurement): string[] {
@@ -61,9 +75,23 @@ export function fanOutLines(f: FanOutMeasurement): string[] {
   return [
     `WatchSession fan-out: ${f.readers} ${f.readerKind} readers, one task of ${int(f.chunks)} text chunks in one burst = ${int(f.expectedEvents)} events per reader ` +
       `(counted by an audit reader; docs imply ${int(f.documentedEvents)}), ${(f.streamBytes / 1e6).toFixed(1)} MB per reader, ${runs} measured runs after one unmeasured:`,
-    'events/s: the task\'s events received by all readers / (first reader gets SUBMITTED → last reader gets COMPLETED); µs a delivery: its inverse; CPU µs: the door\'s CPU (all threads) a delivery; lag: spread of the readers\' COMPLETED arrivals',
+    "events/s: the task's events received by all readers / (first reader gets SUBMITTED → last reader gets COMPLETED); µs a delivery: its inverse; CPU µs: the door's CPU (all threads) a delivery; lag: spread of the readers' COMPLETED arrivals",
     ...table([
-      ['  run', 'delivered', 'µs a delivery', 'CPU µs', 'wall ms', 'max lag ms', 'p50 lag ms', 'kept up', 'lagged', 'server CPU', 'bench CPU', 'other CPU', 'door RSS peak'],
+      [
+        '  run',
+        'delivered',
+        'µs a delivery',
+        'CPU µs',
+        'wall ms',
+        'max lag ms',
+        'p50 lag ms',
+        'kept up',
+        'lagged',
+        'server CPU',
+        'bench CPU',
+        'other CPU',
+        'door RSS peak',
+      ],
       ...f.runs.map((r, i) => fanOutRow(`  ${i + 1}${r === f.median ? ' (median)' : ''}`, r, f.readers)),
     ]),
     `Fan-out: ${int(f.median.eventsPerSecond)} events/s delivered in total   (target ≥ ${int(f.target)})   ${verdict(f.pass)}   ` +
@@ -83,7 +111,9 @@ export function memoryLines(m: StreamMemoryMeasurement): string[] {
     `    control (the same task after, to a reader that reads): peak ${signedMib(s.controlGrowthKiB)} over ${mib(s.controlBaselineKiB)}, ${int(s.controlMs)} ms${s.controlKeptUp ? '' : ' (it fell behind too)'}`,
     `Stalled reader: held ${mib(s.heldGrowthKiB)} < ${s.boundMiB} MiB with the reader paused, lagged frame on resume, every event accounted for   ${verdict(s.pass)}`,
     ...(s.streamBytes < s.boundMiB * 1024 * 1024
-      ? [`  NOTE: the task's stream is smaller than the bound, so the bound cannot tell a door that keeps everything from one that does not: raise BENCH_STALL_CHUNKS`]
+      ? [
+          `  NOTE: the task's stream is smaller than the bound, so the bound cannot tell a door that keeps everything from one that does not: raise BENCH_STALL_CHUNKS`,
+        ]
       : []),
   ];
 }
@@ -165,9 +195,13 @@ export function renderTable(results: BenchResults): string {
     ...tracePageLines(results.consoleViews),
     '',
   ];
-  const loads = [getTask.many, getTask.one].flatMap((g) => [g.door.result, g.fastify.result, g.nodeHttp.result]).concat(results.versusSdk.send.flatMap((s) => [s.door.result, s.sdk.result]));
-  if (loads.some((r) => errorsOf(r) > 0)) lines.push('WARNING: some requests failed or answered something else; see "errors" (the rates count only correct answers).');
-  if (loads.some((r) => (r.otherCpu ?? 0) > BUSY_MACHINE) || (results.fanOut.median.otherCpu ?? 0) > BUSY_MACHINE) lines.push('WARNING: other work used the CPUs during the run (see "other CPU"): the rates are noisy; rerun on a quiet machine.');
+  const loads = [getTask.many, getTask.one]
+    .flatMap((g) => [g.door.result, g.fastify.result, g.nodeHttp.result])
+    .concat(results.versusSdk.send.flatMap((s) => [s.door.result, s.sdk.result]));
+  if (loads.some((r) => errorsOf(r) > 0))
+    lines.push('WARNING: some requests failed or answered something else; see "errors" (the rates count only correct answers).');
+  if (loads.some((r) => (r.otherCpu ?? 0) > BUSY_MACHINE) || (results.fanOut.median.otherCpu ?? 0) > BUSY_MACHINE)
+    lines.push('WARNING: other work used the CPUs during the run (see "other CPU"): the rates are noisy; rerun on a quiet machine.');
   if (lines.at(-1) !== '') lines.push('');
   return lines.join('\n');
 }
@@ -270,7 +304,13 @@ function streamMemoryJson(m: StreamMemoryMeasurement) {
       idBreaks: s.idBreaks,
       accounted: s.accounted,
       exact: s.exact,
-      control: { baselineKiB: s.controlBaselineKiB, peakGrowthKiB: s.controlGrowthKiB, ms: Math.round(s.controlMs), received: s.controlReceived, dropped: s.controlDropped },
+      control: {
+        baselineKiB: s.controlBaselineKiB,
+        peakGrowthKiB: s.controlGrowthKiB,
+        ms: Math.round(s.controlMs),
+        received: s.controlReceived,
+        dropped: s.controlDropped,
+      },
       boundMiB: s.boundMiB,
       pass: s.pass,
     },
@@ -314,8 +354,14 @@ export function renderJson(results: BenchResults): string {
     streamMemory: streamMemoryJson(streamMemory),
     processes: results.processes,
     shellSandbox: shellSandboxJson(results.shellSandbox),
-    consolePerf: consolePerf.measuredAt === null ? { file: consolePerf.file, measuredAt: null } : { file: consolePerf.file, measuredAt: consolePerf.measuredAt, figures: consolePerf.raw, problem: consolePerf.problem },
-    consoleViews: consoleViews.measuredAt === null ? { file: consoleViews.file, measuredAt: null } : { file: consoleViews.file, measuredAt: consoleViews.measuredAt, figures: consoleViews.raw, problem: consoleViews.problem },
+    consolePerf:
+      consolePerf.measuredAt === null
+        ? { file: consolePerf.file, measuredAt: null }
+        : { file: consolePerf.file, measuredAt: consolePerf.measuredAt, figures: consolePerf.raw, problem: consolePerf.problem },
+    consoleViews:
+      consoleViews.measuredAt === null
+        ? { file: consoleViews.file, measuredAt: null }
+        : { file: consoleViews.file, measuredAt: consoleViews.measuredAt, figures: consoleViews.raw, problem: consoleViews.problem },
     pass:
       targetRows(results).every((r) => r.pass !== false) &&
       listTasks.pass &&

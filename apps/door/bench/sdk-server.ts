@@ -7,14 +7,7 @@
  */
 import express from 'express';
 import { AgentCard, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
-import {
-  AgentEvent,
-  type AgentExecutor,
-  DefaultRequestHandler,
-  type ExecutionEventBus,
-  InMemoryTaskStore,
-  type RequestContext,
-} from '@a2a-js/sdk/server';
+import { AgentEvent, type AgentExecutor, DefaultRequestHandler, type ExecutionEventBus, InMemoryTaskStore, type RequestContext } from '@a2a-js/sdk/server';
 import { jsonRpcHandler, UserBuilder } from '@a2a-js/sdk/server/express';
 
 const card = AgentCard.fromJSON({
@@ -50,7 +43,13 @@ class BenchExecutor implements AgentExecutor {
       for (let i = 0; i < chunks; i++) {
         bus.publish(
           AgentEvent.artifactUpdate(
-            TaskArtifactUpdateEvent.fromJSON({ taskId, contextId, append: i > 0, lastChunk: false, artifact: { artifactId: 'stream', parts: [{ text: 'x' }] } }),
+            TaskArtifactUpdateEvent.fromJSON({
+              taskId,
+              contextId,
+              append: i > 0,
+              lastChunk: false,
+              artifact: { artifactId: 'stream', parts: [{ text: 'x' }] },
+            }),
           ),
         );
         // As the door's script driver yields between chunks, so does this producer.
@@ -60,7 +59,13 @@ class BenchExecutor implements AgentExecutor {
     const answer = streamed ? 'stream over' : 'pong';
     bus.publish(
       AgentEvent.artifactUpdate(
-        TaskArtifactUpdateEvent.fromJSON({ taskId, contextId, append: false, lastChunk: true, artifact: { artifactId: 'response', parts: [{ text: answer }] } }),
+        TaskArtifactUpdateEvent.fromJSON({
+          taskId,
+          contextId,
+          append: false,
+          lastChunk: true,
+          artifact: { artifactId: 'response', parts: [{ text: answer }] },
+        }),
       ),
     );
     bus.publish(AgentEvent.statusUpdate(status(taskId, contextId, 'TASK_STATE_COMPLETED')));

@@ -78,22 +78,73 @@ export async function seedSession(recordsDir: string, count: number, startMs = D
     const t0 = row.createdAtMs;
     const end = row.statusTimestampMs;
     const text = `seeded task ${n}: build the report`;
-    write({ ts: ts(t0), type: 'task_start', task_id: taskId, context_id: 'ctx_seeded', message_id: `msg-seed-${n}`, origin: 'seed', trust: 'trusted', text_chars: text.length, text, references: [], attachments: [] });
+    write({
+      ts: ts(t0),
+      type: 'task_start',
+      task_id: taskId,
+      context_id: 'ctx_seeded',
+      message_id: `msg-seed-${n}`,
+      origin: 'seed',
+      trust: 'trusted',
+      text_chars: text.length,
+      text,
+      references: [],
+      attachments: [],
+    });
     const turn1 = Math.round((end - t0) * 0.2);
     const usage = { input: 800 + (n % 400), output: 40 + (n % 60), cached: n % 3 === 0 ? 600 : 0 };
-    write({ ts: ts(t0 + turn1), type: 'inference', task_id: taskId, turn: 1, driver: 'script', stop_reason: 'tool_use', usage, tool_calls: 1, duration_ms: turn1, first_token_ms: Math.round(turn1 / 4) });
+    write({
+      ts: ts(t0 + turn1),
+      type: 'inference',
+      task_id: taskId,
+      turn: 1,
+      driver: 'script',
+      stop_reason: 'tool_use',
+      usage,
+      tool_calls: 1,
+      duration_ms: turn1,
+      first_token_ms: Math.round(turn1 / 4),
+    });
     const tool = TOOLS[n % TOOLS.length] ?? 'bash';
     const toolMs = Math.round((end - t0) * 0.5);
-    write({ ts: ts(t0 + turn1 + toolMs), type: 'tool_call', task_id: taskId, tool, tool_call_id: `call_seed_${n}`, status: n % 17 === 0 ? 'error' : 'passed', duration_ms: toolMs, exit_code: tool === 'bash' ? n % 17 === 0 ? 1 : 0 : null, input: { command: 'make report' }, output: 'done' });
+    write({
+      ts: ts(t0 + turn1 + toolMs),
+      type: 'tool_call',
+      task_id: taskId,
+      tool,
+      tool_call_id: `call_seed_${n}`,
+      status: n % 17 === 0 ? 'error' : 'passed',
+      duration_ms: toolMs,
+      exit_code: tool === 'bash' ? (n % 17 === 0 ? 1 : 0) : null,
+      input: { command: 'make report' },
+      output: 'done',
+    });
     if (row.state === 'TASK_STATE_INPUT_REQUIRED') {
       write({ ts: ts(end), type: 'task_input_required', task_id: taskId, prompt: 'Which branch?' });
       continue;
     }
     const turn2 = Math.round((end - t0) * 0.2);
-    write({ ts: ts(end - 5), type: 'inference', task_id: taskId, turn: 2, driver: 'script', stop_reason: 'end_turn', usage: { input: usage.input + 200, output: 30, cached: usage.cached }, tool_calls: 0, duration_ms: turn2, first_token_ms: null });
+    write({
+      ts: ts(end - 5),
+      type: 'inference',
+      task_id: taskId,
+      turn: 2,
+      driver: 'script',
+      stop_reason: 'end_turn',
+      usage: { input: usage.input + 200, output: 30, cached: usage.cached },
+      tool_calls: 0,
+      duration_ms: turn2,
+      first_token_ms: null,
+    });
     write({ ts: ts(end), type: 'task_end', task_id: taskId, state: row.state, status: row.statusText, running_commands: [] });
     if (row.response !== null) write({ ts: ts(end), type: 'task_result', task_id: taskId, chars: row.response.length });
   }
   flush();
-  return { tasks: count, firstTaskId: seeded.idByChange(seeded.firstChange), lastTaskId: seeded.idByChange(seeded.lastChange), byState, seedMs: Math.round(performance.now() - started) };
+  return {
+    tasks: count,
+    firstTaskId: seeded.idByChange(seeded.firstChange),
+    lastTaskId: seeded.idByChange(seeded.lastChange),
+    byState,
+    seedMs: Math.round(performance.now() - started),
+  };
 }

@@ -53,7 +53,9 @@ async function checkColumns(db: Db): Promise<void> {
   const missing = COLUMNS.filter((c) => !info.some((col) => col.name === c));
   const unfilled = info.filter((col) => !known.has(col.name) && col.notnull === 1 && col.dflt_value === null).map((col) => col.name);
   if (missing.length > 0 || unfilled.length > 0) {
-    throw new Error(`the tasks table changed (missing: ${missing.join(', ') || 'none'}; required and unknown: ${unfilled.join(', ') || 'none'}): update bench/seed-tasks.ts`);
+    throw new Error(
+      `the tasks table changed (missing: ${missing.join(', ') || 'none'}; required and unknown: ${unfilled.join(', ') || 'none'}): update bench/seed-tasks.ts`,
+    );
   }
 }
 
@@ -85,9 +87,29 @@ export async function seedTasks(storeFile: string, count: number, rowOf?: (n: nu
           const id = newId('task');
           ids.push(id);
           const at = baseMs + n * 1000;
-          const row = rowOf?.(n) ?? { state: 'TASK_STATE_COMPLETED', createdAtMs: at, statusTimestampMs: at + 5, statusText: 'task completed', response: `seeded answer ${n}` };
+          const row = rowOf?.(n) ?? {
+            state: 'TASK_STATE_COMPLETED',
+            createdAtMs: at,
+            statusTimestampMs: at + 5,
+            statusText: 'task completed',
+            response: `seeded answer ${n}`,
+          };
           // id, context_id, state, change, status_ts_ms, status_text, response, prompt, residue, murmur, owner, message_id, created_at_ms
-          params.push(id, newId('context'), row.state, firstChange + n, row.statusTimestampMs, row.statusText, row.response, null, null, null, 'public', `msg-seed-${n}`, row.createdAtMs);
+          params.push(
+            id,
+            newId('context'),
+            row.state,
+            firstChange + n,
+            row.statusTimestampMs,
+            row.statusText,
+            row.response,
+            null,
+            null,
+            null,
+            'public',
+            `msg-seed-${n}`,
+            row.createdAtMs,
+          );
         }
         const placeholders = Array.from({ length: rows }, () => `(${COLUMNS.map(() => '?').join(', ')})`).join(', ');
         await run(db, `INSERT INTO tasks (${COLUMNS.map((c) => `"${c}"`).join(', ')}) VALUES ${placeholders}`, params);

@@ -58,23 +58,81 @@ export async function seedTrace(recordsDir: string, spans: number, startMs = Dat
     }
   };
   const text = `seeded long task: ${turns} turns`;
-  write({ ts: ts(startMs), type: 'task_start', task_id: taskId, context_id: 'ctx_seeded', message_id: 'msg-seed-trace', origin: 'seed', trust: 'trusted', text_chars: text.length, text, references: [], attachments: [] });
+  write({
+    ts: ts(startMs),
+    type: 'task_start',
+    task_id: taskId,
+    context_id: 'ctx_seeded',
+    message_id: 'msg-seed-trace',
+    origin: 'seed',
+    trust: 'trusted',
+    text_chars: text.length,
+    text,
+    references: [],
+    attachments: [],
+  });
   let at = startMs + 10;
   for (let n = 1; n <= turns; n++) {
     if (n % 50 === 0) {
-      write({ ts: ts(at), type: 'compaction', task_id: taskId, turn: n, tokens_before: 90_000, tokens_before_source: 'actual', tokens_after: 30_000, budget_tokens: 80_000, threshold: 0.8, elided_results: 12, summarized_messages: 0, duration_ms: 0 });
+      write({
+        ts: ts(at),
+        type: 'compaction',
+        task_id: taskId,
+        turn: n,
+        tokens_before: 90_000,
+        tokens_before_source: 'actual',
+        tokens_after: 30_000,
+        budget_tokens: 80_000,
+        threshold: 0.8,
+        elided_results: 12,
+        summarized_messages: 0,
+        duration_ms: 0,
+      });
     }
     const call = turnMs(n);
     at += call;
-    write({ ts: ts(at), type: 'inference', task_id: taskId, turn: n, driver: 'script', stop_reason: 'tool_use', usage: { input: 900 + n, output: 40 }, tool_calls: 2, duration_ms: call, first_token_ms: Math.round(call / 3) });
+    write({
+      ts: ts(at),
+      type: 'inference',
+      task_id: taskId,
+      turn: n,
+      driver: 'script',
+      stop_reason: 'tool_use',
+      usage: { input: 900 + n, output: 40 },
+      tool_calls: 2,
+      duration_ms: call,
+      first_token_ms: Math.round(call / 3),
+    });
     for (const k of [0, 1]) {
       const ms = toolMs(n, k);
       at += ms;
-      write({ ts: ts(at), type: 'tool_call', task_id: taskId, tool: k === 0 ? 'bash' : 'session-status', tool_call_id: `call_${n}_${k}`, status: 'passed', duration_ms: ms, exit_code: k === 0 ? 0 : null, input: k === 0 ? { command: `echo ${n}` } : {}, output: `${n}` });
+      write({
+        ts: ts(at),
+        type: 'tool_call',
+        task_id: taskId,
+        tool: k === 0 ? 'bash' : 'session-status',
+        tool_call_id: `call_${n}_${k}`,
+        status: 'passed',
+        duration_ms: ms,
+        exit_code: k === 0 ? 0 : null,
+        input: k === 0 ? { command: `echo ${n}` } : {},
+        output: `${n}`,
+      });
     }
     if (n % 10 === 0) {
       write({ ts: ts(at + 1), type: 'keep_working', task_id: taskId, turn: n, used: n / 10, left: turns });
-      write({ ts: ts(at + 3), type: 'done_check', task_id: taskId, turn: n, exit_code: 1, timed_out: false, duration_ms: 2, outcome: 'sent_back', used: n / 10, left: turns });
+      write({
+        ts: ts(at + 3),
+        type: 'done_check',
+        task_id: taskId,
+        turn: n,
+        exit_code: 1,
+        timed_out: false,
+        duration_ms: 2,
+        outcome: 'sent_back',
+        used: n / 10,
+        left: turns,
+      });
     }
     at += 5;
   }

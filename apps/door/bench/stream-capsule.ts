@@ -32,7 +32,10 @@ export const stallTaskEvents = (sizes: StreamSizes) => 1 + stallCalls(sizes) * (
 
 export function writeStreamCapsule(dir: string, sizes: StreamSizes): string {
   const chunk = 'y'.repeat(sizes.stallChunkBytes);
-  const stallTurns = Array.from({ length: stallCalls(sizes) }, () => `      - sleep_ms: 1\n        text: ["${chunk}"]\n        repeat: ${sizes.stallBurst}\n`).join('');
+  const stallTurns = Array.from(
+    { length: stallCalls(sizes) },
+    () => `      - sleep_ms: 1\n        text: ["${chunk}"]\n        repeat: ${sizes.stallBurst}\n`,
+  ).join('');
   const manifest = `name: bench-streams
 version: 0.1.0
 lifecycle:

@@ -20,7 +20,11 @@ const mur = path.join(door, 'bin', 'mur.js');
 
 const mtime = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
 const sources = [wat, wit, ...['greet', 'line-count', 'release-notes'].flatMap((a) => [path.join(example, 'artifacts', a, 'murmur.yaml')])];
-const newestSource = Math.max(...sources.map(mtime), mtime(path.join(example, 'artifacts', 'line-count', 'bin', 'line-count')), mtime(path.join(example, 'artifacts', 'release-notes', 'SKILL.md')));
+const newestSource = Math.max(
+  ...sources.map(mtime),
+  mtime(path.join(example, 'artifacts', 'line-count', 'bin', 'line-count')),
+  mtime(path.join(example, 'artifacts', 'release-notes', 'SKILL.md')),
+);
 if (mtime(component) >= newestSource && mtime(lock) >= mtime(component) && existsSync(store)) process.exit(0);
 
 const fail = (message) => {

@@ -39,7 +39,10 @@ if (cc === null) {
   console.error("build: no C compiler for the sandbox helper; installing Debian's gcc with apt-get…");
   try {
     execFileSync('apt-get', ['update'], { stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'gcc', 'libc6-dev'], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'gcc', 'libc6-dev'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   } catch (error) {
     console.error(`build: apt-get install gcc failed: ${error.message}\nInstall it by hand:   ${FIX}`);
     process.exit(1);

@@ -4,8 +4,23 @@ import path from 'node:path';
 
 // The drivers TypeORM's DriverFactory imports for every database it supports; a door's store is sqlite.
 const OTHER_DATABASES = [
-  'aurora-mysql', 'aurora-postgres', 'better-sqlite3', 'capacitor', 'cockroachdb', 'cordova', 'expo', 'mongodb',
-  'mysql', 'nativescript', 'oracle', 'postgres', 'react-native', 'sap', 'spanner', 'sqljs', 'sqlserver',
+  'aurora-mysql',
+  'aurora-postgres',
+  'better-sqlite3',
+  'capacitor',
+  'cockroachdb',
+  'cordova',
+  'expo',
+  'mongodb',
+  'mysql',
+  'nativescript',
+  'oracle',
+  'postgres',
+  'react-native',
+  'sap',
+  'spanner',
+  'sqljs',
+  'sqlserver',
 ];
 const otherDatabaseDriver = new RegExp(`[\\\\/]typeorm[\\\\/]driver[\\\\/](${OTHER_DATABASES.join('|')})[\\\\/]`);
 
@@ -43,7 +58,8 @@ const nestTypeormCompat = {
     build.onLoad({ filter: /[\\/]@nestjs[\\/]typeorm[\\/]dist[\\/]common[\\/]typeorm-compat\.js$/ }, (args) => ({
       loader: 'js',
       resolveDir: path.dirname(args.path),
-      contents: "import * as typeorm from 'typeorm';\nexport const Connection = typeorm.Connection;\nexport const AbstractRepository = typeorm.AbstractRepository;\n",
+      contents:
+        "import * as typeorm from 'typeorm';\nexport const Connection = typeorm.Connection;\nexport const AbstractRepository = typeorm.AbstractRepository;\n",
     }));
   },
 };

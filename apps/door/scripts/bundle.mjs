@@ -31,7 +31,13 @@ const result = await esbuild.build({
   // which the door's server never asks for (src/rpc/no-route-schemas.ts): left out, their source costs an idle door
   // as much heap as running code does.
   // jco-transpile reads its own wasm files beside its modules, so it loads from node_modules, in the worker only.
-  external: ['sqlite3', '@fastify/ajv-compiler', '@fastify/fast-json-stringify-compiler', '@bytecodealliance/jco-transpile', '@bytecodealliance/jco-transpile/wasm-tools'],
+  external: [
+    'sqlite3',
+    '@fastify/ajv-compiler',
+    '@fastify/fast-json-stringify-compiler',
+    '@bytecodealliance/jco-transpile',
+    '@bytecodealliance/jco-transpile/wasm-tools',
+  ],
   // Whitespace and syntax only: identifiers stay as written. Not `keepNames`: it wraps every function the code
   // creates, closures made per request included, in a call that redefines its `name` (GetTask ~30% more CPU). So a
   // class the bundler renames to avoid a clash (tsc's decorated `let TaskRow = class TaskRow`) reads `TaskRow2` as

@@ -38,7 +38,8 @@ let failure = null;
 try {
   const [file, ...args] = installCommand(staging, pin).split(' ');
   execFileSync(file, [...args, '--no-audit', '--no-fund', '--loglevel=error'], { stdio: ['ignore', 'ignore', 'inherit'] });
-  if (!existsSync(path.join(staged, pin.binDir(process.arch), pin.executable))) throw new Error(`npm installed no ${pin.binDir(process.arch)}/${pin.executable}`);
+  if (!existsSync(path.join(staged, pin.binDir(process.arch), pin.executable)))
+    throw new Error(`npm installed no ${pin.binDir(process.arch)}/${pin.executable}`);
   if (!existsSync(executable)) {
     // A folder without the executable is an install that stopped half-way: the staged one takes its place.
     rmSync(installFolder(harnessDir, pin), { recursive: true, force: true });

@@ -60,13 +60,18 @@ export function ensureSqlite3Build(log = (line) => process.stderr.write(`${line}
   const home = path.resolve(path.dirname(process.execPath), '..');
   const env = { ...process.env, PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? ''}` };
   if (existsSync(path.join(home, 'include', 'node', 'node_api.h'))) env.npm_config_nodedir = home;
-  const run = cli === null ? null : spawnSync(process.execPath, [cli, 'rebuild', 'sqlite3', '--no-audit', '--no-fund'], { cwd: REPO, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const run =
+    cli === null
+      ? null
+      : spawnSync(process.execPath, [cli, 'rebuild', 'sqlite3', '--no-audit', '--no-fund'], { cwd: REPO, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const after = sqlite3BuildVerdict(installedBuild().config, Number(process.versions.napi));
   if (run !== null && run.status === 0 && after.ok) {
     log(`mur: sqlite3 rebuilt for Node ${process.version}.`);
     return true;
   }
-  log(`mur: the rebuild did not give a module this Node can load${cli === null ? ' (no npm found)' : ''}. Run, in ${REPO}, with this Node first on PATH:   npm rebuild sqlite3`);
+  log(
+    `mur: the rebuild did not give a module this Node can load${cli === null ? ' (no npm found)' : ''}. Run, in ${REPO}, with this Node first on PATH:   npm rebuild sqlite3`,
+  );
   return false;
 }
 

@@ -17,5 +17,6 @@ export default async function* fileTimes(source) {
   const slowest = [...byFile].sort((a, b) => b[1].ms - a[1].ms).slice(0, SHOWN);
   if (slowest.length === 0) return;
   yield `\nthe door's slowest test files (their tests' time summed; ${byFile.size} files):\n`;
-  for (const [file, { ms, tests }] of slowest) yield `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${String(tests).padStart(3)} tests  ${path.relative(process.cwd(), file)}\n`;
+  for (const [file, { ms, tests }] of slowest)
+    yield `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${String(tests).padStart(3)} tests  ${path.relative(process.cwd(), file)}\n`;
 }

@@ -98,7 +98,12 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
   }
   if (unbuilt.length > 0) process.exit(1);
   // TAP on stdout, as .ci/total.mjs reads it; the slowest files on stderr at the end (scripts/file-times-reporter.mjs).
-  const reporters = ['--test-reporter=tap', '--test-reporter-destination=stdout', `--test-reporter=${path.join(DOOR, 'scripts/file-times-reporter.mjs')}`, '--test-reporter-destination=stderr'];
+  const reporters = [
+    '--test-reporter=tap',
+    '--test-reporter-destination=stdout',
+    `--test-reporter=${path.join(DOOR, 'scripts/file-times-reporter.mjs')}`,
+    '--test-reporter-destination=stderr',
+  ];
   const child = spawn(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, ...reporters, ...args, ...files], { cwd: DOOR, stdio: 'inherit' });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code) => process.exit(code ?? 1));

@@ -64,7 +64,8 @@ export class AppModule {
         // What a task's ending reports the session leaves running: background commands, and delegations when it may delegate.
         {
           provide: RESIDUE_SOURCES,
-          useFactory: (background: BackgroundCommands, delegations: Delegations | null): ResidueSource[] => (delegations === null ? [background] : [background, delegations]),
+          useFactory: (background: BackgroundCommands, delegations: Delegations | null): ResidueSource[] =>
+            delegations === null ? [background] : [background, delegations],
           inject: [BackgroundCommands, Delegations],
         },
         // What a task's ending waits for: a formation member's calls' offers on their way.

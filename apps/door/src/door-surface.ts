@@ -68,13 +68,15 @@ export const DOOR_SURFACE: Provider[] = [
   { provide: RECORDS_PLANE, useFactory: recordsPlaneOf, inject: [SESSION_CONTEXT] },
   {
     provide: ControlSurface,
-    useFactory: (session: SessionContext, gate: ControlGate, drivers: DriverSelection, trace: TraceWriter) => new ControlSurface({ session, gate, drivers, trace }),
+    useFactory: (session: SessionContext, gate: ControlGate, drivers: DriverSelection, trace: TraceWriter) =>
+      new ControlSurface({ session, gate, drivers, trace }),
     inject: [SESSION_CONTEXT, ControlGate, DriverSelection, TraceWriter],
   },
   {
     // The common request (POST / with a small JSON body) takes the fast lane; the rest, Fastify's routes.
     provide: RPC_FAST_LANE,
-    useFactory: (session: SessionContext, gate: RequestGate, rpc: RpcPipeline, intake: DoorIntake) => rpcFastLane({ gate, rpc, smallIntake: intake.small, bodyLimit: bodyLimitOf(session) }),
+    useFactory: (session: SessionContext, gate: RequestGate, rpc: RpcPipeline, intake: DoorIntake) =>
+      rpcFastLane({ gate, rpc, smallIntake: intake.small, bodyLimit: bodyLimitOf(session) }),
     inject: [SESSION_CONTEXT, RequestGate, RpcPipeline, DOOR_INTAKE],
   },
   {

@@ -61,7 +61,11 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
     rewriteUrl: (req: IncomingMessage) => routableUrl(req.url),
     schemaController: NO_ROUTE_SCHEMAS,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, { bodyParser: false, logger: false, abortOnError: false });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forSession(session), adapter, {
+    bodyParser: false,
+    logger: false,
+    abortOnError: false,
+  });
   // Everything served was built by the container (app.module.ts, door-surface.ts): routed here, then listened on.
   registerDoorRoutes(app.getHttpAdapter().getInstance(), app.get<DoorRoutes>(DOOR_ROUTES));
   fastLane = app.get<RpcFastLane>(RPC_FAST_LANE);
@@ -71,7 +75,11 @@ export async function startDoor(session: SessionContext): Promise<RunningDoor> {
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   session.url = `http://${host}:${address.port}`;
 
-  app.get(Telemetry).attach({ driverKindNow: () => app.get(DriverSelection).current?.driver, url: session.url, observe: (observer) => app.get(RpcPipeline).setObserver(observer) });
+  app.get(Telemetry).attach({
+    driverKindNow: () => app.get(DriverSelection).current?.driver,
+    url: session.url,
+    observe: (observer) => app.get(RpcPipeline).setObserver(observer),
+  });
   const tasks = app.get(TaskQueue);
   const trace = app.get(TraceWriter);
   const processes = app.get(ProcessRegistry);

@@ -200,8 +200,14 @@ describe('a closing door', () => {
       assert.ok(lateAnswers.includes(closingAnswer), `some message reached the closing door: ${lateAnswers.join('; ')}`);
       for (const answers of senders) {
         const firstRejected = answers.includes(closingAnswer) ? answers.indexOf(closingAnswer) : answers.length;
-        assert.ok(answers.slice(0, firstRejected).every((a) => admitted.includes(a)), answers.join('; '));
-        assert.ok(answers.slice(firstRejected).every((a) => a === closingAnswer), answers.join('; '));
+        assert.ok(
+          answers.slice(0, firstRejected).every((a) => admitted.includes(a)),
+          answers.join('; '),
+        );
+        assert.ok(
+          answers.slice(firstRejected).every((a) => a === closingAnswer),
+          answers.join('; '),
+        );
       }
       for (const answer of await Promise.all(more)) {
         const task = taskOf(answer);

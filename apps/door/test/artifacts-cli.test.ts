@@ -56,7 +56,10 @@ describe('the operators’ artifact commands', () => {
     assert.match(readFileSync(path.join(projectStore(capsule), 'acme', 'answer', '1.0.0.yaml'), 'utf8'), /wit: "0\.1"/);
     const other = await run('publish', wasmTool('acme/answer', await componentOf(answerWat('43'))), '--capsule', capsule);
     assert.equal(other.code, 2);
-    assert.match(other.stderr, /^mur: the project store already holds acme\/answer 1\.0\.0 as sha256:[0-9a-f]{64}: a published version never changes; publish a new version\n$/);
+    assert.match(
+      other.stderr,
+      /^mur: the project store already holds acme\/answer 1\.0\.0 as sha256:[0-9a-f]{64}: a published version never changes; publish a new version\n$/,
+    );
     const global = await run('publish', skill('acme/shared', 'shared'), '--store', 'global', '--json');
     assert.equal(global.code, 0, global.stderr);
     assert.ok(existsSync(path.join(home, 'store', 'acme', 'shared', '1.0.0.tgz')));
@@ -90,13 +93,19 @@ describe('the operators’ artifact commands', () => {
     assert.equal((await run('publish', skill('acme/shared', 'newer', { version: '2.0.0' }), '--store', 'global')).code, 0);
     const conflict = await run('pull', 'acme/shared@2.0.0', '--capsule', capsule);
     assert.equal(conflict.code, 2);
-    assert.match(conflict.stderr, /^mur: murmur\.lock conflict for 'acme\/shared': murmur\.lock pins 1\.0\.0 \(sha256:[0-9a-f]{12}…\), and this pull asks for 2\.0\.0\n$/);
+    assert.match(
+      conflict.stderr,
+      /^mur: murmur\.lock conflict for 'acme\/shared': murmur\.lock pins 1\.0\.0 \(sha256:[0-9a-f]{12}…\), and this pull asks for 2\.0\.0\n$/,
+    );
     assert.equal((await run('publish', skill('acme/tampered', 'text'), '--capsule', capsule)).code, 0);
     const record = path.join(projectStore(capsule), 'acme', 'tampered', '1.0.0.yaml');
     writeFileSync(record, readFileSync(record, 'utf8').replace(/sha256:[0-9a-f]{64}/, `sha256:${'0'.repeat(64)}`));
     const tampered = await run('pull', 'acme/tampered', '--capsule', capsule);
     assert.equal(tampered.code, 1);
-    assert.match(tampered.stderr, /^mur: not-fetched: the project store's archive of acme\/tampered 1\.0\.0 does not match its recorded digest \(sha256:000000000000… recorded, sha256:[0-9a-f]{12}… found\)\n$/);
+    assert.match(
+      tampered.stderr,
+      /^mur: not-fetched: the project store's archive of acme\/tampered 1\.0\.0 does not match its recorded digest \(sha256:000000000000… recorded, sha256:[0-9a-f]{12}… found\)\n$/,
+    );
   });
 
   test('mur remove takes a pin out, whatever its origin; a name the lock does not pin is exit 2', async () => {

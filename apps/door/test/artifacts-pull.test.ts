@@ -8,7 +8,20 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { answerWat, artifactFolder, componentOf, globalStore, nativeTool, PULL_RULE, projectStore, publishInto, readLockFile, skill, wasmTool, writeLock } from './support/artifacts.js';
+import {
+  answerWat,
+  artifactFolder,
+  componentOf,
+  globalStore,
+  nativeTool,
+  PULL_RULE,
+  projectStore,
+  publishInto,
+  readLockFile,
+  skill,
+  wasmTool,
+  writeLock,
+} from './support/artifacts.js';
 import { taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
 import { send } from './support/rpc.js';
@@ -87,11 +100,23 @@ hooks:
     );
     const store = projectStore(capsule);
     const home = tempDir('home');
-    ({ digest: echoDigest } = await publishInto(store, nativeTool('acme/echo', 'printf "echo got: "; cat', { input_schema: { type: 'object', properties: { said: { type: 'string' } } } })));
-    await publishInto(store, skill('acme/guide', '# The guide\nWrite short notes.', { input_schema: { type: 'object', properties: { topic: { type: 'string' } } } }));
+    ({ digest: echoDigest } = await publishInto(
+      store,
+      nativeTool('acme/echo', 'printf "echo got: "; cat', { input_schema: { type: 'object', properties: { said: { type: 'string' } } } }),
+    ));
+    await publishInto(
+      store,
+      skill('acme/guide', '# The guide\nWrite short notes.', { input_schema: { type: 'object', properties: { topic: { type: 'string' } } } }),
+    );
     await publishInto(globalStore(home), skill('acme/elsewhere', 'held in the global store'));
     await publishInto(store, artifactFolder({ name: 'acme/formatter', version: '1.0.0', runtime: 'hook', description: 'a hook', entry: 'run' }, { run: 'x' }));
-    await publishInto(store, artifactFolder({ name: 'acme/liar', version: '1.0.0', runtime: 'tool', implementation: 'wasm', description: 'not a component', entry: 'tool.wasm' }, { 'tool.wasm': 'plain text' }));
+    await publishInto(
+      store,
+      artifactFolder(
+        { name: 'acme/liar', version: '1.0.0', runtime: 'tool', implementation: 'wasm', description: 'not a component', entry: 'tool.wasm' },
+        { 'tool.wasm': 'plain text' },
+      ),
+    );
     await publishInto(store, wasmTool('acme/levels', await componentOf(answerWat('one'))));
     await publishInto(store, wasmTool('acme/levels', await componentOf(answerWat('two', { version: '0.2.0' }), '0.2.0'), { version: '2.0.0' }), '0.2');
     await publishInto(store, skill('acme/pinned', 'pinned at 1.0.0'));
@@ -149,7 +174,10 @@ hooks:
     assert.equal(tooSoon?.output, "tool 'echo' was pulled during this turn; it can be called from the next turn");
     assert.equal(tooSoon?.status, 'error');
     const refreshed = trace.filter((r) => r.type === 'tools_refreshed');
-    assert.deepEqual(refreshed.map((r) => [r.trigger, r.added, r.removed, r.turn]), [['agent', ['echo', 'guide'], [], 2]]);
+    assert.deepEqual(
+      refreshed.map((r) => [r.trigger, r.added, r.removed, r.turn]),
+      [['agent', ['echo', 'guide'], [], 2]],
+    );
     const guide = calls.find((r) => r.type === 'skill_call');
     assert.equal(guide?.skill, 'guide');
     assert.equal(guide?.artifact, 'acme/guide');
@@ -162,7 +190,10 @@ hooks:
     assert.equal(echo?.exit_code, 0);
     assert.match(String(echo?.output), /^<untrusted-content source=tool:echo>\n\$ echo\nExit code: 0\nStdout:\necho got: \{"said":"hello"\}\n/);
     // Pinned, origin: agent; unpacked where seed 004 has staging write a tool.
-    assert.match(readLockFile(door.capsuleDir), /acme\/echo:\n {4}version: 1\.0\.0\n {4}digest: sha256:[0-9a-f]{64}\n {4}runtime: tool\n {4}origin: agent\n {4}fetched_from: project store/);
+    assert.match(
+      readLockFile(door.capsuleDir),
+      /acme\/echo:\n {4}version: 1\.0\.0\n {4}digest: sha256:[0-9a-f]{64}\n {4}runtime: tool\n {4}origin: agent\n {4}fetched_from: project store/,
+    );
     assert.ok(readdirSync(path.join(door.recordsDir, 'runtime', 'tools', 'echo')).includes('murmur.yaml'));
   });
 
@@ -176,10 +207,16 @@ hooks:
   test('every refusal opens with its token, and writes nothing', async () => {
     const before = snapshot(door);
     const cases: [string, string][] = [
-      ['pull notafullname', "not-granted: 'notafullname' is not a full name: name an artifact <scope>/<name>, <scope>/<name>@<version>, or a pattern ending in *"],
+      [
+        'pull notafullname',
+        "not-granted: 'notafullname' is not a full name: name an artifact <scope>/<name>, <scope>/<name>@<version>, or a pattern ending in *",
+      ],
       ['pull acme/delegate-task', "not-granted: E-CAP-013: 'delegate-task' is the name of a runtime-provided tool; no artifact can take it"],
       ['pull murmur/pull-artifact', "not-granted: E-CAP-013: 'pull-artifact' is the name of a runtime-provided tool; no artifact can take it"],
-      ['pull other/outside', 'not-granted: other/outside is outside the grant: capabilities.install.tool (acme/*, beta/echo) and capabilities.install.skill (acme/*) name it nowhere'],
+      [
+        'pull other/outside',
+        'not-granted: other/outside is outside the grant: capabilities.install.tool (acme/*, beta/echo) and capabilities.install.skill (acme/*) name it nowhere',
+      ],
       ['pull acme/formatter', 'not-granted: acme/formatter is a hook; artifacts are pulled as skills and tools only'],
       ['pull acme/liar', 'not-granted: acme/liar 1.0.0 says runtime: tool, implementation: wasm, and its entry tool.wasm is not a WebAssembly component'],
       ['pull acme/missing', 'not-found: no allowed place (project store, global store) holds acme/missing'],
@@ -189,10 +226,10 @@ hooks:
         'pull acme/levels@2.0.0',
         'does-not-fit: E-WIT-LEVEL-001: acme/levels 2.0.0 is built for WIT level 0.2 (it exports murmur:tool/run@0.2.0), and this mur serves WIT level 0.1; the newest version that fits is 1.0.0',
       ],
-      ['pull acme/tampered', 'not-fetched: the project store\'s archive of acme/tampered 1.0.0 does not match its recorded digest'],
+      ['pull acme/tampered', "not-fetched: the project store's archive of acme/tampered 1.0.0 does not match its recorded digest"],
       ['pull acme/pinned', "murmur.lock conflict for 'acme/pinned': murmur.lock pins 1.0.0 as sha256:"],
       ['pull acme/pinned@1.1.0', "murmur.lock conflict for 'acme/pinned': murmur.lock pins 1.0.0 (sha256:"],
-      ['pull zed/echo', "not-granted: zed/echo is outside the grant"],
+      ['pull zed/echo', 'not-granted: zed/echo is outside the grant'],
       ['pull other*', 'not-granted: other* reaches no name capabilities.install.tool (acme/*, beta/echo) or capabilities.install.skill (acme/*) grants'],
     ];
     for (const [task, refusal] of cases) {
@@ -207,7 +244,10 @@ hooks:
   test('pulling what the session holds again answers as the first pull did, and writes nothing new', async () => {
     const before = snapshot(door);
     const answer = await answerOf(door.url, 'pull acme/echo');
-    assert.equal(answer, `${fenced('pull-artifact', '{"artifact":"acme/echo","fetched_from":"project store","runtime":"tool","tool_name":"echo","version":"1.0.0"}')}\necho is in your tool list from your next turn.`);
+    assert.equal(
+      answer,
+      `${fenced('pull-artifact', '{"artifact":"acme/echo","fetched_from":"project store","runtime":"tool","tool_name":"echo","version":"1.0.0"}')}\necho is in your tool list from your next turn.`,
+    );
     assert.deepEqual(snapshot(door), before);
   });
 
@@ -225,17 +265,34 @@ hooks:
     assert.equal(data.omitted, 10);
     assert.equal(data.matches[0].artifact, 'acme/many-00');
     assert.equal(data.matches[49].artifact, 'acme/many-49');
-    assert.deepEqual(data.matches[0], { artifact: 'acme/many-00', runtime: 'skill', description: 'the acme/many-00 skill', versions: ['1.0.0'], newest_fitting: '1.0.0', held_in: ['project store'] });
+    assert.deepEqual(data.matches[0], {
+      artifact: 'acme/many-00',
+      runtime: 'skill',
+      description: 'the acme/many-00 skill',
+      versions: ['1.0.0'],
+      newest_fitting: '1.0.0',
+      held_in: ['project store'],
+    });
     assert.ok(answer.endsWith('</untrusted-content>'), 'a pattern has no note');
     const levels = JSON.parse((await answerOf(door.url, 'pull acme/l*')).split('\n')[1]!);
     assert.deepEqual(levels.matches, [
-      { artifact: 'acme/levels', runtime: 'tool', description: 'the acme/levels tool', versions: ['2.0.0', '1.0.0'], newest_fitting: '1.0.0', held_in: ['project store'] },
+      {
+        artifact: 'acme/levels',
+        runtime: 'tool',
+        description: 'the acme/levels tool',
+        versions: ['2.0.0', '1.0.0'],
+        newest_fitting: '1.0.0',
+        held_in: ['project store'],
+      },
       { artifact: 'acme/liar', runtime: 'tool', description: 'not a component', versions: ['1.0.0'], newest_fitting: '1.0.0', held_in: ['project store'] },
     ]);
   });
 
   test('remove-artifact: pinned by the operator, a hook, not installed, and removed between two calls of one turn', async () => {
-    assert.equal(await answerOf(door.url, 'remove acme/operator'), fenced('remove-artifact', 'not-removable: acme/operator is pinned with origin: operator in murmur.lock'));
+    assert.equal(
+      await answerOf(door.url, 'remove acme/operator'),
+      fenced('remove-artifact', 'not-removable: acme/operator is pinned with origin: operator in murmur.lock'),
+    );
     assert.equal(await answerOf(door.url, 'remove acme/hooked'), fenced('remove-artifact', 'not-removable: acme/hooked is a hook'));
     assert.equal(await answerOf(door.url, 'remove acme/never'), fenced('remove-artifact', '{"artifact":"acme/never","removed":false}'));
     const last = await answerOf(door.url, 'remove between');
@@ -245,11 +302,16 @@ hooks:
     assert.match(String(echoes[0]?.output), /echo got: \{"said":"before"\}/);
     assert.equal(echoes[1]?.status, 'error');
     const removal = trace.filter((r) => r.type === 'tool_call' && r.tool === 'remove-artifact').at(-1);
-    assert.equal(removal?.output, `${fenced('remove-artifact', '{"artifact":"acme/echo","removed":true}')}\necho is gone from your tool list from your next turn; a call to it is refused.`);
+    assert.equal(
+      removal?.output,
+      `${fenced('remove-artifact', '{"artifact":"acme/echo","removed":true}')}\necho is gone from your tool list from your next turn; a call to it is refused.`,
+    );
     assert.doesNotMatch(readLockFile(door.capsuleDir), /acme\/echo/);
     assert.ok(!readdirSync(path.join(door.recordsDir, 'runtime', 'tools')).includes('echo'));
     assert.equal(await answerOf(door.url, 'inventory'), 'bash, pull-artifact, remove-artifact, session-status, guide, elsewhere');
-    const refreshed = readTrace(door.recordsDir).filter((r) => r.type === 'tools_refreshed').at(-1);
+    const refreshed = readTrace(door.recordsDir)
+      .filter((r) => r.type === 'tools_refreshed')
+      .at(-1);
     assert.deepEqual([refreshed?.added, refreshed?.removed], [[], ['echo']]);
   });
 });

@@ -10,7 +10,19 @@ import assert from 'node:assert/strict';
 import { existsSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type FakeGithub, fakeGithub, globalStore, mur, nativeTool, PULL_RULE, projectStore, publishInto, readLockFile, skill, writeLock } from './support/artifacts.js';
+import {
+  type FakeGithub,
+  fakeGithub,
+  globalStore,
+  mur,
+  nativeTool,
+  PULL_RULE,
+  projectStore,
+  publishInto,
+  readLockFile,
+  skill,
+  writeLock,
+} from './support/artifacts.js';
 import { taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
 import { send } from './support/rpc.js';
@@ -48,10 +60,18 @@ describe('sources', () => {
       const pulled = await mur(['pull', 'acme/remote', '--capsule', capsule, '--source', SOURCE, '--json'], env());
       assert.equal(pulled.code, 0, pulled.stderr);
       const answer = JSON.parse(pulled.stdout);
-      assert.deepEqual([answer.artifact, answer.version, answer.runtime, answer.origin, answer.fetchedFrom], ['acme/remote', '1.0.0', 'skill', 'operator', SOURCE]);
+      assert.deepEqual(
+        [answer.artifact, answer.version, answer.runtime, answer.origin, answer.fetchedFrom],
+        ['acme/remote', '1.0.0', 'skill', 'operator', SOURCE],
+      );
       const lock = readLockFile(capsule);
       assert.match(lock, new RegExp(`scopes:\\n  acme:\\n    source: ${SOURCE}\\n    owner: "${OWNER}"\\n`));
-      assert.match(lock, new RegExp(`acme/remote:\\n    version: 1\\.0\\.0\\n    digest: sha256:[0-9a-f]{64}\\n    runtime: skill\\n    origin: operator\\n    fetched_from: ${SOURCE}\\n    owner: "${OWNER}"`));
+      assert.match(
+        lock,
+        new RegExp(
+          `acme/remote:\\n    version: 1\\.0\\.0\\n    digest: sha256:[0-9a-f]{64}\\n    runtime: skill\\n    origin: operator\\n    fetched_from: ${SOURCE}\\n    owner: "${OWNER}"`,
+        ),
+      );
       assert.ok(existsSync(path.join(projectStore(capsule), 'acme', 'remote', '1.0.0.tgz')));
       assert.ok(github.requests.includes('GET /repos/acme-org/murmur-tools'), 'the owner is read');
     });
@@ -88,7 +108,10 @@ describe('sources', () => {
   describe('a session with install.from: [stores, sources]', () => {
     let door: DoorProcess;
     before(async () => {
-      const capsule = makeCapsule(`${lifecycleManifest()}  install:\n    tool: ["acme/*", "beta/*"]\n    skill: ["acme/*", "beta/*"]\n    from: [stores, sources]\n`, SCRIPT);
+      const capsule = makeCapsule(
+        `${lifecycleManifest()}  install:\n    tool: ["acme/*", "beta/*"]\n    skill: ["acme/*", "beta/*"]\n    from: [stores, sources]\n`,
+        SCRIPT,
+      );
       writeLock(capsule, {}, { acme: { source: SOURCE, owner: String(OWNER) }, beta: { source: SOURCE } });
       const home = tempDir('home');
       // The global store cannot be read: a pull goes ahead without it, and says so.
@@ -105,7 +128,12 @@ describe('sources', () => {
         `${fenced(`{"artifact":"acme/remote-tool","fetched_from":"${SOURCE}","notes":["the global store cannot be read (ELOOP)"],"runtime":"tool","tool_name":"remote-tool","version":"1.0.0"}`)}\nremote-tool is in your tool list from your next turn.`,
       );
       assert.ok(!existsSync(path.join(projectStore(door.capsuleDir), 'acme', 'remote-tool')));
-      assert.match(readLockFile(door.capsuleDir), new RegExp(`acme/remote-tool:\\n    version: 1\\.0\\.0\\n    digest: sha256:[0-9a-f]{64}\\n    runtime: tool\\n    origin: agent\\n    fetched_from: ${SOURCE}\\n    owner: "${OWNER}"`));
+      assert.match(
+        readLockFile(door.capsuleDir),
+        new RegExp(
+          `acme/remote-tool:\\n    version: 1\\.0\\.0\\n    digest: sha256:[0-9a-f]{64}\\n    runtime: tool\\n    origin: agent\\n    fetched_from: ${SOURCE}\\n    owner: "${OWNER}"`,
+        ),
+      );
       const pulled = readTrace(door.recordsDir).find((r) => r.type === 'artifact_pulled');
       assert.equal(pulled?.fetched_from, SOURCE);
     });
@@ -113,11 +141,17 @@ describe('sources', () => {
     test('another owner, and a scope whose owner the lock does not record: E-REG-010; a source that cannot be read: not-fetched', async () => {
       github.ownerId = 999;
       try {
-        assert.equal(await answerOf('pull acme/third'), fenced(`not-fetched: E-REG-010: ${SOURCE} answers for owner 999, and murmur.lock records owner ${OWNER} for scope acme`));
+        assert.equal(
+          await answerOf('pull acme/third'),
+          fenced(`not-fetched: E-REG-010: ${SOURCE} answers for owner 999, and murmur.lock records owner ${OWNER} for scope acme`),
+        );
       } finally {
         github.ownerId = OWNER;
       }
-      assert.equal(await answerOf('pull beta/other'), fenced(`not-fetched: E-REG-010: ${SOURCE} answers for owner ${OWNER}, and murmur.lock records no owner for scope beta`));
+      assert.equal(
+        await answerOf('pull beta/other'),
+        fenced(`not-fetched: E-REG-010: ${SOURCE} answers for owner ${OWNER}, and murmur.lock records no owner for scope beta`),
+      );
       github.failWith = 503;
       try {
         assert.equal(await answerOf('pull acme/third'), fenced(`not-fetched: the global store cannot be read (ELOOP); ${SOURCE} answered 503 for acme/third`));
@@ -139,7 +173,10 @@ describe('sources', () => {
 
     test('reads no source', async () => {
       const asked = github.requests.length;
-      assert.equal(taskOf(await send(door.url, 'pull acme/third')).artifacts[0].parts[0].text, fenced('not-found: no allowed place (project store, global store) holds acme/third'));
+      assert.equal(
+        taskOf(await send(door.url, 'pull acme/third')).artifacts[0].parts[0].text,
+        fenced('not-found: no allowed place (project store, global store) holds acme/third'),
+      );
       assert.equal(github.requests.length, asked);
     });
   });

@@ -117,7 +117,10 @@ describe('staging refuses', () => {
     const pinned = await publishInto(tempDir('scratch'), skill('acme/republished', 'as first published'));
     await publishInto(projectStore(capsule), skill('acme/republished', 'published again under the same version'));
     writeLock(capsule, { 'acme/republished': { version: '1.0.0', digest: pinned.digest, runtime: 'skill' } });
-    assert.match(await refusedStart(capsule), /artifacts\[0\]: found "acme\/republished" \(murmur\.lock conflict for 'acme\/republished': murmur\.lock pins 1\.0\.0 as sha256:[0-9a-f]{12}…, and the project store holds 1\.0\.0 as sha256:[0-9a-f]{12}…\)/);
+    assert.match(
+      await refusedStart(capsule),
+      /artifacts\[0\]: found "acme\/republished" \(murmur\.lock conflict for 'acme\/republished': murmur\.lock pins 1\.0\.0 as sha256:[0-9a-f]{12}…, and the project store holds 1\.0\.0 as sha256:[0-9a-f]{12}…\)/,
+    );
   });
 });
 
@@ -149,11 +152,17 @@ describe('precedence between artifacts and shell binaries of one name', () => {
   });
 
   test('a native artifact answers ahead of the shell binary', async () => {
-    assert.equal(await answerOf('bash'), '<untrusted-content source=tool:bash>\n$ bash\nExit code: 0\nStdout:\nthe bash artifact got {"command":"echo from the shell"}\n\nStderr:\n\n</untrusted-content>');
+    assert.equal(
+      await answerOf('bash'),
+      '<untrusted-content source=tool:bash>\n$ bash\nExit code: 0\nStdout:\nthe bash artifact got {"command":"echo from the shell"}\n\nStderr:\n\n</untrusted-content>',
+    );
   });
 
   test('the shell binary answers ahead of a WASM artifact', async () => {
-    assert.equal(await answerOf('sh'), '<untrusted-content source=tool:sh>\n$ echo from the shell\nExit code: 0\nStdout:\nfrom the shell\n\nStderr:\n\n</untrusted-content>');
+    assert.equal(
+      await answerOf('sh'),
+      '<untrusted-content source=tool:sh>\n$ echo from the shell\nExit code: 0\nStdout:\nfrom the shell\n\nStderr:\n\n</untrusted-content>',
+    );
   });
 
   test('a declared skill reads as its text, unfenced, and writes skill_call', async () => {

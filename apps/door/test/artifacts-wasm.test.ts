@@ -17,13 +17,17 @@ import { readTrace } from './support/tasks.js';
 
 const SCRIPT = `
 rules:
-${['fine', 'bad', 'loop', 'grow', 'greet', 'chatty'].map((tool) => `  - match: '^call ${tool}$'
+${['fine', 'bad', 'loop', 'grow', 'greet', 'chatty']
+  .map(
+    (tool) => `  - match: '^call ${tool}$'
     turns:
       - tools:
           - tool: ${tool}
             input: {}
         answer: "{{tool.content}}"
-`).join('')}default:
+`,
+  )
+  .join('')}default:
   turns:
     - answer: no rule
 `;
@@ -69,20 +73,26 @@ describe('WASM tools', () => {
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(task));
     return task.artifacts[0].parts[0].text as string;
   };
-  const lastCall = (tool: string) => readTrace(door.recordsDir).filter((r) => r.type === 'tool_call' && r.tool === tool).at(-1);
+  const lastCall = (tool: string) =>
+    readTrace(door.recordsDir)
+      .filter((r) => r.type === 'tool_call' && r.tool === tool)
+      .at(-1);
 
   test('declared WASM tools are staged and in the tool list, each with artifact_staged', () => {
     const trace = readTrace(door.recordsDir);
     assert.deepEqual(trace.find((r) => r.type === 'session_start')?.tools_declared, ['fine', 'bad', 'loop', 'grow', 'greet', 'chatty', 'session-status']);
     const staged = trace.filter((r) => r.type === 'artifact_staged');
-    assert.deepEqual(staged.map((r) => [r.artifact, r.implementation, r.fetched_from]), [
-      ['acme/fine', 'wasm', 'project store'],
-      ['acme/bad', 'wasm', 'project store'],
-      ['acme/loop', 'wasm', 'project store'],
-      ['acme/grow', 'wasm', 'project store'],
-      ['acme/greet', 'wasm', 'project store'],
-      ['acme/chatty', 'wasm', 'project store'],
-    ]);
+    assert.deepEqual(
+      staged.map((r) => [r.artifact, r.implementation, r.fetched_from]),
+      [
+        ['acme/fine', 'wasm', 'project store'],
+        ['acme/bad', 'wasm', 'project store'],
+        ['acme/loop', 'wasm', 'project store'],
+        ['acme/grow', 'wasm', 'project store'],
+        ['acme/greet', 'wasm', 'project store'],
+        ['acme/chatty', 'wasm', 'project store'],
+      ],
+    );
     assert.ok(trace.findIndex((r) => r.type === 'artifact_staged') < trace.findIndex((r) => r.type === 'session_start'));
   });
 
@@ -95,7 +105,10 @@ describe('WASM tools', () => {
 
   test('a tool that loops forever is stopped at capabilities.wasm.max_secs, and the door goes on', async () => {
     const started = Date.now();
-    assert.equal(await answerOf('call loop'), '<untrusted-content source=tool:loop>\nthe WASM tool ran past capabilities.wasm.max_secs (2 s) and was stopped\n</untrusted-content>');
+    assert.equal(
+      await answerOf('call loop'),
+      '<untrusted-content source=tool:loop>\nthe WASM tool ran past capabilities.wasm.max_secs (2 s) and was stopped\n</untrusted-content>',
+    );
     const took = Date.now() - started;
     assert.ok(took >= 1900 && took < 8000, `took ${took} ms`);
     assert.equal(lastCall('loop')?.status, 'error');
@@ -105,14 +118,20 @@ describe('WASM tools', () => {
   test('a tool that allocates without end reaches capabilities.wasm.max_memory_mib and traps, well before its time bound', async () => {
     const started = Date.now();
     const answer = await answerOf('call grow');
-    assert.match(answer, /^<untrusted-content source=tool:grow>\nthe WASM tool trapped: .*unreachable.*\n<\/untrusted-content>\nnote: the WASM tool's memory was at 15 MiB of capabilities\.wasm\.max_memory_mib \(16 MiB\) when it trapped: a grow past the bound fails$/);
+    assert.match(
+      answer,
+      /^<untrusted-content source=tool:grow>\nthe WASM tool trapped: .*unreachable.*\n<\/untrusted-content>\nnote: the WASM tool's memory was at 15 MiB of capabilities\.wasm\.max_memory_mib \(16 MiB\) when it trapped: a grow past the bound fails$/,
+    );
     assert.ok(Date.now() - started < 1900, 'the bound, not the clock, ended it');
     const rss = Number(readFileSync(`/proc/${door.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)?.[1]) / 1024;
     assert.ok(rss < 400, `the door's resident memory stays bounded: ${rss} MiB`);
   });
 
   test('a tool that streams without end traps once its chunks pass 4 MiB', async () => {
-    assert.equal(await answerOf('call chatty'), '<untrusted-content source=tool:chatty>\nthe WASM tool trapped: the WASM tool streamed more than 4194304 bytes of chunks\n</untrusted-content>');
+    assert.equal(
+      await answerOf('call chatty'),
+      '<untrusted-content source=tool:chatty>\nthe WASM tool trapped: the WASM tool streamed more than 4194304 bytes of chunks\n</untrusted-content>',
+    );
   });
 
   test('a tool that asks for input: input-required with its prompt, chunks as text and thinking frames, the reply its result; the wait does not count against max_secs', async () => {
@@ -126,7 +145,9 @@ describe('WASM tools', () => {
     assert.equal(done.status.state, 'TASK_STATE_COMPLETED');
     assert.equal(done.artifacts[0].parts[0].text, '<untrusted-content source=tool:greet>\nHello, Ana!\n</untrusted-content>');
     await watch.waitForEvent((e) => kindOf(e) === 'frame:artifact' && taskIdOf(e) === asked.id, 'the artifact frame');
-    const frames = watch.events.filter((e) => taskIdOf(e) === asked.id && (kindOf(e) === 'frame:text' || kindOf(e) === 'frame:thinking')).map((e) => [frameOf(e).frame, frameOf(e).text]);
+    const frames = watch.events
+      .filter((e) => taskIdOf(e) === asked.id && (kindOf(e) === 'frame:text' || kindOf(e) === 'frame:thinking'))
+      .map((e) => [frameOf(e).frame, frameOf(e).text]);
     assert.deepEqual(frames.slice(0, 4), [
       ['thinking', 'looking for a name to greet'],
       ['text', 'Hello, '],
@@ -139,7 +160,10 @@ describe('WASM tools', () => {
   test('a wait for input that times out: request-input returns err, and the call fails with it', async () => {
     const asked = taskOf(await send(door.url, 'call greet', {}, { returnImmediately: true }));
     const ended = await waitForState(door.url, asked.id, 'TASK_STATE_COMPLETED', 15_000);
-    assert.equal(ended.artifacts[0].parts[0].text, '<untrusted-content source=tool:greet>\nno reply came within 5s: the question was withdrawn; go on without the answer\n</untrusted-content>');
+    assert.equal(
+      ended.artifacts[0].parts[0].text,
+      '<untrusted-content source=tool:greet>\nno reply came within 5s: the question was withdrawn; go on without the answer\n</untrusted-content>',
+    );
     assert.equal(lastCall('greet')?.status, 'error');
   });
 });

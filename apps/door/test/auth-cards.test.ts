@@ -22,8 +22,6 @@ import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.j
 import { SEED_AUTHENTICATED_CARD, SEED_PUBLIC_CARD } from './support/seed-cards.js';
 import { parseStrict, strictSkip } from './support/strict-a2a.js';
 
-
-
 const SCRIPT = 'default:\n  turns:\n    - answer: "ok"\n';
 
 /** my-agent 0.1.0 as the seed describes it: single, bash, shell and network granted, exports.files declared. */
@@ -127,7 +125,14 @@ describe('the public card of an authenticated door', () => {
 
   test('under task_acceptance: none: the five methods then GetExtendedAgentCard, no streaming, no skills', async () => {
     const card = await getCard(authedNone);
-    assert.deepEqual(card.capabilities.extensions[0].params.methods, ['murmur.WatchSession', 'GetTask', 'ListTasks', 'CancelTask', 'murmur.StopSession', 'GetExtendedAgentCard']);
+    assert.deepEqual(card.capabilities.extensions[0].params.methods, [
+      'murmur.WatchSession',
+      'GetTask',
+      'ListTasks',
+      'CancelTask',
+      'murmur.StopSession',
+      'GetExtendedAgentCard',
+    ]);
     assert.equal(card.capabilities.streaming, false);
     assert.deepEqual(card.skills, []);
     assert.deepEqual(card.securityRequirements, [{ schemes: { bearer: { list: [] } } }]);
@@ -186,7 +191,9 @@ describe('a public door', () => {
     for (const headers of variants) {
       const error = assertRpcError(await call(publicDoor.url, 'GetExtendedAgentCard', undefined, headers), -32004, JSON.stringify(headers));
       assert.equal(typeof error.message, 'string');
-      assert.deepEqual(error.data, [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNSUPPORTED_OPERATION', domain: 'a2a-protocol.org', metadata: {} }]);
+      assert.deepEqual(error.data, [
+        { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'UNSUPPORTED_OPERATION', domain: 'a2a-protocol.org', metadata: {} },
+      ]);
     }
   });
 
@@ -206,7 +213,10 @@ describe('strict ProtoJSON', () => {
       ['extended card', assertRpcResult(await as(authed.url, tokens.watcher, 'GetExtendedAgentCard'), 'extended')],
       ['public door card', await getCard(publicDoor)],
       ['authenticated task_acceptance: none card', await getCard(authedNone)],
-      ['authenticated task_acceptance: none extended card', assertRpcResult(await as(authedNone.url, tokensOf(authedNone).operator, 'GetExtendedAgentCard'), 'none extended')],
+      [
+        'authenticated task_acceptance: none extended card',
+        assertRpcResult(await as(authedNone.url, tokensOf(authedNone).operator, 'GetExtendedAgentCard'), 'none extended'),
+      ],
     ];
     for (const [name, card] of cards) {
       assert.doesNotThrow(() => parseStrict('lf.a2a.v1.AgentCard', card), name);

@@ -31,7 +31,9 @@ let door: DoorProcess;
 let tokens: string[];
 
 before(async () => {
-  door = await runDoor(makeCapsule(manifestYaml({ name: REALM, extra: authBlock({ reader: ['ListTasks', 'GetTask'] }) }), 'default:\n  turns:\n    - answer: ok\n'));
+  door = await runDoor(
+    makeCapsule(manifestYaml({ name: REALM, extra: authBlock({ reader: ['ListTasks', 'GetTask'] }) }), 'default:\n  turns:\n    - answer: ok\n'),
+  );
   tokens = Object.values(tokensOf(door));
 });
 after(async () => {
@@ -60,7 +62,24 @@ function generator(seed: number) {
   /** The control characters node:http lets a value carry: tab, and the C1 range as single bytes. */
   const controls = ['\t', '\x80', '\x85', '\x9b', '\x9f', '\xa0', '\xff'];
   const randomString = (alphabet: string, n: number) => Array.from({ length: n }, () => alphabet[int(alphabet.length)]).join('');
-  const schemes = ['Bearer', 'bearer', 'BEARER', 'Basic', 'Digest', 'Token', 'Bearer:', 'Bear', 'Bearerx', 'Bearer,', 'MAC', 'Negotiate', 'OAuth', 'B', 'bearer=', 'Bearer;'];
+  const schemes = [
+    'Bearer',
+    'bearer',
+    'BEARER',
+    'Basic',
+    'Digest',
+    'Token',
+    'Bearer:',
+    'Bear',
+    'Bearerx',
+    'Bearer,',
+    'MAC',
+    'Negotiate',
+    'OAuth',
+    'B',
+    'bearer=',
+    'Bearer;',
+  ];
 
   /** A token that is not one this session minted: a valid one changed, or a new one. */
   const wrongToken = (): string => {
@@ -102,7 +121,9 @@ function generator(seed: number) {
         lines = [`${pick(schemes)}${pick([' ', ' ', '=', ':', ''])}${int(2) ? wrongToken() : randomString(ascii, 1 + int(64))}`];
         break;
       case 'spacing':
-        lines = [`${pick(['', ' ', '  ', '\t'])}${pick(['Bearer', 'bearer'])}${pick([' ', '  ', '   ', '\t', ' \t', '\t '])}${wrongToken()}${pick(['', ' ', '  ', '\t'])}`];
+        lines = [
+          `${pick(['', ' ', '  ', '\t'])}${pick(['Bearer', 'bearer'])}${pick([' ', '  ', '   ', '\t', ' \t', '\t '])}${wrongToken()}${pick(['', ' ', '  ', '\t'])}`,
+        ];
         break;
       case 'unicode': {
         const scheme = int(2) ? 'Bearer' : utf8Bytes(pick(['Веаrer', 'Ｂｅａｒｅｒ', 'Bearer\u200b', 'Bеarer', 'ßearer', 'BEARER\u0301']));
@@ -146,7 +167,12 @@ function requestFor(c: Case): RawRequest {
     case 'list':
       return { method: 'POST', path: '/', headers: { ...RPC_HEADERS, ...headers }, body: envelope('ListTasks', {}) };
     case 'send':
-      return { method: 'POST', path: '/', headers: { ...RPC_HEADERS, ...headers }, body: envelope('SendMessage', { message: { messageId: 'f', role: 'ROLE_USER', parts: [{ text: 'x' }] } }) };
+      return {
+        method: 'POST',
+        path: '/',
+        headers: { ...RPC_HEADERS, ...headers },
+        body: envelope('SendMessage', { message: { messageId: 'f', role: 'ROLE_USER', parts: [{ text: 'x' }] } }),
+      };
     case 'get-root':
       return { method: 'GET', path: '/', headers };
     case 'post-path':
@@ -187,7 +213,8 @@ describe(`fuzzed Authorization headers (seed ${SEED})`, () => {
       }
     }
     assert.ok(accepted <= CASES / 10, `the generator makes malformed headers (${accepted} were valid)`);
-    for (const kind of ['scheme', 'spacing', 'unicode', 'long', 'control', 'lines', 'empty', 'valid-token-bad-scheme']) assert.ok((kinds.get(kind) ?? 0) > 5, `${kind} cases were played`);
+    for (const kind of ['scheme', 'spacing', 'unicode', 'long', 'control', 'lines', 'empty', 'valid-token-bad-scheme'])
+      assert.ok((kinds.get(kind) ?? 0) > 5, `${kind} cases were played`);
   });
 
   test('the door is still serving after the fuzz, and logged no failure', async () => {

@@ -57,7 +57,10 @@ function spread(headers: Record<string, string | string[]> = {}): Array<{ name: 
   const rpcBody = (body: string): RawRequest => ({ method: 'POST', path: '/', headers: { ...RPC_HEADERS, ...headers }, body });
   return [
     { name: 'ListTasks', request: listTasks(headers) },
-    { name: 'SendMessage', request: rpcBody(envelope('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'what is 2+2' }] } }, 2)) },
+    {
+      name: 'SendMessage',
+      request: rpcBody(envelope('SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'what is 2+2' }] } }, 2)),
+    },
     { name: 'GetTask of an unknown id', request: rpcBody(envelope('GetTask', { id: 'tsk_00000000000000000000000000000000' }, 3)) },
     { name: 'murmur.StopSession', request: rpcBody(envelope('murmur.StopSession', {}, 4)) },
     { name: 'GetExtendedAgentCard', request: rpcBody(envelope('GetExtendedAgentCard', undefined, 5)) },
@@ -65,7 +68,10 @@ function spread(headers: Record<string, string | string[]> = {}): Array<{ name: 
     { name: 'a push config method', request: rpcBody(envelope('CreateTaskPushNotificationConfig', {}, 7)) },
     { name: 'invalid JSON', request: rpcBody('{"jsonrpc":') },
     { name: 'a batch', request: rpcBody(`[${envelope('ListTasks', {}, 8)}]`) },
-    { name: 'no A2A-Version', request: { method: 'POST', path: '/', headers: { 'content-type': 'application/json', ...headers }, body: envelope('ListTasks', {}, 9) } },
+    {
+      name: 'no A2A-Version',
+      request: { method: 'POST', path: '/', headers: { 'content-type': 'application/json', ...headers }, body: envelope('ListTasks', {}, 9) },
+    },
     { name: 'text/plain', request: { method: 'POST', path: '/', headers: { 'content-type': 'text/plain', ...headers }, body: 'hello' } },
     { name: 'POST / without a body', request: { method: 'POST', path: '/', headers: { 'content-type': 'application/json', ...headers } } },
     { name: 'GET /', request: { method: 'GET', path: '/', headers } },
@@ -142,7 +148,13 @@ describe('the 401/403 table', () => {
     }
     // Written on a socket: the header name in two spellings is still two lines of one header.
     const body = envelope('ListTasks', {}, 1);
-    const lines = ['POST / HTTP/1.1', 'Content-Type: application/json', 'A2A-Version: 1.0', `Authorization: Bearer ${tokens.operator}`, `AUTHORIZATION: Bearer ${tokens.operator}`];
+    const lines = [
+      'POST / HTTP/1.1',
+      'Content-Type: application/json',
+      'A2A-Version: 1.0',
+      `Authorization: Bearer ${tokens.operator}`,
+      `AUTHORIZATION: Bearer ${tokens.operator}`,
+    ];
     const answer = await rawSocket(door.url, lines, body);
     assert.equal(answer.status, 401, answer.text);
     assert.match(answer.head, /\r\nwww-authenticate: Bearer realm="secure", error="invalid_token"\r\n/i);
@@ -183,7 +195,11 @@ describe('peer consent comes after the token', () => {
 
   test('a peer-origin request with a bad token is 401 invalid_token', async () => {
     assertInvalidToken(await raw(door.url, listTasks({ ...PEER, authorization: 'Bearer nope' })), REALM, 'peer, bad token');
-    assertInvalidToken(await raw(door.url, listTasks({ ...PEER, authorization: [`Bearer ${tokens.operator}`, `Bearer ${tokens.operator}`] })), REALM, 'peer, two lines');
+    assertInvalidToken(
+      await raw(door.url, listTasks({ ...PEER, authorization: [`Bearer ${tokens.operator}`, `Bearer ${tokens.operator}`] })),
+      REALM,
+      'peer, two lines',
+    );
   });
 
   test('with a valid token, every peer-origin request gets one byte-identical 403 peer_not_accepted', async () => {
@@ -209,7 +225,13 @@ describe('peer consent comes after the token', () => {
 
 describe('step 1: the card needs no token; everything else does', () => {
   test('GET the card with no token, a bad one or two lines: 200 and the public card', async () => {
-    for (const headers of [{}, { authorization: 'Basic x' }, { authorization: 'Bearer nope' }, { authorization: ['Bearer a', 'Bearer b'] }, bearer(tokens.watcher)]) {
+    for (const headers of [
+      {},
+      { authorization: 'Basic x' },
+      { authorization: 'Bearer nope' },
+      { authorization: ['Bearer a', 'Bearer b'] },
+      bearer(tokens.watcher),
+    ]) {
       const answer = await raw(door.url, { method: 'GET', path: CARD_PATH, headers });
       assert.equal(answer.status, 200, `${JSON.stringify(headers)}: ${answer.text}`);
       assert.match(String(answer.headers['content-type']), /^application\/json/);
@@ -227,7 +249,21 @@ describe('step 1: the card needs no token; everything else does', () => {
 
   test('a path that does not exist is refused 401 without a token and 404 only past the token', async () => {
     for (const { name, request } of spread()) {
-      if (!['GET /', 'PUT /', 'OPTIONS /', 'POST /nope', 'GET /tasks/tsk_x', 'DELETE /anything', 'POST to the card path', 'GET /.well-known/other.json', 'text/plain', 'POST / without a body'].includes(name)) continue;
+      if (
+        ![
+          'GET /',
+          'PUT /',
+          'OPTIONS /',
+          'POST /nope',
+          'GET /tasks/tsk_x',
+          'DELETE /anything',
+          'POST to the card path',
+          'GET /.well-known/other.json',
+          'text/plain',
+          'POST / without a body',
+        ].includes(name)
+      )
+        continue;
       assertUnauthenticated(await raw(door.url, request), REALM, `${name}, no token`);
       const withBad = { ...request, headers: { ...request.headers, authorization: 'Bearer nope' } };
       assertInvalidToken(await raw(door.url, withBad), REALM, `${name}, bad token`);
@@ -257,7 +293,11 @@ describe('every request target goes through the gate', () => {
   test('a valid token with an empty or malformed content-type: 404, not 415', async () => {
     const body = JSON.stringify(envelope('ListTasks', {}, 1));
     for (const type of ['', ';;', 'a/b/c', 'application/json, text/plain']) {
-      const answer = await rawSocket(door.url, ['POST / HTTP/1.1', `Content-Type: ${type}`, 'A2A-Version: 1.0', `Authorization: Bearer ${tokens.watcher}`], body);
+      const answer = await rawSocket(
+        door.url,
+        ['POST / HTTP/1.1', `Content-Type: ${type}`, 'A2A-Version: 1.0', `Authorization: Bearer ${tokens.watcher}`],
+        body,
+      );
       assert.equal(answer.status, 404, `[${type}]: ${answer.text}`);
       assert.equal(JSON.parse(answer.text).error, 'not_found');
       const refused = await rawSocket(door.url, ['POST / HTTP/1.1', `Content-Type: ${type}`, 'A2A-Version: 1.0'], body);
@@ -292,20 +332,41 @@ describe('where steps 2 and 11 sit in the order', () => {
 
   test('a valid token lacking the scope with a bad A2A-Version: -32009 (step 8 before step 11)', async () => {
     for (const version of ['0.3', '2.0']) {
-      const answer = await as(door.url, tokens.watcher, 'SendMessage', { message: { messageId: 'v', role: 'ROLE_USER', parts: [{ text: 'x' }] } }, { 'a2a-version': version });
+      const answer = await as(
+        door.url,
+        tokens.watcher,
+        'SendMessage',
+        { message: { messageId: 'v', role: 'ROLE_USER', parts: [{ text: 'x' }] } },
+        { 'a2a-version': version },
+      );
       const error = assertRpcError(answer, -32009, `version ${version}`);
       assert.equal(error.data[0].metadata.requestedVersion, version);
     }
-    const missing = await raw(door.url, { method: 'POST', path: '/', headers: { 'content-type': 'application/json', ...bearer(tokens.watcher) }, body: envelope('murmur.StopSession', {}) });
+    const missing = await raw(door.url, {
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': 'application/json', ...bearer(tokens.watcher) },
+      body: envelope('murmur.StopSession', {}),
+    });
     assertRpcError(missing, -32009, 'no version');
   });
 
   test('steps 6 and 7 come before step 11 too', async () => {
-    const broken = await raw(door.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, ...bearer(tokens.watcher) }, body: '{"jsonrpc":"2.0","method":"SendMessage"' });
+    const broken = await raw(door.url, {
+      method: 'POST',
+      path: '/',
+      headers: { ...RPC_HEADERS, ...bearer(tokens.watcher) },
+      body: '{"jsonrpc":"2.0","method":"SendMessage"',
+    });
     const parse = assertRpcError(broken, -32700, 'not JSON');
     assert.equal(broken.json.id, null);
     assert.equal(parse.message, 'Invalid JSON payload');
-    const notRpc = await raw(door.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, ...bearer(tokens.watcher) }, body: JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'SendMessage' }) });
+    const notRpc = await raw(door.url, {
+      method: 'POST',
+      path: '/',
+      headers: { ...RPC_HEADERS, ...bearer(tokens.watcher) },
+      body: JSON.stringify({ jsonrpc: '1.0', id: 1, method: 'SendMessage' }),
+    });
     assertRpcError(notRpc, -32600, 'not JSON-RPC 2.0');
   });
 
@@ -321,7 +382,9 @@ describe('where steps 2 and 11 sit in the order', () => {
         for (const params of [{}, 'not an object', undefined]) {
           const error = assertRpcError(await as(door.url, tokens[credential], method, params), -32003, `${credential} ${method} ${JSON.stringify(params)}`);
           assert.equal(error.message, 'push notifications are not supported by this agent');
-          assert.deepEqual(error.data, [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED', domain: 'a2a-protocol.org', metadata: {} }]);
+          assert.deepEqual(error.data, [
+            { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED', domain: 'a2a-protocol.org', metadata: {} },
+          ]);
         }
       }
     }
@@ -329,8 +392,20 @@ describe('where steps 2 and 11 sit in the order', () => {
 
   test('params that is not an object with a token lacking the scope: 403 (step 11 before step 12)', async () => {
     for (const params of [[1, 2], 'text', 5, null]) {
-      assertInsufficientScope(await as(door.url, tokens.watcher, 'SendMessage', params), REALM, 'watcher', 'SendMessage', `SendMessage ${JSON.stringify(params)}`);
-      assertInsufficientScope(await as(door.url, tokens.watcher, 'murmur.StopSession', params), REALM, 'watcher', 'murmur.StopSession', `StopSession ${JSON.stringify(params)}`);
+      assertInsufficientScope(
+        await as(door.url, tokens.watcher, 'SendMessage', params),
+        REALM,
+        'watcher',
+        'SendMessage',
+        `SendMessage ${JSON.stringify(params)}`,
+      );
+      assertInsufficientScope(
+        await as(door.url, tokens.watcher, 'murmur.StopSession', params),
+        REALM,
+        'watcher',
+        'murmur.StopSession',
+        `StopSession ${JSON.stringify(params)}`,
+      );
     }
     // And with the scope, the same params reach step 12.
     assertRpcError(await as(door.url, tokens.watcher, 'ListTasks', [1, 2]), -32602, 'watcher ListTasks [1,2]');

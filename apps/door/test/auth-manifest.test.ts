@@ -29,12 +29,14 @@ async function refused(credentials: Record<string, readonly string[]>): Promise<
   return result.stderr.slice(result.stderr.indexOf(`mur: ${file}:\n`)).replace(`mur: ${file}:\n`, 'mur: <file>:\n');
 }
 
-const ALL_SCOPES = '"SendMessage", "SendStreamingMessage", "murmur.WatchSession", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "murmur.StopSession", "resources/files", "resources/records"';
+const ALL_SCOPES =
+  '"SendMessage", "SendStreamingMessage", "murmur.WatchSession", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "murmur.StopSession", "resources/files", "resources/records"';
 const retiredLine = (credential: string, i: number, old: string, renamed: string) =>
   `  network.authentication.credentials.${credential}.scopes[${i}]: found "${old}" (an A2A 0.3 scope name; this runtime speaks A2A v1.0); allowed: its A2A v1.0 name "${renamed}"`;
 const unknownLine = (credential: string, i: number, scope: string) =>
   `  network.authentication.credentials.${credential}.scopes[${i}]: found ${JSON.stringify(scope)}; allowed: one of ${ALL_SCOPES}`;
-const OPERATOR_LINE = '  network.authentication.credentials.operator: found the key "operator"; allowed: any name but "operator", the runtime\'s own credential, which cannot be declared';
+const OPERATOR_LINE =
+  '  network.authentication.credentials.operator: found the key "operator"; allowed: any name but "operator", the runtime\'s own credential, which cannot be declared';
 const refusal = (lines: string[]) => `mur: <file>:\n${lines.join('\n')}\n`;
 
 const RETIRED: Array<[string, string]> = [
@@ -81,7 +83,15 @@ describe('credential scopes', () => {
   });
 
   test('every refusal in the file is reported, each at its own key path', async () => {
-    assert.equal(await launches.mixed, refusal([OPERATOR_LINE, retiredLine('one', 0, 'message/send', 'SendMessage'), unknownLine('one', 1, 'Foo'), retiredLine('two', 1, 'tasks/get', 'GetTask')]));
+    assert.equal(
+      await launches.mixed,
+      refusal([
+        OPERATOR_LINE,
+        retiredLine('one', 0, 'message/send', 'SendMessage'),
+        unknownLine('one', 1, 'Foo'),
+        retiredLine('two', 1, 'tasks/get', 'GetTask'),
+      ]),
+    );
   });
 
   test('a declared credential named operator is refused: the operator is the runtime’s own', async () => {
@@ -90,7 +100,17 @@ describe('credential scopes', () => {
 
   test('the v1.0 names are accepted, resources/files included', async () => {
     const home = tempDir('home');
-    const scopes = ['SendMessage', 'SendStreamingMessage', 'murmur.WatchSession', 'GetTask', 'ListTasks', 'CancelTask', 'SubscribeToTask', 'murmur.StopSession', 'resources/files'];
+    const scopes = [
+      'SendMessage',
+      'SendStreamingMessage',
+      'murmur.WatchSession',
+      'GetTask',
+      'ListTasks',
+      'CancelTask',
+      'SubscribeToTask',
+      'murmur.StopSession',
+      'resources/files',
+    ];
     const dir = makeCapsule(manifestYaml({ name: 'accepted', extra: authBlock({ everything: scopes }) }), SCRIPT);
     const door = await runDoor(dir, [], home);
     try {

@@ -117,7 +117,8 @@ describe('one scope each', () => {
     test(`${method}: its holder reaches it; each of the others is refused 403 insufficient_scope, scope="${method}"`, async () => {
       await reach(method, HOLDER[method]);
       const others = [...SCOPED_METHODS.filter((m) => m !== method).map((m) => HOLDER[m]), 'files'];
-      const params = method === 'SendMessage' || method === 'SendStreamingMessage' ? { message: message('hello') } : method.endsWith('Task') ? { id: neverHeldId(2) } : {};
+      const params =
+        method === 'SendMessage' || method === 'SendStreamingMessage' ? { message: message('hello') } : method.endsWith('Task') ? { id: neverHeldId(2) } : {};
       const answers = await Promise.all(others.map(async (credential) => ({ credential, answer: await as(door.url, tokens[credential], method, params) })));
       for (const { credential, answer } of answers) assertInsufficientScope(answer, REALM, credential, method, `${credential} → ${method}`);
     });

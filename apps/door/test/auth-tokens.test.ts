@@ -47,7 +47,13 @@ let firstControl: string;
 const controlTokenOf = (door: DoorProcess): string => JSON.parse(readFileSync(path.join(door.recordsDir, 'control-token.json'), 'utf8')).token;
 
 before(async () => {
-  const dir = makeCapsule(manifestYaml({ name: REALM, extra: authBlock({ watcher: ['GetTask', 'ListTasks', 'murmur.WatchSession'], submitter: ['SendMessage', 'SendStreamingMessage', 'GetTask'] }) }), SCRIPT);
+  const dir = makeCapsule(
+    manifestYaml({
+      name: REALM,
+      extra: authBlock({ watcher: ['GetTask', 'ListTasks', 'murmur.WatchSession'], submitter: ['SendMessage', 'SendStreamingMessage', 'GetTask'] }),
+    }),
+    SCRIPT,
+  );
   first = await runDoor(dir);
   firstOutput = captureOutput(first);
   firstTokens = readTokensFile(first.recordsDir);
@@ -109,11 +115,27 @@ async function exercise(door: DoorProcess): Promise<void> {
   }
   for (const token of Object.values(t)) {
     for (const authorization of [`Bearer ${token}x`, `Basic ${token}`, `Bearer ${token.toLowerCase()}`, token, `Bearer  ${token}`]) {
-      assert.equal((await raw(door.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, authorization }, body: envelope('ListTasks', {}) })).status, 401);
+      assert.equal(
+        (await raw(door.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, authorization }, body: envelope('ListTasks', {}) })).status,
+        401,
+      );
     }
-    assert.equal((await raw(door.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, authorization: [`Bearer ${token}`, `Bearer ${token}`] }, body: envelope('ListTasks', {}) })).status, 401);
+    assert.equal(
+      (
+        await raw(door.url, {
+          method: 'POST',
+          path: '/',
+          headers: { ...RPC_HEADERS, authorization: [`Bearer ${token}`, `Bearer ${token}`] },
+          body: envelope('ListTasks', {}),
+        })
+      ).status,
+      401,
+    );
     assert.equal((await raw(door.url, { method: 'GET', path: `/${token}`, headers: { authorization: `Bearer ${token}` } })).status, 404);
-    assert.equal((await raw(door.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, authorization: `Bearer ${token}` }, body: '{"not json' })).status, 200);
+    assert.equal(
+      (await raw(door.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, authorization: `Bearer ${token}` }, body: '{"not json' })).status,
+      200,
+    );
   }
   // Let the door flush its logs.
   await new Promise((r) => setTimeout(r, 100));
@@ -175,7 +197,12 @@ describe('tokens', () => {
       fresh.map((t) => t.credential),
       firstTokens.map((t) => t.credential),
     );
-    for (const t of fresh) assert.equal(firstTokens.some((old) => old.token === t.token), false, `${t.credential}: a new token`);
+    for (const t of fresh)
+      assert.equal(
+        firstTokens.some((old) => old.token === t.token),
+        false,
+        `${t.credential}: a new token`,
+      );
     for (const old of firstTokens) assertInvalidToken(await as(resumed.url, old.token, 'ListTasks', {}), REALM, `old ${old.credential} token`);
     for (const t of fresh) assertRpcResult(await as(resumed.url, t.token, 'GetExtendedAgentCard'), `new ${t.credential} token`);
     // The control token is minted anew too (docs/control.md): the old one is refused by the control surface.

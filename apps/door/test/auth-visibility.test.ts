@@ -121,7 +121,8 @@ describe('who sees a task', () => {
     await assertAsNeverHeld('alice', 'GetTask', (id) => ({ id }), owned.operator[0], "alice GetTask the operator's");
     const own = assertRpcResult(await as(door.url, tokens.alice, 'GetTask', { id: owned.alice[0] }), 'alice GetTask own');
     assert.equal(own.status.state, 'TASK_STATE_COMPLETED');
-    for (const id of [...owned.alice, ...owned.bob, ...owned.operator]) assertRpcResult(await as(door.url, tokens.operator, 'GetTask', { id }), `operator GetTask ${id}`);
+    for (const id of [...owned.alice, ...owned.bob, ...owned.operator])
+      assertRpcResult(await as(door.url, tokens.operator, 'GetTask', { id }), `operator GetTask ${id}`);
   });
 
   test('CancelTask and SubscribeToTask on another credential’s ended task: -32001, not the -32002 / -32004 its owner gets', async () => {
@@ -210,7 +211,10 @@ describe('who sees a task', () => {
     }
     for (const id of walked) assert.ok(owned.bob.includes(id));
     // The operator with alice's token sees any task past the cursor, not only alice's.
-    const operatorPage = assertRpcResult(await as(door.url, tokens.operator, 'ListTasks', { pageToken: first.nextPageToken, pageSize: 100 }), 'operator with alice’s token');
+    const operatorPage = assertRpcResult(
+      await as(door.url, tokens.operator, 'ListTasks', { pageToken: first.nextPageToken, pageSize: 100 }),
+      'operator with alice’s token',
+    );
     assert.equal(operatorPage.totalSize, owned.alice.length + owned.bob.length + owned.operator.length);
   });
 
@@ -273,8 +277,7 @@ describe('who sees a task', () => {
   test('murmur.WatchSession from a credential holding only that scope carries every task’s events', async () => {
     const everything = [...owned.alice, ...owned.bob, ...owned.operator];
     await watch.until((events) => everything.every((id) => events.some((e) => eventTaskId(e) === id)), 'an event of every task');
-    const canceledSeen = (id: string) =>
-      watch.events.some((e) => eventTaskId(e) === id && e.result?.statusUpdate?.status?.state === 'TASK_STATE_CANCELED');
+    const canceledSeen = (id: string) => watch.events.some((e) => eventTaskId(e) === id && e.result?.statusUpdate?.status?.state === 'TASK_STATE_CANCELED');
     await watch.until(() => [live.aliceAsk, live.bobHold, live.aliceHold].every(canceledSeen), 'the three cancellations');
     // The watcher reaches no task otherwise.
     assert.equal((await as(door.url, tokens.watcher, 'GetTask', { id: owned.alice[0] })).status, 403);

@@ -53,12 +53,18 @@ describe('background-command', () => {
 
   test('status reports a running command, its log and its work id', async () => {
     const text = await answerOf(door.url, 'status');
-    assert.match(text, /^work_id: wrk_[0-9a-f]{32}\nstate: running\nelapsed_secs: \d+\noutput: \S+\/logs\/wrk_[0-9a-f]{32}\.log\noutput_bytes: 0\noutput_shown: all$/);
+    assert.match(
+      text,
+      /^work_id: wrk_[0-9a-f]{32}\nstate: running\nelapsed_secs: \d+\noutput: \S+\/logs\/wrk_[0-9a-f]{32}\.log\noutput_bytes: 0\noutput_shown: all$/,
+    );
   });
 
   test('wait returns when the command exits, with its exit code, status and output', async () => {
     const text = await answerOf(door.url, 'wait');
-    assert.match(text, /^work_id: wrk_[0-9a-f]{32}\nstate: exited\nelapsed_secs: \d+\nwaited_secs: \d+\nexit_code: 0\nstatus: ok\noutput: .+\noutput_bytes: 23\noutput_shown: all\n\nfinished-in-background$/);
+    assert.match(
+      text,
+      /^work_id: wrk_[0-9a-f]{32}\nstate: exited\nelapsed_secs: \d+\nwaited_secs: \d+\nexit_code: 0\nstatus: ok\noutput: .+\noutput_bytes: 23\noutput_shown: all\n\nfinished-in-background$/,
+    );
   });
 
   test('stop ends the command with its process group: state stopped, 128 + SIGTERM', async () => {
@@ -74,21 +80,27 @@ describe('background-command', () => {
     assert.equal(await answerOf(door.url, 'bad operation'), 'operation "restart" is not one of status, wait, stop');
     assert.equal(await answerOf(door.url, 'bad wait'), 'wait_secs 1.5 is not a whole number');
     const calls = readTrace(door.recordsDir).filter((r) => r.type === 'tool_call' && r.tool === 'background-command');
-    assert.ok(calls.some((r) => r.status === 'error'), 'a refused call is recorded as an error');
+    assert.ok(
+      calls.some((r) => r.status === 'error'),
+      'a refused call is recorded as an error',
+    );
   });
 });
 
 describe('lifecycle.after_task: exit', () => {
   test('the session closes by itself once its task ends: exit 0, the task kept, the registry entry gone', async () => {
     const manifest = lifecycleManifest({ acceptance: 'single' }).replace('  task_acceptance: single', '  task_acceptance: single\n  after_task: exit');
-    const door = await runDoor(makeCapsule(manifest, "rules: []\ndefault:\n  turns:\n    - answer: done once\n"), ['--task', 'once']);
+    const door = await runDoor(makeCapsule(manifest, 'rules: []\ndefault:\n  turns:\n    - answer: done once\n'), ['--task', 'once']);
     try {
       const exited = await door.exited;
       assert.equal(exited.code, 0, door.stderr());
       const sessions = path.join(door.home, 'sessions');
       assert.deepEqual(existsSync(sessions) ? readdirSync(sessions) : [], []);
       const ends = readTrace(door.recordsDir).filter((r) => r.type === 'task_end');
-      assert.deepEqual(ends.map((r) => [r.task_id, r.state]), [[door.launchTaskId, 'TASK_STATE_COMPLETED']]);
+      assert.deepEqual(
+        ends.map((r) => [r.task_id, r.state]),
+        [[door.launchTaskId, 'TASK_STATE_COMPLETED']],
+      );
       assert.ok(readTrace(door.recordsDir).some((r) => r.type === 'session_end'));
     } finally {
       await door.stop();
@@ -97,7 +109,7 @@ describe('lifecycle.after_task: exit', () => {
 
   test('a resumed session keeps that task', async () => {
     const manifest = lifecycleManifest({ acceptance: 'single' }).replace('  task_acceptance: single', '  task_acceptance: single\n  after_task: exit');
-    const capsule = makeCapsule(manifest, "rules: []\ndefault:\n  turns:\n    - answer: done once\n");
+    const capsule = makeCapsule(manifest, 'rules: []\ndefault:\n  turns:\n    - answer: done once\n');
     const first = await runDoor(capsule, ['--task', 'once']);
     await first.exited;
     const again = await runDoor(capsule, ['--resume', first.sessionId], first.home);

@@ -150,7 +150,10 @@ describe('CancelTask', () => {
     for (let i = 0; i < 5; i++) {
       const asked = taskOf(await send(door.url, 'hold on'));
       assert.equal(asked.status.state, 'TASK_STATE_INPUT_REQUIRED');
-      const [cancel, reply] = await Promise.all([cancelTask(door.url, asked.id), sendMessage(door.url, 'main', { taskId: asked.id }, { returnImmediately: true })]);
+      const [cancel, reply] = await Promise.all([
+        cancelTask(door.url, asked.id),
+        sendMessage(door.url, 'main', { taskId: asked.id }, { returnImmediately: true }),
+      ]);
       assert.equal(resultOf(cancel).status.state, 'TASK_STATE_CANCELED');
       if (reply.json.error) assertRpcError(reply, -32004, undefined, { taskId: asked.id, state: 'TASK_STATE_CANCELED' });
       else assert.equal(taskOf(reply).status.state, 'TASK_STATE_WORKING');
@@ -235,7 +238,11 @@ describe('background commands and murmur.StopSession', () => {
     const answer = task.artifacts[0].parts[0].text as string;
     const workId = /work_id: (wrk_[0-9a-f]+)/.exec(answer)?.[1];
     assert.ok(workId, `the tool result names a work id: ${answer}`);
-    assert.deepEqual(task.artifacts.map((a: { artifactId: string }) => a.artifactId), ['response'], 'a completed task carries no residue artifact');
+    assert.deepEqual(
+      task.artifacts.map((a: { artifactId: string }) => a.artifactId),
+      ['response'],
+      'a completed task carries no residue artifact',
+    );
     const commands = task.metadata.murmur.runningCommands;
     assert.equal(commands.length, 1);
     assert.deepEqual(Object.keys(commands[0]).sort(), ['binary', 'command', 'runningMs', 'workId']);

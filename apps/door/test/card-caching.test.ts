@@ -114,7 +114,12 @@ describe('the extended card', () => {
   });
 
   test('a refusal carries no card caching headers', async () => {
-    const refused = await raw(authed.url, { method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: '{"jsonrpc":"2.0","id":1,"method":"GetExtendedAgentCard"}' });
+    const refused = await raw(authed.url, {
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"GetExtendedAgentCard"}',
+    });
     assert.equal(refused.status, 401);
     assert.equal(refused.headers.etag, undefined);
     assert.equal(refused.headers['cache-control'], undefined);

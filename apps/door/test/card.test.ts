@@ -24,7 +24,6 @@ const CAPSULE_URI = 'https://docs.murmur.nexus/reference/agent-card/#murmur-caps
 const STREAM_URI = 'https://docs.murmur.nexus/reference/streaming-protocol/#murmur-stream-v1';
 const CARD_PATH = '/.well-known/agent-card.json';
 
-
 /** The door extension's methods for a public door under none (seed 000, "Door extension" table). */
 const SEED_NONE_METHODS = ['murmur.WatchSession', 'GetTask', 'ListTasks', 'CancelTask', 'murmur.StopSession'];
 
@@ -89,7 +88,19 @@ let none: DoorProcess;
 let bare: DoorProcess;
 
 before(async () => {
-  const bareManifest = ['name: bare-agent', 'version: 2.3.4-rc.1', 'inference:', '  driver: script', '  script: script.yaml', 'exports:', '  peer_files: {}', '  files: {}', '  peer_tasks:', '    accept: true', ''].join('\n');
+  const bareManifest = [
+    'name: bare-agent',
+    'version: 2.3.4-rc.1',
+    'inference:',
+    '  driver: script',
+    '  script: script.yaml',
+    'exports:',
+    '  peer_files: {}',
+    '  files: {}',
+    '  peer_tasks:',
+    '    accept: true',
+    '',
+  ].join('\n');
   [single, queue, none, bare] = await Promise.all([
     runDoor(makeCapsule(myAgent('single'), SCRIPT)),
     runDoor(makeCapsule(myAgent('queue'), SCRIPT)),

@@ -97,7 +97,11 @@ test('a door run through bin/mur.js loads the bundle, and of node_modules only s
   assert.ok(ownCode.length > 1, `the door's own modules were recorded: ${loads.join('\n')}`);
   for (const file of ownCode) assert.ok(file.startsWith(path.join(DOOR_DIST, 'bundle', 'cli')), `loaded outside the bundle: ${file}`);
   const packages = new Set(files.map(packageOf).filter((name): name is string => name !== null));
-  assert.deepEqual([...packages].filter((name) => !RUN_TIME_PACKAGES.has(name)), [], `packages loaded from node_modules at run time:\n${loads.join('\n')}`);
+  assert.deepEqual(
+    [...packages].filter((name) => !RUN_TIME_PACKAGES.has(name)),
+    [],
+    `packages loaded from node_modules at run time:\n${loads.join('\n')}`,
+  );
   assert.ok(packages.has('sqlite3'), 'sqlite3 loads from node_modules');
 });
 

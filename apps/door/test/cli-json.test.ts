@@ -71,7 +71,9 @@ describe('--json on mur watch, cancel and stop', () => {
       assert.ok(['status', 'artifact', 'frame'].includes(line.event));
       assert.ok('statusUpdate' in line.result || 'artifactUpdate' in line.result);
     }
-    assert.ok(ofTask.some((line) => line.event === 'status' && 'statusUpdate' in line.result && line.result.statusUpdate.status.state === 'TASK_STATE_WORKING'));
+    assert.ok(
+      ofTask.some((line) => line.event === 'status' && 'statusUpdate' in line.result && line.result.statusUpdate.status.state === 'TASK_STATE_WORKING'),
+    );
   });
 
   test('mur watch --json: a lost connection ends with {"event":"lost"} and exit 1', async () => {

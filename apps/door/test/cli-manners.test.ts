@@ -75,7 +75,11 @@ describe('completion', () => {
   test('bash completes the commands and a command’s flags from its own usage', async () => {
     const script = (await runMur(['completion', 'bash'], home)).stdout;
     const run = (words: string[]) =>
-      spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(${words.map((w) => `"${w}"`).join(' ')}); COMP_CWORD=${words.length - 1}; _mur; echo "\${COMPREPLY[*]}"`], { encoding: 'utf8' }).stdout.trim();
+      spawnSync(
+        'bash',
+        ['-c', `${script}\nCOMP_WORDS=(${words.map((w) => `"${w}"`).join(' ')}); COMP_CWORD=${words.length - 1}; _mur; echo "\${COMPREPLY[*]}"`],
+        { encoding: 'utf8' },
+      ).stdout.trim();
     assert.equal(run(['mur', 'wa']), 'watch');
     assert.equal(run(['mur', 'watch', '--to']), '--token');
     assert.equal(run(['mur', 'run', '--de']), '--deadline');
@@ -119,7 +123,10 @@ default:
 
   test('mur watch | head: a closed pipe ends mur quietly, exit 0, no stack trace', async () => {
     await send(door.url, 'say before');
-    const piped = spawn('sh', ['-c', `"${process.execPath}" "${MUR_CLI}" watch ${door.sessionId} | head -1`], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const piped = spawn('sh', ['-c', `"${process.execPath}" "${MUR_CLI}" watch ${door.sessionId} | head -1`], {
+      env: { ...process.env, MURMUR_HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     piped.stderr.on('data', (d) => (stderr += d));
     let stdout = '';

@@ -129,7 +129,10 @@ describe('mur ps', () => {
     assert.match(lines[0], /^NAME\s+VERSION\s+ADDRESS\s+SESSION\s+PID\s+STATE$/);
     assert.equal(lines.length, 7);
     const line = (id: string) => lines.find((l) => l.includes(id)) ?? '';
-    assert.match(line(open.sessionId), new RegExp(`^open-door\\s+0\\.1\\.0\\s+${open.url.replace(/\./g, '\\.')}\\s+${open.sessionId}\\s+${open.pid}\\s+reachable$`));
+    assert.match(
+      line(open.sessionId),
+      new RegExp(`^open-door\\s+0\\.1\\.0\\s+${open.url.replace(/\./g, '\\.')}\\s+${open.sessionId}\\s+${open.pid}\\s+reachable$`),
+    );
     assert.match(line(OLD_ID), /^old-runtime\s+0\.0\.9\s+.*\s+unreachable: its card has no supportedInterfaces/);
     assert.match(line(STALE_ID), new RegExp(`unreachable: its process ${stalePid} is gone \\(a stale record\\): removed from the registry$`));
   });
@@ -139,7 +142,12 @@ describe('mur ps', () => {
     const result = await runMur(['stop', OLD_ID], home);
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
-    assert.match(result.stderr, new RegExp(`^mur: session ${OLD_ID} \\(old-runtime 0\\.0\\.9, pid ${oldProcess.pid}\\) at ${old.url} is unreachable: its card has no supportedInterfaces`));
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `^mur: session ${OLD_ID} \\(old-runtime 0\\.0\\.9, pid ${oldProcess.pid}\\) at ${old.url} is unreachable: its card has no supportedInterfaces`,
+      ),
+    );
     assert.match(result.stderr, /it was not signalled\n$/);
     assert.equal(posts(), 0, 'no murmur.StopSession was sent');
     assert.equal(oldProcess.exitCode, null);
@@ -192,10 +200,38 @@ describe('mur ps as a tree: a formation’s members under it, a delegation’s c
     registerFake(home, { sessionId: id('2'), name: 'critic-capsule', url: 'http://127.0.0.1:9', pid, startedAt: at(2), formation: formation('critic') });
     registerFake(home, { sessionId: id('3'), name: 'worker', url: 'http://127.0.0.1:9', pid, startedAt: at(3), formation: formation('worker') });
     registerFake(home, { sessionId: id('4'), name: 'planner', url: 'http://127.0.0.1:9', pid, startedAt: at(4), formation: formation('planner', true) });
-    registerFake(home, { sessionId: id('5'), name: 'helper', url: 'http://127.0.0.1:9', pid, startedAt: at(5), delegation: { parentSessionId: id('3'), delegationId: 'dlg_aa' } });
-    registerFake(home, { sessionId: id('6'), name: 'deeper', url: 'http://127.0.0.1:9', pid, startedAt: at(6), delegation: { parentSessionId: id('5'), delegationId: 'dlg_bb' } });
-    registerFake(home, { sessionId: id('7'), name: 'second', url: 'http://127.0.0.1:9', pid, startedAt: at(7), delegation: { parentSessionId: id('1'), delegationId: 'dlg_cc' } });
-    registerFake(home, { sessionId: id('8'), name: 'orphan', url: 'http://127.0.0.1:9', pid, startedAt: at(8), delegation: { parentSessionId: id('9'), delegationId: 'dlg_dd' } });
+    registerFake(home, {
+      sessionId: id('5'),
+      name: 'helper',
+      url: 'http://127.0.0.1:9',
+      pid,
+      startedAt: at(5),
+      delegation: { parentSessionId: id('3'), delegationId: 'dlg_aa' },
+    });
+    registerFake(home, {
+      sessionId: id('6'),
+      name: 'deeper',
+      url: 'http://127.0.0.1:9',
+      pid,
+      startedAt: at(6),
+      delegation: { parentSessionId: id('5'), delegationId: 'dlg_bb' },
+    });
+    registerFake(home, {
+      sessionId: id('7'),
+      name: 'second',
+      url: 'http://127.0.0.1:9',
+      pid,
+      startedAt: at(7),
+      delegation: { parentSessionId: id('1'), delegationId: 'dlg_cc' },
+    });
+    registerFake(home, {
+      sessionId: id('8'),
+      name: 'orphan',
+      url: 'http://127.0.0.1:9',
+      pid,
+      startedAt: at(8),
+      delegation: { parentSessionId: id('9'), delegationId: 'dlg_dd' },
+    });
   };
 
   before(async () => {
@@ -204,12 +240,18 @@ describe('mur ps as a tree: a formation’s members under it, a delegation’s c
     supervisor = sleeper();
     mkdirSync(path.join(home, 'formations'), { recursive: true });
     const members = ['planner', 'worker', 'critic'].map((member, i) => ({ member, sessionId: id(String(4 - i)), url: 'http://127.0.0.1:9', pid }));
-    writeFileSync(path.join(home, 'formations', `trio-${supervisor.pid}.json`), JSON.stringify({ name: 'trio', pid: supervisor.pid, rosterFile: '/x/roster.yaml', entry: 'planner', members, startedAt: at(0) }));
+    writeFileSync(
+      path.join(home, 'formations', `trio-${supervisor.pid}.json`),
+      JSON.stringify({ name: 'trio', pid: supervisor.pid, rosterFile: '/x/roster.yaml', entry: 'planner', members, startedAt: at(0) }),
+    );
   });
 
   test('--json lists the rows in tree order, each child carrying its parent', async () => {
     registerSessions();
-    const rows = JSON.parse((await runMur(['ps', '--json'], home)).stdout) as (PsRow & { formation?: { member: string }; parent?: { sessionId: string; delegationId: string } })[];
+    const rows = JSON.parse((await runMur(['ps', '--json'], home)).stdout) as (PsRow & {
+      formation?: { member: string };
+      parent?: { sessionId: string; delegationId: string };
+    })[];
     assert.deepEqual(
       rows.map((r) => r.name),
       ['solo', 'second', 'planner', 'worker', 'helper', 'deeper', 'critic-capsule', 'orphan'],
@@ -240,6 +282,9 @@ describe('mur ps as a tree: a formation’s members under it, a delegation’s c
       'orphan (delegation dlg_dd)',
     ]);
     assert.match(out[0], /^NAME\s+VERSION\s+ADDRESS\s+SESSION\s+PID\s+STATE$/);
-    assert.match(out.find((l) => l.startsWith('│     └─ deeper'))!, new RegExp(`${id('6')}\\s+${pid}\\s+unreachable: its process ${pid} is gone \\(a stale record\\): removed from the registry$`));
+    assert.match(
+      out.find((l) => l.startsWith('│     └─ deeper'))!,
+      new RegExp(`${id('6')}\\s+${pid}\\s+unreachable: its process ${pid} is gone \\(a stale record\\): removed from the registry$`),
+    );
   });
 });

@@ -22,7 +22,11 @@ function exitOf(child: ChildProcess): Promise<{ code: number | null; signal: Nod
 }
 
 /** Spawns `mur ARGS`, and sends SIGTERM in the same turn as the first line of stdout matching `announcement`. */
-async function signalOnAnnouncement(args: string[], home: string, announcement: RegExp): Promise<{ line: string; exit: { code: number | null; signal: NodeJS.Signals | null } }> {
+async function signalOnAnnouncement(
+  args: string[],
+  home: string,
+  announcement: RegExp,
+): Promise<{ line: string; exit: { code: number | null; signal: NodeJS.Signals | null } }> {
   const child = spawn(process.execPath, [MUR_CLI, ...args], { env: { ...process.env, MURMUR_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
@@ -54,10 +58,13 @@ test('mur run closes and exits 0 on a SIGTERM sent the moment it announces, its 
 
 test('a formation stops its members and exits 0 on a SIGTERM sent the moment it announces', async () => {
   const callee = (name: string) => ({ manifest: memberManifest(name, { callee: true }), script: SCRIPT });
-  const roster = makeFormation('name: trio\nentry: lead\nmembers:\n  lead: { capsule: ./lead }\n  helper: { capsule: ./helper }\nrules:\n  - from: lead\n    to: [helper]\n', {
-    lead: { manifest: memberManifest('lead'), script: SCRIPT },
-    helper: callee('helper'),
-  });
+  const roster = makeFormation(
+    'name: trio\nentry: lead\nmembers:\n  lead: { capsule: ./lead }\n  helper: { capsule: ./helper }\nrules:\n  - from: lead\n    to: [helper]\n',
+    {
+      lead: { manifest: memberManifest('lead'), script: SCRIPT },
+      helper: callee('helper'),
+    },
+  );
   for (let i = 0; i < 6; i++) {
     const home = tempDir('home');
     const { line, exit } = await signalOnAnnouncement(['run', '--roster', roster, '--json'], home, /^\{/);
@@ -71,7 +78,9 @@ test('a formation stops its members and exits 0 on a SIGTERM sent the moment it 
 });
 
 test('a formation member closes and exits 0 on a SIGTERM sent the moment it announces', async () => {
-  const roster = makeFormation('name: solo\nentry: only\nmembers:\n  only: { capsule: ./only }\n', { only: { manifest: memberManifest('only'), script: SCRIPT } });
+  const roster = makeFormation('name: solo\nentry: only\nmembers:\n  only: { capsule: ./only }\n', {
+    only: { manifest: memberManifest('only'), script: SCRIPT },
+  });
   for (let i = 0; i < 6; i++) {
     const home = tempDir('home');
     const member = forkMember(roster, 'only', home);

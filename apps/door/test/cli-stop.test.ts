@@ -41,7 +41,10 @@ describe('mur stop', () => {
   test('an authenticated door is stopped with the operator token from tokens.json; nothing live is said plainly', async () => {
     const door = await runDoor(
       makeCapsule(
-        manifest({ name: 'guarded', extra: ['network:', '  authentication:', '    scheme: bearer', '    credentials:', '      reader:', '        scopes: [GetTask]'] }),
+        manifest({
+          name: 'guarded',
+          extra: ['network:', '  authentication:', '    scheme: bearer', '    credentials:', '      reader:', '        scopes: [GetTask]'],
+        }),
         BACKGROUND_SCRIPT,
       ),
     );

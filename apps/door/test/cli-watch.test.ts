@@ -62,7 +62,13 @@ describe('mur watch on a live door', () => {
     // The replay: sent without Last-Event-ID, the v1.0 door replays its whole buffer after connection-ack.
     await watcher.waitFor(new RegExp(`${think}  completed`), 'the replay of the last task');
     const out = watcher.stdout();
-    assert.match(out, new RegExp(`^${TIME}  ${chunks}  working  inference turn 1\\nalpha beta gamma\\n${TIME}  ${chunks}  response: alpha beta gamma\\n${TIME}  ${chunks}  completed`, 'm'));
+    assert.match(
+      out,
+      new RegExp(
+        `^${TIME}  ${chunks}  working  inference turn 1\\nalpha beta gamma\\n${TIME}  ${chunks}  response: alpha beta gamma\\n${TIME}  ${chunks}  completed`,
+        'm',
+      ),
+    );
     assert.match(out, new RegExp(`^${TIME}  ${tool}  tool bash exit 3 \\(\\d+ ms\\)$`, 'm'));
     assert.match(out, new RegExp(`^${TIME}  ${tool}  response: tool said 3$`, 'm'));
     assert.match(out, new RegExp(`^${TIME}  ${think}  response: thought$`, 'm'));
@@ -144,12 +150,18 @@ describe('mur watch against a scripted door: gap, lagged, unknown frames, header
     // with Last-Event-ID, which mur watch never sends, so a scripted door is the one way to show the warning.
     fake = await tinyServer((_req, res, body) => {
       const id = JSON.parse(body).id;
-      const event = (result: unknown, eventId?: string) => `${eventId === undefined ? '' : `id: ${eventId}\n`}data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
+      const event = (result: unknown, eventId?: string) =>
+        `${eventId === undefined ? '' : `id: ${eventId}\n`}data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
       const frame = (f: Record<string, unknown>) => ({
         message: { messageId: 'msg_x', role: 'ROLE_AGENT', parts: [{ text: f.frame }], metadata: { [STREAM_URI]: f } },
       });
       const carrier = (f: Record<string, unknown>) => ({
-        statusUpdate: { taskId: 'tsk_f', contextId: 'ctx_f', status: { state: 'TASK_STATE_WORKING', timestamp: '2026-10-13T09:00:00.000Z' }, metadata: { [STREAM_URI]: f } },
+        statusUpdate: {
+          taskId: 'tsk_f',
+          contextId: 'ctx_f',
+          status: { state: 'TASK_STATE_WORKING', timestamp: '2026-10-13T09:00:00.000Z' },
+          metadata: { [STREAM_URI]: f },
+        },
       });
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.write(event(frame({ frame: 'connection-ack', role: 'observer', conversationMode: 'stateless', brandNew: true })));
@@ -161,7 +173,12 @@ describe('mur watch against a scripted door: gap, lagged, unknown frames, header
             statusUpdate: {
               taskId: 'tsk_f',
               contextId: 'ctx_f',
-              status: { state: 'TASK_STATE_WORKING', message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'inference turn 2' }] }, timestamp: '2026-10-13T09:00:00.000Z', mood: 'x' },
+              status: {
+                state: 'TASK_STATE_WORKING',
+                message: { messageId: 'm', role: 'ROLE_AGENT', parts: [{ text: 'inference turn 2' }] },
+                timestamp: '2026-10-13T09:00:00.000Z',
+                mood: 'x',
+              },
               unknownKey: { deep: 1 },
             },
           },
@@ -217,7 +234,10 @@ describe('mur watch on an authenticated door', () => {
   before(async () => {
     door = await runDoor(
       makeCapsule(
-        manifest({ name: 'guarded', extra: ['network:', '  authentication:', '    scheme: bearer', '    credentials:', '      reader:', '        scopes: [GetTask]'] }),
+        manifest({
+          name: 'guarded',
+          extra: ['network:', '  authentication:', '    scheme: bearer', '    credentials:', '      reader:', '        scopes: [GetTask]'],
+        }),
         SCRIPT,
       ),
     );

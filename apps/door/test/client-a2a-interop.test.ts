@@ -64,7 +64,9 @@ describe('@a2a-js/sdk JSON-RPC client against the door', () => {
       sent.push({ url: String(input), headers, method: JSON.parse(String(init?.body ?? '{}')).method });
       return fetch(input, init);
     };
-    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: recording })] }));
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: recording })] }),
+    );
     client = await factory.createFromUrl(door.url);
   });
   after(() => door.stop());

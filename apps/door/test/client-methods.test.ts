@@ -166,7 +166,9 @@ describe('MurmurClient on a public door', () => {
 
   test('a request without A2A-Version: VersionNotSupportedError, and the raw answer agrees', async () => {
     const stripping: FetchLike = (input, init) => {
-      const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).filter(([name]) => name.toLowerCase() !== 'a2a-version'));
+      const headers = Object.fromEntries(
+        Object.entries((init.headers ?? {}) as Record<string, string>).filter(([name]) => name.toLowerCase() !== 'a2a-version'),
+      );
       return fetch(input, { ...init, headers });
     };
     const versionless = new MurmurClient(door.url, { fetch: stripping, retry: { maxRetries: 0 } });
@@ -191,7 +193,13 @@ describe('MurmurClient on a public door', () => {
     assert.equal(artifact?.kind === 'artifact' && artifact.response.artifactUpdate.artifact.parts[0].text, 'one two three');
     const last = events.at(-2);
     assert.equal(last?.kind === 'status' && last.response.statusUpdate.status.state, 'TASK_STATE_COMPLETED');
-    assert.deepEqual(events.at(-1), { kind: 'connection', state: 'closed', reason: 'natural-end', attempt: 0, lastEventId: last?.kind === 'status' ? last.id : null });
+    assert.deepEqual(events.at(-1), {
+      kind: 'connection',
+      state: 'closed',
+      reason: 'natural-end',
+      attempt: 0,
+      lastEventId: last?.kind === 'status' ? last.id : null,
+    });
 
     const napping = await client.sendText('nap', { returnImmediately: true });
     const followed = collect(client.subscribeToTask(napping.id));
@@ -231,7 +239,10 @@ describe('MurmurClient on an authenticated door', () => {
   before(async () => {
     door = await runDoor(
       makeCapsule(
-        manifest({ name: 'client-secure', extra: ['network:', '  authentication:', '    scheme: bearer', '    credentials:', '      watcher:', '        scopes: [GetTask]'] }),
+        manifest({
+          name: 'client-secure',
+          extra: ['network:', '  authentication:', '    scheme: bearer', '    credentials:', '      watcher:', '        scopes: [GetTask]'],
+        }),
         SCRIPT,
       ),
     );

@@ -79,7 +79,16 @@ describe('@murmur/client installed from its packed tarball', () => {
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'integrator', private: true, type: 'module' }));
     const installed = await run(
       'npm',
-      ['install', ...tarballs.map((t) => path.join(packs, t)), '--no-save', '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=warn'],
+      [
+        'install',
+        ...tarballs.map((t) => path.join(packs, t)),
+        '--no-save',
+        '--ignore-scripts',
+        '--prefer-offline',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=warn',
+      ],
       { cwd: project },
     );
     // On a Node the packages promise (this one), no dependency's engines exclude it (issue 26).

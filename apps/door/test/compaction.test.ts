@@ -93,7 +93,10 @@ default:
     const d = await door(scriptedManifest({ window: 8000, threshold: 0.5, keepTurns: 1 }), script);
     const task = taskOf(await send(d.url, 'go'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(task).slice(0, 500));
-    assert.match(answerText(task), /^saw <\[compaction\] The conversation before this point was compacted to save context\. A summary of it:\nscripted summary of \d+ characters of earlier conversation>$/);
+    assert.match(
+      answerText(task),
+      /^saw <\[compaction\] The conversation before this point was compacted to save context\. A summary of it:\nscripted summary of \d+ characters of earlier conversation>$/,
+    );
     const [record] = compactions(d);
     assert.equal(record.summarized_messages, 1);
     assert.ok((record.tokens_after as number) < (record.tokens_before as number));
@@ -124,8 +127,12 @@ default:
   });
 
   test('session-status reports the window, the budget and its basis', async () => {
-    const script = 'default:\n  turns:\n    - usage: { input: 100, output: 5 }\n      tools:\n        - tool: session-status\n          input: {}\n      answer: "{{tool.stdout}}"\n';
-    const manifest = scriptedManifest({ window: 8000, threshold: 0.8, keepTurns: 4 }).replace('      context_window: 8000', '      context_window: 8000\n      max_input_tokens: 5000');
+    const script =
+      'default:\n  turns:\n    - usage: { input: 100, output: 5 }\n      tools:\n        - tool: session-status\n          input: {}\n      answer: "{{tool.stdout}}"\n';
+    const manifest = scriptedManifest({ window: 8000, threshold: 0.8, keepTurns: 4 }).replace(
+      '      context_window: 8000',
+      '      context_window: 8000\n      max_input_tokens: 5000',
+    );
     const d = await door(manifest, script);
     const status = JSON.parse(answerText(taskOf(await send(d.url, 'status'))));
     assert.deepEqual(status.context, { used_tokens: 105, window_tokens: 8000, budget_tokens: 5000, budget_basis: 'max_input_tokens', measured_by: 'actual' });
@@ -167,7 +174,10 @@ capabilities:
       const d = await door(manifest);
       const before = fake.requests.length;
       for (let i = 1; i <= 8; i++) {
-        fake.enqueue({ toolCalls: [{ id: `call_long${i}`, name: 'bash', input: { command: `head -c 3200 /dev/zero | tr '\\0' ${'abcdefgh'[i - 1]}` } }], usage: { input: 0, output: 20 } });
+        fake.enqueue({
+          toolCalls: [{ id: `call_long${i}`, name: 'bash', input: { command: `head -c 3200 /dev/zero | tr '\\0' ${'abcdefgh'[i - 1]}` } }],
+          usage: { input: 0, output: 20 },
+        });
       }
       fake.enqueue({ text: ['finished'], usage: { input: 0, output: 3 } });
       const task = taskOf(await send(d.url, 'a long job', {}, { returnImmediately: true }));
@@ -181,7 +191,9 @@ capabilities:
       );
       const records = compactions(d);
       assert.ok(records.length >= 1, 'the conversation was compacted');
-      assert.ok(records.every((r) => r.failed === undefined && r.tokens_before_source === 'actual' && (r.tokens_after as number) < (r.tokens_before as number)));
+      assert.ok(
+        records.every((r) => r.failed === undefined && r.tokens_before_source === 'actual' && (r.tokens_after as number) < (r.tokens_before as number)),
+      );
       assert.ok(records.every((r) => r.budget_tokens === LIMIT - 1000));
     });
   }

@@ -123,16 +123,27 @@ describe('environment settings, read once when the process starts', { concurrenc
   });
 
   test('a relative MURMUR_HOME is refused, not taken relative to wherever mur happens to run', async () => {
-    assert.equal(await refusedRun(['run', capsule], { MURMUR_HOME: 'murmur-home' }), 'mur: the environment:\n  MURMUR_HOME: found "murmur-home"; allowed: an absolute path\n');
+    assert.equal(
+      await refusedRun(['run', capsule], { MURMUR_HOME: 'murmur-home' }),
+      'mur: the environment:\n  MURMUR_HOME: found "murmur-home"; allowed: an absolute path\n',
+    );
   });
 
   test('every command reads them at start: mur ps refuses a bad value too', async () => {
-    assert.equal(await refusedRun(['ps'], { MURMUR_PEER_FETCH_MAX_BYTES: '-1' }), 'mur: the environment:\n  MURMUR_PEER_FETCH_MAX_BYTES: found "-1"; allowed: whole bytes from 1 to 268435456\n');
+    assert.equal(
+      await refusedRun(['ps'], { MURMUR_PEER_FETCH_MAX_BYTES: '-1' }),
+      'mur: the environment:\n  MURMUR_PEER_FETCH_MAX_BYTES: found "-1"; allowed: whole bytes from 1 to 268435456\n',
+    );
   });
 
   test('mur run --roster: the supervisor refuses at start, before any member', async () => {
-    const roster = makeFormation('name: team\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n', { planner: { manifest: memberManifest('planner'), script: SCRIPT } });
-    assert.equal(await refusedRun(['run', '--roster', roster], { OTEL_SDK_DISABLED: 'off' }), 'mur: the environment:\n  OTEL_SDK_DISABLED: found "off"; allowed: true or false, in any case\n');
+    const roster = makeFormation('name: team\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n', {
+      planner: { manifest: memberManifest('planner'), script: SCRIPT },
+    });
+    assert.equal(
+      await refusedRun(['run', '--roster', roster], { OTEL_SDK_DISABLED: 'off' }),
+      'mur: the environment:\n  OTEL_SDK_DISABLED: found "off"; allowed: true or false, in any case\n',
+    );
   });
 
   test('an empty value is an unset one: the door starts', async () => {

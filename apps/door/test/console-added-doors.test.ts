@@ -31,9 +31,9 @@ describe('mur console --door', { skip: outside === null ? 'no non-loopback IPv4 
 
   before(async () => {
     door = await runDoor(path.join(REPO_ROOT, 'examples/secure'), ['--host', outside!]);
-    const operator = (JSON.parse(readFileSync(path.join(door.recordsDir, 'tokens.json'), 'utf8')) as { tokens: { credential: string; token: string }[] }).tokens.find(
-      (t) => t.credential === 'operator',
-    )!.token;
+    const operator = (
+      JSON.parse(readFileSync(path.join(door.recordsDir, 'tokens.json'), 'utf8')) as { tokens: { credential: string; token: string }[] }
+    ).tokens.find((t) => t.credential === 'operator')!.token;
     const tokenFile = path.join(tempDir('token'), 'operator.token');
     writeFileSync(tokenFile, `${operator}\n`);
     // docs/cli.md: an added door is named by its host:port.

@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { MurmurClient } from '@murmur/client';
-import { type ConsoleFormation, type ConsoleFormationsResponse, type ConsoleTaskRecordPage, RECORD_CALLS_SUFFIX, type RecordMemberCallsResponse, RECORDS_PLANE_PATH } from '@murmur/protocol';
+import {
+  type ConsoleFormation,
+  type ConsoleFormationsResponse,
+  type ConsoleTaskRecordPage,
+  RECORD_CALLS_SUFFIX,
+  type RecordMemberCallsResponse,
+  RECORDS_PLANE_PATH,
+} from '@murmur/protocol';
 import { startTestConsole } from './support/console.js';
 import { until } from './support/client-cli.js';
 import { tempDir } from './support/door-process.js';
@@ -32,7 +39,17 @@ default:
     - answer: "worker: {{continuation}}"
 `;
 
-const HELPER_MANIFEST = ['name: helper', 'version: 0.1.0', 'lifecycle:', '  task_acceptance: single', 'inference:', '  driver: script', '  script: script.yaml', '  max_turns: 4', ''].join('\n');
+const HELPER_MANIFEST = [
+  'name: helper',
+  'version: 0.1.0',
+  'lifecycle:',
+  '  task_acceptance: single',
+  'inference:',
+  '  driver: script',
+  '  script: script.yaml',
+  '  max_turns: 4',
+  '',
+].join('\n');
 const HELPER = `
 default:
   turns:
@@ -65,7 +82,13 @@ describe("the formation view API's delegations", () => {
     });
     const roster = makeFormation(ROSTER, {
       planner: { manifest: memberManifest('planner', { acceptance: 'queue', lifecycle: ['delegation_deadline_secs: 60'] }), script: PLANNER },
-      worker: { manifest: memberManifest('worker', { callee: true, lifecycle: ['delegation_deadline_secs: 60'] }).replace('capabilities:\n', 'capabilities:\n  spawn:\n    allow: [../helper]\n'), script: WORKER },
+      worker: {
+        manifest: memberManifest('worker', { callee: true, lifecycle: ['delegation_deadline_secs: 60'] }).replace(
+          'capabilities:\n',
+          'capabilities:\n  spawn:\n    allow: [../helper]\n',
+        ),
+        script: WORKER,
+      },
       // Not a member: the sub-capsule worker may delegate to, beside the members.
       helper: { manifest: HELPER_MANIFEST, script: HELPER },
     });
@@ -79,7 +102,8 @@ describe("the formation view API's delegations", () => {
     await formation?.mur.exited;
   });
 
-  const formations = async (): Promise<ConsoleFormation[]> => ((await (await fetch(`${consoleUrl}/api/formations`)).json()) as ConsoleFormationsResponse).formations;
+  const formations = async (): Promise<ConsoleFormation[]> =>
+    ((await (await fetch(`${consoleUrl}/api/formations`)).json()) as ConsoleFormationsResponse).formations;
 
   test('none before any task', async () => {
     const [viewed] = await formations();
@@ -88,11 +112,15 @@ describe("the formation view API's delegations", () => {
 
   test("a delegation reads running, then completed; it names the member, the member task planner's call started, and its tool call", async () => {
     await new MurmurClient(formation.member('planner').url).sendText('the kite', { returnImmediately: true });
-    const running = await until(async () => {
-      const [viewed] = await formations();
-      const d = viewed.delegations[0];
-      return d?.status === 'running' ? { viewed, d } : undefined;
-    }, 'the delegation running', 30_000);
+    const running = await until(
+      async () => {
+        const [viewed] = await formations();
+        const d = viewed.delegations[0];
+        return d?.status === 'running' ? { viewed, d } : undefined;
+      },
+      'the delegation running',
+      30_000,
+    );
     const { d } = running;
     assert.match(d.delegationId, /^dlg_/);
     assert.equal(d.member, 'worker');
@@ -107,7 +135,11 @@ describe("the formation view API's delegations", () => {
     const call = running.viewed.calls.find((c) => c.callee === 'worker');
     assert.equal(d.taskId, call?.memberTaskId);
 
-    const ended = await until(async () => (await formations())[0].delegations.find((x) => x.delegationId === d.delegationId && x.ended), 'the delegation ended', 30_000);
+    const ended = await until(
+      async () => (await formations())[0].delegations.find((x) => x.delegationId === d.delegationId && x.ended),
+      'the delegation ended',
+      30_000,
+    );
     assert.equal(ended.status, 'completed');
     assert.equal(Date.parse(ended.endedAt ?? '') - Date.parse(ended.startedAt), ended.elapsedMs);
     assert.equal(ended.startedAt, d.startedAt);
@@ -132,7 +164,9 @@ describe("the formation view API's delegations", () => {
       assert.equal(onHost.delegations.length, 1);
       assert.deepEqual(found[0].delegations, onHost.delegations);
       // The worker's door serves it under its calls, named by the session's capsule.
-      const { delegations } = (await (await fetch(`${formation.member('worker').url}${RECORDS_PLANE_PATH}${RECORD_CALLS_SUFFIX}`)).json()) as RecordMemberCallsResponse;
+      const { delegations } = (await (
+        await fetch(`${formation.member('worker').url}${RECORDS_PLANE_PATH}${RECORD_CALLS_SUFFIX}`)
+      ).json()) as RecordMemberCallsResponse;
       assert.deepEqual(delegations, onHost.delegations);
     } finally {
       await elsewhere.close();

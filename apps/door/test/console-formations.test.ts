@@ -71,7 +71,10 @@ describe('the formation view API', () => {
     });
     const roster = makeFormation(ROSTER, {
       planner: { manifest: memberManifest('planner', { acceptance: 'queue', lifecycle: ['delegation_deadline_secs: 30'] }), script: PLANNER },
-      worker: { manifest: memberManifest('worker', { callee: true }).replace('capabilities:\n', 'capabilities:\n  shell:\n    allow: [bash]\n'), script: WORKER },
+      worker: {
+        manifest: memberManifest('worker', { callee: true }).replace('capabilities:\n', 'capabilities:\n  shell:\n    allow: [bash]\n'),
+        script: WORKER,
+      },
       critic: { manifest: memberManifest('critic', { callee: true }), script: CRITIC },
     });
     formation = await runFormation(roster, home);
@@ -206,10 +209,14 @@ describe('the formation view API', () => {
     } catch {
       // a member may stop with its supervisor
     }
-    const [viewed] = await until(async () => {
-      const list = await formations();
-      return list[0]?.members.find((m) => m.member === 'critic')?.session === 'ended' ? list : undefined;
-    }, 'critic ended', 20_000);
+    const [viewed] = await until(
+      async () => {
+        const list = await formations();
+        return list[0]?.members.find((m) => m.member === 'critic')?.session === 'ended' ? list : undefined;
+      },
+      'critic ended',
+      20_000,
+    );
     assert.equal(viewed.state, 'stale');
     assert.equal(viewed.calls.length, 4, 'the calls stay readable from the traces');
     for (const m of formation.members) {
@@ -231,6 +238,9 @@ describe('the formation view API', () => {
     assert.deepEqual(await listed.json(), { formations: [] }, 'the registered formation is not read for it (this console adds no door)');
     const answer = await fetch(`${consoleUrl.replace('127.0.0.1', outside)}/api/formations/elsewhere`);
     assert.equal(answer.status, 403);
-    assert.deepEqual(await answer.json(), { error: 'not_loopback', message: `mur console reads this machine's records and formations for a loopback peer only, not for ${outside}` });
+    assert.deepEqual(await answer.json(), {
+      error: 'not_loopback',
+      message: `mur console reads this machine's records and formations for a loopback peer only, not for ${outside}`,
+    });
   });
 });

@@ -159,18 +159,20 @@ describe('the record API', () => {
   });
 
   test('summaries by task ids, across sessions, for tables and timeline headers', async () => {
-    const { tasks } = await get<{ tasks: { taskId: string; input: string | null }[] }>(`/api/records/tasks?ids=${ids.build},${ids.live},tsk_${'0'.repeat(32)},bad`);
-    assert.deepEqual(
-      Object.fromEntries(tasks.map((t) => [t.taskId, t.input])),
-      { [ids.build]: 'build the kite\nsecond line', [ids.live]: 'hello there' },
+    const { tasks } = await get<{ tasks: { taskId: string; input: string | null }[] }>(
+      `/api/records/tasks?ids=${ids.build},${ids.live},tsk_${'0'.repeat(32)},bad`,
     );
+    assert.deepEqual(Object.fromEntries(tasks.map((t) => [t.taskId, t.input])), { [ids.build]: 'build the kite\nsecond line', [ids.live]: 'hello there' });
   });
 
   test('exports a task’s record as NDJSON: the task line, then every entry', async () => {
     const answer = await fetch(`${consoleUrl}/api/records/tasks/${ids.build}/export`);
     assert.equal(answer.status, 200);
     assert.match(answer.headers.get('content-type') ?? '', /^application\/x-ndjson/);
-    const lines = (await answer.text()).trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = (await answer.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const record = await get<ConsoleTaskRecordPage>(`/api/records/tasks/${ids.build}`);
     assert.deepEqual(lines[0], { kind: 'task', ...record.task });
     assert.deepEqual(lines.slice(1), record.entries);
@@ -178,30 +180,46 @@ describe('the record API', () => {
 
   test('filters a session’s tasks by state and context beside q', async () => {
     const waiting = await get<ConsoleTaskSummariesPage>(`/api/records/sessions/${ended.sessionId}/tasks?state=TASK_STATE_COMPLETED&q=kite`);
-    assert.deepEqual(waiting.tasks.map((t) => t.taskId), [ids.build]);
+    assert.deepEqual(
+      waiting.tasks.map((t) => t.taskId),
+      [ids.build],
+    );
     const failed = await get<ConsoleTaskSummariesPage>(`/api/records/sessions/${ended.sessionId}/tasks?state=TASK_STATE_FAILED`);
     assert.equal(failed.total, 0);
     const ctx = waiting.tasks[0].contextId;
     const byContext = await get<ConsoleTaskSummariesPage>(`/api/records/sessions/${ended.sessionId}/tasks?contextId=${ctx}`);
-    assert.deepEqual(byContext.tasks.map((t) => t.taskId), [ids.build]);
+    assert.deepEqual(
+      byContext.tasks.map((t) => t.taskId),
+      [ids.build],
+    );
   });
 
   test('exports a whole session’s record as NDJSON: the session, then each task and its entries', async () => {
     const answer = await fetch(`${consoleUrl}/api/records/sessions/${ended.sessionId}/export`);
     assert.equal(answer.status, 200);
     assert.match(answer.headers.get('content-type') ?? '', /^application\/x-ndjson/);
-    const lines = (await answer.text()).trimEnd().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await answer.text())
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     assert.equal(lines[0].kind, 'session');
     assert.equal(lines[0].sessionId, ended.sessionId);
     const taskLines = lines.filter((l) => l.kind === 'task').map((l) => l.taskId);
     assert.deepEqual(new Set(taskLines), new Set([ids.build, ids.deploy]));
     const record = await get<ConsoleTaskRecordPage>(`/api/records/tasks/${ids.build}`);
     const start = lines.findIndex((l) => l.kind === 'task' && l.taskId === ids.build);
-    assert.deepEqual(lines.slice(start + 1, start + 1 + record.entries.length), record.entries.map((e) => ({ taskId: ids.build, ...e })));
+    assert.deepEqual(
+      lines.slice(start + 1, start + 1 + record.entries.length),
+      record.entries.map((e) => ({ taskId: ids.build, ...e })),
+    );
   });
 
   test('unknown or malformed ids answer 404 not_found', async () => {
-    for (const p of ['/api/records/tasks/tsk_00000000000000000000000000000000', '/api/records/tasks/../../etc', `/api/records/sessions/ses_${'0'.repeat(32)}/tasks`]) {
+    for (const p of [
+      '/api/records/tasks/tsk_00000000000000000000000000000000',
+      '/api/records/tasks/../../etc',
+      `/api/records/sessions/ses_${'0'.repeat(32)}/tasks`,
+    ]) {
       const answer = await fetch(`${consoleUrl}${p}`);
       assert.equal(answer.status, 404, p);
       assert.equal(((await answer.json()) as { error: string }).error, 'not_found');

@@ -113,7 +113,10 @@ describe('the rollups', () => {
     assert.equal(rollup.time.inputMs, records.inputMs);
     assert.ok(rollup.time.inputMs > 0, 'the deploy task waited for its reply');
     assert.equal(rollup.duration.count, 4);
-    assert.equal(rollup.buckets.reduce((n, b) => n + b.tasks, 0), 4);
+    assert.equal(
+      rollup.buckets.reduce((n, b) => n + b.tasks, 0),
+      4,
+    );
     const bash = rollup.tools.find((t) => t.tool === 'bash');
     assert.equal(bash?.calls, 2);
     assert.ok((bash?.p50 ?? 0) >= 100, 'each bash call slept 0.1 s');

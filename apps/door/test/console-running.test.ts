@@ -98,10 +98,18 @@ describe('the running-now watch', () => {
   before(async () => {
     const capsule = makeCapsule(manifestYaml({ name: 'watched' }), SCRIPT);
     const roster = makeFormation(ROSTER, {
-      lead: { manifest: memberManifest('lead', { acceptance: 'queue' }).replace('capabilities:\n', 'capabilities:\n  shell:\n    allow: [bash]\n'), script: BUSY },
+      lead: {
+        manifest: memberManifest('lead', { acceptance: 'queue' }).replace('capabilities:\n', 'capabilities:\n  shell:\n    allow: [bash]\n'),
+        script: BUSY,
+      },
       helper: { manifest: memberManifest('helper', { callee: true }), script: 'default:\n  turns:\n    - answer: ok\n' },
     });
-    const started = await Promise.all([runDoor(capsule, [], home), runDoor(capsule, [], home), runDoor(path.join(REPO_ROOT, 'examples/secure'), [], home), runFormation(roster, home)]);
+    const started = await Promise.all([
+      runDoor(capsule, [], home),
+      runDoor(capsule, [], home),
+      runDoor(path.join(REPO_ROOT, 'examples/secure'), [], home),
+      runFormation(roster, home),
+    ]);
     doors.push(started[0], started[1]);
     secure = started[2];
     formation = started[3];
@@ -149,7 +157,7 @@ describe('the running-now watch', () => {
     assert.deepEqual(doorOf(live, refusing.url)?.origin, 'added');
   });
 
-  test("a task in a tool call reads the tool; a task waiting for input reads its prompt; a reply moves it on", async () => {
+  test('a task in a tool call reads the tool; a task waiting for input reads its prompt; a reply moves it on', async () => {
     // Each door runs one task at a time (task_acceptance: queue): the tool call on one, the question on the other.
     const sleeper = new MurmurClient(doors[0].url);
     const asker = new MurmurClient(doors[1].url);
@@ -210,7 +218,10 @@ describe('the running-now watch', () => {
     // A second mur console on the same home, started after the task: its watch begins with the task already there.
     const other = await startTestConsole(home);
     try {
-      const seen = await until(async () => doorOf(await snapshot(other.url), doors[1].url)?.tasks.find((t) => t.taskId === asking.id && t.activity.kind === 'input'), 'the seeded task');
+      const seen = await until(
+        async () => doorOf(await snapshot(other.url), doors[1].url)?.tasks.find((t) => t.taskId === asking.id && t.activity.kind === 'input'),
+        'the seeded task',
+      );
       assert.deepEqual(seen.activity, { kind: 'input', prompt: 'Which colour, ask Bo?' });
     } finally {
       await other.close();

@@ -99,7 +99,10 @@ test('the control token: minted at launch with its id, mode 0600, apart from the
   assert.equal(json.code, 0, json.stderr);
   const printed = JSON.parse(json.stdout);
   assert.deepEqual(printed.control, control);
-  assert.deepEqual(printed.tokens.map((t: { credential: string }) => t.credential), ['operator', 'watcher']);
+  assert.deepEqual(
+    printed.tokens.map((t: { credential: string }) => t.credential),
+    ['operator', 'watcher'],
+  );
   const text = await runMur(['token'], door.home);
   assert.equal(text.code, 0, text.stderr);
   assert.match(text.stdout, new RegExp(`^control {6}${control.token} {2}the control surface \\(/control\\), not the door$`, 'm'));
@@ -118,7 +121,13 @@ test('GET /control: the settings it changes, the value now and each choice, usab
         choices: [
           { name: 'first', driver: 'script', usable: true },
           { name: 'second', driver: 'script', usable: true },
-          { name: 'nokey', driver: 'openai-compatible', model: 'never-called', usable: false, problem: 'its key variable MURMUR_TEST_UNSET_KEY (api_key_env) is not set' },
+          {
+            name: 'nokey',
+            driver: 'openai-compatible',
+            model: 'never-called',
+            usable: false,
+            problem: 'its key variable MURMUR_TEST_UNSET_KEY (api_key_env) is not set',
+          },
         ],
       },
     ],
@@ -127,10 +136,18 @@ test('GET /control: the settings it changes, the value now and each choice, usab
 
 test('a switch from outside mid-task: applied at the next inference call, with control_change then control_applied', async () => {
   const before = controlRecords().length;
-  const sent = await rpc(door.url, 'SendMessage', { message: userMessage('steer me'), configuration: { returnImmediately: true } }, bearer(doorTokens.operator));
+  const sent = await rpc(
+    door.url,
+    'SendMessage',
+    { message: userMessage('steer me'), configuration: { returnImmediately: true } },
+    bearer(doorTokens.operator),
+  );
   const taskId = sent.json.result.task.id as string;
   // The first call has been made and its tool is waiting: switch now, then let the tool finish.
-  await waitFor(async () => (readTrace(door.recordsDir).some((r) => r.type === 'inference' && r.task_id === taskId) ? true : undefined), 'the first inference record');
+  await waitFor(
+    async () => (readTrace(door.recordsDir).some((r) => r.type === 'inference' && r.task_id === taskId) ? true : undefined),
+    'the first inference record',
+  );
   const switched = await change('second');
   assert.equal(switched.status, 200, switched.text);
   assert.deepEqual(switched.json, {
@@ -166,7 +183,14 @@ test('a switch from outside mid-task: applied at the next inference call, with c
   const again = await change('second');
   assert.equal(again.status, 200);
   assert.equal(again.json.message, 'inference.driver is already second; nothing changes');
-  assert.deepEqual(controlRecords().at(-1), { type: 'control_change', principal: 'operator', token_id: control.tokenId, setting: 'inference.driver', from: 'second', to: 'second' });
+  assert.deepEqual(controlRecords().at(-1), {
+    type: 'control_change',
+    principal: 'operator',
+    token_id: control.tokenId,
+    setting: 'inference.driver',
+    from: 'second',
+    to: 'second',
+  });
 });
 
 test("an undeclared choice and a choice whose key is unset: 422 with switch-driver's messages, control_refused, nothing switches", async () => {
@@ -196,7 +220,11 @@ test("an undeclared choice and a choice whose key is unset: 422 with switch-driv
 test('a wrong token, a door token and a malformed Authorization: 401 from the control surface, with no record', async () => {
   const before = controlRecords().length;
   const post = (headers: Record<string, string | string[]>) =>
-    atControl({ method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ setting: 'inference.driver', value: 'first' }) });
+    atControl({
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ setting: 'inference.driver', value: 'first' }),
+    });
   assertRefusal(
     await post({}),
     401,
@@ -211,10 +239,22 @@ test('a wrong token, a door token and a malformed Authorization: 401 from the co
   assertRefusal(await post(bearer(doorTokens.operator)), 401, 'invalid_token', doorToken, INVALID);
   assertRefusal(await post(bearer(doorTokens.watcher)), 401, 'invalid_token', doorToken, INVALID);
   assertRefusal(await atControl({ headers: bearer(doorTokens.operator) }), 401, 'invalid_token', doorToken, INVALID);
-  assertRefusal(await post({ authorization: [`Bearer ${control.token}`, `Bearer ${control.token}`] }), 401, 'invalid_token', 'send one Authorization header, not several', INVALID);
+  assertRefusal(
+    await post({ authorization: [`Bearer ${control.token}`, `Bearer ${control.token}`] }),
+    401,
+    'invalid_token',
+    'send one Authorization header, not several',
+    INVALID,
+  );
   assertRefusal(await post({ authorization: `Basic ${control.token}` }), 401, 'invalid_token', 'the Authorization header must be Bearer <token>', INVALID);
   // The token comes before the path: a path under /control/ says nothing without it.
-  assertRefusal(await atControl({ path: '/control/settings' }), 401, 'unauthenticated', "the control surface needs the session's control token: send Authorization: Bearer <token> (mur token prints it)", REALM);
+  assertRefusal(
+    await atControl({ path: '/control/settings' }),
+    401,
+    'unauthenticated',
+    "the control surface needs the session's control token: send Authorization: Bearer <token> (mur token prints it)",
+    REALM,
+  );
   assert.equal(controlRecords().length, before);
   const now = await atControl({ headers: bearer(control.token) });
   assert.equal(now.json.settings[0].value, 'second', 'nothing switched');
@@ -223,7 +263,10 @@ test('a wrong token, a door token and a malformed Authorization: 401 from the co
 test('the door refuses the control token: 401 invalid_token, as any token it did not mint', async () => {
   const answer = await rpc(door.url, 'GetTask', { id: 'tsk_00000000000000000000000000000000' }, bearer(control.token));
   assert.equal(answer.status, 401);
-  assert.equal(answer.text, JSON.stringify({ error: 'invalid_token', message: 'this token was not minted by this session, or the session has been restarted since' }));
+  assert.equal(
+    answer.text,
+    JSON.stringify({ error: 'invalid_token', message: 'this token was not minted by this session, or the session has been restarted since' }),
+  );
 });
 
 test('the path, the method and the body: 404, 405 with Allow, 400 — none recorded', async () => {
@@ -269,7 +312,12 @@ test('mur control: prints the settings, switches with the control token from the
   assert.deepEqual(switched, { code: 0, stdout: 'inference.driver: second → first (script); the next inference call is served by first\n', stderr: '' });
   const json = await runMur(['control', 'driver', 'first', '--json'], door.home);
   assert.equal(json.code, 0, json.stderr);
-  assert.deepEqual(JSON.parse(json.stdout), { setting: 'inference.driver', from: 'first', to: 'first', message: 'inference.driver is already first; nothing changes' });
+  assert.deepEqual(JSON.parse(json.stdout), {
+    setting: 'inference.driver',
+    from: 'first',
+    to: 'first',
+    message: 'inference.driver is already first; nothing changes',
+  });
 
   const undeclared = await runMur(['control', door.sessionId, 'driver', 'bogus'], door.home);
   assert.deepEqual(undeclared, {
@@ -311,7 +359,13 @@ test('a public door mints a control token too: the control surface still asks fo
   try {
     const minted = JSON.parse(readFileSync(path.join(open.recordsDir, 'control-token.json'), 'utf8')) as { tokenId: string; token: string };
     const bare = await httpRequest(open.url, { method: 'GET', path: '/control' });
-    assertRefusal(bare, 401, 'unauthenticated', "the control surface needs the session's control token: send Authorization: Bearer <token> (mur token prints it)", 'Bearer realm="open control"');
+    assertRefusal(
+      bare,
+      401,
+      'unauthenticated',
+      "the control surface needs the session's control token: send Authorization: Bearer <token> (mur token prints it)",
+      'Bearer realm="open control"',
+    );
     const read = await httpRequest(open.url, { method: 'GET', path: '/control', headers: bearer(minted.token) });
     assert.equal(read.status, 200);
     assert.deepEqual(read.json.settings[0].choices, [{ name: 'script', driver: 'script', usable: true }]);

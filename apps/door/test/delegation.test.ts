@@ -41,7 +41,18 @@ default:
 `;
 
 const manifest = (name: string, extra: string[] = []) =>
-  [`name: ${name}`, 'version: 0.2.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml', '  max_turns: 6', ...extra, ''].join('\n');
+  [
+    `name: ${name}`,
+    'version: 0.2.0',
+    'lifecycle:',
+    '  task_acceptance: queue',
+    'inference:',
+    '  driver: script',
+    '  script: script.yaml',
+    '  max_turns: 6',
+    ...extra,
+    '',
+  ].join('\n');
 
 /** parent/ and worker/ side by side; the parent may delegate to ../worker. */
 function capsules(parentExtra: string[] = []): string {
@@ -73,12 +84,29 @@ interface RpcAnswer {
 async function completion(url: string, headers: Record<string, string>, token?: string): Promise<{ status: number; body: RpcAnswer }> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'a2a-version': '1.0', 'x-murmur-task-origin': 'completion', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      'content-type': 'application/json',
+      'a2a-version': '1.0',
+      'x-murmur-task-origin': 'completion',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 7,
       method: 'SendMessage',
-      params: { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ data: { delegation_id: headers['x-murmur-delegation-id'] ?? '', task_id: 'tsk_x', status: 'completed', output: 'POSTED-BY-TEST' }, mediaType: 'application/json' }] } },
+      params: {
+        message: {
+          messageId: 'm1',
+          role: 'ROLE_USER',
+          parts: [
+            {
+              data: { delegation_id: headers['x-murmur-delegation-id'] ?? '', task_id: 'tsk_x', status: 'completed', output: 'POSTED-BY-TEST' },
+              mediaType: 'application/json',
+            },
+          ],
+        },
+      },
     }),
   });
   return { status: res.status, body: (await res.json()) as RpcAnswer };
@@ -87,7 +115,8 @@ async function completion(url: string, headers: Record<string, string>, token?: 
 /** Waits until probe holds (until() takes undefined as "not yet"). */
 const waitFor = (probe: () => boolean | Promise<boolean>, what: string, ms = 15_000) => until(async () => ((await probe()) ? true : undefined), what, ms);
 
-const responseText = (task: { artifacts?: { artifactId: string; parts: { text?: string }[] }[] }) => task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0]?.text ?? '';
+const responseText = (task: { artifacts?: { artifactId: string; parts: { text?: string }[] }[] }) =>
+  task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0]?.text ?? '';
 
 describe('delegate-task on a public parent door', () => {
   const home = tempDir('home');
@@ -103,7 +132,10 @@ describe('delegate-task on a public parent door', () => {
     const task = await client.sendText('count the files');
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
     const text = responseText(task as never);
-    assert.match(text, /^\[delegate-task\] delegation dlg_[0-9a-f]{32} to worker ended completed:\n<untrusted-content source=delegation:worker>\nWORKER-ANSWER\n<\/untrusted-content>/);
+    assert.match(
+      text,
+      /^\[delegate-task\] delegation dlg_[0-9a-f]{32} to worker ended completed:\n<untrusted-content source=delegation:worker>\nWORKER-ANSWER\n<\/untrusted-content>/,
+    );
     assert.match(text, /\[delegate-task\] Every delegation this task made has ended, and the outcomes are above\. Answer the task with them now\.$/);
     const trace = traceOf(parent.recordsDir);
     const start = trace.find((r) => r.type === 'delegation_start') as Record<string, string>;
@@ -121,7 +153,10 @@ describe('delegate-task on a public parent door', () => {
   });
 
   test('-31001: a completion addressed to another session, with its ErrorInfo', async () => {
-    const { status, body } = await completion(parent.url, { 'x-murmur-completion-session': 'ses_0123456789abcdef0123456789abcdef', 'x-murmur-delegation-id': 'dlg_x' });
+    const { status, body } = await completion(parent.url, {
+      'x-murmur-completion-session': 'ses_0123456789abcdef0123456789abcdef',
+      'x-murmur-delegation-id': 'dlg_x',
+    });
     assert.equal(status, 200);
     assert.equal(body.error?.code, -31001);
     assert.deepEqual(body.error?.data?.[0]?.metadata, { addressedSession: 'ses_0123456789abcdef0123456789abcdef' });
@@ -130,7 +165,10 @@ describe('delegate-task on a public parent door', () => {
   });
 
   test('-31002: a completion for a delegation no task here awaits (unknown, or already delivered)', async () => {
-    const unknown = await completion(parent.url, { 'x-murmur-completion-session': parent.sessionId, 'x-murmur-delegation-id': 'dlg_0123456789abcdef0123456789abcdef' });
+    const unknown = await completion(parent.url, {
+      'x-murmur-completion-session': parent.sessionId,
+      'x-murmur-delegation-id': 'dlg_0123456789abcdef0123456789abcdef',
+    });
     assert.equal(unknown.body.error?.code, -31002);
     assert.equal(unknown.body.error?.data?.[0]?.reason, 'COMPLETION_NOT_AWAITED');
     assert.deepEqual(unknown.body.error?.data?.[0]?.metadata, { delegationId: 'dlg_0123456789abcdef0123456789abcdef' });
@@ -149,7 +187,12 @@ describe('delegate-task on a public parent door', () => {
     const dlg = start!.delegation_id!;
     const { body } = await completion(parent.url, { 'x-murmur-completion-session': parent.sessionId, 'x-murmur-delegation-id': dlg });
     assert.deepEqual(body.result, {
-      message: { messageId: `msg_${dlg}_received`, contextId: held.contextId, role: 'ROLE_AGENT', parts: [{ data: { delegation_id: dlg, received: true }, mediaType: 'application/json' }] },
+      message: {
+        messageId: `msg_${dlg}_received`,
+        contextId: held.contextId,
+        role: 'ROLE_AGENT',
+        parts: [{ data: { delegation_id: dlg, received: true }, mediaType: 'application/json' }],
+      },
     });
     await waitFor(async () => (await client.getTask(held.id)).status.state === 'TASK_STATE_COMPLETED', 'the held task to complete');
     assert.match(responseText((await client.getTask(held.id)) as never), /ended completed:\n<untrusted-content source=delegation:worker>\nPOSTED-BY-TEST\n/);
@@ -167,12 +210,22 @@ describe('delegate-task on a public parent door', () => {
     const childAt = ps.findIndex((r) => r.sessionId === start!.child_session_id);
     assert.ok(childAt > ps.findIndex((r) => r.sessionId === parent.sessionId), JSON.stringify(ps));
     assert.deepEqual(ps[childAt].parent, { sessionId: parent.sessionId, delegationId: start!.delegation_id });
-    assert.match((await runMur(['ps'], home)).stdout, new RegExp(`\\n└─ worker \\(delegation ${start!.delegation_id}\\)\\s+0\\.2\\.0 .*${start!.child_session_id}`));
+    assert.match(
+      (await runMur(['ps'], home)).stdout,
+      new RegExp(`\\n└─ worker \\(delegation ${start!.delegation_id}\\)\\s+0\\.2\\.0 .*${start!.child_session_id}`),
+    );
     const canceled = await client.cancelTask(held.id);
     assert.equal(canceled.status.state, 'TASK_STATE_CANCELED');
     const residue = canceled.artifacts?.find((a) => a.artifactId === 'residue')?.parts.map((p) => (p as { data?: unknown }).data);
     assert.deepEqual(residue, [
-      { kind: 'delegation', delegation_id: start!.delegation_id, capsule: 'worker', version: '0.2.0', child_session_id: start!.child_session_id, child_workdir: start!.child_workdir },
+      {
+        kind: 'delegation',
+        delegation_id: start!.delegation_id,
+        capsule: 'worker',
+        version: '0.2.0',
+        child_session_id: start!.child_session_id,
+        child_workdir: start!.child_workdir,
+      },
     ]);
     await waitFor(() => traceOf(start!.child_workdir!).some((r) => r.type === 'session_end'), 'the child session_end');
     const late = await completion(parent.url, { 'x-murmur-completion-session': parent.sessionId, 'x-murmur-delegation-id': start!.delegation_id! });
@@ -191,7 +244,14 @@ describe('delegate-task on a public parent door', () => {
     const stopped = (await client.stopSession()) as { canceled: string[]; residue: unknown[] };
     assert.deepEqual(stopped.canceled, [held.id]);
     assert.deepEqual(stopped.residue, [
-      { kind: 'delegation', delegation_id: start!.delegation_id, capsule: 'worker', version: '0.2.0', child_session_id: start!.child_session_id, child_workdir: start!.child_workdir },
+      {
+        kind: 'delegation',
+        delegation_id: start!.delegation_id,
+        capsule: 'worker',
+        version: '0.2.0',
+        child_session_id: start!.child_session_id,
+        child_workdir: start!.child_workdir,
+      },
     ]);
     assert.equal((await client.getTask(held.id)).status.state, 'TASK_STATE_CANCELED');
     await waitFor(() => traceOf(start!.child_workdir!).some((r) => r.type === 'session_end'), 'the child session_end');
@@ -206,7 +266,10 @@ describe('delegate-task on an authenticated parent door', () => {
   before(async () => {
     const dir = capsules();
     const yaml = readFileSync(path.join(dir, 'murmur.yaml'), 'utf8');
-    writeFileSync(path.join(dir, 'murmur.yaml'), `${yaml}network:\n  authentication:\n    scheme: bearer\n    credentials:\n      ops: { scopes: [SendMessage, GetTask] }\n`);
+    writeFileSync(
+      path.join(dir, 'murmur.yaml'),
+      `${yaml}network:\n  authentication:\n    scheme: bearer\n    credentials:\n      ops: { scopes: [SendMessage, GetTask] }\n`,
+    );
     parent = await runDoor(dir, [], home);
   });
   after(() => parent?.stop());
@@ -240,7 +303,10 @@ describe('a delegation bounded by MURMUR_DELEGATION_TIMEOUT_SECS', () => {
     const started = Date.now();
     const task = await client.sendText('hold');
     assert.ok(Date.now() - started < 10_000, 'the 60 s child did not hold the task');
-    assert.match(responseText(task as never), /ended timed_out, with no outcome from worker:\n<untrusted-content source=delegation:worker>\nworker did not finish within 1s; it was stopped\n/);
+    assert.match(
+      responseText(task as never),
+      /ended timed_out, with no outcome from worker:\n<untrusted-content source=delegation:worker>\nworker did not finish within 1s; it was stopped\n/,
+    );
     const start = traceOf(parent.recordsDir).find((r) => r.type === 'delegation_start') as Record<string, string>;
     await waitFor(() => traceOf(start.child_workdir!).some((r) => r.type === 'session_end'), 'the child session_end');
   });

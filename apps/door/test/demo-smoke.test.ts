@@ -9,7 +9,10 @@ import { test } from 'node:test';
 import { MUR_CLI, tempDir } from './support/door-process.js';
 
 test('mur demo stages hello and secure, plays the tour, and exits 0 on SIGINT', async () => {
-  const child = spawn(process.execPath, [MUR_CLI, 'demo', '--no-console'], { env: { ...process.env, MURMUR_HOME: tempDir('demo-home'), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MUR_CLI, 'demo', '--no-console'], {
+    env: { ...process.env, MURMUR_HOME: tempDir('demo-home'), NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (chunk: Buffer) => {

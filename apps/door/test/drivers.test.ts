@@ -97,7 +97,11 @@ describe('a full task with tool calls', () => {
         assert.equal(sent[0].role, 'assistant');
         assert.equal(sent[0].content, 'Checking…');
         assert.deepEqual(
-          sent[0].tool_calls.map((c: { id: string; function: { name: string; arguments: string } }) => [c.id, c.function.name, JSON.parse(c.function.arguments)]),
+          sent[0].tool_calls.map((c: { id: string; function: { name: string; arguments: string } }) => [
+            c.id,
+            c.function.name,
+            JSON.parse(c.function.arguments),
+          ]),
           [
             ['call_echo1', 'bash', { command: 'echo hello-from-bash' }],
             ['call_stat2', 'session-status', {}],
@@ -140,7 +144,11 @@ describe('a full task with tool calls', () => {
       const statusResult = choice === 'fast' ? second.body.messages.at(-1).content : second.body.messages[2].content[1].content;
       const status = JSON.parse(statusResult.slice(statusResult.indexOf('{'), statusResult.lastIndexOf('}') + 1));
       assert.deepEqual(status.tokens, { input: 1200, output: 30, cached: 1000, cache_write: choice === 'deep' ? 50 : 'unknown', unreported_calls: 0 });
-      if (choice === 'fast') assert.deepEqual([status.context.window_tokens, status.context.budget_tokens, status.context.budget_basis], [32000, 30000, 'context_window_less_output_cap']);
+      if (choice === 'fast')
+        assert.deepEqual(
+          [status.context.window_tokens, status.context.budget_tokens, status.context.budget_basis],
+          [32000, 30000, 'context_window_less_output_cap'],
+        );
 
       const taskId = events[0].data.result.task.id;
       const inference = readTrace(door.recordsDir).filter((r) => r.type === 'inference' && r.task_id === taskId);
@@ -148,12 +156,25 @@ describe('a full task with tool calls', () => {
         inference.map((r) => [r.driver, r.stop_reason, r.tool_calls, r.usage]),
         [
           // OpenAI-compatible: its reasoning tokens apart (completion_tokens_details); Anthropic reports none apart.
-          [choice, 'tool_use', 2, choice === 'fast' ? { input: 1200, output: 30, cached: 1000, reasoning: 12 } : { input: 1200, output: 30, cached: 1000, cacheWrite: 50 }],
-          [choice, 'end_turn', 0, choice === 'fast' ? { input: 1500, output: 5, cached: 1200, reasoning: 0 } : { input: 1500, output: 5, cached: 1200, cacheWrite: 0 }],
+          [
+            choice,
+            'tool_use',
+            2,
+            choice === 'fast' ? { input: 1200, output: 30, cached: 1000, reasoning: 12 } : { input: 1200, output: 30, cached: 1000, cacheWrite: 50 },
+          ],
+          [
+            choice,
+            'end_turn',
+            0,
+            choice === 'fast' ? { input: 1500, output: 5, cached: 1200, reasoning: 0 } : { input: 1500, output: 5, cached: 1200, cacheWrite: 0 },
+          ],
         ],
       );
       // Each record names the model the call was served by, as the choice declares it.
-      assert.ok(inference.every((r) => typeof r.model === 'string' && r.model !== ''), JSON.stringify(inference.map((r) => r.model)));
+      assert.ok(
+        inference.every((r) => typeof r.model === 'string' && r.model !== ''),
+        JSON.stringify(inference.map((r) => r.model)),
+      );
       // The call facts telemetry reads (docs/records.md): the choice's kind and cap, and the id and model the stream named.
       assert.deepEqual(
         inference.map((r) => [r.driver_kind, r.max_tokens, r.response_model]),
@@ -213,7 +234,11 @@ describe('failures: the documented task failure, with retry where it should', ()
 
   test('500 three times fails the task after 3 attempts', async () => {
     const before = fakes.openai.requests.length;
-    fakes.openai.enqueue({ status: 500, message: 'The server had an error' }, { status: 500, message: 'The server had an error' }, { status: 500, message: 'The server had an error' });
+    fakes.openai.enqueue(
+      { status: 500, message: 'The server had an error' },
+      { status: 500, message: 'The server had an error' },
+      { status: 500, message: 'The server had an error' },
+    );
     const task = await runTask(fast, 'server errors', 'TASK_STATE_FAILED');
     assert.equal(failureText(task), 'driver invocation failed: fast: HTTP 500 after 3 attempts: The server had an error');
     assert.equal(fakes.openai.requests.length - before, 3);
@@ -236,7 +261,10 @@ describe('failures: the documented task failure, with retry where it should', ()
 
   test('401 is not retried, and the key the provider quotes back is redacted', async () => {
     const before = fakes.openai.requests.length;
-    fakes.openai.enqueue({ status: 401, message: `Incorrect API key provided: ${OPENAI_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.` });
+    fakes.openai.enqueue({
+      status: 401,
+      message: `Incorrect API key provided: ${OPENAI_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+    });
     const task = await runTask(fast, 'bad key', 'TASK_STATE_FAILED');
     assert.equal(
       failureText(task),
@@ -253,7 +281,10 @@ describe('failures: the documented task failure, with retry where it should', ()
       const before = fakeOf().requests.length;
       fakeOf().enqueue({ text: ['a', 'b', 'c'], fault: { kind: 'malformed', afterEvents } });
       const task = await runTask(door(), 'malformed', 'TASK_STATE_FAILED');
-      assert.equal(failureText(task), `driver invocation failed: ${door() === fast ? 'fast' : 'deep'}: the provider's stream could not be read: event ${afterEvents + 1} is not JSON`);
+      assert.equal(
+        failureText(task),
+        `driver invocation failed: ${door() === fast ? 'fast' : 'deep'}: the provider's stream could not be read: event ${afterEvents + 1} is not JSON`,
+      );
       assert.equal(fakeOf().requests.length - before, 1);
     });
 
@@ -278,14 +309,21 @@ describe('failures: the documented task failure, with retry where it should', ()
       const before = fakeOf().requests.length;
       fakeOf().enqueue({ text: ['a', 'b', 'c'], fault: { kind: 'disconnect', afterEvents: afterEvents + 1 } });
       const task = await runTask(door(), 'disconnect', 'TASK_STATE_FAILED');
-      assert.match(failureText(task), new RegExp(`^driver invocation failed: ${door() === fast ? 'fast' : 'deep'}: the provider closed the stream before it finished`));
+      assert.match(
+        failureText(task),
+        new RegExp(`^driver invocation failed: ${door() === fast ? 'fast' : 'deep'}: the provider closed the stream before it finished`),
+      );
       assert.equal(fakeOf().requests.length - before, 1);
     });
   }
 
   test('a stall and a disconnect before any chunk are retried, and the task completes', async () => {
     const before = fakes.openai.requests.length;
-    fakes.openai.enqueue({ text: ['x'], fault: { kind: 'stall', afterEvents: 1 } }, { text: ['x'], fault: { kind: 'disconnect', afterEvents: 1 } }, ANSWER_TURN);
+    fakes.openai.enqueue(
+      { text: ['x'], fault: { kind: 'stall', afterEvents: 1 } },
+      { text: ['x'], fault: { kind: 'disconnect', afterEvents: 1 } },
+      ANSWER_TURN,
+    );
     const task = await runTask(fast, 'flaky', 'TASK_STATE_COMPLETED');
     assert.equal(fakes.openai.requests.length - before, 3);
     const reasons = readTrace(fast.recordsDir)
@@ -303,12 +341,18 @@ describe('failures: the documented task failure, with retry where it should', ()
     await dead.close();
     const door = await runDoor(
       makeCapsule(
-        driverManifest({ start: 'fast', ...fakes, name: 'unreachable' }).replace(`base_url: ${fakes.openai.baseUrl}\n      model: fake-gpt\n      api_key_env: MURMUR_TEST_OPENAI_KEY`, `base_url: ${baseUrl}\n      model: fake-gpt\n      api_key_env: MURMUR_TEST_OPENAI_KEY\n      max_retries: 1`),
+        driverManifest({ start: 'fast', ...fakes, name: 'unreachable' }).replace(
+          `base_url: ${fakes.openai.baseUrl}\n      model: fake-gpt\n      api_key_env: MURMUR_TEST_OPENAI_KEY`,
+          `base_url: ${baseUrl}\n      model: fake-gpt\n      api_key_env: MURMUR_TEST_OPENAI_KEY\n      max_retries: 1`,
+        ),
       ),
     );
     doors.push(door);
     const task = await runTask(door, 'anyone there', 'TASK_STATE_FAILED');
-    assert.equal(failureText(task), `driver invocation failed: fast: the provider could not be reached at ${new URL(baseUrl).origin}: ECONNREFUSED (after 2 attempts)`);
+    assert.equal(
+      failureText(task),
+      `driver invocation failed: fast: the provider could not be reached at ${new URL(baseUrl).origin}: ECONNREFUSED (after 2 attempts)`,
+    );
   });
 });
 
@@ -372,7 +416,10 @@ describe('provider faults where code and docs once disagreed (docs/drivers.md, "
     // message_start, ping, then the orphan delta (event 3) before the text block opens.
     fakes.anthropic.enqueue({ text: ['a', 'b'], fault: { kind: 'orphan-delta', afterEvents: 2 } });
     const task = await runTask(deep, 'orphan delta', 'TASK_STATE_FAILED');
-    assert.equal(failureText(task), "driver invocation failed: deep: the provider's stream could not be read: event 3 is a delta for content block 7, which never started");
+    assert.equal(
+      failureText(task),
+      "driver invocation failed: deep: the provider's stream could not be read: event 3 is a delta for content block 7, which never started",
+    );
     assert.equal(fakes.anthropic.requests.length - before, 1);
   });
 

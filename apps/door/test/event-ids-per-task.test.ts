@@ -66,6 +66,9 @@ test('a resumed task streaming beside the next queued one: no (task, kind, id) r
     const repeated = keys.filter((key, i) => keys.indexOf(key) !== i);
     assert.deepEqual(repeated, [], `task ${id} wrote these (task, kind, id) more than once`);
     const ids = chunks(id).map((e) => BigInt(e.id!));
-    assert.ok(ids.every((v, i) => i === 0 || v > ids[i - 1]), `${id}: chunk ids rise within the task: ${ids.join(', ')}`);
+    assert.ok(
+      ids.every((v, i) => i === 0 || v > ids[i - 1]),
+      `${id}: chunk ids rise within the task: ${ids.join(', ')}`,
+    );
   }
 });

@@ -39,7 +39,10 @@ test('the session pulls a native tool and a skill from its project store and use
   const { text } = await answerOf('count the lines of my notes');
   assert.equal(text, 'notes.txt has 3 lines');
   const trace = readTrace(door.recordsDir);
-  assert.deepEqual(trace.filter((r) => r.type === 'artifact_pulled').map((r) => r.artifact), ['demo/line-count', 'demo/release-notes']);
+  assert.deepEqual(
+    trace.filter((r) => r.type === 'artifact_pulled').map((r) => r.artifact),
+    ['demo/line-count', 'demo/release-notes'],
+  );
   assert.deepEqual(trace.find((r) => r.type === 'tools_refreshed')?.added, ['line-count', 'release-notes']);
   assert.match(String(trace.find((r) => r.type === 'skill_call')?.output), /# Writing release notes/);
   assert.equal(trace.filter((r) => r.type === 'tool_call' && r.tool === 'line-count').at(-1)?.exit_code, 0);

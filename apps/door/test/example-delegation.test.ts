@@ -39,10 +39,14 @@ test('mur run examples/delegation/lead: task.md is delegated to researcher, and 
   door = await runDoor(LEAD, [], home);
   assert.match(String(door.launchTaskId), /^tsk_/);
   const lead = new MurmurClient(door.url);
-  const task = await until(async () => {
-    const t = await lead.getTask(door.launchTaskId!);
-    return t.status.state === 'TASK_STATE_COMPLETED' ? t : undefined;
-  }, 'the launch task completed', 30_000);
+  const task = await until(
+    async () => {
+      const t = await lead.getTask(door.launchTaskId!);
+      return t.status.state === 'TASK_STATE_COMPLETED' ? t : undefined;
+    },
+    'the launch task completed',
+    30_000,
+  );
   const text = task.artifacts!.find((a) => a.artifactId === 'response')!.parts[0].text!;
   const start = traceOf(door.recordsDir).find((r) => r.type === 'delegation_start') as Record<string, string>;
   assert.equal(
@@ -59,6 +63,9 @@ test('mur run examples/delegation/lead: task.md is delegated to researcher, and 
   assert.equal(traceOf(door.recordsDir).find((r) => r.type === 'delegation' && r.delegation_id === start.delegation_id)?.status, 'completed');
   // Once the child stopped, mur ps lists lead alone.
   const ps = JSON.parse((await runMur(['ps', '--json'], home)).stdout) as { sessionId: string }[];
-  assert.deepEqual(ps.map((r) => r.sessionId), [door.sessionId]);
+  assert.deepEqual(
+    ps.map((r) => r.sessionId),
+    [door.sessionId],
+  );
   assert.equal((await door.stop()).code, 0);
 });

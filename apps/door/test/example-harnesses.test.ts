@@ -25,8 +25,20 @@ const example = (name: string) => {
 };
 
 const CASES = [
-  { name: 'claude-code', kind: 'anthropic', respond: claudeModel, env: (url: string, key: string) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: key }), model: 'claude-sonnet-4-5' },
-  { name: 'codex', kind: 'responses', respond: codexModel, env: (url: string, key: string) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: key }), model: 'gpt-5-codex' },
+  {
+    name: 'claude-code',
+    kind: 'anthropic',
+    respond: claudeModel,
+    env: (url: string, key: string) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_API_KEY: key }),
+    model: 'claude-sonnet-4-5',
+  },
+  {
+    name: 'codex',
+    kind: 'responses',
+    respond: codexModel,
+    env: (url: string, key: string) => ({ OPENAI_BASE_URL: url, OPENAI_API_KEY: key }),
+    model: 'gpt-5-codex',
+  },
 ] as const;
 
 for (const example_ of CASES) {

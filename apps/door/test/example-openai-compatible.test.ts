@@ -59,10 +59,16 @@ test('a longer task within bounds: it asks the sender, the done check sends it b
   const big = (c: string) => `head -c 7000 /dev/zero | tr '\\0' ${c}`;
   fake.enqueue(
     { toolCalls: [{ id: 'call_ask', name: 'request-input', input: { prompt: 'Which file should I write?' } }], usage: { input: 0, output: 12 } },
-    { toolCalls: [{ id: 'call_w', name: 'bash', input: { command: `echo draft > notes.txt; echo 'polish notes.txt' > open-items.txt; ${big('a')}` } }], usage: { input: 0, output: 30 } },
+    {
+      toolCalls: [{ id: 'call_w', name: 'bash', input: { command: `echo draft > notes.txt; echo 'polish notes.txt' > open-items.txt; ${big('a')}` } }],
+      usage: { input: 0, output: 30 },
+    },
     { toolCalls: [{ id: 'call_r', name: 'bash', input: { command: big('b') } }], usage: { input: 0, output: 10 } },
     { text: ['Wrote notes.txt.'], usage: { input: 0, output: 4 } },
-    { toolCalls: [{ id: 'call_p', name: 'bash', input: { command: `echo polished >> notes.txt; : > open-items.txt; ${big('c')}` } }], usage: { input: 0, output: 20 } },
+    {
+      toolCalls: [{ id: 'call_p', name: 'bash', input: { command: `echo polished >> notes.txt; : > open-items.txt; ${big('c')}` } }],
+      usage: { input: 0, output: 20 },
+    },
     { toolCalls: [{ id: 'call_s', name: 'session-status', input: {} }], usage: { input: 0, output: 5 } },
     { text: ['Done: notes.txt is written and polished.'], usage: { input: 0, output: 9 } },
   );
@@ -80,7 +86,10 @@ test('a longer task within bounds: it asks the sender, the done check sends it b
   );
   const compactions = trace.filter((r) => r.type === 'compaction');
   assert.ok(compactions.length >= 1 && compactions.every((r) => r.failed === undefined), JSON.stringify(compactions));
-  assert.ok(fake.requests.every((r) => !('status' in r.reply)), 'no request was refused for its length');
+  assert.ok(
+    fake.requests.every((r) => !('status' in r.reply)),
+    'no request was refused for its length',
+  );
   const status = trace.find((r) => r.type === 'session_status')?.status as { spend: { ceiling: number; machine: { ceiling: number; tokens_today: number } } };
   assert.equal(status.spend.ceiling, 500000);
   assert.equal(status.spend.machine.ceiling, 5000000);

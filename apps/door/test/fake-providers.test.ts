@@ -73,7 +73,10 @@ describe('the official openai client reads the fake openai-compatible provider',
 
   test('429 with Retry-After is a RateLimitError the client retries after the wait', async () => {
     fake.enqueue({ status: 429, headers: { 'retry-after': '1' }, message: 'Rate limit reached' });
-    await assert.rejects(client.chat.completions.create({ ...request, stream: true }), (e: unknown) => e instanceof OpenAI.RateLimitError && /Rate limit reached/.test(e.message));
+    await assert.rejects(
+      client.chat.completions.create({ ...request, stream: true }),
+      (e: unknown) => e instanceof OpenAI.RateLimitError && /Rate limit reached/.test(e.message),
+    );
     fake.enqueue({ status: 429, headers: { 'retry-after': '1' } }, TEXT);
     const retrying = new OpenAI({ baseURL: fake.baseUrl, apiKey: 'k', maxRetries: 1 });
     const started = Date.now();
@@ -84,7 +87,10 @@ describe('the official openai client reads the fake openai-compatible provider',
 
   test('500 is an InternalServerError', async () => {
     fake.enqueue({ status: 500, message: 'The server had an error' });
-    await assert.rejects(client.chat.completions.create({ ...request, stream: true }), (e: unknown) => e instanceof OpenAI.InternalServerError && e.status === 500);
+    await assert.rejects(
+      client.chat.completions.create({ ...request, stream: true }),
+      (e: unknown) => e instanceof OpenAI.InternalServerError && e.status === 500,
+    );
   });
 
   test('a malformed chunk breaks the stream', async () => {
@@ -94,7 +100,10 @@ describe('the official openai client reads the fake openai-compatible provider',
 
   test('an in-stream error chunk is an APIError carrying the provider’s message', async () => {
     fake.enqueue({ ...TEXT, fault: { kind: 'error', afterEvents: 2 } });
-    await assert.rejects(client.chat.completions.stream(request).finalChatCompletion(), (e: unknown) => e instanceof OpenAI.APIError && /Overloaded/.test(e.message));
+    await assert.rejects(
+      client.chat.completions.stream(request).finalChatCompletion(),
+      (e: unknown) => e instanceof OpenAI.APIError && /Overloaded/.test(e.message),
+    );
   });
 
   test('a disconnect mid-stream breaks it', async () => {
@@ -157,7 +166,10 @@ describe('the official @anthropic-ai/sdk client reads the fake anthropic provide
 
   test('429 with Retry-After is a RateLimitError the client retries after the wait', async () => {
     fake.enqueue({ status: 429, headers: { 'retry-after': '1' }, message: 'Number of request tokens has exceeded your rate limit' });
-    await assert.rejects(client.messages.create({ ...request, stream: true }), (e: unknown) => e instanceof Anthropic.RateLimitError && /exceeded your rate limit/.test(e.message));
+    await assert.rejects(
+      client.messages.create({ ...request, stream: true }),
+      (e: unknown) => e instanceof Anthropic.RateLimitError && /exceeded your rate limit/.test(e.message),
+    );
     fake.enqueue({ status: 429, headers: { 'retry-after': '1' } }, TEXT);
     const retrying = new Anthropic({ baseURL: fake.baseUrl, apiKey: 'k', maxRetries: 1 });
     const started = Date.now();
@@ -216,7 +228,9 @@ describe('the official openai client reads the fake Responses provider (the wire
     assert.deepEqual(reasoning, ['Two tools ', 'at once.']);
     const texts = response.output.flatMap((item) => (item.type === 'message' ? item.content.flatMap((c) => (c.type === 'output_text' ? [c.text] : [])) : []));
     assert.deepEqual(texts, ['Let me check.']);
-    const calls = response.output.flatMap((item) => (item.type === 'function_call' ? [[item.call_id, item.name, JSON.parse(item.arguments), (item as { namespace?: string }).namespace ?? null]] : []));
+    const calls = response.output.flatMap((item) =>
+      item.type === 'function_call' ? [[item.call_id, item.name, JSON.parse(item.arguments), (item as { namespace?: string }).namespace ?? null]] : [],
+    );
     assert.deepEqual(calls, [
       ['call_a1', 'bash', { command: 'echo one' }, null],
       ['call_c3', 'session_status', {}, 'mcp__murmur'],
@@ -250,7 +264,9 @@ describe('the official @anthropic-ai/sdk client reads the rate-limit windows Cla
   test('anthropic-ratelimit-unified-* headers ride every answer', async () => {
     fake.enqueue(TEXT);
     const client = new Anthropic({ baseURL: fake.baseUrl, apiKey: 'k', maxRetries: 0 });
-    const { data, response } = await client.messages.create({ model: 'claude-fake', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }], stream: true }).withResponse();
+    const { data, response } = await client.messages
+      .create({ model: 'claude-fake', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }], stream: true })
+      .withResponse();
     for await (const _ of data) {
       // drained
     }

@@ -48,7 +48,10 @@ describe('the fast lane answers as the routes do', () => {
 
   const bodies: [string, () => string][] = [
     ['GetTask of a task the mirror holds', () => JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'GetTask', params: { id: taskId } })],
-    ['GetTask of an unknown task', () => JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'GetTask', params: { id: 'tsk_00000000000000000000000000000000' } })],
+    [
+      'GetTask of an unknown task',
+      () => JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'GetTask', params: { id: 'tsk_00000000000000000000000000000000' } }),
+    ],
     ['GetTask without an id', () => JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'GetTask', params: {} })],
     ['a body that is not JSON', () => '{nope'],
     ['no body', () => ''],
@@ -78,7 +81,9 @@ describe('the fast lane answers as the routes do', () => {
 describe('the fast lane on a door that authenticates', () => {
   let door: DoorProcess;
   before(async () => {
-    door = await runDoor(makeCapsule(manifestYaml({ name: 'fast-lane-auth', acceptance: 'queue', extra: authBlock({}) }), 'default:\n  turns:\n    - answer: pong\n'));
+    door = await runDoor(
+      makeCapsule(manifestYaml({ name: 'fast-lane-auth', acceptance: 'queue', extra: authBlock({}) }), 'default:\n  turns:\n    - answer: pong\n'),
+    );
   });
   after(() => door.stop());
 

@@ -69,10 +69,13 @@ describe('the calling task ends while a busy member is being offered the task', 
 
   before(async () => {
     formation = await runFormation(
-      makeFormation('name: offers\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  slow: { capsule: ./slow }\nrules:\n  - from: planner\n    to: [slow]\n', {
-        planner: { manifest: memberManifest('planner', { acceptance: 'queue' }), script: PLANNER },
-        slow: { manifest: memberManifest('slow', { callee: true, acceptance: 'single' }), script: SLOW },
-      }),
+      makeFormation(
+        'name: offers\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  slow: { capsule: ./slow }\nrules:\n  - from: planner\n    to: [slow]\n',
+        {
+          planner: { manifest: memberManifest('planner', { acceptance: 'queue' }), script: PLANNER },
+          slow: { manifest: memberManifest('slow', { callee: true, acceptance: 'single' }), script: SLOW },
+        },
+      ),
       home,
     );
     planner = new MurmurClient(formation.member('planner').url);
@@ -140,7 +143,13 @@ describe('the calling task ends while a busy member is being offered the task', 
     const refusals = records(taskId, 'member_call_busy').length;
     assert.deepEqual(
       { status: call.status, member_task_id: call.member_task_id, offers: call.offers, delivered: call.delivered, output: call.output },
-      { status: 'abandoned', member_task_id: null, offers: refusals, delivered: false, output: 'the calling task ended before slow took the task; slow was busy and was never handed it' },
+      {
+        status: 'abandoned',
+        member_task_id: null,
+        offers: refusals,
+        delivered: false,
+        output: 'the calling task ended before slow took the task; slow was busy and was never handed it',
+      },
     );
     await sleep(2_500);
     assert.equal(records(taskId, 'member_call_busy').length, refusals, 'no offer after the task ended');
@@ -170,7 +179,12 @@ describe('the calling task ends while a busy member is being offered the task', 
     assert.ok(Date.parse(busy.at(-1)!.ts) <= Date.parse(records(taskId, 'task_end')[0].ts), '… and before the task ended');
     assert.deepEqual(
       { status: call.status, member_task_id: call.member_task_id, offers: call.offers, output: call.output },
-      { status: 'abandoned', member_task_id: null, offers: refusals + 1, output: 'the calling task ended before slow took the task; slow was busy and was never handed it' },
+      {
+        status: 'abandoned',
+        member_task_id: null,
+        offers: refusals + 1,
+        output: 'the calling task ended before slow took the task; slow was busy and was never handed it',
+      },
     );
     const refused = slowRefusals();
     await sleep(2_500);
@@ -197,7 +211,12 @@ describe('the calling task ends while a busy member is being offered the task', 
       assert.ok(recorded >= 5_950, `recorded ${recorded} ms after the cancel was sent`);
       assert.deepEqual(
         { status: call.status, member_task_id: call.member_task_id, offers: call.offers, output: call.output },
-        { status: 'abandoned', member_task_id: null, offers: refusals + 1, output: 'the calling task ended while an offer to slow was in flight; slow may hold the task' },
+        {
+          status: 'abandoned',
+          member_task_id: null,
+          offers: refusals + 1,
+          output: 'the calling task ended while an offer to slow was in flight; slow may hold the task',
+        },
       );
       assert.equal(records(taskId, 'member_call_busy').length, refusals);
     } finally {

@@ -50,13 +50,15 @@ const trace = (dir: string): TraceRecord[] =>
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as TraceRecord);
-const responseOf = (task: { artifacts?: { artifactId: string; parts: { text?: string }[] }[] }) => task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0].text ?? '';
+const responseOf = (task: { artifacts?: { artifactId: string; parts: { text?: string }[] }[] }) =>
+  task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0].text ?? '';
 
 describe('a member call’s deadline and turns', () => {
   const home = tempDir('home');
   let formation: FormationProcess;
   let slow: MurmurClient;
-  const records = (member: string, taskId: string, type: string) => trace(formation.member(member).recordsDir).filter((r) => r.type === type && r.task_id === taskId);
+  const records = (member: string, taskId: string, type: string) =>
+    trace(formation.member(member).recordsDir).filter((r) => r.type === type && r.task_id === taskId);
   const freeSlow = async () => {
     for (const t of (await slow.listTasks({ status: 'TASK_STATE_WORKING' })).tasks) await slow.cancelTask(t.id);
   };
@@ -87,7 +89,10 @@ describe('a member call’s deadline and turns', () => {
     const text = responseOf(task);
     const [call] = records('planner', task.id, 'member_call');
     assert.equal(call.status, 'timed_out');
-    assert.match(text, /<untrusted-content source=member:slow>\nslow did not answer within 2s; it was not cancelled and may still be working\n<\/untrusted-content>/);
+    assert.match(
+      text,
+      /<untrusted-content source=member:slow>\nslow did not answer within 2s; it was not cancelled and may still be working\n<\/untrusted-content>/,
+    );
     assert.ok((call.elapsed_ms as number) >= 2_000 && (call.elapsed_ms as number) < 3_500, `elapsed ${call.elapsed_ms} ms`);
     assert.ok(Date.now() - started < 10_000);
   });

@@ -153,7 +153,12 @@ describe('call-member between real doors', () => {
   test('a second call to the same member before its answer is refused, naming the earlier call; nothing is sent', async () => {
     const { text } = await answer('twice');
     const [first] = records((await planner.listTasks({ pageSize: 1 })).tasks[0].id, 'member_call_start');
-    assert.match(text, new RegExp(`worker has not yet answered call ${first.call_id} from this task, so nothing was sent\\. Its answer reaches you only after you end your turn`));
+    assert.match(
+      text,
+      new RegExp(
+        `worker has not yet answered call ${first.call_id} from this task, so nothing was sent\\. Its answer reaches you only after you end your turn`,
+      ),
+    );
     assert.match(text, /---\n\[call-member\] call mcl_\w+ to worker ended completed:\n<untrusted-content source=member:worker>\nworker: first\n/);
   });
 
@@ -190,9 +195,19 @@ describe('call-member between real doors', () => {
     const { task, text } = await answer('long');
     const [call] = records(task.id, 'member_call');
     assert.equal(call.status, 'timed_out');
-    assert.match(text, /ended timed_out, with no answer from slow:\n<untrusted-content source=member:slow>\nslow did not answer within 6s; it was not cancelled and may still be working\n<\/untrusted-content>/);
-    assert.match(text, new RegExp(`\\[call-member\\] No answer came from: slow \\(call ${call.call_id}, timed_out\\)\\. What you asked of them has not been done by them`));
-    assert.ok(text.endsWith('[call-member] Every call this task made has ended. Answer the task with the answers you have and say plainly which part has no answer, or call a member again if another attempt could succeed.'));
+    assert.match(
+      text,
+      /ended timed_out, with no answer from slow:\n<untrusted-content source=member:slow>\nslow did not answer within 6s; it was not cancelled and may still be working\n<\/untrusted-content>/,
+    );
+    assert.match(
+      text,
+      new RegExp(`\\[call-member\\] No answer came from: slow \\(call ${call.call_id}, timed_out\\)\\. What you asked of them has not been done by them`),
+    );
+    assert.ok(
+      text.endsWith(
+        '[call-member] Every call this task made has ended. Answer the task with the answers you have and say plainly which part has no answer, or call a member again if another attempt could succeed.',
+      ),
+    );
   });
 
   test('a member that stays busy past the deadline: rejected, never held, with the number of offers', async () => {
@@ -200,7 +215,10 @@ describe('call-member between real doors', () => {
     const { task, text } = await answer('busy');
     const [call] = records(task.id, 'member_call');
     assert.equal(call.status, 'rejected');
-    assert.match(text, /slow stayed busy with other work for the whole 6s this call may wait and never took the task; it was offered the task 3 times\. Nothing was done on it\./);
+    assert.match(
+      text,
+      /slow stayed busy with other work for the whole 6s this call may wait and never took the task; it was offered the task 3 times\. Nothing was done on it\./,
+    );
   });
 
   test('a call ended on the last allowed turn is not waited for: recorded undelivered', async () => {
@@ -231,17 +249,29 @@ describe('egress: a caller whose capabilities.network.allow does not list localh
   after(() => formation?.mur.kill('SIGKILL'));
 
   test('staging prints W-RUN-008 and every call fails, with nothing sent', async () => {
-    const roster = makeFormation('name: closed\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n', {
-      planner: { manifest: memberManifest('planner', { allow: [] }), script: PLANNER },
-      worker: { manifest: memberManifest('worker', { callee: true }), script: WORKER },
-    });
+    const roster = makeFormation(
+      'name: closed\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n',
+      {
+        planner: { manifest: memberManifest('planner', { allow: [] }), script: PLANNER },
+        worker: { manifest: memberManifest('worker', { callee: true }), script: WORKER },
+      },
+    );
     formation = await runFormation(roster, home);
-    assert.match(formation.mur.stderr(), /planner: warning W-RUN-008: member planner may call worker, but its capabilities\.network\.allow does not list localhost, so every call it makes fails/);
+    assert.match(
+      formation.mur.stderr(),
+      /planner: warning W-RUN-008: member planner may call worker, but its capabilities\.network\.allow does not list localhost, so every call it makes fails/,
+    );
     const task = await new MurmurClient(formation.member('planner').url).sendText('plain');
     const [call] = traceOf(formation.member('planner').recordsDir).filter((r) => r.type === 'tool_call' && r.task_id === task.id);
     assert.equal(call.status, 'error');
-    assert.match(String(call.output), /"status":"failed","output":"worker's door is on localhost, which capabilities.network.allow does not list \(W-RUN-008\); nothing was sent"/);
-    assert.match(String(call.output), /\n\[call-member\] Call mcl_\w+ to worker ended failed, with no answer from worker\. Do not present an answer of your own as worker's\.$/);
+    assert.match(
+      String(call.output),
+      /"status":"failed","output":"worker's door is on localhost, which capabilities.network.allow does not list \(W-RUN-008\); nothing was sent"/,
+    );
+    assert.match(
+      String(call.output),
+      /\n\[call-member\] Call mcl_\w+ to worker ended failed, with no answer from worker\. Do not present an answer of your own as worker's\.$/,
+    );
     assert.equal(traceOf(formation.member('worker').recordsDir).filter((r) => r.type === 'task_start').length, 0);
   });
 });

@@ -63,7 +63,8 @@ default:
 
 type TraceRecord = Record<string, unknown> & { type: string; ts: string };
 const trace = (dir: string): TraceRecord[] => completeLines(readFileSync(path.join(dir, 'trace.jsonl'), 'utf8')).map((l) => JSON.parse(l) as TraceRecord);
-const responseOf = (task: { artifacts?: { artifactId: string; parts: { text?: string }[] }[] }) => task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0].text ?? '';
+const responseOf = (task: { artifacts?: { artifactId: string; parts: { text?: string }[] }[] }) =>
+  task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0].text ?? '';
 
 /** Every text of a formation that reached a model: each tool result, each task's answer (continuations included). */
 const seen: { where: string; text: string }[] = [];
@@ -74,7 +75,8 @@ describe('member calls under faults', () => {
   let worker: MurmurClient;
   let workerPid: number;
   const frozen = new Set<number>();
-  const records = (member: string, taskId: string, type: string) => trace(formation.member(member).recordsDir).filter((r) => r.type === type && r.task_id === taskId);
+  const records = (member: string, taskId: string, type: string) =>
+    trace(formation.member(member).recordsDir).filter((r) => r.type === type && r.task_id === taskId);
   const freeze = () => {
     process.kill(workerPid, 'SIGSTOP');
     frozen.add(workerPid);
@@ -113,7 +115,10 @@ describe('member calls under faults', () => {
         ].join('\n'),
         {
           lead: { manifest: memberManifest('lead', { acceptance: 'queue', lifecycle: [`delegation_deadline_secs: ${SHORT_DEADLINE_S}`] }), script: CALLER },
-          patient: { manifest: memberManifest('patient', { acceptance: 'queue', lifecycle: [`delegation_deadline_secs: ${LONG_DEADLINE_S}`] }), script: CALLER },
+          patient: {
+            manifest: memberManifest('patient', { acceptance: 'queue', lifecycle: [`delegation_deadline_secs: ${LONG_DEADLINE_S}`] }),
+            script: CALLER,
+          },
           worker: { manifest: memberManifest('worker', { callee: true, acceptance: 'queue' }), script: WORKER },
           gone: { manifest: memberManifest('gone', { callee: true }), script: WORKER },
         },
@@ -178,9 +183,16 @@ describe('member calls under faults', () => {
       if ((call.elapsed_ms as number) > SHORT_DEADLINE_S * 1000 + MARGIN_MS || recordedAfterMs > SHORT_DEADLINE_S * 1000 + MARGIN_MS) {
         late.push(`repetition ${i}: elapsed ${call.elapsed_ms} ms, recorded ${recordedAfterMs} ms after its start`);
       }
-      assert.match(answer, new RegExp(`ended timed_out, with no answer from worker:\\n<untrusted-content source=member:worker>\\nworker did not answer within ${SHORT_DEADLINE_S}s; it was not cancelled`));
+      assert.match(
+        answer,
+        new RegExp(
+          `ended timed_out, with no answer from worker:\\n<untrusted-content source=member:worker>\\nworker did not answer within ${SHORT_DEADLINE_S}s; it was not cancelled`,
+        ),
+      );
     }
-    console.log(`figures: seed ${SEED}, ${REPS} frozen calls (frozen ${Math.min(...holds)}–${Math.max(...holds)} ms after the worker took each), ${late.length} past the ${SHORT_DEADLINE_S} s deadline by more than ${MARGIN_MS} ms`);
+    console.log(
+      `figures: seed ${SEED}, ${REPS} frozen calls (frozen ${Math.min(...holds)}–${Math.max(...holds)} ms after the worker took each), ${late.length} past the ${SHORT_DEADLINE_S} s deadline by more than ${MARGIN_MS} ms`,
+    );
     assert.deepEqual(late, [], `calls past their deadline by more than ${MARGIN_MS} ms`);
   });
 
@@ -221,7 +233,8 @@ describe('member calls under faults', () => {
   test('no tool result or answer of these calls carries a door address or a token', () => {
     for (const m of formation.members) {
       if (m.member === 'gone') continue;
-      for (const r of trace(m.recordsDir).filter((r) => r.type === 'tool_call')) seen.push({ where: `${m.member} ${String(r.tool)} result`, text: String(r.output) });
+      for (const r of trace(m.recordsDir).filter((r) => r.type === 'tool_call'))
+        seen.push({ where: `${m.member} ${String(r.tool)} result`, text: String(r.output) });
     }
     assert.ok(seen.length >= REPS + 3, `${seen.length} texts read`);
     const leaks = seen.filter((s) => s.text.includes('http://') || s.text.includes('mur_'));

@@ -82,7 +82,10 @@ describe('mur run --roster --host 127.0.0.2', () => {
     const task = await new MurmurClient(formation.member('planner').url).sendText('ask the worker');
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
     const text = task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0].text ?? '';
-    assert.match(text, /\[call-member\] call mcl_\w+ to worker ended completed:\n<untrusted-content source=member:worker>\nworker: count\n<\/untrusted-content>/);
+    assert.match(
+      text,
+      /\[call-member\] call mcl_\w+ to worker ended completed:\n<untrusted-content source=member:worker>\nworker: count\n<\/untrusted-content>/,
+    );
     // The worker's task came from the planner, with its member token.
     const workerTrace = readFileSync(path.join(formation.member('worker').recordsDir, 'trace.jsonl'), 'utf8');
     assert.match(workerTrace, /"type":"task_start"[^\n]*"origin":"member:planner"/);
@@ -104,7 +107,10 @@ describe('the errors of --host, the same for mur run and mur run --roster (exit 
   ];
   for (const [host, message] of cases) {
     test(`--host '${host}'`, async () => {
-      for (const args of [['run', capsule, '--host', host], ['run', '--roster', roster, '--host', host]]) {
+      for (const args of [
+        ['run', capsule, '--host', host],
+        ['run', '--roster', roster, '--host', host],
+      ]) {
         const home = tempDir('home');
         const result = await spawnMur(args, home).exited;
         assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);

@@ -13,7 +13,14 @@ import { REPO_ROOT, tempDir } from './support/door-process.js';
 import { forkMember, makeFormation, memberManifest, nextMessage, runFormation } from './support/formation.js';
 
 const ANSWER = 'default:\n  turns:\n    - answer: "done: {{task.text}}"\n';
-const ROSTER = ['name: trio', 'entry: planner', 'members:', '  planner: { capsule: ./planner }', '  worker: { capsule: ./worker }', '  critic: { capsule: ./critic }'];
+const ROSTER = [
+  'name: trio',
+  'entry: planner',
+  'members:',
+  '  planner: { capsule: ./planner }',
+  '  worker: { capsule: ./worker }',
+  '  critic: { capsule: ./critic }',
+];
 
 function trio(rules: string[], overrides: Partial<Record<'planner' | 'worker' | 'critic', string>> = {}): string {
   return makeFormation([...ROSTER, 'rules:', ...rules, ''].join('\n'), {
@@ -49,12 +56,16 @@ describe('roster validation at load', () => {
 
   test('a cycle', () =>
     refused(
-      trio(['  - from: planner', '    to: [worker]', '  - from: worker', '    to: [critic]', '  - from: critic', '    to: [planner]'], { planner: memberManifest('planner', { callee: true }) }),
+      trio(['  - from: planner', '    to: [worker]', '  - from: worker', '    to: [critic]', '  - from: critic', '    to: [planner]'], {
+        planner: memberManifest('planner', { callee: true }),
+      }),
       ["rules: found a cycle: planner → worker → critic → planner; allowed: rules whose calls flow one way: a formation's calls must not come back"],
     ));
 
   test('a member calling itself, and an unknown key', async () => {
-    await refused(trio(['  - from: planner', '    to: [planner]']), ['rules[0].to[0]: found "planner" (the rule\'s own from); allowed: another member: a member may not call itself']);
+    await refused(trio(['  - from: planner', '    to: [planner]']), [
+      'rules[0].to[0]: found "planner" (the rule\'s own from); allowed: another member: a member may not call itself',
+    ]);
     await refused(trio(['  - from: planner', '    to: [worker]', '    via: http']), ['rules[0]: found unknown key "via"; allowed: the keys from, to']);
   });
 
@@ -77,7 +88,10 @@ describe('a formation launched, listed and stopped as a whole', () => {
     formation = await runFormation(trio(['  - from: planner', '    to: [worker, critic]']), home, ['--task', 'plan it']);
     assert.equal(formation.formation, 'trio');
     assert.equal(formation.entry, 'planner');
-    assert.deepEqual(formation.members.map((m) => m.member), ['planner', 'worker', 'critic']);
+    assert.deepEqual(
+      formation.members.map((m) => m.member),
+      ['planner', 'worker', 'critic'],
+    );
     assert.equal(new Set(formation.members.map((m) => m.url)).size, 3);
     assert.equal(new Set(formation.members.map((m) => m.pid)).size, 3);
     assert.ok(formation.launchTaskId?.startsWith('tsk_'));
@@ -89,7 +103,11 @@ describe('a formation launched, listed and stopped as a whole', () => {
     }, 'the launch task completed');
     assert.equal(task.artifacts?.[0].parts[0].text, 'done: plan it');
 
-    const ps = JSON.parse((await runMur(['ps', '--json'], home)).stdout) as { sessionId: string; reachable: boolean; formation?: { name: string; member: string; entry: boolean } }[];
+    const ps = JSON.parse((await runMur(['ps', '--json'], home)).stdout) as {
+      sessionId: string;
+      reachable: boolean;
+      formation?: { name: string; member: string; entry: boolean };
+    }[];
     assert.equal(ps.length, 3);
     for (const row of ps) assert.equal(row.reachable, true);
     assert.deepEqual(
@@ -103,7 +121,10 @@ describe('a formation launched, listed and stopped as a whole', () => {
     const table = (await runMur(['ps'], home)).stdout.split('\n');
     const at = table.findIndex((l) => l.startsWith('formation trio: 3 members, entry planner, supervisor pid '));
     assert.ok(at > 0, table.join('\n'));
-    assert.deepEqual(table.slice(at + 1, at + 4).map((l) => l.split(/\s{2,}/)[0]), ['├─ planner (entry)', '├─ worker', '└─ critic']);
+    assert.deepEqual(
+      table.slice(at + 1, at + 4).map((l) => l.split(/\s{2,}/)[0]),
+      ['├─ planner (entry)', '├─ worker', '└─ critic'],
+    );
 
     const stopped = await runMur(['stop', 'trio', '--json'], home, { timeoutMs: 60_000 });
     assert.equal(stopped.code, 0, stopped.stderr);
@@ -129,7 +150,15 @@ describe('member tokens, added after launch', () => {
     // Before the seat, a member token is just a header a public door ignores.
     const early = new MurmurClient(announced.url, { token: planner });
     await early.sendText('before the seat');
-    child.send({ kind: 'seat', links: [], doors: [], accept: [{ credential: 'member:planner', scopes, token: planner }, { credential: 'member:critic', scopes, token: critic }] });
+    child.send({
+      kind: 'seat',
+      links: [],
+      doors: [],
+      accept: [
+        { credential: 'member:planner', scopes, token: planner },
+        { credential: 'member:critic', scopes, token: critic },
+      ],
+    });
     await nextMessage(child, 'seated');
     const asPlanner = new MurmurClient(announced.url, { token: planner });
     const asCritic = new MurmurClient(announced.url, { token: critic });
@@ -164,7 +193,10 @@ describe('examples/formation', () => {
       return t.status.state === 'TASK_STATE_COMPLETED' ? t : undefined;
     }, 'the launch task completed');
     const text = task.artifacts![0].parts[0].text!;
-    assert.match(text, /^planner, with what worker and critic said:\n\n\[call-member\] call mcl_\w+ to worker ended completed:\n<untrusted-content source=member:worker>\nPackets go nowhere/);
+    assert.match(
+      text,
+      /^planner, with what worker and critic said:\n\n\[call-member\] call mcl_\w+ to worker ended completed:\n<untrusted-content source=member:worker>\nPackets go nowhere/,
+    );
     assert.match(text, /to critic ended completed:\n<untrusted-content source=member:critic>\nIt needs seventeen syllables/);
     formation.mur.kill('SIGTERM');
     assert.equal((await formation.mur.exited).code, 0);

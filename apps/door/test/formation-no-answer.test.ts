@@ -97,10 +97,16 @@ describe('end-without-answer down a chain', () => {
 
   test('the entry member may not end without an answer: no formation member sent its task', async () => {
     const task = await top.sendText('solo');
-    assert.match(task.artifacts![0].parts[0].text!, /'end-without-answer' ends only a task another formation member sent; no formation member sent this one\. Reply in text, saying plainly which part has no answer\./);
+    assert.match(
+      task.artifacts![0].parts[0].text!,
+      /'end-without-answer' ends only a task another formation member sent; no formation member sent this one\. Reply in text, saying plainly which part has no answer\./,
+    );
     // A missing reason is judged in seed 004's order too: after this check, not before it as the schema's `reason is required`.
     const bare = await top.sendText('bare');
-    assert.match(bare.artifacts![0].parts[0].text!, /'end-without-answer' ends only a task another formation member sent; no formation member sent this one\. Reply in text, saying plainly which part has no answer\./);
+    assert.match(
+      bare.artifacts![0].parts[0].text!,
+      /'end-without-answer' ends only a task another formation member sent; no formation member sent this one\. Reply in text, saying plainly which part has no answer\./,
+    );
   });
 
   test('mid ends without an answer: refusals in order, FAILED with noAnswer and noAnswerBelow; top reads no_answer with the further-down line', async () => {
@@ -109,10 +115,23 @@ describe('end-without-answer down a chain', () => {
     const text = task.artifacts![0].parts[0].text!;
     const midCall = trace(formation.member('top').recordsDir).find((r) => r.type === 'member_call' && r.task_id === task.id)!;
     assert.equal(midCall.status, 'no_answer');
-    assert.match(text, /\[call-member\] call mcl_\w+ to mid ended no_answer, with no answer from mid:\n<untrusted-content source=member:mid>\nleaf gave no answer\n<\/untrusted-content>/);
-    assert.match(text, new RegExp(`\\[call-member\\] No answer came from: mid \\(call ${midCall.call_id}, no_answer; further down, no answer came from leaf \\(failed\\)\\)\\.`));
+    assert.match(
+      text,
+      /\[call-member\] call mcl_\w+ to mid ended no_answer, with no answer from mid:\n<untrusted-content source=member:mid>\nleaf gave no answer\n<\/untrusted-content>/,
+    );
+    assert.match(
+      text,
+      new RegExp(`\\[call-member\\] No answer came from: mid \\(call ${midCall.call_id}, no_answer; further down, no answer came from leaf \\(failed\\)\\)\\.`),
+    );
     // top's own task completed, and says which answers it lacks.
-    assert.deepEqual(task.metadata, { murmur: { noAnswerBelow: [{ member: 'mid', status: 'no_answer' }, { member: 'leaf', status: 'failed' }] } });
+    assert.deepEqual(task.metadata, {
+      murmur: {
+        noAnswerBelow: [
+          { member: 'mid', status: 'no_answer' },
+          { member: 'leaf', status: 'failed' },
+        ],
+      },
+    });
 
     const mid = new MurmurClient(formation.member('mid').url);
     const midTask = await mid.getTask(midCall.member_task_id as string);
@@ -121,9 +140,15 @@ describe('end-without-answer down a chain', () => {
     assert.deepEqual(midTask.metadata, { murmur: { noAnswer: true, noAnswerBelow: [{ member: 'leaf', status: 'failed' }] } });
     const midTrace = trace(formation.member('mid').recordsDir);
     const outputs = midTrace.filter((r) => r.type === 'tool_call').map((r) => String(r.output));
-    assert.match(outputs[1], /Call mcl_\w+ to leaf is still out; its answer arrives after you end your turn\. Call end-without-answer only when no call is left to wait for\./);
+    assert.match(
+      outputs[1],
+      /Call mcl_\w+ to leaf is still out; its answer arrives after you end your turn\. Call end-without-answer only when no call is left to wait for\./,
+    );
     assert.match(outputs[2], /'end-without-answer' needs a reason: say in a sentence why you have no answer\./);
-    assert.match(outputs[3], /\{"status":"ending","caller":"top"\}\n<\/untrusted-content>\n\[end-without-answer\] This task ends without an answer once this turn's tool calls finish, and top is told you gave none\.$/);
+    assert.match(
+      outputs[3],
+      /\{"status":"ending","caller":"top"\}\n<\/untrusted-content>\n\[end-without-answer\] This task ends without an answer once this turn's tool calls finish, and top is told you gave none\.$/,
+    );
     assert.match(outputs[4], /This task is already ending without an answer\./);
     assert.match(outputs[5], /'call-member' makes no call from a task that is ending without an answer\./);
     // No reason member at all reads as a blank one (seed 004, "reason is missing or blank"), checked before "already ending".

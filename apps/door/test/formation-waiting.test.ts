@@ -50,10 +50,13 @@ describe('a task waiting on its member calls', () => {
   let slow: MurmurClient;
   before(async () => {
     formation = await runFormation(
-      makeFormation('name: wait\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  slow: { capsule: ./slow }\nrules:\n  - from: planner\n    to: [slow]\n', {
-        planner: { manifest: memberManifest('planner', { acceptance: 'queue' }), script: PLANNER },
-        slow: { manifest: memberManifest('slow', { callee: true, acceptance: 'queue' }), script: SLOW },
-      }),
+      makeFormation(
+        'name: wait\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  slow: { capsule: ./slow }\nrules:\n  - from: planner\n    to: [slow]\n',
+        {
+          planner: { manifest: memberManifest('planner', { acceptance: 'queue' }), script: PLANNER },
+          slow: { manifest: memberManifest('slow', { callee: true, acceptance: 'queue' }), script: SLOW },
+        },
+      ),
       home,
     );
     planner = new MurmurClient(formation.member('planner').url);

@@ -25,7 +25,18 @@ let operator: string;
 
 before(async () => {
   const script = 'rules:\n  - match: ask\n    turns:\n      - ask: Which?\n      - answer: "{{reply}}"\ndefault:\n  turns:\n    - answer: ok\n';
-  door = await runDoor(makeCapsule(manifestYaml({ name: 'hostile', extra: authBlock({ watcher: ['GetTask', 'ListTasks', 'murmur.WatchSession'], submitter: ['SendMessage', 'SendStreamingMessage', 'GetTask', 'CancelTask'] }) }), script));
+  door = await runDoor(
+    makeCapsule(
+      manifestYaml({
+        name: 'hostile',
+        extra: authBlock({
+          watcher: ['GetTask', 'ListTasks', 'murmur.WatchSession'],
+          submitter: ['SendMessage', 'SendStreamingMessage', 'GetTask', 'CancelTask'],
+        }),
+      }),
+      script,
+    ),
+  );
   operator = tokensOf(door).operator;
 });
 after(async () => {
@@ -45,13 +56,16 @@ function taskIdOf(text: string | null): string | null {
   }
 }
 
-test(`${RUNS} generated requests (seed ${SEED}): no 5xx, JSON-RPC wherever it is due, no bypass, nothing started by a refusal`, { timeout: 600_000 }, async () => {
+test(`${RUNS} generated requests (seed ${SEED}): no 5xx, JSON-RPC wherever it is due, no bypass, nothing started by a refusal`, {
+  timeout: 600_000,
+}, async () => {
   const tokens = Object.values(tokensOf(door));
   const requests = fc.sample(hostileRequest(tokens, door.sessionId), { seed: SEED, numRuns: RUNS });
   const figures = { requests: 0, resets: 0, fiveXx: 0, nonJson: 0, bypasses: 0, refusedStarted: 0, statuses: new Map<number, number>() };
   const failures: string[] = [];
   const note = (what: string, request: HostileRequest, detail: string) => {
-    if (failures.length < 10) failures.push(`${what}: ${request.method} ${request.target} ${JSON.stringify(request.headers)} ${request.body.slice(0, 200)} → ${detail.slice(0, 300)}`);
+    if (failures.length < 10)
+      failures.push(`${what}: ${request.method} ${request.target} ${JSON.stringify(request.headers)} ${request.body.slice(0, 200)} → ${detail.slice(0, 300)}`);
   };
   const started = new Set<string>();
   const before = await totalTasks();
@@ -69,7 +83,8 @@ test(`${RUNS} generated requests (seed ${SEED}): no 5xx, JSON-RPC wherever it is
         // A connection reset is an answer only for a request refused before its body was read (the door closes it).
         figures.resets += 1;
         if (request.rpcDue) note('reset where JSON-RPC is due', request, String(error));
-        else if (figures.resets <= 3) console.log(`# reset: ${request.method} ${request.target} ${JSON.stringify(request.headers).slice(0, 300)} body ${request.body.length} chars`);
+        else if (figures.resets <= 3)
+          console.log(`# reset: ${request.method} ${request.target} ${JSON.stringify(request.headers).slice(0, 300)} body ${request.body.length} chars`);
         continue;
       }
       figures.requests += 1;
@@ -111,7 +126,11 @@ test(`${RUNS} generated requests (seed ${SEED}): no 5xx, JSON-RPC wherever it is
   // Request targets node:http cannot send, through a raw socket: refused 401 without a token, 404 past it.
   for (const line of ['POST * HTTP/1.1', 'OPTIONS * HTTP/1.1', 'POST http://127.0.0.1/ HTTP/1.1', 'GET /%C3%28 HTTP/1.1', 'POST /../ HTTP/1.1']) {
     for (const auth of [[], [`Authorization: Bearer ${operator}`]]) {
-      const answer = await rawSocket(door.url, [line, 'Content-Type: application/json', 'A2A-Version: 1.0', ...auth], '{"jsonrpc":"2.0","id":1,"method":"ListTasks"}');
+      const answer = await rawSocket(
+        door.url,
+        [line, 'Content-Type: application/json', 'A2A-Version: 1.0', ...auth],
+        '{"jsonrpc":"2.0","id":1,"method":"ListTasks"}',
+      );
       figures.requests += 1;
       if (answer.status >= 500) figures.fiveXx += 1;
       if (auth.length === 0 && answer.status !== 401) figures.bypasses += 1;

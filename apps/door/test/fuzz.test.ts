@@ -24,7 +24,9 @@ let knownTaskId: string;
 
 before(async () => {
   // Small image limits keep the body limit at its floor (8 MiB), so a 9 MB body is over it.
-  door = await runDoor(makeCapsule(manifestYaml({ name: 'fuzz', acceptance: 'queue', extra: 'context:\n  images:\n    max_bytes: 100\n    max_per_turn: 1' }), SCRIPT));
+  door = await runDoor(
+    makeCapsule(manifestYaml({ name: 'fuzz', acceptance: 'queue', extra: 'context:\n  images:\n    max_bytes: 100\n    max_per_turn: 1' }), SCRIPT),
+  );
   const first = await rpc(door.url, 'SendMessage', { message: { messageId: 'm-known', role: 'ROLE_USER', parts: [{ text: 'known' }] } });
   knownTaskId = first.json.result.task.id;
 });
@@ -80,7 +82,15 @@ function baseParams(): Record<string, Record<string, unknown>> {
       configuration: { returnImmediately: true, acceptedOutputModes: [], historyLength: 0 },
     },
     GetTask: { id: knownTaskId, historyLength: 1 },
-    ListTasks: { contextId: '', status: 'TASK_STATE_COMPLETED', pageSize: 5, pageToken: '', statusTimestampAfter: '2020-01-01T00:00:00Z', includeArtifacts: true, historyLength: 0 },
+    ListTasks: {
+      contextId: '',
+      status: 'TASK_STATE_COMPLETED',
+      pageSize: 5,
+      pageToken: '',
+      statusTimestampAfter: '2020-01-01T00:00:00Z',
+      includeArtifacts: true,
+      historyLength: 0,
+    },
     CancelTask: { id: knownTaskId, metadata: {} },
   };
 }
@@ -133,7 +143,10 @@ describe('malformed bodies', () => {
       assertEnvelope(await postRaw(door.url, `{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"tsk_x","junk":${nested}}}`), `junk depth ${depth}`);
       assertEnvelope(await postRaw(door.url, `{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{"contextId":${nested}}}`), `contextId depth ${depth}`);
       assertEnvelope(
-        await postRaw(door.url, `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":${nested}}}}`),
+        await postRaw(
+          door.url,
+          `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":${nested}}}}`,
+        ),
         `metadata depth ${depth}`,
       );
     }
@@ -143,7 +156,10 @@ describe('malformed bodies', () => {
     const before = (await rpc(door.url, 'ListTasks', {})).json.result.totalSize;
     for (const depth of [20_000, 1_000_000]) {
       const nested = '['.repeat(depth) + ']'.repeat(depth);
-      const answer = await postRaw(door.url, `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"a"},{"data":${nested}}]}}}`);
+      const answer = await postRaw(
+        door.url,
+        `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"a"},{"data":${nested}}]}}}`,
+      );
       assertRpcError(answer, { code: -32602, id: 1, message: 'Invalid params: message.parts[1].data is nested too deeply to read' });
     }
     assert.equal((await rpc(door.url, 'ListTasks', {})).json.result.totalSize, before);
@@ -155,7 +171,14 @@ describe('malformed bodies', () => {
     assertRpcError(await postRaw(door.url, envelope('GetTask', { id: big }, 2)), { code: -32001, id: 2 });
     assertEnvelope(await postRaw(door.url, envelope('ListTasks', { contextId: big }, 3)), 'big contextId');
     assertEnvelope(await postRaw(door.url, envelope('ListTasks', { pageToken: big }, 4)), 'big pageToken');
-    const sent = await postRaw(door.url, envelope('SendMessage', { message: { messageId: big.slice(0, 1024 * 1024), role: 'ROLE_USER', parts: [{ text: big }] }, configuration: { returnImmediately: true } }, 5));
+    const sent = await postRaw(
+      door.url,
+      envelope(
+        'SendMessage',
+        { message: { messageId: big.slice(0, 1024 * 1024), role: 'ROLE_USER', parts: [{ text: big }] }, configuration: { returnImmediately: true } },
+        5,
+      ),
+    );
     assertEnvelope(sent, 'big text');
     assert.ok(sent.json.result?.task?.id, sent.text.slice(0, 200));
     await assertStillServes();
@@ -165,7 +188,14 @@ describe('malformed bodies', () => {
     const bodies: Array<[string, Buffer]> = [
       ['invalid UTF-8 outside strings', Buffer.from([0x7b, 0xff, 0xfe, 0x7d])],
       ['invalid UTF-8 in the method', Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"Get'), Buffer.from([0xc3, 0x28]), Buffer.from('Task"}')])],
-      ['invalid UTF-8 in a text part', Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"a'), Buffer.from([0xed, 0xa0, 0x80, 0xff]), Buffer.from('"}]},"configuration":{"returnImmediately":true}}}')])],
+      [
+        'invalid UTF-8 in a text part',
+        Buffer.concat([
+          Buffer.from('{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"a'),
+          Buffer.from([0xed, 0xa0, 0x80, 0xff]),
+          Buffer.from('"}]},"configuration":{"returnImmediately":true}}}'),
+        ]),
+      ],
       ['a lone surrogate escape', Buffer.from('{"jsonrpc":"2.0","id":"\\ud800","method":"GetTask","params":{"id":"\\udfff"}}')],
       ['a raw NUL inside a string', Buffer.from('{"jsonrpc":"2.0","id":1,"method":"Get\u0000Task"}')],
       ['a raw NUL between tokens', Buffer.from('{"jsonrpc":"2.0",\u0000"id":1,"method":"GetTask"}')],
@@ -191,7 +221,10 @@ describe('malformed bodies', () => {
       ['pageSize 1e20', '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{"pageSize":1e20}}'],
       ['pageSize 1.0', '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{"pageSize":1.0}}'],
       ['GetTask id 1e309', '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":1e309}}'],
-      ['returnImmediately 1e309', '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}]},"configuration":{"returnImmediately":1e309}}}'],
+      [
+        'returnImmediately 1e309',
+        '{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}]},"configuration":{"returnImmediately":1e309}}}',
+      ],
       ['historyLength 1e309', '{"jsonrpc":"2.0","id":1,"method":"GetTask","params":{"id":"x","historyLength":1e309}}'],
       ['tenant 1e309', '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{"tenant":1e309}}'],
     ];

@@ -88,7 +88,10 @@ describe('the governors on the provider drivers', () => {
       await waitForState(d.url, second2.id, 'TASK_STATE_COMPLETED', 15_000).catch(() => undefined);
       const third2 = taskOf(await send(d.url, 'and more', {}, { returnImmediately: true }));
       const refused = await waitForState(d.url, third2.id, 'TASK_STATE_FAILED', 15_000);
-      assert.match(refused.status.message.parts[0].text, /^spend ceiling reached: inference\.max_session_tokens is 3000 and this session has spent \d+ tokens; the next inference call would need about \d+ more$/);
+      assert.match(
+        refused.status.message.parts[0].text,
+        /^spend ceiling reached: inference\.max_session_tokens is 3000 and this session has spent \d+ tokens; the next inference call would need about \d+ more$/,
+      );
       assert.ok(readTrace(d.recordsDir).some((r) => r.type === 'spend_refused' && r.task_id === third2.id && r.ceiling === 'session'));
     });
   }

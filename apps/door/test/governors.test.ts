@@ -88,7 +88,10 @@ default:
   });
 
   test('the default message, and no message on the last allowed turn: the answer stands', async () => {
-    const d = await door(manifest({ lifecycle: ['keep_working:', '  limit: 5'], maxTurns: 2 }), 'default:\n  turns:\n    - answer: one\n    - answer: "two saw <{{continuation}}>"\n');
+    const d = await door(
+      manifest({ lifecycle: ['keep_working:', '  limit: 5'], maxTurns: 2 }),
+      'default:\n  turns:\n    - answer: one\n    - answer: "two saw <{{continuation}}>"\n',
+    );
     const task = taskOf(await send(d.url, 'go'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(task));
     assert.equal(
@@ -123,8 +126,14 @@ default:
     const task = taskOf(await send(d.url, 'go'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(task));
     const answer = answerText(task);
-    assert.match(answer, /^fixed after <\[done-check\] The task is not done yet: the check exited 1\. Its output:\n<untrusted-content source=done-check>\nStdout:\n\nStderr:\ncat: done\.txt: No such file or directory\n/);
-    assert.match(answer, /\n<\/untrusted-content>\n\[done-check\] Fix what it reports, then give your final answer again \(1 more failing check may send you back\)\.>$/);
+    assert.match(
+      answer,
+      /^fixed after <\[done-check\] The task is not done yet: the check exited 1\. Its output:\n<untrusted-content source=done-check>\nStdout:\n\nStderr:\ncat: done\.txt: No such file or directory\n/,
+    );
+    assert.match(
+      answer,
+      /\n<\/untrusted-content>\n\[done-check\] Fix what it reports, then give your final answer again \(1 more failing check may send you back\)\.>$/,
+    );
     const checks = ofType(d, 'done_check');
     assert.deepEqual(
       checks.map((r) => [r.outcome, r.exit_code, r.used, r.left, r.timed_out]),
@@ -138,7 +147,10 @@ default:
   });
 
   test('a check that keeps failing fails the task once the rounds are used', async () => {
-    const d = await door(manifest({ lifecycle: ['done_check:', '  command: "exit 3"', '  limit: 1'] }), 'default:\n  turns:\n    - answer: a\n    - answer: b\n    - answer: c\n');
+    const d = await door(
+      manifest({ lifecycle: ['done_check:', '  command: "exit 3"', '  limit: 1'] }),
+      'default:\n  turns:\n    - answer: a\n    - answer: b\n    - answer: c\n',
+    );
     const task = taskOf(await send(d.url, 'go'));
     assert.equal(task.status.state, 'TASK_STATE_FAILED');
     assert.equal(statusText(task), 'done_check failed: its command exited 3 and the task used all 1 round it allows');
@@ -155,7 +167,10 @@ default:
   });
 
   test('a check past its timeout is stopped and counts as failing', async () => {
-    const d = await door(manifest({ lifecycle: ['done_check:', '  command: "sleep 30"', '  limit: 1', '  timeout_secs: 1'] }), 'default:\n  turns:\n    - answer: a\n    - answer: "b <{{continuation}}>"\n    - answer: c\n');
+    const d = await door(
+      manifest({ lifecycle: ['done_check:', '  command: "sleep 30"', '  limit: 1', '  timeout_secs: 1'] }),
+      'default:\n  turns:\n    - answer: a\n    - answer: "b <{{continuation}}>"\n    - answer: c\n',
+    );
     const started = Date.now();
     const task = taskOf(await send(d.url, 'go'));
     assert.ok(Date.now() - started < 10_000, 'both checks ended by their timeout');
@@ -171,7 +186,9 @@ default:
 
   test('the check runs in the sandbox: its workdir is there, the session’s trace is not', async () => {
     const home = tempDir('check-home');
-    const text = manifest({ lifecycle: ['done_check:', '  command: "test -z \\"$(find \\"$CHECK_HOME\\" -name trace.jsonl 2>/dev/null)\\""', '  limit: 1'] }).replace('    allow: [bash]', '    allow: [bash]\n    env: [CHECK_HOME]');
+    const text = manifest({
+      lifecycle: ['done_check:', '  command: "test -z \\"$(find \\"$CHECK_HOME\\" -name trace.jsonl 2>/dev/null)\\""', '  limit: 1'],
+    }).replace('    allow: [bash]', '    allow: [bash]\n    env: [CHECK_HOME]');
     const d = await runDoor(makeCapsule(text, 'default:\n  turns:\n    - answer: a\n    - answer: b\n'), [], home, { env: { CHECK_HOME: home } });
     doors.push(d);
     const task = taskOf(await send(d.url, 'go'));
@@ -201,7 +218,10 @@ default:
     const d = await door(manifest({ inference: ['max_session_tokens: 2900'] }), SPENDING);
     const task = taskOf(await send(d.url, 'go'));
     assert.equal(task.status.state, 'TASK_STATE_FAILED');
-    assert.match(statusText(task), /^spend ceiling reached: inference\.max_session_tokens is 2900 and this session has spent 2200 tokens; the next inference call would need about \d+ more$/);
+    assert.match(
+      statusText(task),
+      /^spend ceiling reached: inference\.max_session_tokens is 2900 and this session has spent 2200 tokens; the next inference call would need about \d+ more$/,
+    );
     assert.equal(ofType(d, 'inference').length, 2, 'the third call was not made');
     const [refused] = ofType(d, 'spend_refused');
     assert.equal(refused.ceiling, 'session');
@@ -218,10 +238,17 @@ default:
     const m = (name: string) => manifest({ name, top: ['spend:', '  machine_tokens_per_day: 2000'], maxTurns: 40 });
     const [a, b] = await Promise.all([door(m('spender-a'), looping, home), door(m('spender-b'), looping, home)]);
     const [ta, tb] = await Promise.all([send(a.url, 'go'), send(b.url, 'go')]).then((answers) => answers.map(taskOf));
-    for (const task of [ta, tb]) assert.match(statusText(task), /^spend ceiling reached: spend\.machine_tokens_per_day is 2000 and this machine has spent \d+ tokens today \(UTC\); the next inference call would need about \d+ more$/);
+    for (const task of [ta, tb])
+      assert.match(
+        statusText(task),
+        /^spend ceiling reached: spend\.machine_tokens_per_day is 2000 and this machine has spent \d+ tokens today \(UTC\); the next inference call would need about \d+ more$/,
+      );
     const calls = ofType(a, 'inference').length + ofType(b, 'inference').length;
     const ledger = readFileSync(path.join(home, 'spend', `${new Date().toISOString().slice(0, 10)}.ledger`), 'utf8');
-    const settled = ledger.split('\n').filter((l) => l.startsWith('S ')).reduce((n, l) => n + Number(l.split(' ')[3]), 0);
+    const settled = ledger
+      .split('\n')
+      .filter((l) => l.startsWith('S '))
+      .reduce((n, l) => n + Number(l.split(' ')[3]), 0);
     assert.equal(settled, calls * 100, 'every call settled what it reported');
     assert.ok(settled <= 2000, `the day total ${settled} stayed within the ceiling`);
     assert.ok(calls >= 15, `the two sessions shared the day: ${calls} calls`);
@@ -230,11 +257,18 @@ default:
   test('a session killed with a reservation held leaves it counted; another session reads the same day total', async () => {
     const home = tempDir('spend-home');
     const m = (name: string) => manifest({ name, top: ['spend:', '  machine_tokens_per_day: 100000'] });
-    const sleeper = await door(m('sleeper'), 'default:\n  turns:\n    - usage: { input: 500, output: 0 }\n      text: [x]\n    - sleep_ms: 60000\n      answer: late\n', home);
+    const sleeper = await door(
+      m('sleeper'),
+      'default:\n  turns:\n    - usage: { input: 500, output: 0 }\n      text: [x]\n    - sleep_ms: 60000\n      answer: late\n',
+      home,
+    );
     const sent = send(sleeper.url, 'go').catch(() => null);
     const ledgerFile = path.join(home, 'spend', `${new Date().toISOString().slice(0, 10)}.ledger`);
     const deadline = Date.now() + 10_000;
-    const reservations = () => readFileSync(ledgerFile, 'utf8').split('\n').filter((l) => l.startsWith('R ')).length;
+    const reservations = () =>
+      readFileSync(ledgerFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('R ')).length;
     while (Date.now() < deadline) {
       try {
         if (reservations() >= 2) break;
@@ -247,7 +281,11 @@ default:
     assert.equal(lines.filter((l) => l.startsWith('R ')).length, 2);
     assert.equal(lines.filter((l) => l.startsWith('S ')).length, 1, 'the second call was never settled');
     const held = Number(lines.filter((l) => l.startsWith('R '))[1].split(' ')[3]);
-    const reader = await door(m('reader'), 'default:\n  turns:\n    - tools:\n        - tool: session-status\n          input: {}\n      answer: "{{tool.stdout}}"\n', home);
+    const reader = await door(
+      m('reader'),
+      'default:\n  turns:\n    - tools:\n        - tool: session-status\n          input: {}\n      answer: "{{tool.stdout}}"\n',
+      home,
+    );
     const status = JSON.parse(answerText(taskOf(await send(reader.url, 'status'))));
     assert.deepEqual(status.spend.machine, { tokens_today: 500 + held, ceiling: 100000 });
   });
@@ -295,7 +333,13 @@ spend:
     assert.deepEqual(status.turns, { used: 2, cap: 9 });
     assert.deepEqual(status.keep_working, { used: 1, left: 0 });
     assert.deepEqual(status.done_check, { used: 0, left: 2 });
-    assert.deepEqual(status.context, { used_tokens: 530, window_tokens: 50000, budget_tokens: 50000, budget_basis: 'context_window_less_output_cap', measured_by: 'actual' });
+    assert.deepEqual(status.context, {
+      used_tokens: 530,
+      window_tokens: 50000,
+      budget_tokens: 50000,
+      budget_basis: 'context_window_less_output_cap',
+      measured_by: 'actual',
+    });
     assert.deepEqual(status.tokens, { input: 900, output: 50, cached: 100, cache_write: 'unknown', unreported_calls: 0 });
     assert.deepEqual(status.spend, { tokens: 950, ceiling: 100000, machine: { tokens_today: 950, ceiling: 900000 } });
   });

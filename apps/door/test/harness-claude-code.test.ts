@@ -30,7 +30,14 @@ describe('Claude Code as a capsule', { skip: missing ?? false }, () => {
     process.env.MURMUR_TEST_GATEWAY_TOKEN = KEY;
     const manifest = harnessManifest({
       name: 'claude-capsule',
-      harness: { name: 'claude-code', model: 'claude-sonnet-4-5', base_url: fake.baseUrl, api_key_env: 'MURMUR_TEST_GATEWAY_TOKEN', key_as: 'auth-token', prompt_suggestions: true },
+      harness: {
+        name: 'claude-code',
+        model: 'claude-sonnet-4-5',
+        base_url: fake.baseUrl,
+        api_key_env: 'MURMUR_TEST_GATEWAY_TOKEN',
+        key_as: 'auth-token',
+        prompt_suggestions: true,
+      },
       extra: 'artifacts: [acme/notes]\ncapabilities:\n  request_input: true\n',
     });
     const capsule = makeCapsule(manifest);
@@ -45,9 +52,23 @@ describe('Claude Code as a capsule', { skip: missing ?? false }, () => {
   });
 
   test('the card lists quota and suggested-prompt after artifact', async () => {
-    const card = (await (await fetch(`${door.url}/.well-known/agent-card.json`)).json()) as { capabilities: { extensions: { uri: string; params: { frames?: string[] } }[] } };
+    const card = (await (await fetch(`${door.url}/.well-known/agent-card.json`)).json()) as {
+      capabilities: { extensions: { uri: string; params: { frames?: string[] } }[] };
+    };
     const stream = card.capabilities.extensions.find((e) => e.uri.endsWith('#murmur-stream-v1'))!;
-    assert.deepEqual(stream.params.frames, ['text', 'thinking', 'tool-call-started', 'tool-call-progress', 'artifact', 'quota', 'suggested-prompt', 'gap', 'lagged', 'connection-ack', 'capsule-closed']);
+    assert.deepEqual(stream.params.frames, [
+      'text',
+      'thinking',
+      'tool-call-started',
+      'tool-call-progress',
+      'artifact',
+      'quota',
+      'suggested-prompt',
+      'gap',
+      'lagged',
+      'connection-ack',
+      'capsule-closed',
+    ]);
   });
 
   test('a task answered: text frames, the response, and the harness records', async () => {
@@ -179,7 +200,10 @@ describe('Claude Code as a capsule', { skip: missing ?? false }, () => {
     assert.notEqual(starts[2].harness_session_id, starts[0].harness_session_id);
     assert.equal(starts[3].harness_session_id, starts[2].harness_session_id);
     const forgotten = records.filter((r) => r.type === 'harness_session_forgotten');
-    assert.deepEqual(forgotten.map((r) => [r.task_id, r.context_id, r.harness_session_id, r.requested_by]), [[forgot.id, contextId, starts[0].harness_session_id, 'a2a']]);
+    assert.deepEqual(
+      forgotten.map((r) => [r.task_id, r.context_id, r.harness_session_id, r.requested_by]),
+      [[forgot.id, contextId, starts[0].harness_session_id, 'a2a']],
+    );
   });
 
   test('E-RUN-036: a context whose session the harness no longer holds fails the task, and a forget answers it', async () => {
@@ -202,25 +226,43 @@ describe('Claude Code as a capsule', { skip: missing ?? false }, () => {
   test('cancel ends the harness and everything it started: no process of the session is left', async () => {
     const started = await send(door.url, '[[bash:sleep 60]]', {}, { returnImmediately: true });
     const taskId = taskOf(started).id as string;
-    await waitFor(async () => (readTrace(door.recordsDir).some((r) => r.type === 'inference' && r.task_id === taskId && r.stop_reason === 'tool_use') ? true : undefined), 'the harness running sleep', 60_000);
+    await waitFor(
+      async () => (readTrace(door.recordsDir).some((r) => r.type === 'inference' && r.task_id === taskId && r.stop_reason === 'tool_use') ? true : undefined),
+      'the harness running sleep',
+      60_000,
+    );
     assert.ok(markedProcesses(door.sessionId).length > 0, 'the harness and its sleep run, marked as the session’s');
     const canceled = await cancelTask(door.url, taskId);
     assert.equal(canceled.json.result.status.state, 'TASK_STATE_CANCELED');
     await waitFor(async () => (markedProcesses(door.sessionId).length === 0 ? true : undefined), 'every process of the run gone', 10_000);
     // The run's record is written once the door has reaped the harness, which may be a moment after its last process went.
-    const end = await waitFor(async () => readTrace(door.recordsDir).find((r) => r.type === 'harness_end' && r.task_id === taskId), 'the run’s harness_end record', 10_000);
+    const end = await waitFor(
+      async () => readTrace(door.recordsDir).find((r) => r.type === 'harness_end' && r.task_id === taskId),
+      'the run’s harness_end record',
+      10_000,
+    );
     assert.equal(end.outcome, 'stopped');
   });
 
   test('an image part is refused -32602: the harness takes no images from the door', async () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex').toString('base64');
-    const answer = await rpc(door.url, 'SendMessage', { message: { messageId: 'm-img', role: 'ROLE_USER', parts: [{ text: 'see' }, { raw: png, mediaType: 'image/png' }] } });
-    assertRpcError(answer, -32602, 'Invalid params: message.parts[1] is an image, and this capsule runs on inference.transport: process, whose harness takes no images from the door');
+    const answer = await rpc(door.url, 'SendMessage', {
+      message: { messageId: 'm-img', role: 'ROLE_USER', parts: [{ text: 'see' }, { raw: png, mediaType: 'image/png' }] },
+    });
+    assertRpcError(
+      answer,
+      -32602,
+      'Invalid params: message.parts[1] is an image, and this capsule runs on inference.transport: process, whose harness takes no images from the door',
+    );
   });
 
   test('forgetSession on a message naming a taskId is refused -32602, as seed 000 words it', async () => {
     const answer = await send(door.url, 'x', { taskId: 'tsk_0199', metadata: { [DOOR_URI]: { forgetSession: true } } });
-    assertRpcError(answer, -32602, 'Invalid params: forgetSession starts a new conversation, so it goes on a message that starts a task, not on one that continues task tsk_0199');
+    assertRpcError(
+      answer,
+      -32602,
+      'Invalid params: forgetSession starts a new conversation, so it goes on a message that starts a task, not on one that continues task tsk_0199',
+    );
   });
 });
 

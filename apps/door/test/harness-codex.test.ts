@@ -28,7 +28,11 @@ let timed: DoorProcess;
 const doors: DoorProcess[] = [];
 
 const manifest = (lifecycle: string[] = []) =>
-  harnessManifest({ name: 'codex-capsule', harness: { name: 'codex', model: 'gpt-5-codex', base_url: fake.baseUrl, api_key_env: 'MURMUR_TEST_CODEX_KEY' }, lifecycle });
+  harnessManifest({
+    name: 'codex-capsule',
+    harness: { name: 'codex', model: 'gpt-5-codex', base_url: fake.baseUrl, api_key_env: 'MURMUR_TEST_CODEX_KEY' },
+    lifecycle,
+  });
 
 describe('Codex as a capsule', { skip: missing ?? false }, () => {
   before(async () => {
@@ -99,7 +103,11 @@ describe('Codex as a capsule', { skip: missing ?? false }, () => {
     const call = records.find((r) => r.type === 'tool_call')!;
     assert.equal(call.tool, 'session-status');
     assert.match(String(call.tool_call_id), /^call_/);
-    const status = records.find((r) => r.type === 'session_status')!.status as { context: string; turns: { used: number }; quota: { name: string; used: number }[] };
+    const status = records.find((r) => r.type === 'session_status')!.status as {
+      context: string;
+      turns: { used: number };
+      quota: { name: string; used: number }[];
+    };
     assert.equal(status.context, 'unknown');
     assert.equal(status.turns.used, 0, "the run's one turn closes after its tool calls");
     assert.deepEqual(
@@ -125,7 +133,10 @@ describe('Codex as a capsule', { skip: missing ?? false }, () => {
     const before = fake.requests.length;
     const task = taskOf(await send(door.url, 'go on', { contextId: 'ctx-other' }));
     assert.equal(task.status.state, 'TASK_STATE_FAILED');
-    assert.match(task.status.message.parts[0].text, /^E-RUN-036: context ctx-other names claude-code session 0b9d3c9e-1111-4222-8333-944455556666, which cannot be resumed: it was started by claude-code, and this capsule runs codex\. /);
+    assert.match(
+      task.status.message.parts[0].text,
+      /^E-RUN-036: context ctx-other names claude-code session 0b9d3c9e-1111-4222-8333-944455556666, which cannot be resumed: it was started by claude-code, and this capsule runs codex\. /,
+    );
     assert.equal(fake.requests.length, before, 'no run started');
   });
 
@@ -149,13 +160,19 @@ describe('Codex as a capsule', { skip: missing ?? false }, () => {
     otherHarnessContext('ctx-other');
     const run = await runMur(['run', capsule, '--context', 'ctx-other', '--task', 'go'], home);
     assert.equal(run.code, 2, run.stderr);
-    assert.match(run.stderr, /^mur: E-RUN-036: context ctx-other names claude-code session 0b9d3c9e-1111-4222-8333-944455556666, which cannot be resumed: it was started by claude-code, and this capsule runs codex\. /m);
+    assert.match(
+      run.stderr,
+      /^mur: E-RUN-036: context ctx-other names claude-code session 0b9d3c9e-1111-4222-8333-944455556666, which cannot be resumed: it was started by claude-code, and this capsule runs codex\. /m,
+    );
   });
 
   test('the deadline: its notice rides the bridged tool result; then it ends the session, the harness and all it started with it', async () => {
     const noticed = taskOf(await send(timed.url, '[[tool:session-status {}]]'));
     // The model read the notice after the result's fence (Codex hands it the tool's text JSON-quoted).
-    assert.match(noticed.artifacts[0].parts[0].text, /<\/untrusted-content>\\nSession deadline: the runtime ends this session at \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z, in \d+ seconds\./);
+    assert.match(
+      noticed.artifacts[0].parts[0].text,
+      /<\/untrusted-content>\\nSession deadline: the runtime ends this session at \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z, in \d+ seconds\./,
+    );
     assert.equal(readTrace(timed.recordsDir).filter((r) => r.type === 'deadline_notice').length, 1);
     const sleeping = taskOf(await send(timed.url, '[[bash:sleep 120]]', {}, { returnImmediately: true }));
     await waitFor(async () => (markedProcesses(timed.sessionId).length > 0 ? true : undefined), 'the harness running', 30_000);

@@ -80,11 +80,14 @@ test('a harness that crashes: its exit code and the last line it wrote on stderr
 test('a harness that prints garbage is stopped', () =>
   failsWith('garbage', 'harness failed: claude-code: claude-code printed something that is not its JSON stream (line 2: "this is not json")'));
 
-test('a harness that hangs is stopped after idle_timeout_secs of silence', () => failsWith('hang', 'harness failed: claude-code: claude-code printed nothing for 1 s'));
+test('a harness that hangs is stopped after idle_timeout_secs of silence', () =>
+  failsWith('hang', 'harness failed: claude-code: claude-code printed nothing for 1 s'));
 
-test('a line past the bound is refused, not buffered', () => failsWith('long', 'harness failed: claude-code: claude-code printed a line of more than 8388608 bytes'));
+test('a line past the bound is refused, not buffered', () =>
+  failsWith('long', 'harness failed: claude-code: claude-code printed a line of more than 8388608 bytes'));
 
-test('a harness that used its turns fails the task as max_turns does on http', () => failsWith('max-turns', 'max_turns exceeded: the task used all 10 inference turns'));
+test('a harness that used its turns fails the task as max_turns does on http', () =>
+  failsWith('max-turns', 'max_turns exceeded: the task used all 10 inference turns'));
 
 test('a failure the harness reports is the task’s, in its words', () => failsWith('api-error', 'harness failed: claude-code: API Error: 529 overloaded'));
 
@@ -92,7 +95,10 @@ test('the spend ceiling stops a run that passes it, then refuses the next run be
   await failsWith('spend', 'spend ceiling reached: inference.max_session_tokens is 1000 and this session has spent 1312 tokens; the harness was stopped');
   const end = readTrace(door.recordsDir).findLast((r) => r.type === 'harness_end')!;
   assert.equal(end.outcome, 'stopped');
-  await failsWith('hello', 'spend ceiling reached: inference.max_session_tokens is 1000 and this session has spent 1312 tokens; the next inference call would need about 2 more');
+  await failsWith(
+    'hello',
+    'spend ceiling reached: inference.max_session_tokens is 1000 and this session has spent 1312 tokens; the next inference call would need about 2 more',
+  );
   const refused = readTrace(door.recordsDir).findLast((r) => r.type === 'spend_refused')!;
   assert.deepEqual([refused.ceiling, refused.limit, refused.spent], ['session', 1000, 1312]);
 });

@@ -86,7 +86,10 @@ describe('a harness member of a formation', { skip: missing ?? false }, () => {
     const task = taskOf(await send(coder.url, '[[tool:call-member {"member":"worker","task":"count the apples"}]]'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
     const answer = task.artifacts[0].parts[0].text as string;
-    assert.match(answer, /^answer to: \[call-member\] call mcl_[0-9a-f]{32} to worker ended completed:\n<untrusted-content source=member:worker>\nWORKER SAYS 42\n<\/untrusted-content>/);
+    assert.match(
+      answer,
+      /^answer to: \[call-member\] call mcl_[0-9a-f]{32} to worker ended completed:\n<untrusted-content source=member:worker>\nWORKER SAYS 42\n<\/untrusted-content>/,
+    );
     const records = readTrace(coder.recordsDir).filter((r) => r.task_id === task.id);
     const starts = records.filter((r) => r.type === 'harness_start');
     assert.deepEqual(
@@ -105,8 +108,14 @@ describe('a harness member of a formation', { skip: missing ?? false }, () => {
     const coder = formation.member('coder');
     const asked = taskOf(await send(lead.url, '[[tool:end-without-answer {"reason":"the worker has no apples"}]]'));
     assert.equal(asked.status.state, 'TASK_STATE_COMPLETED');
-    assert.match(asked.artifacts[0].parts[0].text, /call mcl_[0-9a-f]{32} to coder ended no_answer, with no answer from coder:\n<untrusted-content source=member:coder>\nthe worker has no apples\n/);
-    const coderTask = await waitFor(async () => readTrace(coder.recordsDir).find((r) => r.type === 'task_end' && r.exit_status === 'no_answer'), 'the coder’s no-answer ending');
+    assert.match(
+      asked.artifacts[0].parts[0].text,
+      /call mcl_[0-9a-f]{32} to coder ended no_answer, with no answer from coder:\n<untrusted-content source=member:coder>\nthe worker has no apples\n/,
+    );
+    const coderTask = await waitFor(
+      async () => readTrace(coder.recordsDir).find((r) => r.type === 'task_end' && r.exit_status === 'no_answer'),
+      'the coder’s no-answer ending',
+    );
     assert.equal(coderTask.status, 'the worker has no apples');
     const got = await rpc(coder.url, 'GetTask', { id: coderTask.task_id });
     assert.equal(got.json.result.status.state, 'TASK_STATE_FAILED');

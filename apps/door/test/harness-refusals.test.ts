@@ -10,7 +10,8 @@ import { makeCapsule, manifestYaml, tempDir } from './support/door-process.js';
 import { harnessManifest } from './support/harness-capsule.js';
 import { refusedRun } from './support/refused-run.js';
 
-const claude = (extra: Record<string, string> = {}) => makeCapsule(harnessManifest({ harness: { name: 'claude-code', model: 'm', base_url: 'http://127.0.0.1:9', ...extra } }));
+const claude = (extra: Record<string, string> = {}) =>
+  makeCapsule(harnessManifest({ harness: { name: 'claude-code', model: 'm', base_url: 'http://127.0.0.1:9', ...extra } }));
 
 describe('a harness capsule that cannot start', { concurrency: true }, () => {
   test('its harness is not installed: the refusal names the npm command that installs the pinned one', async () => {
@@ -38,7 +39,10 @@ describe('mur run --context and --forget-session where they mean nothing', { con
   const SCRIPT = 'default:\n  turns:\n    - answer: ok\n';
 
   test('--forget-session without --context', async () => {
-    assert.equal(await refusedRun(['run', claude(), '--forget-session', '--task', 'x']), 'mur: --forget-session forgets the harness session of the context --context names: give --context <id>\n');
+    assert.equal(
+      await refusedRun(['run', claude(), '--forget-session', '--task', 'x']),
+      'mur: --forget-session forgets the harness session of the context --context names: give --context <id>\n',
+    );
   });
 
   test('--context with an empty id', async () => {

@@ -102,7 +102,13 @@ default:
 
 describe('on_task_end: artifacts and reopens', () => {
   test('a hook artifact goes out as an artifact frame before the completed status', async () => {
-    const hooks = ['on_task_end:', '  - name: reviewer', `    command: "echo '{\\"artifact\\": {\\"reviewed\\": true}}'"`, '  - name: silent', '    command: "true"'];
+    const hooks = [
+      'on_task_end:',
+      '  - name: reviewer',
+      `    command: "echo '{\\"artifact\\": {\\"reviewed\\": true}}'"`,
+      '  - name: silent',
+      '    command: "true"',
+    ];
     const { d, watcher } = await door(manifest({ hooks, shell: false }), 'default:\n  turns:\n    - answer: done\n');
     const task = taskOf(await send(d.url, 'go'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
@@ -132,7 +138,10 @@ describe('on_task_end: artifacts and reopens', () => {
 
   test('a reopen: the task stays WORKING, the new attempt streams from inference turn 1 with ids from 0, turns count across', async () => {
     const hooks = ['on_task_end:', '  - name: reviewer', `    command: "if grep -q '\\"attempt\\":1,'; then echo '{\\"reopen\\": \\"Look again.\\"}'; fi"`];
-    const { d, watcher } = await door(manifest({ hooks, reopens: 1, shell: false }), 'default:\n  turns:\n    - answer: first\n    - answer: "second saw <{{continuation}}>"\n');
+    const { d, watcher } = await door(
+      manifest({ hooks, reopens: 1, shell: false }),
+      'default:\n  turns:\n    - answer: first\n    - answer: "second saw <{{continuation}}>"\n',
+    );
     const task = taskOf(await send(d.url, 'go'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(task));
     assert.equal(answerText(task), 'second saw <Look again.>');

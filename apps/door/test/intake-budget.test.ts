@@ -20,7 +20,9 @@ function splitRequest(url: string, body: string, firstBytes: number): { finish: 
   const target = new URL(url);
   const socket = net.connect(Number(target.port), target.hostname);
   socket.on('error', () => undefined);
-  socket.write(`POST / HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+  socket.write(
+    `POST / HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+  );
   socket.write(body.slice(0, firstBytes));
   let text = '';
   socket.setEncoding('utf8');
@@ -45,7 +47,12 @@ describe('a door whose intake budget is full', () => {
   let door: DoorProcess;
   before(async () => {
     // Images of 1,000 bytes: the body limit is 8 MiB and the intake budget 16 MiB.
-    door = await runDoor(makeCapsule(manifestYaml({ name: 'intake', acceptance: 'queue', extra: 'context:\n  images:\n    max_bytes: 1000\n    max_per_turn: 1' }), 'default:\n  turns:\n    - answer: ok\n'));
+    door = await runDoor(
+      makeCapsule(
+        manifestYaml({ name: 'intake', acceptance: 'queue', extra: 'context:\n  images:\n    max_bytes: 1000\n    max_per_turn: 1' }),
+        'default:\n  turns:\n    - answer: ok\n',
+      ),
+    );
   });
   after(() => door.stop());
 
@@ -55,7 +62,10 @@ describe('a door whose intake budget is full', () => {
     const second = splitRequest(door.url, messageBody('big-2', 8_000_000), 4_000_000);
     await new Promise((resolve) => setTimeout(resolve, 500));
     let thirdAnswered = false;
-    const third = rpc(door.url, 'SendMessage', { message: { messageId: 'mid-3', role: 'ROLE_USER', parts: [{ text: 'm'.repeat(1_000_000) }] }, configuration: { returnImmediately: true } }).then((a) => {
+    const third = rpc(door.url, 'SendMessage', {
+      message: { messageId: 'mid-3', role: 'ROLE_USER', parts: [{ text: 'm'.repeat(1_000_000) }] },
+      configuration: { returnImmediately: true },
+    }).then((a) => {
       thirdAnswered = true;
       return a;
     });
@@ -68,7 +78,10 @@ describe('a door whose intake budget is full', () => {
     const answered = await third;
     assert.ok(answered.json.result.task.id, 'taken in once the first body was');
     second.destroy();
-    const after = await rpc(door.url, 'SendMessage', { message: { messageId: 'after-4', role: 'ROLE_USER', parts: [{ text: 'a'.repeat(7_000_000) }] }, configuration: { returnImmediately: true } });
+    const after = await rpc(door.url, 'SendMessage', {
+      message: { messageId: 'after-4', role: 'ROLE_USER', parts: [{ text: 'a'.repeat(7_000_000) }] },
+      configuration: { returnImmediately: true },
+    });
     assert.ok(after.json.result.task.id, 'a client that went away mid-body gave its reservation back');
     const log = readFileSync(path.join(door.recordsDir, 'logs', 'door.log'), 'utf8');
     assert.match(log, /request body waits for the intake budget/);

@@ -7,7 +7,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HEAP_CAP_MIB, RSS_CEILING_MIB, runMemoryCeiling } from './hostile/memory-ceiling.js';
 
-test(`16 max-size messages, 4 at a time, 4 stalled watchers: the door stays up under ${RSS_CEILING_MIB} MiB (heap capped at ${HEAP_CAP_MIB} MB)`, { timeout: 120_000 }, async () => {
+test(`16 max-size messages, 4 at a time, 4 stalled watchers: the door stays up under ${RSS_CEILING_MIB} MiB (heap capped at ${HEAP_CAP_MIB} MB)`, {
+  timeout: 120_000,
+}, async () => {
   const figures = await runMemoryCeiling({ messages: 16, parallel: 4, stalled: 4 });
   console.log(`# memory-ceiling figures: ${JSON.stringify(figures)}`);
   assert.ok(figures.alive, 'the door is still running');

@@ -105,7 +105,10 @@ describe('the checks, in order', () => {
   test('3. every part sets exactly one of text, raw, url and data', async () => {
     await refused({ message: msg({}, [{}]) }, invalid('message.parts[0] must set exactly one of text, raw, url and data'));
     await refused({ message: msg({}, [{ text: 'a' }, { text: 'b', data: 1 }]) }, invalid('message.parts[1] must set exactly one of text, raw, url and data'));
-    await refused({ message: msg({}, [{ raw: PNG, url: 'http://x', mediaType: 'image/png' }]) }, invalid('message.parts[0] must set exactly one of text, raw, url and data'));
+    await refused(
+      { message: msg({}, [{ raw: PNG, url: 'http://x', mediaType: 'image/png' }]) },
+      invalid('message.parts[0] must set exactly one of text, raw, url and data'),
+    );
     await refused({ message: msg({}, [{ mediaType: 'text/plain' }]) }, invalid('message.parts[0] must set exactly one of text, raw, url and data'));
     await refused({ message: msg({}, [{ text: 'a' }, 'b']) }, invalid('message.parts[1] must be an object'));
     // ProtoJSON spelling only: the 0.3 kind-tagged part is not a part.
@@ -157,7 +160,10 @@ describe('the checks, in order', () => {
 
   test('7. configuration.returnImmediately that is present, not null and not a boolean', async () => {
     for (const returnImmediately of ['yes', 1, 0, {}, []]) {
-      await refused({ message: msg(), configuration: { returnImmediately } }, { code: -32602, message: 'configuration.returnImmediately must be a boolean', metadata: null });
+      await refused(
+        { message: msg(), configuration: { returnImmediately } },
+        { code: -32602, message: 'configuration.returnImmediately must be a boolean', metadata: null },
+      );
     }
   });
 
@@ -171,14 +177,20 @@ describe('the checks, in order', () => {
         metadata: { partIndex: '1', mediaType: 'application/pdf' },
       },
     );
-    await refused({ message: msg({}, [{ url: 'https://example.com/x' }]) }, { code: -32005, reason: 'CONTENT_TYPE_NOT_SUPPORTED', metadata: { partIndex: '0' } });
+    await refused(
+      { message: msg({}, [{ url: 'https://example.com/x' }]) },
+      { code: -32005, reason: 'CONTENT_TYPE_NOT_SUPPORTED', metadata: { partIndex: '0' } },
+    );
     await refused(
       { message: msg({}, [{ text: 'a' }, { text: 'b' }, { raw: b64('%PDF-1.7'), mediaType: 'application/pdf' }, { url: 'https://x' }]) },
       { code: -32005, message: /^message\.parts\[2\]/, metadata: { partIndex: '2', mediaType: 'application/pdf' } },
     );
     await refused({ message: msg({}, [{ raw: b64('hello') }]) }, { code: -32005, message: /^message\.parts\[0\]/, metadata: { partIndex: '0' } });
     // image/svg+xml is not one of the four image types.
-    await refused({ message: msg({}, [{ raw: b64('<svg/>'), mediaType: 'image/svg+xml' }]) }, { code: -32005, metadata: { partIndex: '0', mediaType: 'image/svg+xml' } });
+    await refused(
+      { message: msg({}, [{ raw: b64('<svg/>'), mediaType: 'image/svg+xml' }]) },
+      { code: -32005, metadata: { partIndex: '0', mediaType: 'image/svg+xml' } },
+    );
   });
 
   test('9. configuration.taskPushNotificationConfig present and not null: -32003', async () => {
@@ -202,16 +214,31 @@ describe('the checks, in order', () => {
     const image = (raw: string, mediaType = 'image/png') => ({ raw, mediaType });
     await refused({ message: msg({}, [image('!!!not base64!!!')]) }, invalid('message.parts[0].raw is not base64'));
     await refused({ message: msg({}, [{ text: 'see' }, image('abcde')]) }, invalid('message.parts[1].raw is not base64'));
-    await refused({ message: msg({}, [image(b64('GIF89a-not-a-png'))]) }, invalid('message.parts[0] is not an image/png image: its first bytes are not those of image/png'));
-    await refused({ message: msg({}, [image(PNG, 'image/jpeg')]) }, invalid('message.parts[0] is not an image/jpeg image: its first bytes are not those of image/jpeg'));
-    await refused({ message: msg({}, [image(b64([...PNG_MAGIC, ...new Array(200).fill(0)]))]) }, invalid('message.parts[0] is 208 bytes, over context.images.max_bytes 100'));
-    await refused({ message: msg({}, [image(PNG), { text: 'two' }, image(PNG)]) }, invalid('message.parts[2] is image 2 of this message, over context.images.max_per_turn 1'));
+    await refused(
+      { message: msg({}, [image(b64('GIF89a-not-a-png'))]) },
+      invalid('message.parts[0] is not an image/png image: its first bytes are not those of image/png'),
+    );
+    await refused(
+      { message: msg({}, [image(PNG, 'image/jpeg')]) },
+      invalid('message.parts[0] is not an image/jpeg image: its first bytes are not those of image/jpeg'),
+    );
+    await refused(
+      { message: msg({}, [image(b64([...PNG_MAGIC, ...new Array(200).fill(0)]))]) },
+      invalid('message.parts[0] is 208 bytes, over context.images.max_bytes 100'),
+    );
+    await refused(
+      { message: msg({}, [image(PNG), { text: 'two' }, image(PNG)]) },
+      invalid('message.parts[2] is image 2 of this message, over context.images.max_per_turn 1'),
+    );
     await refused(
       { message: msg({ taskId: 'tsk_nope' }, [image(PNG)]) },
       invalid('message.parts[0] is an image on a message that continues task tsk_nope; images go on the message that starts a task'),
     );
     // In part order: the first image's refusal answers.
-    await refused({ message: msg({}, [image(b64('nope')), image('%%%')]) }, invalid('message.parts[0] is not an image/png image: its first bytes are not those of image/png'));
+    await refused(
+      { message: msg({}, [image(b64('nope')), image('%%%')]) },
+      invalid('message.parts[0] is not an image/png image: its first bytes are not those of image/png'),
+    );
   });
 });
 
@@ -230,15 +257,24 @@ describe('the first failure answers', () => {
       { message: msg({ metadata: { [DOOR_URI]: { forgetSession: 'x' } } }, [{ url: 'https://x' }]), configuration: { returnImmediately: 'x' } },
       invalid(`${DOOR_KEY}.forgetSession must be a boolean`),
     );
-    await refused({ message: msg({}, [{ url: 'https://x' }]), configuration: { returnImmediately: 'x' } }, { code: -32602, message: 'configuration.returnImmediately must be a boolean' });
+    await refused(
+      { message: msg({}, [{ url: 'https://x' }]), configuration: { returnImmediately: 'x' } },
+      { code: -32602, message: 'configuration.returnImmediately must be a boolean' },
+    );
     await refused(
       { message: msg({ taskId: 'tsk_x', metadata: { [DOOR_URI]: { forgetSession: true } } }, [{ url: 'https://x' }]) },
       invalid('forgetSession starts a new conversation, so it goes on a message that starts a task, not on one that continues task tsk_x'),
     );
   });
   test('a url part (8) before push (9), push (9) before forgetSession (10), forgetSession (10) before images (11)', async () => {
-    await refused({ message: msg({}, [{ url: 'https://x' }]), configuration: { taskPushNotificationConfig: { url: 'https://hook' } } }, { code: -32005, metadata: { partIndex: '0' } });
-    await refused({ message: msg({ metadata: { [DOOR_URI]: { forgetSession: true } } }), configuration: { taskPushNotificationConfig: { url: 'https://hook' } } }, PUSH_NOT_SUPPORTED);
+    await refused(
+      { message: msg({}, [{ url: 'https://x' }]), configuration: { taskPushNotificationConfig: { url: 'https://hook' } } },
+      { code: -32005, metadata: { partIndex: '0' } },
+    );
+    await refused(
+      { message: msg({ metadata: { [DOOR_URI]: { forgetSession: true } } }), configuration: { taskPushNotificationConfig: { url: 'https://hook' } } },
+      PUSH_NOT_SUPPORTED,
+    );
     await refused(
       { message: msg({ metadata: { [DOOR_URI]: { forgetSession: true } } }, [{ raw: 'not base64!', mediaType: 'image/png' }]) },
       { code: -32602, message: /^forgetSession asks this capsule/ },
@@ -247,7 +283,10 @@ describe('the first failure answers', () => {
   test('every refusal comes before the door looks up a task', async () => {
     await refused({ message: msg({ taskId: 'tsk_nope' }, [{ url: 'https://x' }]) }, { code: -32005, metadata: { partIndex: '0' } });
     await refused({ message: msg({ taskId: 'tsk_nope' }), configuration: { taskPushNotificationConfig: {} } }, PUSH_NOT_SUPPORTED);
-    await refused({ message: msg({ taskId: 'tsk_nope' }), configuration: { returnImmediately: 1 } }, { code: -32602, message: 'configuration.returnImmediately must be a boolean' });
+    await refused(
+      { message: msg({ taskId: 'tsk_nope' }), configuration: { returnImmediately: 1 } },
+      { code: -32602, message: 'configuration.returnImmediately must be a boolean' },
+    );
     // With nothing else wrong, the lookup answers.
     await refused({ message: msg({ taskId: 'tsk_nope' }) }, { code: -32001, reason: 'TASK_NOT_FOUND', metadata: { taskId: 'tsk_nope' } });
   });
@@ -261,7 +300,10 @@ describe('what is accepted, and what the agent reads', () => {
       { metadata: { 'https://example.com/other': { forgetSession: 'x' } } },
       { metadata: [1, 2] },
     ]) {
-      const { task, answer } = await accepted({ message: msg(extra, [{ text: 'ignored fields' }]), configuration: { returnImmediately: null, somethingElse: 1 } });
+      const { task, answer } = await accepted({
+        message: msg(extra, [{ text: 'ignored fields' }]),
+        configuration: { returnImmediately: null, somethingElse: 1 },
+      });
       assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
       assert.equal(answer.headers['a2a-extensions'], undefined, 'no extension used, none named');
     }
@@ -282,7 +324,9 @@ describe('what is accepted, and what the agent reads', () => {
   });
 
   test('text parts are joined by a newline, whatever their mediaType', async () => {
-    const { task } = await accepted({ message: msg({}, [{ text: 'first' }, { text: '# second', mediaType: 'text/markdown' }, { text: 'third', metadata: { x: 1 } }]) });
+    const { task } = await accepted({
+      message: msg({}, [{ text: 'first' }, { text: '# second', mediaType: 'text/markdown' }, { text: 'third', metadata: { x: 1 } }]),
+    });
     assert.equal(responseText(task), 'first\n# second\nthird');
   });
 
@@ -293,15 +337,13 @@ describe('what is accepted, and what the agent reads', () => {
 
   test('data parts: null, scalars, filename, and whitespace, backticks and = in the label become _', async () => {
     const { task } = await accepted({
-      message: msg({}, [
-        { data: null },
-        { data: 'x ```` y', filename: 'my file`=.json' },
-        { data: 42, mediaType: 'application/vnd x=1', filename: 'n.json' },
-      ]),
+      message: msg({}, [{ data: null }, { data: 'x ```` y', filename: 'my file`=.json' }, { data: 42, mediaType: 'application/vnd x=1', filename: 'n.json' }]),
     });
     assert.equal(
       responseText(task),
-      ['```data\nnull\n```', '`````data filename=my_file__.json\n"x ```` y"\n`````', '```data media-type=application/vnd_x_1 filename=n.json\n42\n```'].join('\n'),
+      ['```data\nnull\n```', '`````data filename=my_file__.json\n"x ```` y"\n`````', '```data media-type=application/vnd_x_1 filename=n.json\n42\n```'].join(
+        '\n',
+      ),
     );
   });
 
@@ -344,7 +386,8 @@ describe('referenced tasks', () => {
 
     // Queued behind the sleeper: the block is rendered on arrival, while the sleeper works.
     const refs = [four.id, broken.id, multi.id, sleeper.id, 'tsk_nope', four.id];
-    const referring = (await accepted({ message: msg({ referenceTaskIds: refs }, [{ text: 'summarise refs' }]), configuration: { returnImmediately: true } })).task;
+    const referring = (await accepted({ message: msg({ referenceTaskIds: refs }, [{ text: 'summarise refs' }]), configuration: { returnImmediately: true } }))
+      .task;
     await rpc(door.url, 'CancelTask', { id: sleeper.id });
     const done = await waitForState(door.url, referring.id, 'TASK_STATE_COMPLETED');
     assert.equal(

@@ -76,7 +76,10 @@ test('another session’s token is refused', async () => {
 
 test('the seal is checked in the params’ order: a forged token answers before a bad statusTimestampAfter', async () => {
   const real = decodePageToken(await firstPageToken(one))!;
-  const answer = await rpc(one.url, 'ListTasks', { pageToken: encodePageToken({ ...real, seal: 'AAAAAAAAAAAAAAAAAAAAAA' }), statusTimestampAfter: 'yesterday' });
+  const answer = await rpc(one.url, 'ListTasks', {
+    pageToken: encodePageToken({ ...real, seal: 'AAAAAAAAAAAAAAAAAAAAAA' }),
+    statusTimestampAfter: 'yesterday',
+  });
   assertRefused(answer, 'forged token and a bad timestamp');
 });
 

@@ -93,7 +93,11 @@ for (const which of ['absent', 'false'] as const) {
         const answer = await httpRequest(door().url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, [name]: 'peer' }, body });
         assertPeerRefusal(answer, reference, name);
       }
-      const twice = await rawHttp(door().url, ['POST / HTTP/1.1', 'Content-Type: application/json', 'A2A-Version: 1.0', 'x-murmur-task-origin: peer', 'X-Murmur-Task-Origin: peer'], body);
+      const twice = await rawHttp(
+        door().url,
+        ['POST / HTTP/1.1', 'Content-Type: application/json', 'A2A-Version: 1.0', 'x-murmur-task-origin: peer', 'X-Murmur-Task-Origin: peer'],
+        body,
+      );
       assertPeerRefusal(twice, reference, 'two lines');
       for (const value of ['peer, peer', 'completion, peer', ' Peer ']) {
         const listed = await httpRequest(door().url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, 'x-murmur-task-origin': value }, body });
@@ -123,7 +127,12 @@ for (const which of ['absent', 'false'] as const) {
 
     test('other origins are served as any request', async () => {
       for (const origin of ['user', 'operator', '']) {
-        const answer = await httpRequest(door().url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, 'x-murmur-task-origin': origin }, body: JSON.stringify(envelope('ListTasks', {}, 1)) });
+        const answer = await httpRequest(door().url, {
+          method: 'POST',
+          path: '/',
+          headers: { ...RPC_HEADERS, 'x-murmur-task-origin': origin },
+          body: JSON.stringify(envelope('ListTasks', {}, 1)),
+        });
         assert.equal(answer.status, 200, `${origin}: ${answer.text}`);
         assert.equal(typeof answer.json.result.totalSize, 'number');
       }
@@ -133,22 +142,39 @@ for (const which of ['absent', 'false'] as const) {
 
 describe('exports.peer_tasks.accept: true', () => {
   test('the card says peerTasks true', async () => {
-    const card = (await (await fetch(`${open.url}/.well-known/agent-card.json`)).json()) as { capabilities: { extensions: Array<{ uri: string; params: { peerTasks: boolean } }> } };
+    const card = (await (await fetch(`${open.url}/.well-known/agent-card.json`)).json()) as {
+      capabilities: { extensions: Array<{ uri: string; params: { peerTasks: boolean } }> };
+    };
     assert.equal(card.capabilities.extensions.find((e) => e.uri === DOOR_URI)!.params.peerTasks, true);
   });
 
   test('peer-origin requests are served through the ordinary pipeline', async () => {
-    const list = await httpRequest(open.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, ...PEER }, body: JSON.stringify(envelope('ListTasks', {}, 1)) });
+    const list = await httpRequest(open.url, {
+      method: 'POST',
+      path: '/',
+      headers: { ...RPC_HEADERS, ...PEER },
+      body: JSON.stringify(envelope('ListTasks', {}, 1)),
+    });
     assert.equal(list.status, 200);
     assert.equal(typeof list.json.result.totalSize, 'number');
 
-    const sent = await httpRequest(open.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, ...PEER }, body: JSON.stringify(envelope('SendMessage', message('from a peer'), 2)) });
+    const sent = await httpRequest(open.url, {
+      method: 'POST',
+      path: '/',
+      headers: { ...RPC_HEADERS, ...PEER },
+      body: JSON.stringify(envelope('SendMessage', message('from a peer'), 2)),
+    });
     assert.equal(sent.status, 200, sent.text);
     assert.equal(sent.json.result.task.status.state, 'TASK_STATE_COMPLETED');
     assert.equal(sent.json.result.task.artifacts[0].parts[0].text, 'peer served');
 
     // The later steps still apply: a peer request is not exempt from them.
-    const unknown = await httpRequest(open.url, { method: 'POST', path: '/', headers: { ...RPC_HEADERS, ...PEER }, body: JSON.stringify(envelope('NoSuchMethod', {}, 3)) });
+    const unknown = await httpRequest(open.url, {
+      method: 'POST',
+      path: '/',
+      headers: { ...RPC_HEADERS, ...PEER },
+      body: JSON.stringify(envelope('NoSuchMethod', {}, 3)),
+    });
     assert.equal(unknown.status, 200);
     assert.equal(unknown.json.error.code, -32601);
     const notFound = await httpRequest(open.url, { method: 'GET', path: '/', headers: PEER });

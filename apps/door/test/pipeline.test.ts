@@ -35,7 +35,16 @@ default:
     - answer: ok
 `;
 
-const RETIRED = ['message/send', 'message/stream', 'tasks/get', 'tasks/cancel', 'tasks/resubscribe', 'agent/getAuthenticatedExtendedCard', 'stream/watch', 'session/stop'];
+const RETIRED = [
+  'message/send',
+  'message/stream',
+  'tasks/get',
+  'tasks/cancel',
+  'tasks/resubscribe',
+  'agent/getAuthenticatedExtendedCard',
+  'stream/watch',
+  'session/stop',
+];
 
 let door: DoorProcess;
 let none: DoorProcess;
@@ -57,7 +66,10 @@ async function totalTasks(url: string): Promise<number> {
 
 /** Starts a task that sleeps a minute and waits until it runs; the caller cancels it. */
 async function startSleeper(url: string): Promise<string> {
-  const answer = await rpc(url, 'SendMessage', { message: { messageId: `m-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: 'sleep' }] }, configuration: { returnImmediately: true } });
+  const answer = await rpc(url, 'SendMessage', {
+    message: { messageId: `m-${Date.now()}`, role: 'ROLE_USER', parts: [{ text: 'sleep' }] },
+    configuration: { returnImmediately: true },
+  });
   const id = answer.json.result.task.id as string;
   await waitForState(url, id, 'TASK_STATE_WORKING');
   return id;
@@ -104,11 +116,13 @@ describe('step 5: anything but a POST / with content-type application/json and a
   });
 
   test('POST / with application/json and an empty body', async () => {
-    assertNotFound(await httpRequest(door.url, { method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'content-length': '0' } }));
+    assertNotFound(
+      await httpRequest(door.url, { method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0', 'content-length': '0' } }),
+    );
     assertNotFound(await httpRequest(door.url, { method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'A2A-Version': '1.0' }, body: '' }));
   });
 
-  test('an empty or malformed content-type is 404, never the framework\'s 415', async () => {
+  test("an empty or malformed content-type is 404, never the framework's 415", async () => {
     for (const type of ['', ' ', ';;', '/', 'a/b/c', 'application/json, text/plain', '\u00e9/json', 'application/', 'json']) {
       const answer = await rawHttp(door.url, ['POST / HTTP/1.1', `Content-Type: ${type}`, 'A2A-Version: 1.0'], valid);
       assertNotFound(answer);
@@ -245,7 +259,12 @@ describe('step 8: A2A-Version', () => {
   });
   test('a query parameter does not set the version', async () => {
     for (const path of ['/?A2A-Version=1.0', '/?a2a-version=1.0']) {
-      const absent = await httpRequest(door.url, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: JSON.stringify(envelope('ListTasks', {}, 4)) });
+      const absent = await httpRequest(door.url, {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(envelope('ListTasks', {}, 4)),
+      });
       assertRpcError(absent, { ...versionRefusal(''), id: 4 });
     }
     const wrong = await httpRequest(door.url, {
@@ -257,7 +276,17 @@ describe('step 8: A2A-Version', () => {
     assertRpcError(wrong, { ...versionRefusal('0.3'), id: 4 });
   });
   test('every method is negotiated: push, extended card, retired and murmur methods alike', async () => {
-    for (const method of ['GetTask', 'SendMessage', 'murmur.StopSession', 'murmur.WatchSession', 'SendStreamingMessage', 'GetExtendedAgentCard', 'NoSuchMethod', ...PUSH_CONFIG_METHODS, ...RETIRED]) {
+    for (const method of [
+      'GetTask',
+      'SendMessage',
+      'murmur.StopSession',
+      'murmur.WatchSession',
+      'SendStreamingMessage',
+      'GetExtendedAgentCard',
+      'NoSuchMethod',
+      ...PUSH_CONFIG_METHODS,
+      ...RETIRED,
+    ]) {
       const answer = await postRaw(door.url, envelope(method, {}, 6), { 'content-type': 'application/json', 'A2A-Version': '0.3' });
       assertRpcError(answer, { ...versionRefusal('0.3'), id: 6 });
     }
@@ -311,7 +340,11 @@ describe('step 9: completions', () => {
       { ...RPC_HEADERS, 'x-murmur-task-origin': ['a2a', 'completion'] },
     ]) {
       const before = await rpc(door.url, 'ListTasks', {});
-      const answer = await postRaw(door.url, envelope('SendMessage', { message: { messageId: 'm-origin', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, 7), headers);
+      const answer = await postRaw(
+        door.url,
+        envelope('SendMessage', { message: { messageId: 'm-origin', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, 7),
+        headers,
+      );
       assertRpcError(answer, { code: -31001, id: 7, domain: 'murmur.nexus', metadata: { addressedSession: '' } });
       const after = await rpc(door.url, 'ListTasks', {});
       assert.equal(after.json.result.totalSize, before.json.result.totalSize, `no task started for ${JSON.stringify(headers)}`);
@@ -330,7 +363,11 @@ describe('step 9: completions', () => {
     }
   });
   test('addressed here, SendMessage naming a delegation no task awaits: -31002 with delegationId', async () => {
-    const answer = await postRaw(door.url, envelope('SendMessage', completionMessage, 4), completion({ 'x-murmur-completion-session': door.sessionId, 'x-murmur-delegation-id': 'dlg_abc' }));
+    const answer = await postRaw(
+      door.url,
+      envelope('SendMessage', completionMessage, 4),
+      completion({ 'x-murmur-completion-session': door.sessionId, 'x-murmur-delegation-id': 'dlg_abc' }),
+    );
     assertRpcError(answer, {
       code: -31002,
       id: 4,
@@ -346,23 +383,46 @@ describe('step 9: completions', () => {
   });
   test('-31002 comes before params is read', async () => {
     for (const params of ['x', [], { tenant: 'acme' }, { message: 5 }]) {
-      const answer = await postRaw(door.url, envelope('SendMessage', params, 6), completion({ 'x-murmur-completion-session': door.sessionId, 'x-murmur-delegation-id': 'dlg_x' }));
+      const answer = await postRaw(
+        door.url,
+        envelope('SendMessage', params, 6),
+        completion({ 'x-murmur-completion-session': door.sessionId, 'x-murmur-delegation-id': 'dlg_x' }),
+      );
       assertRpcError(answer, { code: -31002, id: 6, domain: 'murmur.nexus', metadata: { delegationId: 'dlg_x' } });
     }
   });
   test('addressed here with any method but SendMessage: -32601', async () => {
-    for (const method of ['GetTask', 'ListTasks', 'murmur.StopSession', 'SendStreamingMessage', 'GetExtendedAgentCard', 'NoSuchMethod', ...PUSH_CONFIG_METHODS]) {
-      const answer = await postRaw(door.url, envelope(method, {}, 7), completion({ 'x-murmur-completion-session': door.sessionId, 'x-murmur-delegation-id': 'dlg_abc' }));
+    for (const method of [
+      'GetTask',
+      'ListTasks',
+      'murmur.StopSession',
+      'SendStreamingMessage',
+      'GetExtendedAgentCard',
+      'NoSuchMethod',
+      ...PUSH_CONFIG_METHODS,
+    ]) {
+      const answer = await postRaw(
+        door.url,
+        envelope(method, {}, 7),
+        completion({ 'x-murmur-completion-session': door.sessionId, 'x-murmur-delegation-id': 'dlg_abc' }),
+      );
       assertRpcError(answer, { ...STANDARD.methodNotFound, id: 7 });
     }
   });
   test('a completion is negotiated too: a wrong version answers -32009 first', async () => {
-    const answer = await postRaw(door.url, envelope('SendMessage', completionMessage, 8), { 'content-type': 'application/json', 'x-murmur-task-origin': 'completion' });
+    const answer = await postRaw(door.url, envelope('SendMessage', completionMessage, 8), {
+      'content-type': 'application/json',
+      'x-murmur-task-origin': 'completion',
+    });
     assertRpcError(answer, { ...versionRefusal(''), id: 8 });
   });
   test('a refused completion starts no task', async () => {
     const before = await totalTasks(door.url);
-    await postRaw(door.url, envelope('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, 9), completion({ 'x-murmur-completion-session': door.sessionId }));
+    await postRaw(
+      door.url,
+      envelope('SendMessage', { message: { messageId: 'm', role: 'ROLE_USER', parts: [{ text: 'hi' }] } }, 9),
+      completion({ 'x-murmur-completion-session': door.sessionId }),
+    );
     assert.equal(await totalTasks(door.url), before);
   });
 });
@@ -418,8 +478,18 @@ describe('step 10: the method', () => {
   test('task_acceptance none: SendMessage -32601; SendStreamingMessage and SubscribeToTask -32004 with {}', async () => {
     const message = { message: { messageId: 'm-none', role: 'ROLE_USER', parts: [{ text: 'hi' }] } };
     assertRpcError(await postRaw(none.url, envelope('SendMessage', message, 1)), { ...STANDARD.methodNotFound, id: 1 });
-    assertRpcError(await postRaw(none.url, envelope('SendStreamingMessage', message, 2)), { code: -32004, id: 2, reason: 'UNSUPPORTED_OPERATION', metadata: {} });
-    assertRpcError(await postRaw(none.url, envelope('SubscribeToTask', { id: 'tsk_x' }, 3)), { code: -32004, id: 3, reason: 'UNSUPPORTED_OPERATION', metadata: {} });
+    assertRpcError(await postRaw(none.url, envelope('SendStreamingMessage', message, 2)), {
+      code: -32004,
+      id: 2,
+      reason: 'UNSUPPORTED_OPERATION',
+      metadata: {},
+    });
+    assertRpcError(await postRaw(none.url, envelope('SubscribeToTask', { id: 'tsk_x' }, 3)), {
+      code: -32004,
+      id: 3,
+      reason: 'UNSUPPORTED_OPERATION',
+      metadata: {},
+    });
     assertRpcError(await postRaw(none.url, envelope('SubscribeToTask', 'bad params', 3)), { code: -32004, id: 3, metadata: {} });
     assertRpcError(await postRaw(none.url, envelope('GetExtendedAgentCard', {}, 4)), { code: -32004, id: 4, metadata: {} });
     for (const method of PUSH_CONFIG_METHODS) assertRpcError(await postRaw(none.url, envelope(method, {}, 5)), { ...PUSH_NOT_SUPPORTED, id: 5 });
@@ -441,7 +511,9 @@ describe('step 10: the method', () => {
       'murmur.StopSession',
     ];
     for (const d of [door, none]) {
-      const card = (await (await fetch(`${d.url}/.well-known/agent-card.json`)).json()) as { capabilities: { extensions: Array<{ uri: string; params: { methods: string[] } }> } };
+      const card = (await (await fetch(`${d.url}/.well-known/agent-card.json`)).json()) as {
+        capabilities: { extensions: Array<{ uri: string; params: { methods: string[] } }> };
+      };
       const listed = card.capabilities.extensions.find((e) => e.uri === DOOR_URI)!.params.methods;
       for (const method of universe) {
         // murmur.StopSession is safe to call here: nothing is live, and it ends no process. A stream is dropped at once.
@@ -509,7 +581,10 @@ describe('step 13: a tenant other than "" is -32602', () => {
 
   test('a tenant on SendMessage starts nothing', async () => {
     const before = await totalTasks(door.url);
-    const answer = await postRaw(door.url, envelope('SendMessage', { tenant: 'acme', message: { messageId: 'm-t', role: 'ROLE_USER', parts: [{ text: 'hello' }] } }, 1));
+    const answer = await postRaw(
+      door.url,
+      envelope('SendMessage', { tenant: 'acme', message: { messageId: 'm-t', role: 'ROLE_USER', parts: [{ text: 'hello' }] } }, 1),
+    );
     assertRpcError(answer, { code: -32602, message: refusal('"acme"') });
     assert.equal(await totalTasks(door.url), before);
   });
@@ -543,10 +618,16 @@ describe('check order: the earliest failing step answers', () => {
     assertRpcError(await postRaw(door.url, '{', { 'content-type': 'application/json', 'A2A-Version': '0.3' }), { ...STANDARD.parse, id: null });
   });
   test('not JSON-RPC (7) before a bad version (8)', async () => {
-    assertRpcError(await postRaw(door.url, { jsonrpc: '1.0', id: 1, method: 'NoSuch' }, { 'content-type': 'application/json' }), { ...STANDARD.invalidRequest, id: 1 });
+    assertRpcError(await postRaw(door.url, { jsonrpc: '1.0', id: 1, method: 'NoSuch' }, { 'content-type': 'application/json' }), {
+      ...STANDARD.invalidRequest,
+      id: 1,
+    });
   });
   test('a bad version (8) before an unknown method (10)', async () => {
-    assertRpcError(await postRaw(door.url, envelope('NoSuchMethod', {}, 1), { 'content-type': 'application/json', 'A2A-Version': '2.0' }), { ...versionRefusal('2.0'), id: 1 });
+    assertRpcError(await postRaw(door.url, envelope('NoSuchMethod', {}, 1), { 'content-type': 'application/json', 'A2A-Version': '2.0' }), {
+      ...versionRefusal('2.0'),
+      id: 1,
+    });
   });
   test('a bad version (8) before a push config method (10)', async () => {
     assertRpcError(await postRaw(door.url, envelope('GetTaskPushNotificationConfig', {}, 1), { 'content-type': 'application/json', 'A2A-Version': '1.1' }), {
@@ -556,7 +637,10 @@ describe('check order: the earliest failing step answers', () => {
   });
   test('a bad version (8) before params (12) and tenant (13)', async () => {
     assertRpcError(await postRaw(door.url, envelope('GetTask', 'x', 1), { 'content-type': 'application/json' }), { ...versionRefusal(''), id: 1 });
-    assertRpcError(await postRaw(door.url, envelope('GetTask', { tenant: 'acme' }, 1), { 'content-type': 'application/json' }), { ...versionRefusal(''), id: 1 });
+    assertRpcError(await postRaw(door.url, envelope('GetTask', { tenant: 'acme' }, 1), { 'content-type': 'application/json' }), {
+      ...versionRefusal(''),
+      id: 1,
+    });
   });
   test('an unknown method (10) before params (12) and tenant (13)', async () => {
     assertRpcError(await postRaw(door.url, envelope('NoSuchMethod', { tenant: 'acme' }, 1)), { ...STANDARD.methodNotFound, id: 1 });
@@ -566,11 +650,20 @@ describe('check order: the earliest failing step answers', () => {
     assertRpcError(await postRaw(door.url, envelope('CreateTaskPushNotificationConfig', { tenant: 'acme' }, 1)), { ...PUSH_NOT_SUPPORTED, id: 1 });
   });
   test('params (12) before the method itself (14)', async () => {
-    assertRpcError(await postRaw(door.url, envelope('SendMessage', [{ message: {} }], 1)), { code: -32602, message: 'Invalid params: params must be an object' });
+    assertRpcError(await postRaw(door.url, envelope('SendMessage', [{ message: {} }], 1)), {
+      code: -32602,
+      message: 'Invalid params: params must be an object',
+    });
   });
   test('a tenant (13) before the method itself (14)', async () => {
     assertRpcError(await postRaw(door.url, envelope('GetTask', { tenant: 'acme' }, 1)), { code: -32602, message: /^Invalid params: tenant "acme"/ });
-    assertRpcError(await postRaw(door.url, envelope('SendMessage', { tenant: 'acme', message: 'bare' }, 1)), { code: -32602, message: /^Invalid params: tenant "acme"/ });
-    assertRpcError(await postRaw(door.url, envelope('ListTasks', { tenant: 'acme', pageSize: -1 }, 1)), { code: -32602, message: /^Invalid params: tenant "acme"/ });
+    assertRpcError(await postRaw(door.url, envelope('SendMessage', { tenant: 'acme', message: 'bare' }, 1)), {
+      code: -32602,
+      message: /^Invalid params: tenant "acme"/,
+    });
+    assertRpcError(await postRaw(door.url, envelope('ListTasks', { tenant: 'acme', pageSize: -1 }, 1)), {
+      code: -32602,
+      message: /^Invalid params: tenant "acme"/,
+    });
   });
 });

@@ -95,13 +95,19 @@ describe('listings', () => {
       assert.match(hello.modified, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
       const names = listing.entries.map((e: { name: string }) => e.name);
       assert.deepEqual(names, [...names].sort());
-      assert.deepEqual(listing.entries.find((e: { name: string }) => e.name === 'sub'), { ...listing.entries.find((e: { name: string }) => e.name === 'sub'), type: 'folder', size: 0 });
+      assert.deepEqual(
+        listing.entries.find((e: { name: string }) => e.name === 'sub'),
+        { ...listing.entries.find((e: { name: string }) => e.name === 'sub'), type: 'folder', size: 0 },
+      );
     }
     const sub = JSON.parse((await fetchBytes(door.url, '/resources/files/sub/')).body.toString());
     assert.equal(sub.path, 'sub/');
     assert.deepEqual(
       sub.entries.map((e: { name: string; type: string }) => [e.name, e.type]),
-      [['deeper', 'folder'], ['inner.md', 'file']],
+      [
+        ['deeper', 'folder'],
+        ['inner.md', 'file'],
+      ],
     );
     const deeper = JSON.parse((await fetchBytes(door.url, '/resources/files/sub/deeper/')).body.toString());
     assert.equal(deeper.path, 'sub/deeper/');
@@ -228,7 +234,11 @@ describe('downloads at the edges', () => {
   });
 
   test('a suffix range longer than the file, and one byte at each end', async () => {
-    for (const [range, start, end] of [['bytes=-1', big.length - 1, big.length - 1], [`bytes=${big.length - 1}-`, big.length - 1, big.length - 1], ['bytes=0-0', 0, 0]] as const) {
+    for (const [range, start, end] of [
+      ['bytes=-1', big.length - 1, big.length - 1],
+      [`bytes=${big.length - 1}-`, big.length - 1, big.length - 1],
+      ['bytes=0-0', 0, 0],
+    ] as const) {
       const answer = await fetchBytes(door.url, '/resources/files/big.bin', { headers: { range } });
       assert.equal(answer.status, 206, range);
       assert.equal(answer.headers['content-range'], `bytes ${start}-${end}/${big.length}`, range);
@@ -291,7 +301,9 @@ describe('downloads at the edges', () => {
     });
     const asks = Array.from({ length: 10 }, (_, i) => ({ file: files[i % 2], range: i >= 8 ? ([12_345, 2_345_678] as const) : null }));
     const answers = await Promise.all(
-      asks.map(({ file, range }) => fetchBytes(door.url, `/resources/files/${file.name}`, range === null ? {} : { headers: { range: `bytes=${range[0]}-${range[1]}` } })),
+      asks.map(({ file, range }) =>
+        fetchBytes(door.url, `/resources/files/${file.name}`, range === null ? {} : { headers: { range: `bytes=${range[0]}-${range[1]}` } }),
+      ),
     );
     for (const [i, answer] of answers.entries()) {
       const { file, range } = asks[i];
@@ -309,15 +321,19 @@ describe('downloads at the edges', () => {
     const before = rssMiB();
     const at = new URL(door.url);
     const sockets = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        new Promise<net.Socket>((resolve, reject) => {
-          const socket = net.connect(Number(at.port), at.hostname, () => socket.write(`GET /resources/files/stalled.bin HTTP/1.1\r\nhost: ${at.host}\r\n\r\n`));
-          socket.once('data', () => {
-            socket.pause();
-            resolve(socket);
-          });
-          socket.on('error', reject);
-        }),
+      Array.from(
+        { length: 8 },
+        () =>
+          new Promise<net.Socket>((resolve, reject) => {
+            const socket = net.connect(Number(at.port), at.hostname, () =>
+              socket.write(`GET /resources/files/stalled.bin HTTP/1.1\r\nhost: ${at.host}\r\n\r\n`),
+            );
+            socket.once('data', () => {
+              socket.pause();
+              resolve(socket);
+            });
+            socket.on('error', reject);
+          }),
       ),
     );
     try {
@@ -345,15 +361,19 @@ describe('downloads at the edges', () => {
       }).length;
     const at = new URL(door.url);
     const sockets = await Promise.all(
-      Array.from({ length: 4 }, () =>
-        new Promise<net.Socket>((resolve, reject) => {
-          const socket = net.connect(Number(at.port), at.hostname, () => socket.write(`GET /resources/files/abandoned.bin HTTP/1.1\r\nhost: ${at.host}\r\n\r\n`));
-          socket.once('data', () => {
-            socket.pause();
-            resolve(socket);
-          });
-          socket.on('error', reject);
-        }),
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<net.Socket>((resolve, reject) => {
+            const socket = net.connect(Number(at.port), at.hostname, () =>
+              socket.write(`GET /resources/files/abandoned.bin HTTP/1.1\r\nhost: ${at.host}\r\n\r\n`),
+            );
+            socket.once('data', () => {
+              socket.pause();
+              resolve(socket);
+            });
+            socket.on('error', reject);
+          }),
       ),
     );
     assert.equal(openOnIt(), 4, 'four downloads under way hold the file open');

@@ -62,12 +62,32 @@ default:
 `;
 
 const manifest = (name: string, lines: string[]) =>
-  [`name: ${name}`, 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml', '  max_turns: 4', ...lines, ''].join('\n');
+  [
+    `name: ${name}`,
+    'version: 0.1.0',
+    'lifecycle:',
+    '  task_acceptance: queue',
+    'inference:',
+    '  driver: script',
+    '  script: script.yaml',
+    '  max_turns: 4',
+    ...lines,
+    '',
+  ].join('\n');
 
 const OWNER = manifest('owner', ['capabilities:', '  network:', '    allow: [localhost]', 'exports:', '  peer_files:', '    root: shared']);
-const READER = manifest('reader', ['capabilities:', '  peer_fetch: true', '  network:', '    allow: [localhost]', 'exports:', '  peer_tasks:', '    accept: true']);
+const READER = manifest('reader', [
+  'capabilities:',
+  '  peer_fetch: true',
+  '  network:',
+  '    allow: [localhost]',
+  'exports:',
+  '  peer_tasks:',
+  '    accept: true',
+]);
 
-const ROSTER = 'name: files\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n';
+const ROSTER =
+  'name: files\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n';
 
 interface TraceRecord {
   type: string;
@@ -98,7 +118,8 @@ describe('the peer plane between two formation members', () => {
     assert.ok(json, text);
     return JSON.parse(json[0]) as { handle_id: string; url: string; expires_at: string; uses: number };
   };
-  const redeem = (url: string, audience: string | null = 'reader', method = 'GET') => fetch(url, { method, headers: audience === null ? {} : { 'x-murmur-audience': audience } });
+  const redeem = (url: string, audience: string | null = 'reader', method = 'GET') =>
+    fetch(url, { method, headers: audience === null ? {} : { 'x-murmur-audience': audience } });
   const refused = async (response: Response) => {
     assert.equal(response.status, 404);
     assert.equal(await response.text(), REFUSAL);
@@ -163,7 +184,9 @@ describe('the peer plane between two formation members', () => {
     assert.equal(await head.text(), '');
     assert.equal((await redeem(minted.url)).status, 200);
     await refused(await redeem(minted.url));
-    const reasons = traceOf(formation.member('owner').recordsDir).filter((r) => r.type === 'peer_handle_refused' && r.handle_id === minted.handle_id).map((r) => r.reason);
+    const reasons = traceOf(formation.member('owner').recordsDir)
+      .filter((r) => r.type === 'peer_handle_refused' && r.handle_id === minted.handle_id)
+      .map((r) => r.reason);
     assert.deepEqual(reasons, ['wrong_audience', 'wrong_audience', 'wrong_audience', 'used_up']);
   });
 
@@ -176,7 +199,9 @@ describe('the peer plane between two formation members', () => {
     const short = await share('short', 'report.txt');
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     await refused(await redeem(short.url));
-    assert.ok(traceOf(formation.member('owner').recordsDir).some((r) => r.type === 'peer_handle_refused' && r.handle_id === short.handle_id && r.reason === 'expired'));
+    assert.ok(
+      traceOf(formation.member('owner').recordsDir).some((r) => r.type === 'peer_handle_refused' && r.handle_id === short.handle_id && r.reason === 'expired'),
+    );
   });
 
   test('malformed and unknown handles, a file replaced after minting: the same refusal; other methods 405', async () => {
@@ -224,8 +249,14 @@ describe('the peer plane between two formation members', () => {
       assert.equal(answer.status, 404, what);
       assert.equal(answer.text, REFUSAL, what);
     }
-    const reasons = traceOf(formation.member('owner').recordsDir).filter((r) => r.type === 'peer_handle_refused').map((r) => [r.handle_id, r.reason]);
-    for (const { minted } of [out, inside, folder]) assert.ok(reasons.some(([id, reason]) => id === minted.handle_id && reason === 'file_gone'), minted.handle_id);
+    const reasons = traceOf(formation.member('owner').recordsDir)
+      .filter((r) => r.type === 'peer_handle_refused')
+      .map((r) => [r.handle_id, r.reason]);
+    for (const { minted } of [out, inside, folder])
+      assert.ok(
+        reasons.some(([id, reason]) => id === minted.handle_id && reason === 'file_gone'),
+        minted.handle_id,
+      );
     // Moved within the root and its old name made a link to it: the path still resolves inside the root to the very
     // file minted (device and inode), so it is served.
     writeFileSync(path.join(shared, 'same.txt'), 'the same file');
@@ -240,9 +271,15 @@ describe('the peer plane between two formation members', () => {
   test("share-file's refusals are tool errors naming the rule", async () => {
     assert.match(await say(owner, 'share ../secret.txt reader'), /share-file: '\.\.\/secret\.txt' is not a path under exports\.peer_files\.root/);
     assert.match(await say(owner, 'share /etc/passwd reader'), /is not a path under exports\.peer_files\.root/);
-    assert.match(await say(owner, 'share missing.txt reader'), /share-file: nothing can be shared at 'missing\.txt': it is not a regular file under exports\.peer_files\.root/);
+    assert.match(
+      await say(owner, 'share missing.txt reader'),
+      /share-file: nothing can be shared at 'missing\.txt': it is not a regular file under exports\.peer_files\.root/,
+    );
     assert.match(await say(owner, 'share sub reader'), /nothing can be shared at 'sub'/);
-    assert.match(await say(owner, 'share report.txt nobody'), /peer_unreachable: 'nobody' is not a member this capsule may call \(members it may call: reader\)/);
+    assert.match(
+      await say(owner, 'share report.txt nobody'),
+      /peer_unreachable: 'nobody' is not a member this capsule may call \(members it may call: reader\)/,
+    );
     assert.match(await say(owner, 'share report.txt owner'), /peer_unreachable: 'owner' is not a member/);
     assert.doesNotMatch(traceText(formation.member('owner').recordsDir), /outside the export root/);
   });
@@ -250,21 +287,37 @@ describe('the peer plane between two formation members', () => {
   test("fetch-peer-file stores the file in the reader's workdir; its refusals are tool errors", async () => {
     const workDir = path.join(formation.member('reader').recordsDir, 'work');
     const minted = await share('share', 'report.txt');
-    const stored = JSON.parse(/\{"handle_id".*\}/.exec(await say(reader, `get ${minted.url} got/report.txt`))![0]) as { handle_id: string; path: string; size: number };
+    const stored = JSON.parse(/\{"handle_id".*\}/.exec(await say(reader, `get ${minted.url} got/report.txt`))![0]) as {
+      handle_id: string;
+      path: string;
+      size: number;
+    };
     assert.deepEqual(stored, { handle_id: minted.handle_id, path: 'got/report.txt', size: 22 });
     assert.equal(readFileSync(path.join(workDir, 'got', 'report.txt'), 'utf8'), 'the quarterly numbers\n');
     // Used up now: the plane's refusal becomes the tool's error.
-    assert.match(await say(reader, `get ${minted.url} again.txt`), /fetch-peer-file: the peer refused the handle: handle_not_found \(HTTP 404\): no file is shared under this handle for this audience/);
+    assert.match(
+      await say(reader, `get ${minted.url} again.txt`),
+      /fetch-peer-file: the peer refused the handle: handle_not_found \(HTTP 404\): no file is shared under this handle for this audience/,
+    );
     const fresh = await share('share', 'report.txt');
-    assert.match(await say(reader, `get ${fresh.url} got/report.txt`), /'got\/report\.txt' already exists in the workdir; fetch-peer-file never replaces a file/);
+    assert.match(
+      await say(reader, `get ${fresh.url} got/report.txt`),
+      /'got\/report\.txt' already exists in the workdir; fetch-peer-file never replaces a file/,
+    );
     assert.match(await say(reader, `get ${fresh.url} ../escape.txt`), /fetch-peer-file: '\.\.\/escape\.txt' is not a path under the workdir/);
     assert.match(await say(reader, 'get http://127.0.0.1:1/elsewhere x.txt'), /url is not a peer handle URL/);
-    assert.match(await say(reader, `get ${fresh.url.replace('127.0.0.1', 'example.com')} x.txt`), /the handle's door is on example\.com, which capabilities\.network\.allow does not list; nothing was sent/);
+    assert.match(
+      await say(reader, `get ${fresh.url.replace('127.0.0.1', 'example.com')} x.txt`),
+      /the handle's door is on example\.com, which capabilities\.network\.allow does not list; nothing was sent/,
+    );
     // Past the size limit (1,024 bytes in this formation): refused, nothing stored, no temporary file left.
     const big = await share('share', 'big.bin');
     assert.match(await say(reader, `get ${big.url} big.bin`), /the file is 4096 bytes, past the 1024-byte limit; nothing was stored/);
     assert.equal(existsSync(path.join(workDir, 'big.bin')), false);
-    assert.deepEqual(readdirSync(workDir).filter((n) => n.endsWith('.part')), []);
+    assert.deepEqual(
+      readdirSync(workDir).filter((n) => n.endsWith('.part')),
+      [],
+    );
     // The fresh handle was never redeemed by the refused calls: it still serves.
     assert.equal((await redeem(fresh.url)).status, 200);
     assert.doesNotMatch(traceText(formation.member('reader').recordsDir), /phk_[A-Za-z0-9_-]{43}/);
@@ -285,7 +338,10 @@ describe('the peer plane between two formation members', () => {
       const address = peer.address();
       const base = `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}/resources/peer/phk_`;
       const workDir = path.join(formation.member('reader').recordsDir, 'work');
-      assert.match(await say(reader, `get ${base}${'A'.repeat(43)} cut/short.bin`), /fetch-peer-file: the download broke off after 300 of 600 bytes \(.+\); nothing was stored/);
+      assert.match(
+        await say(reader, `get ${base}${'A'.repeat(43)} cut/short.bin`),
+        /fetch-peer-file: the download broke off after 300 of 600 bytes \(.+\); nothing was stored/,
+      );
       assert.equal(existsSync(path.join(workDir, 'cut', 'short.bin')), false);
       assert.deepEqual(readdirSync(path.join(workDir, 'cut')), []);
       const slow = await say(reader, `get ${base}${'B'.repeat(43)} slow.bin`);
@@ -303,7 +359,10 @@ describe('the peer plane between two formation members', () => {
     // What a command could have left in the workdir: a folder that is a link to a host folder.
     symlinkSync(outside, path.join(workDir, 'link-out'));
     const minted = await share('share', 'report.txt');
-    assert.match(await say(reader, `get ${minted.url} link-out/deep/planted.txt`), /fetch-peer-file: 'link-out\/deep\/planted\.txt' leads outside the workdir or cannot be made under it/);
+    assert.match(
+      await say(reader, `get ${minted.url} link-out/deep/planted.txt`),
+      /fetch-peer-file: 'link-out\/deep\/planted\.txt' leads outside the workdir or cannot be made under it/,
+    );
     assert.deepEqual(readdirSync(outside), [], 'no folder was made outside before the refusal');
     // A peer that answers its headers at once and its body 500 ms later; meanwhile the target's folder is swapped
     // for a link out (as a racing command would). The file lands in the folder that was opened, never outside.
@@ -384,7 +443,9 @@ describe('the peer plane on an authenticated door (seed 000 step 1: the handle i
     // The audience's card, as a v1.0 member's: a JSONRPC interface, so share-file mints.
     server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ name: 'reader', version: '0.1.0', supportedInterfaces: [{ url: cardUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }));
+      res.end(
+        JSON.stringify({ name: 'reader', version: '0.1.0', supportedInterfaces: [{ url: cardUrl, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const address = server.address();
@@ -394,8 +455,14 @@ describe('the peer plane on an authenticated door (seed 000 step 1: the handle i
 
   test('a handle is redeemed without a door token (a wrong one is ignored); every other path still takes one', async () => {
     const secured = manifest('owner', [
-      'capabilities:', '  network:', '    allow: [localhost]',
-      'exports:', '  files:', '    root: shared', '  peer_files:', '    root: shared',
+      'capabilities:',
+      '  network:',
+      '    allow: [localhost]',
+      'exports:',
+      '  files:',
+      '    root: shared',
+      '  peer_files:',
+      '    root: shared',
       ...authBlock({ files: ['resources/files'] }).split('\n'),
     ]);
     const roster = makeFormation(ROSTER, { owner: { manifest: secured, script: OWNER_SCRIPT }, reader: { manifest: READER, script: READER_SCRIPT } });

@@ -21,7 +21,15 @@ before(async () => {
   [bare, exporting, secure] = await Promise.all([
     runDoor(makeCapsule(manifestYaml({ name: 'no-planes' }), SCRIPT)),
     runDoor(makeCapsule(manifestYaml({ name: 'planes', extra: 'exports:\n  files:\n    root: .\n  peer_files:\n    root: .' }), SCRIPT)),
-    runDoor(makeCapsule(manifestYaml({ name: 'secure-planes', extra: `exports:\n  files:\n    root: .\n  peer_files:\n    root: .\n${authBlock({ files: ['resources/files'], watcher: ['murmur.WatchSession'] })}` }), SCRIPT)),
+    runDoor(
+      makeCapsule(
+        manifestYaml({
+          name: 'secure-planes',
+          extra: `exports:\n  files:\n    root: .\n  peer_files:\n    root: .\n${authBlock({ files: ['resources/files'], watcher: ['murmur.WatchSession'] })}`,
+        }),
+        SCRIPT,
+      ),
+    ),
   ]);
 });
 after(async () => {
@@ -67,7 +75,12 @@ describe('an undeclared plane refuses every request', () => {
 function assertFilesServed(answer: RawAnswer, path: string, what: string): void {
   const listing = path === '/resources/files' || path === '/resources/files/';
   assert.equal(answer.status, listing ? 200 : 404, `${what}: ${answer.text}`);
-  if (listing) assert.deepEqual(answer.json.entries.map((e: { name: string }) => e.name), ['murmur.yaml', 'script.yaml'], what);
+  if (listing)
+    assert.deepEqual(
+      answer.json.entries.map((e: { name: string }) => e.name),
+      ['murmur.yaml', 'script.yaml'],
+      what,
+    );
   else assert.equal(answer.json.error, 'file_not_found', what);
 }
 

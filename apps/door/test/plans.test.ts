@@ -40,7 +40,8 @@ function manifest(opts: { plan?: boolean; allow?: string[]; extra?: string[]; na
 /** A script whose every task calls submit-plan with `steps` (JSON) and answers with the result as the model read it. */
 function planScript(rules: Record<string, unknown[]>): string {
   const entries = Object.entries(rules).map(
-    ([match, steps]) => `  - match: '^${match}$'\n    turns:\n      - tools:\n          - tool: submit-plan\n            input: ${JSON.stringify({ steps })}\n        answer: "{{tool.content}}"`,
+    ([match, steps]) =>
+      `  - match: '^${match}$'\n    turns:\n      - tools:\n          - tool: submit-plan\n            input: ${JSON.stringify({ steps })}\n        answer: "{{tool.content}}"`,
   );
   return `rules:${entries.length === 0 ? ' []' : `\n${entries.join('\n')}`}\ndefault:\n  turns:\n    - answer: "{{system}}\\n---\\n{{inventory}}"\n`;
 }
@@ -58,7 +59,8 @@ async function door(text: string, script: string): Promise<DoorProcess> {
 }
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON shapes
 const answerText = (task: any): string => task.artifacts?.find((a: any) => a.artifactId === 'response')?.parts?.[0]?.text ?? '';
-const recordsOf = (d: DoorProcess, taskId: string, ...types: string[]): TraceRecord[] => readTrace(d.recordsDir).filter((r) => r.task_id === taskId && types.includes(r.type));
+const recordsOf = (d: DoorProcess, taskId: string, ...types: string[]): TraceRecord[] =>
+  readTrace(d.recordsDir).filter((r) => r.task_id === taskId && types.includes(r.type));
 
 describe('a plan of shell steps', () => {
   const SCRIPT = planScript({
@@ -83,7 +85,12 @@ describe('a plan of shell steps', () => {
     ],
   });
   // Decides the steps' calls (tool bash), not the submit-plan call that carries them all.
-  const HOOKS = ['hooks:', '  on_tool_call:', '    - name: no-forbidden', `      command: "if grep -Eq 'turn.:[0-9]+,.tool.:.bash.*forbidden'; then echo 'not that file'; exit 2; fi"`];
+  const HOOKS = [
+    'hooks:',
+    '  on_tool_call:',
+    '    - name: no-forbidden',
+    `      command: "if grep -Eq 'turn.:[0-9]+,.tool.:.bash.*forbidden'; then echo 'not that file'; exit 2; fi"`,
+  ];
   let d: DoorProcess;
   let watcher: SseReader;
 
@@ -98,7 +105,10 @@ describe('a plan of shell steps', () => {
     assert.equal(lines[1], '<untrusted-content source=tool:bash>');
     assert.equal(lines[2], '$ echo alpha; echo warn >&2');
     const third = answerText(task).split('[submit-plan] step 3 of 3')[1]!;
-    assert.match(third, /^, "third" \(bash\): passed in \d+ ms\n<untrusted-content source=tool:bash>\n\$ echo "third read:" alpha "\(\$\(cat second.txt\)\)"\nExit code: 0\nStdout:\nthird read: alpha \(beta\)\n/);
+    assert.match(
+      third,
+      /^, "third" \(bash\): passed in \d+ ms\n<untrusted-content source=tool:bash>\n\$ echo "third read:" alpha "\(\$\(cat second.txt\)\)"\nExit code: 0\nStdout:\nthird read: alpha \(beta\)\n/,
+    );
     assert.match(lines.at(-1)!, /^\[submit-plan\] The plan ran all 3 steps: 3 passed, in \d+ ms\.$/);
 
     const steps = recordsOf(d, task.id, 'plan_start', 'plan_step', 'plan_end');
@@ -126,8 +136,14 @@ describe('a plan of shell steps', () => {
       [['submit-plan', 'call_1', 'passed']],
       'the plan is one tool call; its steps are plan_step records',
     );
-    await watcher.waitForEvent((e) => taskIdOf(e) === task.id && kindOf(e) === 'status' && /COMPLETED/.test(e.data.result.statusUpdate.status.state), 'the end');
-    const frames = watcher.events.filter((e) => taskIdOf(e) === task.id).map((e) => frameOf(e)).filter((f) => f && (f.frame === 'tool-call-started' || f.frame === 'artifact'));
+    await watcher.waitForEvent(
+      (e) => taskIdOf(e) === task.id && kindOf(e) === 'status' && /COMPLETED/.test(e.data.result.statusUpdate.status.state),
+      'the end',
+    );
+    const frames = watcher.events
+      .filter((e) => taskIdOf(e) === task.id)
+      .map((e) => frameOf(e))
+      .filter((f) => f && (f.frame === 'tool-call-started' || f.frame === 'artifact'));
     assert.deepEqual(
       frames.map((f) => `${f.frame}:${f.toolName ?? f.artifact.toolName}`),
       ['tool-call-started:submit-plan', 'artifact:submit-plan'],
@@ -137,8 +153,14 @@ describe('a plan of shell steps', () => {
   test('a failing step stops the plan: the rest are skipped, never run, and the call is a tool error', async () => {
     const task = taskOf(await send(d.url, 'failing'));
     const text = answerText(task);
-    assert.match(text, /\[submit-plan\] step 2 of 3, "two" \(bash\): failed in \d+ ms\n<untrusted-content source=tool:bash>\n\$ echo broken >&2; exit 3\nExit code: 3\n/);
-    assert.match(text, /\n\[submit-plan\] step 3 of 3, "three" \(bash\): skipped: step "two" failed\n\[submit-plan\] The plan stopped at step 2 of 3: 1 passed, 1 failed, 1 skipped, in \d+ ms\.$/);
+    assert.match(
+      text,
+      /\[submit-plan\] step 2 of 3, "two" \(bash\): failed in \d+ ms\n<untrusted-content source=tool:bash>\n\$ echo broken >&2; exit 3\nExit code: 3\n/,
+    );
+    assert.match(
+      text,
+      /\n\[submit-plan\] step 3 of 3, "three" \(bash\): skipped: step "two" failed\n\[submit-plan\] The plan stopped at step 2 of 3: 1 passed, 1 failed, 1 skipped, in \d+ ms\.$/,
+    );
     assert.equal(existsSync(path.join(d.recordsDir, 'work', 'never.txt')), false);
     assert.deepEqual(
       recordsOf(d, task.id, 'plan_step').map((r) => [r.step, r.status, r.exit_code]),
@@ -161,7 +183,10 @@ describe('a plan of shell steps', () => {
 
   test('every step passes the on_tool_call hooks: a denied step runs nothing and stops the plan', async () => {
     const task = taskOf(await send(d.url, 'hooked'));
-    assert.match(answerText(task), /\n\[submit-plan\] step 2 of 3, "b" \(bash\): denied in \d+ ms: tool call denied by the on_tool_call hook 'no-forbidden': not that file\n\[submit-plan\] step 3 of 3, "c" \(bash\): skipped: step "b" denied\n/);
+    assert.match(
+      answerText(task),
+      /\n\[submit-plan\] step 2 of 3, "b" \(bash\): denied in \d+ ms: tool call denied by the on_tool_call hook 'no-forbidden': not that file\n\[submit-plan\] step 3 of 3, "c" \(bash\): skipped: step "b" denied\n/,
+    );
     assert.equal(existsSync(path.join(d.recordsDir, 'work', 'forbidden.txt')), false);
     assert.equal(existsSync(path.join(d.recordsDir, 'work', 'after.txt')), false);
     assert.deepEqual(
@@ -190,10 +215,22 @@ describe('refused before anything runs', () => {
     many: Array.from({ length: 21 }, (_, i) => ({ id: `s${i}`, tool: 'bash', input: { command: 'true' } })),
   });
   const REFUSALS: [string, string][] = [
-    ['switch', `step "then": 'switch-driver' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`],
-    ['pull', `step "then": 'pull-artifact' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`],
-    ['remove', `step "then": 'remove-artifact' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`],
-    ['end', `step "then": 'end-without-answer' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`],
+    [
+      'switch',
+      `step "then": 'switch-driver' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`,
+    ],
+    [
+      'pull',
+      `step "then": 'pull-artifact' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`,
+    ],
+    [
+      'remove',
+      `step "then": 'remove-artifact' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`,
+    ],
+    [
+      'end',
+      `step "then": 'end-without-answer' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`,
+    ],
     ['nested', `step "then": 'submit-plan' is not callable from a plan step: a plan does not submit another plan`],
     ['curl', `step "then": tool 'curl' is not declared in manifest allowlist`],
     ['later', 'step "early": {{steps.late.output}} names no earlier step'],
@@ -220,7 +257,17 @@ describe('refused before anything runs', () => {
 describe('a capsule step', () => {
   test('sends its task to another real door as a peer and reads its answer; a door that takes no peer tasks, and an unlisted door, are refused', async () => {
     const answererManifest = (name: string, accept: boolean) =>
-      [`name: ${name}`, 'version: 0.1.0', 'inference:', '  driver: script', '  script: script.yaml', 'exports:', '  peer_tasks:', `    accept: ${accept}`, ''].join('\n');
+      [
+        `name: ${name}`,
+        'version: 0.1.0',
+        'inference:',
+        '  driver: script',
+        '  script: script.yaml',
+        'exports:',
+        '  peer_tasks:',
+        `    accept: ${accept}`,
+        '',
+      ].join('\n');
     const answers = 'default:\n  turns:\n    - answer: "answerer heard: {{task.text}}"\n';
     const [other, closed] = await Promise.all([door(answererManifest('answerer', true), answers), door(answererManifest('closed', false), answers)]);
     const port = new URL(other.url).port;
@@ -238,7 +285,10 @@ describe('a capsule step', () => {
     const task = taskOf(await send(d.url, 'relay'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(task));
     const text = answerText(task);
-    assert.match(text, /\[submit-plan\] step 2 of 3, "ask" \(capsule-step\): passed in \d+ ms\n<untrusted-content source=capsule:ask>\nanswerer heard: relay hello\n<\/untrusted-content>\n/);
+    assert.match(
+      text,
+      /\[submit-plan\] step 2 of 3, "ask" \(capsule-step\): passed in \d+ ms\n<untrusted-content source=capsule:ask>\nanswerer heard: relay hello\n<\/untrusted-content>\n/,
+    );
     assert.match(text, /Stdout:\ngot: answerer heard: relay hello\n/);
     const [step] = recordsOf(d, task.id, 'plan_step').filter((r) => r.step === 'ask');
     assert.deepEqual(step!.input, { capsule: url, task: 'relay hello' });
@@ -301,7 +351,10 @@ describe('cancel mid-plan', () => {
 describe('the plan guidance', () => {
   test('is part of the system prompt exactly when the tool exists; without the grant a call is refused naming it', async () => {
     const script = planScript({ one: [{ id: 'a', tool: 'bash', input: { command: 'true' } }] });
-    const [withTool, without] = await Promise.all([door(manifest({ name: 'with-plan' }), script), door(manifest({ plan: false, name: 'without-plan' }), script)]);
+    const [withTool, without] = await Promise.all([
+      door(manifest({ name: 'with-plan' }), script),
+      door(manifest({ plan: false, name: 'without-plan' }), script),
+    ]);
     const [system, inventory] = answerText(taskOf(await send(withTool.url, 'hi'))).split('\n---\n');
     assert.ok(system!.split('\n').includes(GUIDANCE), system);
     assert.equal(inventory, 'bash, submit-plan, session-status');

@@ -49,16 +49,26 @@ test('under umask 000, the records are 0700 folders and 0600 files; tokens.json 
   const token = readFileSync(path.join(door.recordsDir, 'tokens.json'), 'utf8').match(/"token": "([^"]+)"/)![1];
   const auth = { authorization: `Bearer ${token}` };
   try {
-    assert.equal((await rpc(door.url, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } }, auth)).json.result.task.status.state, 'TASK_STATE_COMPLETED');
+    assert.equal(
+      (await rpc(door.url, 'SendMessage', { message: { messageId: 'm1', role: 'ROLE_USER', parts: [{ text: 'hello' }] } }, auth)).json.result.task.status.state,
+      'TASK_STATE_COMPLETED',
+    );
     const bg = await rpc(door.url, 'SendMessage', { message: { messageId: 'm2', role: 'ROLE_USER', parts: [{ text: 'background' }] } }, auth);
     assert.match(bg.json.result.task.artifacts[0].parts[0].text, /^wrk_/, bg.text);
     // A stream writes the door log.
-    const stream = await openStream(door.url, 'SendStreamingMessage', { message: { messageId: 'm3', role: 'ROLE_USER', parts: [{ text: 'streamed' }] } }, { headers: auth });
+    const stream = await openStream(
+      door.url,
+      'SendStreamingMessage',
+      { message: { messageId: 'm3', role: 'ROLE_USER', parts: [{ text: 'streamed' }] } },
+      { headers: auth },
+    );
     await stream.waitForEvent((e) => JSON.stringify(e.data).includes('TASK_STATE_COMPLETED'), 'the completed status');
 
     const records = door.recordsDir;
     for (const dir of [records, path.join(records, 'out'), path.join(records, 'logs'), path.join(home, 'sessions')]) assert.equal(modeOf(dir), '700', dir);
-    const files = ['store.db', 'store.db-wal', 'store.db-shm', 'trace.jsonl', 'tokens.json', 'out/result.txt', 'logs/door.log'].map((f) => path.join(records, f));
+    const files = ['store.db', 'store.db-wal', 'store.db-shm', 'trace.jsonl', 'tokens.json', 'out/result.txt', 'logs/door.log'].map((f) =>
+      path.join(records, f),
+    );
     const workLogs = readdirSync(path.join(records, 'logs')).filter((f) => f.startsWith('wrk_'));
     assert.equal(workLogs.length, 1, 'the background command has a log');
     files.push(path.join(records, 'logs', workLogs[0]), path.join(home, 'sessions', `${door.sessionId}.json`));

@@ -129,7 +129,8 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'headers that never come',
-    expectation: '"An attempt that receives no byte for this long (before the answer\'s headers or between two chunks) is abandoned as stalled"; "no byte for `idle_timeout_secs` | `the provider sent nothing for <n> s` | yes, if no chunk was streamed yet"',
+    expectation:
+      '"An attempt that receives no byte for this long (before the answer\'s headers or between two chunks) is abandoned as stalled"; "no byte for `idle_timeout_secs` | `the provider sent nothing for <n> s` | yes, if no chunk was streamed yet"',
     async play({ door, fake }) {
       const before = fake.requests.length;
       fake.enqueue({ text: ['x'], fault: { kind: 'no-headers', afterEvents: 0 } }, ANSWER);
@@ -138,20 +139,26 @@ const SCENARIOS: Scenario[] = [
       const [silent, answered] = fake.requests.slice(before);
       assert.ok(answered, 'retried');
       assert.ok(silent.closedEarly && silent.closedAt !== null, 'the silent attempt’s socket was closed');
-      const reasons = readTrace(door.recordsDir).filter((r) => r.type === 'inference_retry' && r.task_id === task.id).map((r) => r.reason);
+      const reasons = readTrace(door.recordsDir)
+        .filter((r) => r.type === 'inference_retry' && r.task_id === task.id)
+        .map((r) => r.reason);
       assert.deepEqual(reasons, ['the provider sent nothing for 1 s']);
     },
   },
   {
     name: 'malformed SSE',
-    expectation: '"an event that is not JSON | `the provider\'s stream could not be read: event <n> is not JSON` | no"; "an event that is JSON but not an object … | `… event <n> is not an object` | no"',
+    expectation:
+      '"an event that is not JSON | `the provider\'s stream could not be read: event <n> is not JSON` | no"; "an event that is JSON but not an object … | `… event <n> is not an object` | no"',
     async play({ choice, door, fake, random }) {
       const kind = random() < 0.5 ? 'malformed' : 'not-object';
       const at = firstTextEvent(choice) + Math.floor(random() * 3);
       const before = fake.requests.length;
       fake.enqueue({ text: ['a', 'b', 'c'], fault: { kind, afterEvents: at } });
       const task = await runTask(door, 'malformed', 'TASK_STATE_FAILED');
-      assert.equal(statusText(task), `driver invocation failed: ${choice}: the provider's stream could not be read: event ${at + 1} is ${kind === 'malformed' ? 'not JSON' : 'not an object'}`);
+      assert.equal(
+        statusText(task),
+        `driver invocation failed: ${choice}: the provider's stream could not be read: event ${at + 1} is ${kind === 'malformed' ? 'not JSON' : 'not an object'}`,
+      );
       assert.equal(fake.requests.length - before, 1);
       assert.ok(failedRecord(door, task.id));
     },
@@ -193,7 +200,8 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'the key quoted back',
-    expectation: '"any occurrence of the key is replaced by `[redacted]`"; the key "is never written to `murmur.yaml`, the trace, the logs, the card or an error message"',
+    expectation:
+      '"any occurrence of the key is replaced by `[redacted]`"; the key "is never written to `murmur.yaml`, the trace, the logs, the card or an error message"',
     async play({ choice, door, fake, key }) {
       const before = fake.requests.length;
       fake.enqueue({ status: 401, message: `Incorrect API key provided: ${key}.` });
@@ -230,7 +238,13 @@ test(`provider faults, seed ${SEED}: ${RUNS === 0 ? 'every scenario once' : `${R
   const failed: string[] = [];
   for (const [i, scenario] of plays.entries()) {
     const choice: Choice = random() < 0.5 ? 'fast' : 'deep';
-    const ctx: Ctx = { choice, door: doors[choice], fake: choice === 'fast' ? fakes.openai : fakes.anthropic, key: choice === 'fast' ? OPENAI_KEY : ANTHROPIC_KEY, random };
+    const ctx: Ctx = {
+      choice,
+      door: doors[choice],
+      fake: choice === 'fast' ? fakes.openai : fakes.anthropic,
+      key: choice === 'fast' ? OPENAI_KEY : ANTHROPIC_KEY,
+      random,
+    };
     const started = performance.now();
     try {
       await scenario.play(ctx);

@@ -35,17 +35,57 @@ function peakRssMiB(pid: number): number {
 async function seedBigTask(recordsDir: string): Promise<string> {
   const startMs = Date.now() - TOOL_CALLS * 10 - 60_000;
   const endMs = startMs + TOOL_CALLS * 10 + 100;
-  const seeded = await seedTasks(path.join(recordsDir, 'store.db'), 1, () => ({ state: 'TASK_STATE_COMPLETED', createdAtMs: startMs, statusTimestampMs: endMs, statusText: 'task completed', response: 'every ledger tallied' }));
+  const seeded = await seedTasks(path.join(recordsDir, 'store.db'), 1, () => ({
+    state: 'TASK_STATE_COMPLETED',
+    createdAtMs: startMs,
+    statusTimestampMs: endMs,
+    statusText: 'task completed',
+    response: 'every ledger tallied',
+  }));
   const taskId = seeded.idByChange(seeded.firstChange);
   const ts = (ms: number) => new Date(ms).toISOString();
   const file = path.join(recordsDir, 'trace.jsonl');
   const lines: SeedLine[] = [
-    { ts: ts(startMs), type: 'task_start', task_id: taskId, context_id: 'ctx_big', message_id: 'msg-big', origin: 'seed', trust: 'trusted', text_chars: INPUT.length, text: INPUT, references: [], attachments: [] },
-    { ts: ts(startMs + 5), type: 'inference', task_id: taskId, turn: 1, driver: 'script', stop_reason: 'tool_use', usage: { input: 100, output: 10, cached: 0 }, tool_calls: TOOL_CALLS, duration_ms: 5, first_token_ms: 1 },
+    {
+      ts: ts(startMs),
+      type: 'task_start',
+      task_id: taskId,
+      context_id: 'ctx_big',
+      message_id: 'msg-big',
+      origin: 'seed',
+      trust: 'trusted',
+      text_chars: INPUT.length,
+      text: INPUT,
+      references: [],
+      attachments: [],
+    },
+    {
+      ts: ts(startMs + 5),
+      type: 'inference',
+      task_id: taskId,
+      turn: 1,
+      driver: 'script',
+      stop_reason: 'tool_use',
+      usage: { input: 100, output: 10, cached: 0 },
+      tool_calls: TOOL_CALLS,
+      duration_ms: 5,
+      first_token_ms: 1,
+    },
   ];
   let batch = lines.map((l) => JSON.stringify(l));
   for (let i = 0; i < TOOL_CALLS; i++) {
-    const line: SeedLine = { ts: ts(startMs + 10 + i * 10), type: 'tool_call', task_id: taskId, tool: 'bash', tool_call_id: `call_${i}`, status: 'passed', duration_ms: 5, exit_code: 0, input: { command: `tally ledger ${i}` }, output: outputOf(i) };
+    const line: SeedLine = {
+      ts: ts(startMs + 10 + i * 10),
+      type: 'tool_call',
+      task_id: taskId,
+      tool: 'bash',
+      tool_call_id: `call_${i}`,
+      status: 'passed',
+      duration_ms: 5,
+      exit_code: 0,
+      input: { command: `tally ledger ${i}` },
+      output: outputOf(i),
+    };
     batch.push(JSON.stringify(line));
     if (batch.length >= 1000) {
       appendFileSync(file, `${batch.join('\n')}\n`);
@@ -53,7 +93,18 @@ async function seedBigTask(recordsDir: string): Promise<string> {
     }
   }
   const tail: SeedLine[] = [
-    { ts: ts(endMs - 5), type: 'inference', task_id: taskId, turn: 2, driver: 'script', stop_reason: 'end_turn', usage: { input: 200, output: 20, cached: 0 }, tool_calls: 0, duration_ms: 5, first_token_ms: 1 },
+    {
+      ts: ts(endMs - 5),
+      type: 'inference',
+      task_id: taskId,
+      turn: 2,
+      driver: 'script',
+      stop_reason: 'end_turn',
+      usage: { input: 200, output: 20, cached: 0 },
+      tool_calls: 0,
+      duration_ms: 5,
+      first_token_ms: 1,
+    },
     { ts: ts(endMs), type: 'task_end', task_id: taskId, state: 'TASK_STATE_COMPLETED', status: 'task completed', running_commands: [] },
     { ts: ts(endMs), type: 'task_result', task_id: taskId, chars: 20 },
   ];
@@ -80,7 +131,9 @@ after(async () => {
 
 const recordUrl = (rest: string) => `${door.url}${RECORDS_PLANE_PATH}${rest}`;
 
-test(`every page of a task of ${TOOL_CALLS.toLocaleString('en')} tool calls of 32 KiB, then its export, with the door's peak RSS under ${RSS_CEILING_MIB} MiB (heap capped at ${HEAP_CAP_MIB} MB)`, { timeout: 600_000 }, async () => {
+test(`every page of a task of ${TOOL_CALLS.toLocaleString('en')} tool calls of 32 KiB, then its export, with the door's peak RSS under ${RSS_CEILING_MIB} MiB (heap capped at ${HEAP_CAP_MIB} MB)`, {
+  timeout: 600_000,
+}, async () => {
   let cursor: string | null = '';
   let pages = 0;
   const kinds: Record<string, number> = {};

@@ -19,7 +19,17 @@ import type {
 } from '@murmur/protocol';
 import { MurmurClient } from '@murmur/client';
 import { startedTogether, startTestConsole } from './support/console.js';
-import { assertInsufficientScope, assertInvalidToken, assertRefusalBody, assertUnauthenticated, authBlock, bearer, raw, sendAs, tokensOf } from './support/auth.js';
+import {
+  assertInsufficientScope,
+  assertInvalidToken,
+  assertRefusalBody,
+  assertUnauthenticated,
+  authBlock,
+  bearer,
+  raw,
+  sendAs,
+  tokensOf,
+} from './support/auth.js';
 import { type DoorProcess, makeCapsule, manifestYaml, runDoor, tempDir } from './support/door-process.js';
 import { type FormationProcess, makeFormation, runFormation } from './support/formation.js';
 import { send } from './support/rpc.js';
@@ -60,7 +70,8 @@ describe('the record plane of an authenticated door', () => {
     await door?.stop();
   });
 
-  const get = (p: string, token: string | null = tokens.operator, method = 'GET') => raw(door.url, { method, path: p, headers: token === null ? {} : bearer(token) });
+  const get = (p: string, token: string | null = tokens.operator, method = 'GET') =>
+    raw(door.url, { method, path: p, headers: token === null ? {} : bearer(token) });
   const ok = async <T>(p: string, token: string | null = tokens.operator): Promise<T> => {
     const answer = await get(p, token);
     assert.equal(answer.status, 200, `${p}: ${answer.text}`);
@@ -105,9 +116,15 @@ describe('the record plane of an authenticated door', () => {
     const all = await ok<ConsoleTaskSummariesPage>(`/resources/records/sessions/${door.sessionId}/tasks`);
     assert.equal(all.total, 2);
     const found = await ok<ConsoleTaskSummariesPage>(`/resources/records/sessions/${door.sessionId}/tasks?q=KITE`);
-    assert.deepEqual(found.tasks.map((t) => t.taskId), [ids.build]);
+    assert.deepEqual(
+      found.tasks.map((t) => t.taskId),
+      [ids.build],
+    );
     const byReply = await ok<ConsoleTaskSummariesPage>(`/resources/records/sessions/${door.sessionId}/tasks?q=main-branch`);
-    assert.deepEqual(byReply.tasks.map((t) => t.taskId), [ids.deploy]);
+    assert.deepEqual(
+      byReply.tasks.map((t) => t.taskId),
+      [ids.deploy],
+    );
     const completed = await ok<ConsoleTaskSummariesPage>(`/resources/records/sessions/${door.sessionId}/tasks?state=TASK_STATE_COMPLETED&limit=1`);
     assert.equal(completed.total, 2);
     assert.equal(completed.tasks.length, 1);
@@ -124,15 +141,24 @@ describe('the record plane of an authenticated door', () => {
     assert.equal(task.status, 200);
     assert.match(String(task.headers['content-type']), /^application\/x-ndjson/);
     assert.equal(task.headers['content-disposition'], `attachment; filename="${ids.build}.ndjson"`);
-    const lines = task.text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = task.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines[0].kind, 'task');
     assert.equal(lines[0].taskId, ids.build);
-    assert.deepEqual(lines.slice(1).map((l) => l.kind), ['input', 'turn', 'tool-call', 'turn', 'answer', 'end']);
+    assert.deepEqual(
+      lines.slice(1).map((l) => l.kind),
+      ['input', 'turn', 'tool-call', 'turn', 'answer', 'end'],
+    );
 
     const session = await get(`/resources/records/sessions/${door.sessionId}/export`);
     assert.equal(session.status, 200);
     assert.equal(session.headers['content-disposition'], `attachment; filename="${door.sessionId}.ndjson"`);
-    const sessionLines = session.text.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const sessionLines = session.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(sessionLines[0].kind, 'session');
     assert.equal(sessionLines[0].sessionId, door.sessionId);
     assert.equal(sessionLines.filter((l) => l.kind === 'task').length, 2);
@@ -146,7 +172,13 @@ describe('the record plane of an authenticated door', () => {
   test('a credential holding resources/records reads it; one without is refused 403 with the scope named', async () => {
     const page = await ok<ConsoleTaskRecordPage>(`/resources/records/tasks/${ids.build}`, tokens.reader);
     assert.equal(page.task.taskId, ids.build);
-    for (const p of ['/resources/records/sessions', `/resources/records/tasks/${ids.build}`, `/resources/records/sessions/${door.sessionId}/export`, '/resources/records/formation', '/resources/records/nothing']) {
+    for (const p of [
+      '/resources/records/sessions',
+      `/resources/records/tasks/${ids.build}`,
+      `/resources/records/sessions/${door.sessionId}/export`,
+      '/resources/records/formation',
+      '/resources/records/nothing',
+    ]) {
       assertInsufficientScope(await get(p, tokens.watcher), REALM, 'watcher', 'resources/records', p);
     }
   });
@@ -310,17 +342,45 @@ default:
 `;
 
 const member = (name: string, lines: string[]) =>
-  [`name: ${name}`, 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml', '  max_turns: 4', ...lines, ''].join('\n');
+  [
+    `name: ${name}`,
+    'version: 0.1.0',
+    'lifecycle:',
+    '  task_acceptance: queue',
+    'inference:',
+    '  driver: script',
+    '  script: script.yaml',
+    '  max_turns: 4',
+    ...lines,
+    '',
+  ].join('\n');
 
 describe('the record plane of formation members', () => {
   const home = tempDir('home');
   let formation: FormationProcess;
   let callerTaskId: string;
   before(async () => {
-    const roster = makeFormation('name: records\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n', {
-      owner: { manifest: member('owner', ['capabilities:', '  network:', '    allow: [localhost]', 'exports:', '  peer_files:', '    root: shared']), script: OWNER_SCRIPT },
-      reader: { manifest: member('reader', ['capabilities:', '  peer_fetch: true', '  network:', '    allow: [localhost]', 'exports:', '  peer_tasks:', '    accept: true']), script: READER_SCRIPT },
-    });
+    const roster = makeFormation(
+      'name: records\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n',
+      {
+        owner: {
+          manifest: member('owner', ['capabilities:', '  network:', '    allow: [localhost]', 'exports:', '  peer_files:', '    root: shared']),
+          script: OWNER_SCRIPT,
+        },
+        reader: {
+          manifest: member('reader', [
+            'capabilities:',
+            '  peer_fetch: true',
+            '  network:',
+            '    allow: [localhost]',
+            'exports:',
+            '  peer_tasks:',
+            '    accept: true',
+          ]),
+          script: READER_SCRIPT,
+        },
+      },
+    );
     const shared = path.join(path.dirname(roster), 'owner', 'shared');
     mkdirSync(shared, { recursive: true });
     writeFileSync(path.join(shared, 'report.txt'), 'the quarterly numbers\n');
@@ -415,7 +475,10 @@ describe('the record plane of formation members', () => {
         f.members.map((m) => [m.member, m.sessionId, m.url, m.entry, m.session, m.records]),
         formation.members.map((m) => [m.member, m.sessionId, m.url, m.member === 'owner', 'live', 'door']),
       );
-      assert.deepEqual(f.members.map((m) => m.tasks), [{ TASK_STATE_COMPLETED: 1 }, { TASK_STATE_COMPLETED: 1 }]);
+      assert.deepEqual(
+        f.members.map((m) => m.tasks),
+        [{ TASK_STATE_COMPLETED: 1 }, { TASK_STATE_COMPLETED: 1 }],
+      );
       assert.equal(f.calls.length, 1);
       assert.deepEqual(
         [f.calls[0].caller, f.calls[0].callerTaskId, f.calls[0].callee, f.calls[0].calleeSessionId, f.calls[0].memberTaskState],
@@ -423,7 +486,10 @@ describe('the record plane of formation members', () => {
       );
       // On the formation's own host it is the registered formation, listed once under its registry key.
       const onHost = (await (await fetch(`${here.url}/api/formations`)).json()) as ConsoleFormationsResponse;
-      assert.deepEqual(onHost.formations.map((x) => x.key), [`records-${formation.pid}`]);
+      assert.deepEqual(
+        onHost.formations.map((x) => x.key),
+        [`records-${formation.pid}`],
+      );
     } finally {
       await elsewhere.close();
       await here.close();
@@ -456,4 +522,3 @@ describe('the record plane of formation members', () => {
     }
   });
 });
-

@@ -127,7 +127,11 @@ describe('a manifest mur run refuses', { concurrency: true }, () => {
       lifecycleManifest().replace('  task_acceptance: queue', '  task_acceptance: queue\n  after_tusk: exit'),
       'lifecycle: found unknown key "after_tusk"; allowed: the keys task_acceptance, conversation, after_task, shell_grace_secs, deadline_notice_secs, delegation_deadline_secs, input_timeout_secs, max_task_reopens, keep_working, done_check',
     ],
-    ['a value outside an enum', lifecycleManifest().replace('task_acceptance: queue', 'task_acceptance: many'), 'lifecycle.task_acceptance: found "many"; allowed: one of "single", "queue", "none"'],
+    [
+      'a value outside an enum',
+      lifecycleManifest().replace('task_acceptance: queue', 'task_acceptance: many'),
+      'lifecycle.task_acceptance: found "many"; allowed: one of "single", "queue", "none"',
+    ],
     [
       'an A2A 0.3 scope name',
       `${lifecycleManifest()}network:\n  authentication:\n    scheme: bearer\n    credentials:\n      ci:\n        scopes: [GetTask, message/send]\n`,

@@ -14,7 +14,8 @@ import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-
 import { makeFormation, memberManifest, runFormation } from './support/formation.js';
 
 const ANSWER = 'default:\n  turns:\n    - answer: "done: {{task.text}}"\n';
-const ROSTER = 'name: duo\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n';
+const ROSTER =
+  'name: duo\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n';
 
 const duo = () =>
   makeFormation(ROSTER, {
@@ -109,7 +110,8 @@ describe('every mur command that reads the registry removes stale entries before
     mkdirSync(path.join(home, 'formations'), { recursive: true });
     const deadFormation = path.join(home, 'formations', `old-${gone}.json`);
     const liveFormation = path.join(home, 'formations', `on-${alive.pid}.json`);
-    const entry = (name: string, pid: number) => JSON.stringify({ name, pid, rosterFile: '/x/roster.yaml', entry: 'a', members: [], startedAt: new Date().toISOString() });
+    const entry = (name: string, pid: number) =>
+      JSON.stringify({ name, pid, rosterFile: '/x/roster.yaml', entry: 'a', members: [], startedAt: new Date().toISOString() });
     writeFileSync(deadFormation, entry('old', gone));
     writeFileSync(liveFormation, entry('on', alive.pid!));
     // Half-written: not an entry, so not judged, so not removed.

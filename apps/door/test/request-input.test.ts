@@ -65,7 +65,10 @@ describe('request-input on the script driver', () => {
     const d = await door(manifest({ grant: false }));
     const task = taskOf(await send(d.url, 'ask tool'));
     assert.equal(task.status.state, 'TASK_STATE_COMPLETED');
-    assert.equal(answerText(task), "got  (tool 'request-input' does not exist in this capsule: it is provided only when the manifest declares capabilities.request_input: true)");
+    assert.equal(
+      answerText(task),
+      "got  (tool 'request-input' does not exist in this capsule: it is provided only when the manifest declares capabilities.request_input: true)",
+    );
     assert.deepEqual(readTrace(d.recordsDir).find((r) => r.type === 'session_start')?.tools_declared, ['session-status']);
   });
 
@@ -121,7 +124,10 @@ describe('request-input on the script driver', () => {
     assert.equal(timeout?.waited_secs, 1);
     const call = trace.find((r) => r.type === 'tool_call' && r.tool === 'request-input');
     assert.equal(call?.status, 'error');
-    assert.equal(call?.output, '<untrusted-content source=tool:request-input>\nno reply came within 1s: the question was withdrawn; go on without the answer\n</untrusted-content>');
+    assert.equal(
+      call?.output,
+      '<untrusted-content source=tool:request-input>\nno reply came within 1s: the question was withdrawn; go on without the answer\n</untrusted-content>',
+    );
     const late = await send(d.url, 'too late', { taskId: waiting.id, contextId: waiting.contextId });
     assert.ok(late.json?.error, `a reply after the timeout is refused: ${late.text}`);
     assert.equal(taskOf(await send(d.url, 'hello')).status.state, 'TASK_STATE_COMPLETED', 'the capsule takes work again');
@@ -135,7 +141,15 @@ describe('request-input on the script driver', () => {
     let row = waiting;
     while (Date.now() < deadline && row.status.state !== 'TASK_STATE_COMPLETED') {
       await new Promise((r) => setTimeout(r, 100));
-      row = ((await (await fetch(`${d.url}/`, { method: 'POST', headers: { 'content-type': 'application/json', 'a2a-version': '1.0' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: waiting.id } }) })).json()) as { result: typeof row }).result;
+      row = (
+        (await (
+          await fetch(`${d.url}/`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'a2a-version': '1.0' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: waiting.id } }),
+          })
+        ).json()) as { result: typeof row }
+      ).result;
     }
     assert.equal(row.status.state, 'TASK_STATE_COMPLETED');
     assert.equal(answerText(row), 'after: [request-input] no reply came within 1s: the question was withdrawn; go on without the answer');
@@ -156,7 +170,10 @@ describe('request-input on the provider drivers', () => {
         .replace('capabilities:\n', 'capabilities:\n  request_input: true\n');
       const d = await runDoor(makeCapsule(text));
       doors.push(d);
-      fake.enqueue({ toolCalls: [{ id: 'call_ask1', name: 'request-input', input: { prompt: 'Ship it?' } }], usage: { input: 100, output: 10 } }, { text: ['Shipping.'], usage: { input: 150, output: 3 } });
+      fake.enqueue(
+        { toolCalls: [{ id: 'call_ask1', name: 'request-input', input: { prompt: 'Ship it?' } }], usage: { input: 100, output: 10 } },
+        { text: ['Shipping.'], usage: { input: 150, output: 3 } },
+      );
       const waiting = taskOf(await send(d.url, 'release'));
       assert.equal(waiting.status.state, 'TASK_STATE_INPUT_REQUIRED');
       assert.equal(answerText(waiting), 'Ship it?', 'the prompt artifact');

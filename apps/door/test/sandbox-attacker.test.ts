@@ -45,7 +45,8 @@ const CALLS: Record<string, { x64: number; arm64: number; args: string }> = {
 /** One perl line a call: `<name>=<result> <errno text>`. perl's syscall() makes any call by number (strings as variables: it may write to them). */
 function syscallProbes(): string {
   const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
-  const strings = 'my ($user, $planted, $secret, $x, $none, $tmp, $tmpfs, $empty) = ("user", "planted", "murmur-door-secret", "x", "none", "/tmp", "tmpfs", "");';
+  const strings =
+    'my ($user, $planted, $secret, $x, $none, $tmp, $tmpfs, $empty) = ("user", "planted", "murmur-door-secret", "x", "none", "/tmp", "tmpfs", "");';
   return [strings, ...Object.entries(CALLS).map(([name, call]) => `{ my $r = syscall(${call[arch]}, ${call.args}); print "${name}=$r $!\\n"; }`)].join(' ');
 }
 
@@ -78,8 +79,16 @@ function attacks(label: string, user: number | undefined) {
       // The door's own parent leaves a host file (fd 3) and a connected host socket (fd 4) open: every command used to get them.
       const file = openSync(secretFile, 'r');
       // perl adds a key to the session keyring the door then inherits, and execs the door.
-      const keyed = ['perl', '-e', `my @k = ("user", "murmur-door-secret", "key-payload-93ab"); syscall(${process.arch === 'arm64' ? 217 : 248}, @k, 16, -3); exec @ARGV or die`];
-      door = await runDoor(makeCapsule(lifecycleManifest({ acceptance: 'queue' }), OBEY), [], tempDir('home'), { launcher: keyed, inherit: [file, service.client], user });
+      const keyed = [
+        'perl',
+        '-e',
+        `my @k = ("user", "murmur-door-secret", "key-payload-93ab"); syscall(${process.arch === 'arm64' ? 217 : 248}, @k, 16, -3); exec @ARGV or die`,
+      ];
+      door = await runDoor(makeCapsule(lifecycleManifest({ acceptance: 'queue' }), OBEY), [], tempDir('home'), {
+        launcher: keyed,
+        inherit: [file, service.client],
+        user,
+      });
     });
 
     after(async () => {
@@ -94,7 +103,11 @@ function attacks(label: string, user: number | undefined) {
     });
 
     test('never host root: an unprivileged uid, no capability, no nested user namespace', async () => {
-      const text = await run(door, 'uid', 'id -u; grep -E "^Cap(Eff|Prm|Bnd|Amb):" /proc/self/status; touch made-by-the-command; unshare -U true; echo "unshare=$?"; unshare -r true; echo "unshare-r=$?"');
+      const text = await run(
+        door,
+        'uid',
+        'id -u; grep -E "^Cap(Eff|Prm|Bnd|Amb):" /proc/self/status; touch made-by-the-command; unshare -U true; echo "unshare=$?"; unshare -r true; echo "unshare-r=$?"',
+      );
       const uid = Number(/^RAN uid\n(\d+)$/m.exec(text)?.[1]);
       assert.ok(Number.isInteger(uid) && uid !== 0, text);
       for (const cap of ['CapEff', 'CapPrm', 'CapBnd', 'CapAmb']) assert.match(text, new RegExp(`^${cap}:\\s+0000000000000000$`, 'm'));
@@ -108,7 +121,11 @@ function attacks(label: string, user: number | undefined) {
     });
 
     test('no host-global kernel setting can be changed: /proc/sys, /proc/sysrq-trigger; /sys is not there', async () => {
-      const text = await run(door, 'sysctl', `echo '|/tmp/pwn %p' > ${CORE_PATTERN}; echo "core=$?"; echo h > /proc/sysrq-trigger; echo "sysrq=$?"; echo 1 > /proc/sys/vm/drop_caches; echo "drop=$?"; ls /sys; echo "sys=$?"`);
+      const text = await run(
+        door,
+        'sysctl',
+        `echo '|/tmp/pwn %p' > ${CORE_PATTERN}; echo "core=$?"; echo h > /proc/sysrq-trigger; echo "sysrq=$?"; echo 1 > /proc/sys/vm/drop_caches; echo "drop=$?"; ls /sys; echo "sys=$?"`,
+      );
       assert.match(text, /^core=[12]$/m);
       assert.match(text, /^sysrq=[12]$/m);
       assert.match(text, /^drop=[12]$/m);
@@ -125,7 +142,7 @@ function attacks(label: string, user: number | undefined) {
     test("the door's keyring: not possessed, not readable, nothing planted", async () => {
       const text = await run(door, 'keyring', 'cat /proc/keys /proc/key-users; echo "keys=$?"');
       assert.match(text, /cat: \/proc\/keys: Permission denied/, 'covered');
-      assert.doesNotMatch(text, /murmur-door-secret|key-payload-93ab|_ses|_uid/, "/proc lists no key (the calls themselves are refused: the seccomp test)");
+      assert.doesNotMatch(text, /murmur-door-secret|key-payload-93ab|_ses|_uid/, '/proc lists no key (the calls themselves are refused: the seccomp test)');
     });
 
     test('only descriptors 0, 1 and 2: the host file and the host socket the door inherited are not there', async () => {
@@ -157,7 +174,11 @@ function attacks(label: string, user: number | undefined) {
     });
 
     test('the root and /dev are read-only; /tmp and /dev/shm are bounded; every process is the OOM killer’s first choice', async () => {
-      const text = await run(door, 'memory', 'echo x > /pwned; echo "root=$?"; echo x > /dev/pwned; echo "dev=$?"; cat /proc/self/oom_score_adj; df -m /tmp /dev/shm | tail -2');
+      const text = await run(
+        door,
+        'memory',
+        'echo x > /pwned; echo "root=$?"; echo x > /dev/pwned; echo "dev=$?"; cat /proc/self/oom_score_adj; df -m /tmp /dev/shm | tail -2',
+      );
       assert.match(text, /^root=[12]$/m);
       assert.match(text, /^dev=[12]$/m);
       assert.match(text, /^1000$/m);

@@ -114,7 +114,11 @@ describe('a sandboxed command reaches nothing the card does not grant', () => {
   });
 
   test('nothing outside the workdir is written', async () => {
-    const text = await run(door, 'writes', `echo x > ${capsule}/pwned; echo x > /usr/pwned; echo x > /etc/pwned; echo x > /tmp/scratch && echo tmp-ok; echo kept > kept.txt`);
+    const text = await run(
+      door,
+      'writes',
+      `echo x > ${capsule}/pwned; echo x > /usr/pwned; echo x > /etc/pwned; echo x > /tmp/scratch && echo tmp-ok; echo kept > kept.txt`,
+    );
     assert.match(text, /\/usr\/pwned: Read-only file system/);
     assert.match(text, /\/etc\/pwned: Read-only file system/);
     assert.match(text, /^tmp-ok$/m, 'a private /tmp is writable');
@@ -143,7 +147,11 @@ describe('a sandboxed command reaches nothing the card does not grant', () => {
     });
     await new Promise<void>((resolve) => server.listen(`\0${name}`, resolve));
     try {
-      const text = await run(door, 'abstract', `${process.execPath} -e "require('net').connect('\\0${name}').on('connect', () => console.log('connected')).on('error', (e) => console.log(e.code))"`);
+      const text = await run(
+        door,
+        'abstract',
+        `${process.execPath} -e "require('net').connect('\\0${name}').on('connect', () => console.log('connected')).on('error', (e) => console.log(e.code))"`,
+      );
       assert.match(text, /^ECONNREFUSED$/m);
       assert.equal(accepted, 0);
     } finally {
@@ -152,7 +160,11 @@ describe('a sandboxed command reaches nothing the card does not grant', () => {
   });
 
   test('UDP and DNS reach nothing', async () => {
-    const text = await run(door, 'udp-dns', `for i in 1 2 3; do echo ping > /dev/udp/127.0.0.1/${udpPort}; done; timeout 5 getent hosts example.com; echo "dns $?"`);
+    const text = await run(
+      door,
+      'udp-dns',
+      `for i in 1 2 3; do echo ping > /dev/udp/127.0.0.1/${udpPort}; done; timeout 5 getent hosts example.com; echo "dns $?"`,
+    );
     assert.match(text, /^dns [1-9]\d*$/m);
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(datagrams, 0, 'the host loopback service got no datagram');
@@ -168,7 +180,7 @@ describe('a sandboxed command reaches nothing the card does not grant', () => {
   });
 });
 
-describe("capabilities.network.allow: a command reaches the host:port entries listed, and nothing else", () => {
+describe('capabilities.network.allow: a command reaches the host:port entries listed, and nothing else', () => {
   let door: DoorProcess;
   let listed: Awaited<ReturnType<typeof listen>>;
   let other: Awaited<ReturnType<typeof listen>>;
@@ -192,7 +204,14 @@ describe("capabilities.network.allow: a command reaches the host:port entries li
     const text = await run(
       door,
       'allowed',
-      [tryTcp(`127.0.0.1/${listed.port}`), tryTcp(`localhost/${listed.port}`), tryTcp(`127.0.0.1/${other.port}`), tryTcp(`127.0.0.1/${doorPort}`), 'getent hosts api.example.test', 'timeout 5 getent hosts example.com; echo "other-name $?"'].join('; '),
+      [
+        tryTcp(`127.0.0.1/${listed.port}`),
+        tryTcp(`localhost/${listed.port}`),
+        tryTcp(`127.0.0.1/${other.port}`),
+        tryTcp(`127.0.0.1/${doorPort}`),
+        'getent hosts api.example.test',
+        'timeout 5 getent hosts example.com; echo "other-name $?"',
+      ].join('; '),
     );
     assert.match(text, new RegExp(`service-banner\ntcp 127\\.0\\.0\\.1/${listed.port} 0`));
     assert.match(text, new RegExp(`service-banner\ntcp localhost/${listed.port} 0`));
@@ -216,17 +235,24 @@ describe("a sandboxed command's processes end with its task or its door", () => 
     const door = await runDoor(makeCapsule(lifecycleManifest({ acceptance: 'queue' }), OBEY));
     try {
       const started = rpc(door.url, 'SendMessage', { message: userMessage('run setsid sleep 311.5 < /dev/null > /dev/null 2>&1 & sleep 312.5') });
-      await waitFor(async () => (processesRunning('sleep', '311.5').length === 1 && processesRunning('sleep', '312.5').length === 1 ? true : undefined), 'both sleeps to run');
+      await waitFor(
+        async () => (processesRunning('sleep', '311.5').length === 1 && processesRunning('sleep', '312.5').length === 1 ? true : undefined),
+        'both sleeps to run',
+      );
       const [task] = (await rpc(door.url, 'ListTasks', {})).json.result.tasks;
       assert.equal((await rpc(door.url, 'CancelTask', { id: task.id })).json.result.status.state, 'TASK_STATE_CANCELED');
       await started;
-      await waitFor(async () => (processesRunning('sleep', '311.5').length + processesRunning('sleep', '312.5').length === 0 ? true : undefined), 'both to be gone', 8000);
+      await waitFor(
+        async () => (processesRunning('sleep', '311.5').length + processesRunning('sleep', '312.5').length === 0 ? true : undefined),
+        'both to be gone',
+        8000,
+      );
     } finally {
       await door.stop();
     }
   });
 
-  test("a door killed with SIGKILL: its reaper ends the sandboxed commands it left", async () => {
+  test('a door killed with SIGKILL: its reaper ends the sandboxed commands it left', async () => {
     const door = await runDoor(makeCapsule(lifecycleManifest({ acceptance: 'queue', graceSecs: 1 }), OBEY));
     await run(door, 'left-running', 'sleep 313.5 < /dev/null > /dev/null 2>&1 &');
     assert.equal(processesRunning('sleep', '313.5').length, 1);
@@ -336,7 +362,11 @@ describe('when the sandbox cannot be built, or the capsule opts out', () => {
     const door = await runDoor(makeCapsule(manifest, OBEY));
     const cgroup = readFileSync('/proc/mounts', 'utf8').includes(' cgroup ') || readFileSync('/proc/mounts', 'utf8').includes(' cgroup2 ');
     try {
-      const text = await run(door, 'forks', "sh -c 'for i in $(seq 100); do sleep 30 < /dev/null > /dev/null 2>&1 & done' 2>&1 | tail -1; n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; echo \"procs $n\"");
+      const text = await run(
+        door,
+        'forks',
+        'sh -c \'for i in $(seq 100); do sleep 30 < /dev/null > /dev/null 2>&1 & done\' 2>&1 | tail -1; n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; echo "procs $n"',
+      );
       const procs = Number(/^procs (\d+)$/m.exec(text)?.[1]);
       if (!cgroup || procs > 24) {
         // Where no pids cgroup can be made, nothing bounds them (docs/sandbox.md); here it must have been made.
@@ -348,7 +378,9 @@ describe('when the sandbox cannot be built, or the capsule opts out', () => {
     } finally {
       await door.stop();
     }
-    const left = readFileSync('/proc/mounts', 'utf8').split('\n').some((l) => l.includes(`murmur-${door.sessionId}`));
+    const left = readFileSync('/proc/mounts', 'utf8')
+      .split('\n')
+      .some((l) => l.includes(`murmur-${door.sessionId}`));
     assert.equal(left, false);
   });
 
@@ -356,13 +388,21 @@ describe('when the sandbox cannot be built, or the capsule opts out', () => {
     const bin = tempDir('tools');
     writeFileSync(path.join(bin, 'mytool'), '#!/bin/sh\necho mine\n', { mode: 0o755 });
     const manifest = lifecycleManifest().replace('allow: [bash]', `allow: [bash, ${bin}/mytool]`);
-    const script = OBEY.replace("- match: '^run", `- match: '^mytool'\n    turns:\n      - tools:\n          - tool: ${bin}/mytool\n            input: { args: [] }\n        answer: "{{tool.stdout}}"\n  - match: '^run`);
+    const script = OBEY.replace(
+      "- match: '^run",
+      `- match: '^mytool'\n    turns:\n      - tools:\n          - tool: ${bin}/mytool\n            input: { args: [] }\n        answer: "{{tool.stdout}}"\n  - match: '^run`,
+    );
     const door = await runDoor(makeCapsule(manifest, script));
     try {
       const answer = await rpc(door.url, 'SendMessage', { message: userMessage('mytool') });
       const record = readTrace(door.recordsDir).find((r) => r.type === 'tool_call');
       assert.equal(answer.json?.result?.task?.status?.state, 'TASK_STATE_COMPLETED', answer.text);
-      assert.match(String(record?.output), new RegExp(`shell binary '${bin}/mytool' is at ${bin}/mytool, which the sandbox does not show: commands see the system folders \\(/usr, /bin, /etc, /opt …\\) and the workdir only`));
+      assert.match(
+        String(record?.output),
+        new RegExp(
+          `shell binary '${bin}/mytool' is at ${bin}/mytool, which the sandbox does not show: commands see the system folders \\(/usr, /bin, /etc, /opt …\\) and the workdir only`,
+        ),
+      );
     } finally {
       await door.stop();
     }

@@ -77,10 +77,16 @@ describe('resource limits: a command runs into them, the door runs on and says w
     const text = await content('perl -e \'my $x = "a" x 400_000_000; print "survived\\n"\'; echo "perl=$?"');
     assert.doesNotMatch(text, /^survived$/m);
     assert.match(text, /perl=137/);
-    assert.match(text, /\nnote: the session's commands passed capabilities\.shell\.max_memory_mib \(64 MiB\) while this command ran: the kernel ended a process of theirs$/);
+    assert.match(
+      text,
+      /\nnote: the session's commands passed capabilities\.shell\.max_memory_mib \(64 MiB\) while this command ran: the kernel ended a process of theirs$/,
+    );
     // The door is alive, and its next task runs.
     assert.match(await run(door, 'after-oom', 'echo still-here'), /^still-here$/m);
-    assert.ok(readTrace(door.recordsDir).some((r) => r.type === 'task_end'), 'the task ended, recorded');
+    assert.ok(
+      readTrace(door.recordsDir).some((r) => r.type === 'task_end'),
+      'the task ended, recorded',
+    );
   });
 
   test('the workdir growing past capabilities.shell.max_workdir_mib: the door ends the running command, and says so', async () => {
@@ -134,7 +140,7 @@ default:
     assert.ok(ms >= 2000, `the SIGKILL came after 2 s (${ms} ms)`);
   });
 
-  test("a command that traps SIGTERM and exits 0 reports its own exit: 0, status ok", async () => {
+  test('a command that traps SIGTERM and exits 0 reports its own exit: 0, status ok', async () => {
     const { text } = await stopped('traps term');
     assert.match(text, /^state: stopped$/m);
     assert.match(text, /^exit_code: 0$/m);
@@ -169,7 +175,9 @@ default:
     - answer: no rule
 `;
   before(async () => {
-    door = await runDoor(makeCapsule(lifecycleManifest({ acceptance: 'queue', graceSecs: 0.2 }).replace('    allow: [bash]', '    allow: [bash]\n    max_file_mib: 1'), script));
+    door = await runDoor(
+      makeCapsule(lifecycleManifest({ acceptance: 'queue', graceSecs: 0.2 }).replace('    allow: [bash]', '    allow: [bash]\n    max_file_mib: 1'), script),
+    );
   });
   after(() => door?.stop());
 

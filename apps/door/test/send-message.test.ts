@@ -175,11 +175,20 @@ test('a message naming a WORKING or SUBMITTED task is refused -32004 naming its 
   const queued = taskOf(await send(door.url, 'nap second', {}, { returnImmediately: true }));
   await waitForState(door.url, working.id, 'TASK_STATE_WORKING');
   assert.equal(resultOf(await getTask(door.url, queued.id)).status.state, 'TASK_STATE_SUBMITTED');
-  assertRpcError(await sendMessage(door.url, 'hello', { taskId: working.id }), -32004, /TASK_STATE_WORKING/, { taskId: working.id, state: 'TASK_STATE_WORKING' });
-  assertRpcError(await sendMessage(door.url, 'hello', { taskId: queued.id }), -32004, /TASK_STATE_SUBMITTED/, { taskId: queued.id, state: 'TASK_STATE_SUBMITTED' });
+  assertRpcError(await sendMessage(door.url, 'hello', { taskId: working.id }), -32004, /TASK_STATE_WORKING/, {
+    taskId: working.id,
+    state: 'TASK_STATE_WORKING',
+  });
+  assertRpcError(await sendMessage(door.url, 'hello', { taskId: queued.id }), -32004, /TASK_STATE_SUBMITTED/, {
+    taskId: queued.id,
+    state: 'TASK_STATE_SUBMITTED',
+  });
   assert.equal(resultOf(await cancelTask(door.url, queued.id)).status.state, 'TASK_STATE_CANCELED');
   assert.equal(resultOf(await cancelTask(door.url, working.id)).status.state, 'TASK_STATE_CANCELED');
-  assertRpcError(await sendMessage(door.url, 'hello', { taskId: working.id }), -32004, /TASK_STATE_CANCELED/, { taskId: working.id, state: 'TASK_STATE_CANCELED' });
+  assertRpcError(await sendMessage(door.url, 'hello', { taskId: working.id }), -32004, /TASK_STATE_CANCELED/, {
+    taskId: working.id,
+    state: 'TASK_STATE_CANCELED',
+  });
 });
 
 test('a message naming an ended task is refused -32004 and the task is left unchanged', async () => {

@@ -74,7 +74,12 @@ default:
 
 const doors: DoorProcess[] = [];
 after(() => Promise.all(doors.map((d) => d.stop('SIGKILL'))));
-async function door(opts: { graceSecs?: number } = {}, home?: string, args: string[] = [], capsule = makeCapsule(lifecycleManifest({ sandbox: 'off', acceptance: 'queue', graceSecs: opts.graceSecs }), SCRIPT)): Promise<DoorProcess> {
+async function door(
+  opts: { graceSecs?: number } = {},
+  home?: string,
+  args: string[] = [],
+  capsule = makeCapsule(lifecycleManifest({ sandbox: 'off', acceptance: 'queue', graceSecs: opts.graceSecs }), SCRIPT),
+): Promise<DoorProcess> {
   const d = await runDoor(capsule, args, home);
   doors.push(d);
   return d;
@@ -92,7 +97,10 @@ describe('a foreground call returns when its shell exits', () => {
     assert.ok(elapsed < 5000, `the call took ${elapsed} ms`);
     const content: string = task.artifacts[0].parts[0].text;
     assert.match(content, /Exit code: 0\nStdout:\nhi\n/);
-    assert.match(content, /<\/untrusted-content>\nnote: the command exited, but 1 process it started still holds its output and runs on until the session ends: \d+ sleep$/);
+    assert.match(
+      content,
+      /<\/untrusted-content>\nnote: the command exited, but 1 process it started still holds its output and runs on until the session ends: \d+ sleep$/,
+    );
     const pgid = readPid(pidFile('holder'))!;
     assert.equal(groupAlive(pgid), true, 'the holder runs on');
     await d.stop();
@@ -211,7 +219,10 @@ describe('a background command’s exit', () => {
   test('a cancel ends a background-command wait at once, recorded as phase background_wait', async () => {
     const d = await door({ graceSecs: 1 });
     const id = taskOf(await send(d.url, 'wait long', {}, { returnImmediately: true })).id as string;
-    await waitFor(async () => (readTrace(d.recordsDir).some((r) => r.type === 'tool_call' && r.tool === 'bash' && r.task_id === id) ? true : undefined), 'the command to move to the background');
+    await waitFor(
+      async () => (readTrace(d.recordsDir).some((r) => r.type === 'tool_call' && r.tool === 'bash' && r.task_id === id) ? true : undefined),
+      'the command to move to the background',
+    );
     await sleep(300);
     const canceled = Date.now();
     assert.equal((await rpc(d.url, 'CancelTask', { id })).json.result.status.state, 'TASK_STATE_CANCELED');

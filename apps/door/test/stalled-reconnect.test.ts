@@ -188,7 +188,9 @@ test('a stalled reader that reconnects with Last-Event-ID accounts for every eve
   const taskFigures = account(taskId, control, taskReader, taskAgain);
   const flightFigures = account(taskId, control, flight, flightAgain);
   const goneFigures = account(taskId, control, gone, goneAgain);
-  console.log(`figures: ${[figures('lagged', laggedFigures), figures('task stream', taskFigures), figures('in flight', flightFigures), figures('gone', goneFigures)].join('; ')}`);
+  console.log(
+    `figures: ${[figures('lagged', laggedFigures), figures('task stream', taskFigures), figures('in flight', flightFigures), figures('gone', goneFigures)].join('; ')}`,
+  );
 
   // Without a gap: dropped + received = what the reader that kept up received, nothing received twice.
   for (const [name, a] of [
@@ -211,12 +213,18 @@ test('a stalled reader that reconnects with Last-Event-ID accounts for every eve
   assert.equal(goneFigures.gaps.length, 1, 'gone: a gap');
   const goneLacked = behindGap(goneFigures);
   assert.ok(goneLacked.between.length > 0, 'gone: events lacked behind the gap');
-  assert.equal(goneLacked.counted.length, goneFigures.dropped, 'gone: every other event it lacks was counted dropped (by a lagged frame on its second connection)');
+  assert.equal(
+    goneLacked.counted.length,
+    goneFigures.dropped,
+    'gone: every other event it lacks was counted dropped (by a lagged frame on its second connection)',
+  );
   assert.equal(goneFigures.first.length + goneFigures.second.length + goneFigures.dropped + goneLacked.between.length, goneFigures.keptUp.length);
   assert.equal(statusTextOf(goneFigures.second.at(-1)!), 'task completed');
 });
 
-test(`${TRIALS} seeded stalls and reconnects (seed ${SEED}): each exact, or a gap that covers every event the reader lacks`, { skip: TRIALS === 0 }, async () => {
+test(`${TRIALS} seeded stalls and reconnects (seed ${SEED}): each exact, or a gap that covers every event the reader lacks`, {
+  skip: TRIALS === 0,
+}, async () => {
   const random = prng(SEED);
   const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)];
   const tally = { exact: 0, gap: 0, controlLagged: 0, endedFirst: 0, dropped: 0, lacked: 0, events: 0 };
@@ -256,7 +264,11 @@ test(`${TRIALS} seeded stalls and reconnects (seed ${SEED}): each exact, or a ga
     }
     const ended = (e: SseEvent) => taskIdOf(e) === taskId && isStatus(e, 'TASK_STATE_COMPLETED');
     const endedBefore = first.events.some(ended);
-    await Promise.all([reach(control, ended, `${what}: the control's end`), endedBefore ? delay(300) : reach(second, ended, `${what}: the end`), runner.waitForEnd(60_000)]);
+    await Promise.all([
+      reach(control, ended, `${what}: the control's end`),
+      endedBefore ? delay(300) : reach(second, ended, `${what}: the end`),
+      runner.waitForEnd(60_000),
+    ]);
     await delay(100);
     control.abort();
     second.abort();

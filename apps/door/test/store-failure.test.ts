@@ -55,7 +55,10 @@ test('while another process holds the write lock, SendMessage answers -32603; th
 
   const listed = (await rpc(door.url, 'ListTasks', {})).json.result;
   assert.equal(listed.totalSize, totalBefore, 'the refused message started no task');
-  assert.deepEqual(listed.tasks.find((t: { id: string }) => t.id === kept.id), { id: kept.id, contextId: kept.contextId, status: kept.status });
+  assert.deepEqual(
+    listed.tasks.find((t: { id: string }) => t.id === kept.id),
+    { id: kept.id, contextId: kept.contextId, status: kept.status },
+  );
   const after = await send(door.url, 'say again');
   assert.equal(after.json.result.task.status.state, 'TASK_STATE_COMPLETED');
   assert.equal(after.json.result.task.artifacts[0].parts[0].text, 'again');

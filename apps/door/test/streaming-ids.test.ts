@@ -65,7 +65,10 @@ after(async () => {
 
 /** What the watcher saw of one task, once its terminal status arrived: [kind(or frame name) + detail, id]. */
 async function seen(taskId: string): Promise<SseEvent[]> {
-  await watcher.waitForEvent((e) => taskIdOf(e) === taskId && kindOf(e) === 'status' && /COMPLETED|FAILED|CANCELED/.test(e.data.result.statusUpdate.status.state), 'the task’s end');
+  await watcher.waitForEvent(
+    (e) => taskIdOf(e) === taskId && kindOf(e) === 'status' && /COMPLETED|FAILED|CANCELED/.test(e.data.result.statusUpdate.status.state),
+    'the task’s end',
+  );
   return watcher.events.filter((e) => taskIdOf(e) === taskId);
 }
 

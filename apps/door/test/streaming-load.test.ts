@@ -91,8 +91,15 @@ test(`a reader that keeps up loses nothing: ${BURST} chunks written in one burst
   // SUBMITTED, inference turn 1 (0), BURST chunks (1 … BURST), the final text, the artifact, COMPLETED.
   assert.equal(watched.length, BURST + 5, `${watched.length} events`);
   const ids = watched.slice(1).map((e) => Number(e.id));
-  assert.deepEqual(ids, Array.from({ length: BURST + 4 }, (_, i) => i), 'every id, in order');
-  const texts = watched.map(frameOf).filter((f) => f?.frame === 'text' && !f.final).map((f) => f.text);
+  assert.deepEqual(
+    ids,
+    Array.from({ length: BURST + 4 }, (_, i) => i),
+    'every id, in order',
+  );
+  const texts = watched
+    .map(frameOf)
+    .filter((f) => f?.frame === 'text' && !f.final)
+    .map((f) => f.text);
   assert.equal(texts.join(''), 'abcd'.repeat(BURST / 4));
   // The task's own stream carries the same events after its opening task.
   assert.deepEqual(results(ownEvents.slice(1)), results(watched.slice(1)));
@@ -111,7 +118,10 @@ function assertLagged(events: SseEvent[], taskId: string, total: number, buffer:
   for (const [, e] of lagged) assert.ok(Number.isInteger(frameOf(e).dropped) && frameOf(e).dropped > 0, JSON.stringify(frameOf(e)));
   const dropped = lagged.reduce((sum, [, e]) => sum + frameOf(e).dropped, 0);
   const received = events.filter((e) => !isLaggedFrame(e));
-  assert.ok(received.every((e) => taskIdOf(e) === taskId), 'only the task’s events and lagged frames');
+  assert.ok(
+    received.every((e) => taskIdOf(e) === taskId),
+    'only the task’s events and lagged frames',
+  );
   assert.equal(received.length + dropped, total, 'every event was either delivered or counted as dropped');
   // The dropped events are the oldest queued ones: each lagged frame sits where exactly `dropped` ids are missing.
   for (const [i, e] of lagged) {
@@ -174,12 +184,18 @@ test('ten SendStreamingMessage at once under queue: each stream carries only its
     assert.equal(kindOf(opening), 'task');
     const id = opening.data.result.task.id;
     ids.add(id);
-    assert.ok(events.every((e) => taskIdOf(e) === id), `stream ${n} carries only its task:\n${summarize(events)}`);
+    assert.ok(
+      events.every((e) => taskIdOf(e) === id),
+      `stream ${n} carries only its task:\n${summarize(events)}`,
+    );
     assert.equal(events.filter(isTerminalStatus).length, 1);
     assert.ok(isStatus(events.at(-1)!, 'TASK_STATE_COMPLETED'), summarize(events));
     const answer = events.find((e) => kindOf(e) === 'artifact')!.data.result.artifactUpdate.artifact.parts[0].text;
     assert.equal(answer, String(n));
-    const texts = events.map(frameOf).filter((f) => f?.frame === 'text' && !f.final).map((f) => f.text);
+    const texts = events
+      .map(frameOf)
+      .filter((f) => f?.frame === 'text' && !f.final)
+      .map((f) => f.text);
     assert.deepEqual(texts, n % 2 === 0 ? [`${n}-a`, `${n}-b`] : []);
   });
   assert.equal(ids.size, 10);

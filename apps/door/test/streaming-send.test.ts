@@ -85,7 +85,10 @@ async function taskCount(): Promise<number> {
 }
 
 function problems(events: SseEvent[], check: (e: SseEvent) => string | null): string[] {
-  return events.map((e, i) => [i, check(e)] as const).filter(([, p]) => p !== null).map(([i, p]) => `#${i}: ${p}`);
+  return events
+    .map((e, i) => [i, check(e)] as const)
+    .filter(([, p]) => p !== null)
+    .map(([i, p]) => `#${i}: ${p}`);
 }
 
 describe('SendStreamingMessage refusals are one JSON body, before any stream', () => {
@@ -225,16 +228,16 @@ test('with A2A-Extensions naming the stream URI: text and thinking frames on car
     summarize(events),
   );
   const { id, contextId } = events[0].data.result.task;
-  assert.deepEqual(problems(events.slice(2, 6), (e) => carrierProblem(e, id, contextId, 'TASK_STATE_WORKING')), []);
   assert.deepEqual(
-    events.slice(2, 6).map(frameOf),
-    [
-      { frame: 'thinking', text: 'Two and two make four.', final: false },
-      { frame: 'text', text: 'fo', final: false },
-      { frame: 'text', text: 'ur', final: false },
-      { frame: 'text', text: '', final: true },
-    ],
+    problems(events.slice(2, 6), (e) => carrierProblem(e, id, contextId, 'TASK_STATE_WORKING')),
+    [],
   );
+  assert.deepEqual(events.slice(2, 6).map(frameOf), [
+    { frame: 'thinking', text: 'Two and two make four.', final: false },
+    { frame: 'text', text: 'fo', final: false },
+    { frame: 'text', text: 'ur', final: false },
+    { frame: 'text', text: '', final: true },
+  ]);
 });
 
 test('tool frames: tool-call-started, tool-call-progress, and an artifact frame with every key in camelCase', async () => {
@@ -242,14 +245,20 @@ test('tool frames: tool-call-started, tool-call-progress, and an artifact frame 
   const events = await stream.waitForEnd();
   const { id, contextId } = events[0].data.result.task;
   const frames = events.filter((e) => frameOf(e));
-  assert.deepEqual(problems(frames, (e) => carrierProblem(e, id, contextId, 'TASK_STATE_WORKING')), []);
-  assert.deepEqual(frames.map((e) => [frameOf(e).frame, e.id]), [
-    ['tool-call-started', '1'],
-    ['tool-call-progress', '2'],
-    ['tool-call-progress', '3'],
-    ['artifact', '1'],
-    ['text', '3'],
-  ]);
+  assert.deepEqual(
+    problems(frames, (e) => carrierProblem(e, id, contextId, 'TASK_STATE_WORKING')),
+    [],
+  );
+  assert.deepEqual(
+    frames.map((e) => [frameOf(e).frame, e.id]),
+    [
+      ['tool-call-started', '1'],
+      ['tool-call-progress', '2'],
+      ['tool-call-progress', '3'],
+      ['artifact', '1'],
+      ['text', '3'],
+    ],
+  );
   assert.deepEqual(frameOf(frames[0]), { frame: 'tool-call-started', toolCallId: 'call_1', toolName: 'bash', input: { command: 'echo hi; echo err >&2' } });
   // stdout and stderr are two pipes: their chunks may arrive in either order.
   const progress = [frameOf(frames[1]), frameOf(frames[2])].sort((a, b) => a.stream.localeCompare(b.stream));
@@ -303,13 +312,20 @@ describe('A2A-Extensions on the answer', () => {
     const stream = await sendStreamingStream(door.url, 'think', { message: doorMetadata });
     assert.equal(stream.headers.get('a2a-extensions'), DOOR_URI);
     const events = await stream.waitForEnd();
-    assert.deepEqual(events.filter((e) => frameOf(e)), [], 'no murmur frames');
+    assert.deepEqual(
+      events.filter((e) => frameOf(e)),
+      [],
+      'no murmur frames',
+    );
   });
   test('a header naming other extensions only activates nothing', async () => {
     const stream = await sendStreamingStream(door.url, 'think', { headers: { 'A2A-Extensions': 'https://example.com/other-ext' } });
     assert.equal(stream.headers.get('a2a-extensions'), null);
     const events = await stream.waitForEnd();
-    assert.deepEqual(events.filter((e) => frameOf(e)), []);
+    assert.deepEqual(
+      events.filter((e) => frameOf(e)),
+      [],
+    );
   });
 });
 
@@ -336,7 +352,10 @@ test('a task that asks for input ends the stream after INPUT_REQUIRED; the reply
   assert.equal(resumed[0].data.result.task.id, id);
   assert.equal(resumed[0].data.result.task.status.state, 'TASK_STATE_WORKING');
   assert.equal(resumed[0].id, undefined);
-  assert.ok(resumed.some((e) => isStatus(e, 'TASK_STATE_WORKING', 'inference turn 2')), summarize(resumed));
+  assert.ok(
+    resumed.some((e) => isStatus(e, 'TASK_STATE_WORKING', 'inference turn 2')),
+    summarize(resumed),
+  );
   assert.ok(isStatus(resumed.at(-1)!, 'TASK_STATE_COMPLETED'), summarize(resumed));
   assert.deepEqual(resumed.filter(isTerminalStatus).length, 1);
   assert.ok(resumed.every((e) => taskIdOf(e) === id));
@@ -352,7 +371,10 @@ test('a reply with Last-Event-ID: the opening task, then the continued task’s 
   const events = await reply.waitForEnd();
   assert.equal(kindOf(events[0]), 'task');
   assert.equal(events[0].data.result.task.status.state, 'TASK_STATE_WORKING');
-  assert.ok(events.every((e) => taskIdOf(e) === id), summarize(events));
+  assert.ok(
+    events.every((e) => taskIdOf(e) === id),
+    summarize(events),
+  );
   const input = events.findIndex((e) => isStatus(e, 'TASK_STATE_INPUT_REQUIRED', 'Which branch?') && e.id === INPUT_WAIT_START);
   const resumed = events.findIndex((e) => isStatus(e, 'TASK_STATE_WORKING', 'resumed') && e.id === (BigInt(INPUT_WAIT_START) + 1n).toString());
   assert.ok(input > 0 && resumed > input, summarize(events));

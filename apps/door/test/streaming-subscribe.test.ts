@@ -116,12 +116,16 @@ test('the opening task equals GetTask at that moment; the stream stays open thro
   const events = await stream.waitForEnd();
   for (const e of events) assertEnvelope(e, 'sub-open');
   assert.ok(events.every((e) => taskIdOf(e) === asked.id));
-  assert.deepEqual(events.slice(1).map((e) => [kindOf(e), stateOf(e) ?? null]), [
-    ['status', 'TASK_STATE_WORKING'],
-    ['status', 'TASK_STATE_WORKING'],
-    ['artifact', null],
-    ['status', 'TASK_STATE_COMPLETED'],
-  ], summarize(events));
+  assert.deepEqual(
+    events.slice(1).map((e) => [kindOf(e), stateOf(e) ?? null]),
+    [
+      ['status', 'TASK_STATE_WORKING'],
+      ['status', 'TASK_STATE_WORKING'],
+      ['artifact', null],
+      ['status', 'TASK_STATE_COMPLETED'],
+    ],
+    summarize(events),
+  );
   assert.ok(isStatus(events[1], 'TASK_STATE_WORKING', 'resumed'));
   assert.equal(events[1].id, (BigInt(INPUT_WAIT_START) + 1n).toString());
   assert.ok(isStatus(events[2], 'TASK_STATE_WORKING', 'inference turn 2'));
@@ -148,10 +152,19 @@ test('a live task: later events, INPUT_REQUIRED (the stream stays open), the rep
   const replied = await send(door.url, 'blue', { taskId: task.id });
   assert.equal(replied.json.result.task.status.state, 'TASK_STATE_COMPLETED');
   const events = await stream.waitForEnd();
-  assert.ok(events.every((e) => taskIdOf(e) === task.id), summarize(events));
-  assert.ok(events.some((e) => isStatus(e, 'TASK_STATE_WORKING', 'resumed')), summarize(events));
+  assert.ok(
+    events.every((e) => taskIdOf(e) === task.id),
+    summarize(events),
+  );
+  assert.ok(
+    events.some((e) => isStatus(e, 'TASK_STATE_WORKING', 'resumed')),
+    summarize(events),
+  );
   assert.deepEqual(
-    events.map(frameOf).filter((f) => f?.frame === 'text').map((f) => f.text),
+    events
+      .map(frameOf)
+      .filter((f) => f?.frame === 'text')
+      .map((f) => f.text),
     ['deploying ', 'now', ''],
   );
   assert.equal(events.filter(isTerminalStatus).length, 1);
@@ -172,7 +185,12 @@ test('several subscribers and the task’s own SendStreamingMessage all end afte
     assert.ok(isStatus(events.at(-1)!, 'TASK_STATE_COMPLETED'), summarize(events));
     assert.ok(events.every((e) => taskIdOf(e) === id));
   }
-  for (const stream of streams) assert.deepEqual(stream.events.filter((e) => frameOf(e)), [], 'not activated: no frames');
+  for (const stream of streams)
+    assert.deepEqual(
+      stream.events.filter((e) => frameOf(e)),
+      [],
+      'not activated: no frames',
+    );
 });
 
 test('with Last-Event-ID: after the opening task, the replay keeps only the followed task’s events', async () => {

@@ -158,7 +158,10 @@ test('heartbeats are not reset by events: they keep their interval while a task 
   assert.ok(end - start >= 900, `the task wrote for ${end - start} ms`);
   assert.ok(during.length >= Math.floor((end - start) / HEARTBEAT_MS) - 1, `${during.length} heartbeats in ${end - start} ms of events`);
   const gaps = during.slice(1).map((c, i) => c.at - during[i].at);
-  assert.ok(gaps.every((g) => g < HEARTBEAT_MS * 2), `gaps ${gaps}`);
+  assert.ok(
+    gaps.every((g) => g < HEARTBEAT_MS * 2),
+    `gaps ${gaps}`,
+  );
 });
 
 test('events of several tasks on one connection, which stays open across tasks', async () => {
@@ -197,7 +200,10 @@ test('the raw wire: `id:` then `data:` lines, one data line, no `event:` lines, 
     if (/^data: \{[^\n]*\}$/.test(block)) return 'data';
     return `bad: ${JSON.stringify(block.slice(0, 120))}`;
   });
-  assert.deepEqual(shapes.filter((s) => s.startsWith('bad')), []);
+  assert.deepEqual(
+    shapes.filter((s) => s.startsWith('bad')),
+    [],
+  );
   assert.ok(shapes.includes('id+data') && shapes.includes('data') && shapes.includes('heartbeat'));
   // The parser read exactly the blocks on the wire.
   assert.equal(shapes.filter((s) => s !== 'heartbeat').length, live.events.length);

@@ -64,7 +64,14 @@ test('a switch mid-task: fast → deep → fast, each applied at the next call, 
   );
   const control = trace.filter((r) => r.type.startsWith('control_')).map(({ ts: _ts, ...rest }) => rest);
   assert.deepEqual(control, [
-    { type: 'control_refused', principal: 'agent', setting: 'inference.driver', value: 'bogus', reason: 'driver "bogus" is not one of fast, deep, nokey', task_id: task.id },
+    {
+      type: 'control_refused',
+      principal: 'agent',
+      setting: 'inference.driver',
+      value: 'bogus',
+      reason: 'driver "bogus" is not one of fast, deep, nokey',
+      task_id: task.id,
+    },
     {
       type: 'control_refused',
       principal: 'agent',

@@ -22,7 +22,8 @@ const PARENT_ID = 'b7ad6b7169203331';
 const KIND = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'];
 
 /** Attributes whose values are the same on every run; every other attribute shows as `key=*` (ids, times, ports). */
-const STABLE = /^(gen_ai\.(operation|provider|agent\.name|agent\.version|agent\.description|tool\.name|tool\.type|request\.model|request\.stream|response\.finish_reasons|usage\.|workflow\.name)|a2a\.(method\.name|protocol\.version)|error\.type|murmur\.(task\.state|task\.turns|task\.trust|task\.origin|tool\.status|tool\.exit_code|driver|usage\.reported|tool_calls|turn)$)/;
+const STABLE =
+  /^(gen_ai\.(operation|provider|agent\.name|agent\.version|agent\.description|tool\.name|tool\.type|request\.model|request\.stream|response\.finish_reasons|usage\.|workflow\.name)|a2a\.(method\.name|protocol\.version)|error\.type|murmur\.(task\.state|task\.turns|task\.trust|task\.origin|tool\.status|tool\.exit_code|driver|usage\.reported|tool_calls|turn)$)/;
 
 const shown = (key: string, value: AttrValue) => (STABLE.test(key) ? `${key}=${JSON.stringify(value)}` : `${key}=*`);
 
@@ -46,7 +47,11 @@ function outline(spans: OtlpSpan[]): string[] {
     }
     return lines;
   };
-  return (children.get(PARENT_ID) ?? []).sort((a, b) => Number(a.startNs - b.startNs)).flatMap((root) => render(root, 0)).join('\n').split('\n');
+  return (children.get(PARENT_ID) ?? [])
+    .sort((a, b) => Number(a.startNs - b.startNs))
+    .flatMap((root) => render(root, 0))
+    .join('\n')
+    .split('\n');
 }
 
 describe('the golden trace of a two-member formation', () => {
@@ -55,26 +60,42 @@ describe('the golden trace of a two-member formation', () => {
   let spans: OtlpSpan[];
   before(async () => {
     c = await startCollector();
-    const roster = makeFormation('name: golden\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n', {
-      planner: {
-        manifest: memberManifest('planner'),
-        script:
-          'rules:\n  - match: ^go\n    turns:\n      - usage: { input: 50, output: 5 }\n        tools:\n          - tool: call-member\n            input: { member: worker, task: "hello" }\n        answer: waiting\n      - usage: { input: 80, output: 9 }\n        answer: "{{continuation}}"\ndefault:\n  turns:\n    - answer: x\n',
+    const roster = makeFormation(
+      'name: golden\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n',
+      {
+        planner: {
+          manifest: memberManifest('planner'),
+          script:
+            'rules:\n  - match: ^go\n    turns:\n      - usage: { input: 50, output: 5 }\n        tools:\n          - tool: call-member\n            input: { member: worker, task: "hello" }\n        answer: waiting\n      - usage: { input: 80, output: 9 }\n        answer: "{{continuation}}"\ndefault:\n  turns:\n    - answer: x\n',
+        },
+        worker: {
+          manifest: memberManifest('worker', { callee: true }),
+          script:
+            'default:\n  turns:\n    - usage: { input: 20, output: 3, cached: 10, reasoning: 1 }\n      thinking: ["on it"]\n      answer: "worker: {{task.text}}"\n',
+        },
       },
-      worker: { manifest: memberManifest('worker', { callee: true }), script: 'default:\n  turns:\n    - usage: { input: 20, output: 3, cached: 10, reasoning: 1 }\n      thinking: ["on it"]\n      answer: "worker: {{task.text}}"\n' },
-    });
+    );
     formation = await runFormation(roster, tempDir('home'), [], { OTEL_EXPORTER_OTLP_ENDPOINT: c.url });
     const answer = await rpc(formation.member('planner').url, 'SendMessage', { message: userMessage('go') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
     assert.equal(answer.json.result.task.status.state, 'TASK_STATE_COMPLETED');
     // Every span of the trace has ended once both tasks' spans and the planner's entry request's are in.
-    spans = await waitFor(async () => {
-      const mine = c.spans.filter((s) => s.traceId === TRACE_ID);
-      const done = ['invoke_agent planner', 'invoke_agent worker'].every((n) => mine.some((s) => s.name === n)) && mine.some((s) => s.parentSpanId === PARENT_ID);
-      return done ? mine : undefined;
-    }, 'the formation’s trace', 15_000);
+    spans = await waitFor(
+      async () => {
+        const mine = c.spans.filter((s) => s.traceId === TRACE_ID);
+        const done =
+          ['invoke_agent planner', 'invoke_agent worker'].every((n) => mine.some((s) => s.name === n)) && mine.some((s) => s.parentSpanId === PARENT_ID);
+        return done ? mine : undefined;
+      },
+      'the formation’s trace',
+      15_000,
+    );
     // Stopping the formation flushes the last metrics export.
     formation.mur.kill('SIGTERM');
-    await waitFor(async () => (c.metrics.some((m) => m.metric === 'gen_ai.invoke_agent.duration' && m.attributes['gen_ai.agent.name'] === 'worker') ? true : undefined), 'the worker’s metrics', 15_000);
+    await waitFor(
+      async () => (c.metrics.some((m) => m.metric === 'gen_ai.invoke_agent.duration' && m.attributes['gen_ai.agent.name'] === 'worker') ? true : undefined),
+      'the worker’s metrics',
+      15_000,
+    );
   });
   after(async () => {
     formation?.mur.kill('SIGKILL');
@@ -93,9 +114,10 @@ describe('the golden trace of a two-member formation', () => {
     const metrics = [...new Map(c.metrics.map((m) => [m.metric, m])).values()];
     assert.deepEqual(metrics.flatMap(genAiMetricDepartures), []);
     // The check itself can fail: the names this door used before issue 38 depart from the conventions.
-    assert.deepEqual(genAiDepartures({ name: 'plan planner', attributes: { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': 'submit-plan' } }), [
-      'plan planner: the convention names this span invoke_workflow submit-plan',
-    ]);
+    assert.deepEqual(
+      genAiDepartures({ name: 'plan planner', attributes: { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': 'submit-plan' } }),
+      ['plan planner: the convention names this span invoke_workflow submit-plan'],
+    );
     assert.equal(genAiDepartures({ name: 'chat', attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.first_token_ms': 5 } }).length, 1);
     assert.equal(genAiMetricDepartures({ metric: 'gen_ai.client.first_token', unit: 'ms' }).length, 1);
   });
@@ -131,6 +153,14 @@ describe('the golden trace of a two-member formation', () => {
       [['s', 1n, { 'gen_ai.workflow.name': 'golden' }]],
     );
     const tools = seen('gen_ai.execute_tool.duration');
-    assert.ok(tools.some((p) => p.unit === 's' && p.attributes['gen_ai.tool.name'] === 'call-member' && p.attributes['gen_ai.tool.type'] === 'function' && p.attributes['gen_ai.agent.name'] === 'planner'));
+    assert.ok(
+      tools.some(
+        (p) =>
+          p.unit === 's' &&
+          p.attributes['gen_ai.tool.name'] === 'call-member' &&
+          p.attributes['gen_ai.tool.type'] === 'function' &&
+          p.attributes['gen_ai.agent.name'] === 'planner',
+      ),
+    );
   });
 });

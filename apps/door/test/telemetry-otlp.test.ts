@@ -119,7 +119,11 @@ describe('spans of one task on a live collector', () => {
     for (const child of [...chats, ...tools]) assert.equal(child.parentSpanId, task.spanId, child.name);
     assert.deepEqual(
       chats.map((s) => [s.attributes['murmur.turn'], s.attributes['gen_ai.usage.input_tokens'], s.attributes['gen_ai.usage.output_tokens']]),
-      [[1, 120, 7], [2, 300, 11], [3, 310, 4]],
+      [
+        [1, 120, 7],
+        [2, 300, 11],
+        [3, 310, 4],
+      ],
     );
     assert.equal(chats[0].attributes['gen_ai.usage.cache_read.input_tokens'], 100);
     assert.deepEqual(chats[0].attributes['gen_ai.response.finish_reasons'], ['tool_use']);
@@ -142,11 +146,14 @@ describe('spans of one task on a live collector', () => {
     assert.equal(typeof firstChunk, 'number');
     assert.ok((firstChunk as number) >= 0 && (firstChunk as number) <= Number(chats[2].endNs - chats[2].startNs) / 1e9, `${firstChunk} s`);
     for (const chat of chats) assert.equal(chat.attributes['murmur.first_token_ms'], undefined, 'the convention’s name replaces murmur.first_token_ms');
-    assert.deepEqual(tools.map((s) => [s.name, s.attributes['murmur.tool.status'], s.attributes['murmur.tool.exit_code'], s.status.code]), [
-      ['execute_tool bash', 'passed', 0, 0],
-      ['execute_tool bash', 'passed', 3, 0],
-      ['execute_tool nosuchtool', 'error', undefined, 2],
-    ]);
+    assert.deepEqual(
+      tools.map((s) => [s.name, s.attributes['murmur.tool.status'], s.attributes['murmur.tool.exit_code'], s.status.code]),
+      [
+        ['execute_tool bash', 'passed', 0, 0],
+        ['execute_tool bash', 'passed', 3, 0],
+        ['execute_tool nosuchtool', 'error', undefined, 2],
+      ],
+    );
     assert.match(String(tools[0].attributes['gen_ai.tool.call.id']), /.+/);
   });
 
@@ -193,20 +200,33 @@ describe('a plan: one invoke_workflow span under its submit-plan call, a child p
     assert.equal(plan.kind, 1, 'INTERNAL');
     assert.equal(plan.parentSpanId, call.spanId, 'the plan is a child of its submit-plan call');
     assert.deepEqual(
-      [plan.attributes['gen_ai.workflow.name'], plan.attributes['murmur.plan.steps'], plan.attributes['murmur.plan.status'], plan.attributes['error.type'], plan.status.code],
+      [
+        plan.attributes['gen_ai.workflow.name'],
+        plan.attributes['murmur.plan.steps'],
+        plan.attributes['murmur.plan.status'],
+        plan.attributes['error.type'],
+        plan.status.code,
+      ],
       ['submit-plan', 3, 'stopped', 'stopped', 2],
     );
     assert.equal(plan.attributes['murmur.plan.call_id'], call.attributes['gen_ai.tool.call.id']);
     const children = spans.filter((s) => s.parentSpanId === plan.spanId).sort((a, b) => Number(a.startNs - b.startNs));
     assert.deepEqual(
-      children.map((s) => [s.name, s.attributes['murmur.plan.step'], s.attributes['murmur.plan.step.status'], s.attributes['murmur.tool.exit_code'], s.status.code]),
+      children.map((s) => [
+        s.name,
+        s.attributes['murmur.plan.step'],
+        s.attributes['murmur.plan.step.status'],
+        s.attributes['murmur.tool.exit_code'],
+        s.status.code,
+      ]),
       [
         ['execute_tool bash', 'one', 'passed', 0, 0],
         ['execute_tool bash', 'two', 'failed', 4, 2],
         ['execute_tool bash', 'three', 'skipped', undefined, 0],
       ],
     );
-    for (const child of children) assert.ok(child.startNs >= plan.startNs && child.endNs <= plan.endNs, `${child.attributes['murmur.plan.step']} inside the plan`);
+    for (const child of children)
+      assert.ok(child.startNs >= plan.startNs && child.endNs <= plan.endNs, `${child.attributes['murmur.plan.step']} inside the plan`);
     assert.ok(plan.startNs >= call.startNs && plan.endNs <= call.endNs, 'the plan inside its call');
     // Stopping the door flushes its last metrics export: the workflow's duration, with its name and error.
     await d.stop('SIGTERM');
@@ -221,7 +241,12 @@ describe('an event stream’s server span', () => {
     const d = await door(c.url);
     // A message that references tasks (a2a.message.reference_task_ids; the door reads the ids as hints only).
     const references = ['tsk_019f01a940ce7761854e768ecbe3d399', 'tsk_019f01a940ce7761854e768ecbe3d39a'];
-    const answer = await rpc(d.url, 'SendStreamingMessage', { message: userMessage('plain', { referenceTaskIds: references }) }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` });
+    const answer = await rpc(
+      d.url,
+      'SendStreamingMessage',
+      { message: userMessage('plain', { referenceTaskIds: references }) },
+      { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` },
+    );
     assert.equal(answer.status, 200);
     const task = await waitFor(async () => c.spans.find((s) => s.name === 'invoke_agent otel-capsule'), 'the streamed task’s span');
     const server = await waitFor(async () => c.spans.find((s) => s.name === 'SendStreamingMessage' && s.kind === 2), 'the stream’s server span');
@@ -244,8 +269,11 @@ describe('an event stream’s server span', () => {
 describe('an event stream’s server span, through a pause for input', () => {
   test('SubscribeToTask: the task it opened with (INPUT_REQUIRED) and the last state it wrote (COMPLETED)', async () => {
     const c = await collector();
-    const script = "rules:\n  - match: '^ask'\n    turns:\n      - tools:\n          - tool: request-input\n            input: { prompt: \"Which branch?\" }\n        answer: \"got {{tool.stdout}}\"\ndefault:\n  turns:\n    - answer: plain\n";
-    const d = await runDoor(makeCapsule(manifestYaml({ name: 'otel-asker', extra: '  request_input: true\n' }), script), [], tempDir('home'), { env: { OTEL_EXPORTER_OTLP_ENDPOINT: c.url } });
+    const script =
+      'rules:\n  - match: \'^ask\'\n    turns:\n      - tools:\n          - tool: request-input\n            input: { prompt: "Which branch?" }\n        answer: "got {{tool.stdout}}"\ndefault:\n  turns:\n    - answer: plain\n';
+    const d = await runDoor(makeCapsule(manifestYaml({ name: 'otel-asker', extra: '  request_input: true\n' }), script), [], tempDir('home'), {
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: c.url },
+    });
     doors.push(d);
     const waiting = (await rpc(d.url, 'SendMessage', { message: userMessage('ask') })).json.result.task;
     assert.equal(waiting.status.state, 'TASK_STATE_INPUT_REQUIRED');
@@ -299,28 +327,45 @@ describe('a collector that never answers', () => {
 describe('a formation member’s task joins its caller’s trace', () => {
   test('the member’s task span is a child of the caller’s call-member span, with the caller’s tracestate forwarded', async () => {
     const c = await collector();
-    const roster = makeFormation('name: traced\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n', {
-      planner: {
-        manifest: memberManifest('planner'),
-        script: 'rules:\n  - match: ^go\n    turns:\n      - tools:\n          - tool: call-member\n            input: { member: worker, task: "hello" }\n        answer: waiting\n      - answer: "{{continuation}}"\ndefault:\n  turns:\n    - answer: x\n',
+    const roster = makeFormation(
+      'name: traced\nentry: planner\nmembers:\n  planner: { capsule: ./planner }\n  worker: { capsule: ./worker }\nrules:\n  - from: planner\n    to: [worker]\n',
+      {
+        planner: {
+          manifest: memberManifest('planner'),
+          script:
+            'rules:\n  - match: ^go\n    turns:\n      - tools:\n          - tool: call-member\n            input: { member: worker, task: "hello" }\n        answer: waiting\n      - answer: "{{continuation}}"\ndefault:\n  turns:\n    - answer: x\n',
+        },
+        worker: { manifest: memberManifest('worker', { callee: true }), script: 'default:\n  turns:\n    - answer: "worker: {{task.text}}"\n' },
       },
-      worker: { manifest: memberManifest('worker', { callee: true }), script: 'default:\n  turns:\n    - answer: "worker: {{task.text}}"\n' },
-    });
+    );
     const formation = await runFormation(roster, tempDir('home'), [], { OTEL_EXPORTER_OTLP_ENDPOINT: c.url });
     try {
-      const answer = await rpc(formation.member('planner').url, 'SendMessage', { message: userMessage('go') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE });
+      const answer = await rpc(
+        formation.member('planner').url,
+        'SendMessage',
+        { message: userMessage('go') },
+        { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE },
+      );
       assert.equal(answer.json.result.task.status.state, 'TASK_STATE_COMPLETED');
-      const [planner, call, member] = await waitFor(async () => {
-        const plannerTask = c.spans.find((s) => s.name === 'invoke_agent planner');
-        const callSpan = c.spans.find((s) => s.name === 'execute_tool call-member');
-        const memberTask = c.spans.find((s) => s.name === 'invoke_agent worker');
-        return plannerTask && callSpan && memberTask ? [plannerTask, callSpan, memberTask] : undefined;
-      }, 'the call-member span and the worker’s task span', 15_000);
+      const [planner, call, member] = await waitFor(
+        async () => {
+          const plannerTask = c.spans.find((s) => s.name === 'invoke_agent planner');
+          const callSpan = c.spans.find((s) => s.name === 'execute_tool call-member');
+          const memberTask = c.spans.find((s) => s.name === 'invoke_agent worker');
+          return plannerTask && callSpan && memberTask ? [plannerTask, callSpan, memberTask] : undefined;
+        },
+        'the call-member span and the worker’s task span',
+        15_000,
+      );
       // The planner calls members: a task from outside runs the formation as a workflow, under the request's server span.
       const workflow = c.spans.find((s) => s.spanId === planner.parentSpanId)!;
       assert.deepEqual([workflow.name, workflow.kind, workflow.attributes['gen_ai.workflow.name']], ['invoke_workflow traced', 1, 'traced']);
       const entry = c.spans.find((s) => s.spanId === workflow.parentSpanId)!;
-      assert.deepEqual([entry.name, entry.kind, entry.parentSpanId], ['SendMessage', 2, PARENT_ID], 'the formation’s workflow continues its request’s server span');
+      assert.deepEqual(
+        [entry.name, entry.kind, entry.parentSpanId],
+        ['SendMessage', 2, PARENT_ID],
+        'the formation’s workflow continues its request’s server span',
+      );
       assert.ok(workflow.startNs <= planner.startNs && workflow.endNs >= planner.endNs, 'the workflow holds the planner’s task');
       assert.deepEqual([planner.traceId, planner.traceState], [TRACE_ID, TRACESTATE]);
       assert.equal(call.parentSpanId, planner.spanId);
@@ -365,7 +410,11 @@ describe('a delegation’s child continues the delegate-task call’s trace', ()
     const c = await collector();
     const root = tempDir('delegation');
     for (const [name, script, extra] of [
-      ['parent', 'default:\n  turns:\n    - tools:\n        - tool: delegate-task\n          input: { capsule: helper, task: "sub" }\n      answer: waiting\n    - answer: "{{continuation}}"\n', '  spawn:\n    allow: [../helper]\n'],
+      [
+        'parent',
+        'default:\n  turns:\n    - tools:\n        - tool: delegate-task\n          input: { capsule: helper, task: "sub" }\n      answer: waiting\n    - answer: "{{continuation}}"\n',
+        '  spawn:\n    allow: [../helper]\n',
+      ],
       ['helper', 'default:\n  turns:\n    - answer: HELPED\n', ''],
     ] as const) {
       mkdirSync(path.join(root, name));
@@ -377,12 +426,16 @@ describe('a delegation’s child continues the delegate-task call’s trace', ()
     const answer = await rpc(d.url, 'SendMessage', { message: userMessage('go') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE });
     assert.equal(answer.json.result.task.status.state, 'TASK_STATE_COMPLETED');
     assert.match(answer.json.result.task.artifacts[0].parts[0].text, /HELPED/);
-    const [parent, call, child] = await waitFor(async () => {
-      const parentTask = c.spans.find((s) => s.name === 'invoke_agent parent');
-      const callSpan = c.spans.find((s) => s.name === 'execute_tool delegate-task');
-      const childTask = c.spans.find((s) => s.name === 'invoke_agent helper');
-      return parentTask && callSpan && childTask ? [parentTask, callSpan, childTask] : undefined;
-    }, 'the delegate-task span and the child’s task span', 15_000);
+    const [parent, call, child] = await waitFor(
+      async () => {
+        const parentTask = c.spans.find((s) => s.name === 'invoke_agent parent');
+        const callSpan = c.spans.find((s) => s.name === 'execute_tool delegate-task');
+        const childTask = c.spans.find((s) => s.name === 'invoke_agent helper');
+        return parentTask && callSpan && childTask ? [parentTask, callSpan, childTask] : undefined;
+      },
+      'the delegate-task span and the child’s task span',
+      15_000,
+    );
     assert.equal(call.parentSpanId, parent.spanId);
     assert.equal(child.traceId, TRACE_ID);
     assert.equal(child.parentSpanId, call.spanId);
@@ -392,11 +445,15 @@ describe('a delegation’s child continues the delegate-task call’s trace', ()
     assert.notEqual(child.resource['murmur.session.id'], parent.resource['murmur.session.id']);
     // The completion the child posts back: its a2a.client span under the same delegate-task span (the child's task has
     // ended by then), and the parent door's a2a.server span for it a child of that client span.
-    const [completion, received] = await waitFor(async () => {
-      const sent = c.spans.find((s) => s.kind === 3 && s.name === 'SendMessage' && s.resource['service.name'] === 'helper');
-      const got = sent && c.spans.find((s) => s.kind === 2 && s.parentSpanId === sent.spanId);
-      return sent && got ? [sent, got] : undefined;
-    }, 'the completion’s client and server spans', 15_000);
+    const [completion, received] = await waitFor(
+      async () => {
+        const sent = c.spans.find((s) => s.kind === 3 && s.name === 'SendMessage' && s.resource['service.name'] === 'helper');
+        const got = sent && c.spans.find((s) => s.kind === 2 && s.parentSpanId === sent.spanId);
+        return sent && got ? [sent, got] : undefined;
+      },
+      'the completion’s client and server spans',
+      15_000,
+    );
     assert.deepEqual([completion.traceId, completion.parentSpanId, completion.traceState], [TRACE_ID, call.spanId, TRACESTATE]);
     assert.match(String(completion.attributes['a2a.message.id']), /^msg_dlg_.+_completion$/);
     assert.equal(completion.attributes['server.port'], Number(new URL(d.url).port));
@@ -409,7 +466,10 @@ describe('a plan’s capsule step joins the called door’s trace', () => {
     const c = await collector();
     const env = { env: { OTEL_EXPORTER_OTLP_ENDPOINT: c.url } };
     const answerer = await runDoor(
-      makeCapsule(manifestYaml({ name: 'otel-answerer', extra: 'exports:\n  peer_tasks:\n    accept: true\n' }), 'default:\n  turns:\n    - answer: "heard: {{task.text}}"\n'),
+      makeCapsule(
+        manifestYaml({ name: 'otel-answerer', extra: 'exports:\n  peer_tasks:\n    accept: true\n' }),
+        'default:\n  turns:\n    - answer: "heard: {{task.text}}"\n',
+      ),
       [],
       tempDir('home'),
       env,
@@ -421,17 +481,29 @@ describe('a plan’s capsule step joins the called door’s trace', () => {
     const manifest = manifestYaml({ name: 'otel-stepper', extra: `  plan:\n    submit: true\n  network:\n    allow: ["localhost:${port}"]\n` });
     const d = await runDoor(makeCapsule(manifest, script), [], tempDir('home'), env);
     doors.push(d);
-    const answer = await rpc(d.url, 'SendMessage', { message: userMessage('relay') }, { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE });
+    const answer = await rpc(
+      d.url,
+      'SendMessage',
+      { message: userMessage('relay') },
+      { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE },
+    );
     assert.equal(answer.json.result.task.status.state, 'TASK_STATE_COMPLETED');
     assert.match(answer.json.result.task.artifacts[0].parts[0].text, /heard: hello/);
-    const [step, theirs] = await waitFor(async () => {
-      const stepSpan = c.spans.find((s) => s.name === 'execute_tool capsule-step' && s.attributes['murmur.plan.step.status'] !== undefined);
-      const task = c.spans.find((s) => s.name === 'invoke_agent otel-answerer');
-      return stepSpan && task ? [stepSpan, task] : undefined;
-    }, 'the capsule step’s span and the called door’s task span', 15_000);
+    const [step, theirs] = await waitFor(
+      async () => {
+        const stepSpan = c.spans.find((s) => s.name === 'execute_tool capsule-step' && s.attributes['murmur.plan.step.status'] !== undefined);
+        const task = c.spans.find((s) => s.name === 'invoke_agent otel-answerer');
+        return stepSpan && task ? [stepSpan, task] : undefined;
+      },
+      'the capsule step’s span and the called door’s task span',
+      15_000,
+    );
     const plan = c.spans.find((s) => s.spanId === step.parentSpanId)!;
     assert.equal(plan?.name, 'invoke_workflow submit-plan', 'the step is a child of its plan');
-    assert.deepEqual([step.attributes['murmur.plan.step'], step.attributes['murmur.plan.step.status'], step.attributes['murmur.plan.step.index'], step.traceId], ['ask', 'passed', 1, TRACE_ID]);
+    assert.deepEqual(
+      [step.attributes['murmur.plan.step'], step.attributes['murmur.plan.step.status'], step.attributes['murmur.plan.step.index'], step.traceId],
+      ['ask', 'passed', 1, TRACE_ID],
+    );
     assert.equal(c.spans.filter((s) => s.name === 'execute_tool capsule-step').length, 1, 'one span for the step: the one its requests opened');
     const clients = c.spans.filter((s) => s.parentSpanId === step.spanId).sort((a, b) => Number(a.startNs - b.startNs));
     assert.ok(clients.length >= 1);
@@ -468,8 +540,26 @@ describe('HTTP client spans: share-file’s card read and fetch-peer-file’s re
     });
     await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
-    const lines = (name: string) => [`name: ${name}`, 'version: 0.1.0', 'lifecycle:', '  task_acceptance: queue', 'inference:', '  driver: script', '  script: script.yaml'];
-    const owner = [...lines('owner'), 'capabilities:', '  peer_fetch: true', '  network:', '    allow: [localhost]', 'exports:', '  peer_files:', '    root: shared', ''].join('\n');
+    const lines = (name: string) => [
+      `name: ${name}`,
+      'version: 0.1.0',
+      'lifecycle:',
+      '  task_acceptance: queue',
+      'inference:',
+      '  driver: script',
+      '  script: script.yaml',
+    ];
+    const owner = [
+      ...lines('owner'),
+      'capabilities:',
+      '  peer_fetch: true',
+      '  network:',
+      '    allow: [localhost]',
+      'exports:',
+      '  peer_files:',
+      '    root: shared',
+      '',
+    ].join('\n');
     const script = [
       'rules:',
       '  - match: ^share$',
@@ -489,10 +579,16 @@ describe('HTTP client spans: share-file’s card read and fetch-peer-file’s re
       '    - answer: x',
       '',
     ].join('\n');
-    const roster = makeFormation('name: files\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n', {
-      owner: { manifest: owner, script },
-      reader: { manifest: [...lines('reader'), 'exports:', '  peer_tasks:', '    accept: true', ''].join('\n'), script: 'default:\n  turns:\n    - answer: x\n' },
-    });
+    const roster = makeFormation(
+      'name: files\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n',
+      {
+        owner: { manifest: owner, script },
+        reader: {
+          manifest: [...lines('reader'), 'exports:', '  peer_tasks:', '    accept: true', ''].join('\n'),
+          script: 'default:\n  turns:\n    - answer: x\n',
+        },
+      },
+    );
     mkdirSync(path.join(path.dirname(roster), 'owner', 'shared'));
     writeFileSync(path.join(path.dirname(roster), 'owner', 'shared', 'a.txt'), 'a');
     const child = forkMember(roster, 'owner', tempDir('home'), { OTEL_EXPORTER_OTLP_ENDPOINT: c.url });
@@ -501,15 +597,20 @@ describe('HTTP client spans: share-file’s card read and fetch-peer-file’s re
       child.send({ kind: 'seat', accept: [], links: [{ member: 'reader', url: base, token: 'mur_unused' }], doors: [base] });
       await nextMessage(child, 'seated');
       const headers = { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: TRACESTATE };
-      const say = async (text: string) => (await rpc(announced.url, 'SendMessage', { message: userMessage(text) }, headers)).json.result.task.artifacts[0].parts[0].text as string;
+      const say = async (text: string) =>
+        (await rpc(announced.url, 'SendMessage', { message: userMessage(text) }, headers)).json.result.task.artifacts[0].parts[0].text as string;
       assert.match(await say('share'), /"handle_id":"hdl_/);
       const handle = `${base}/resources/peer/phk_${'A'.repeat(43)}`;
       assert.match(await say(`get ${handle} got.txt`), /"path":"got.txt","size":5/);
       assert.match(await say(`get ${base}/resources/peer/phk_${'B'.repeat(43)} none.txt`), /the peer refused the handle: handle_not_found \(HTTP 404\)/);
-      const gets = await waitFor(async () => {
-        const found = c.spans.filter((s) => s.name === 'GET');
-        return found.length === 3 ? found.sort((a, b) => Number(a.startNs - b.startNs)) : undefined;
-      }, 'three GET client spans', 15_000);
+      const gets = await waitFor(
+        async () => {
+          const found = c.spans.filter((s) => s.name === 'GET');
+          return found.length === 3 ? found.sort((a, b) => Number(a.startNs - b.startNs)) : undefined;
+        },
+        'three GET client spans',
+        15_000,
+      );
       const [card, redeem, refused] = gets;
       const parentOf = (s: OtlpSpan) => c.spans.find((p) => p.spanId === s.parentSpanId)?.name;
       assert.deepEqual(gets.map(parentOf), ['execute_tool share-file', 'execute_tool fetch-peer-file', 'execute_tool fetch-peer-file']);
@@ -529,13 +630,17 @@ describe('HTTP client spans: share-file’s card read and fetch-peer-file’s re
         'http.response.status_code': 200,
       });
       assert.deepEqual([refused.attributes['http.response.status_code'], refused.attributes['error.type'], refused.status.code], [404, '404', 2]);
-      for (const span of gets) assert.deepEqual([span.kind, span.traceId, span.traceState, span.status.code === 2], [3, TRACE_ID, TRACESTATE, span === refused]);
+      for (const span of gets)
+        assert.deepEqual([span.kind, span.traceId, span.traceState, span.status.code === 2], [3, TRACE_ID, TRACESTATE, span === refused]);
       // Each request carried its own span's traceparent, and the tracestate as received.
       assert.deepEqual(
         seen.map((r) => [r.path.replace(/phk_\w+/, 'phk'), r.headers.traceparent, r.headers.tracestate]),
         gets.map((s, i) => [i === 0 ? '/.well-known/agent-card.json' : '/resources/peer/phk', `00-${TRACE_ID}-${s.spanId}-01`, TRACESTATE]),
       );
-      assert.ok(c.spans.every((s) => !JSON.stringify(s.attributes).includes('phk_')), 'no span holds a handle');
+      assert.ok(
+        c.spans.every((s) => !JSON.stringify(s.attributes).includes('phk_')),
+        'no span holds a handle',
+      );
     } finally {
       child.kill('SIGKILL');
       peer.closeAllConnections();

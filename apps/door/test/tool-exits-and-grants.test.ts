@@ -70,11 +70,19 @@ describe('exit codes after a signal', () => {
   after(() => door.stop());
 
   test('in the foreground: SIGSEGV 139, SIGABRT 134, SIGKILL 137, SIGTERM 143', async () => {
-    for (const [signal, code] of [['SEGV', 139], ['ABRT', 134], ['KILL', 137], ['TERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SEGV', 139],
+      ['ABRT', 134],
+      ['KILL', 137],
+      ['TERM', 143],
+    ] as const) {
       assert.equal(await answerOf(door.url, `fg ${signal}`), `exit ${code}`, signal);
     }
     const calls = readTrace(door.recordsDir).filter((r) => r.type === 'tool_call');
-    assert.deepEqual(calls.slice(0, 2).map((r) => r.exit_code), [139, 134]);
+    assert.deepEqual(
+      calls.slice(0, 2).map((r) => r.exit_code),
+      [139, 134],
+    );
   });
 
   test('in the background: background-command reports SIGSEGV 139 and SIGABRT 134', async () => {

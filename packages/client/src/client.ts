@@ -161,7 +161,10 @@ export class MurmurClient {
       yield page;
       if (page.nextPageToken === '') return;
       if (tokens.has(page.nextPageToken)) {
-        throw new InvalidResponseError('unexpected-result', `ListTasks: nextPageToken ${JSON.stringify(page.nextPageToken)} came back twice; stopping the walk`);
+        throw new InvalidResponseError(
+          'unexpected-result',
+          `ListTasks: nextPageToken ${JSON.stringify(page.nextPageToken)} came back twice; stopping the walk`,
+        );
       }
       tokens.add(page.nextPageToken);
       pageToken = page.nextPageToken;
@@ -192,7 +195,11 @@ export class MurmurClient {
 
   /** GetExtendedAgentCard: the authenticated door's card with the capsule extension. A public door throws UnsupportedOperationError. */
   async getExtendedCard(options: CallOptions = {}): Promise<AgentCard> {
-    return expectObject(await this.#rpc(METHOD.GetExtendedAgentCard, undefined, options, true), METHOD.GetExtendedAgentCard, 'an AgentCard') as unknown as AgentCard;
+    return expectObject(
+      await this.#rpc(METHOD.GetExtendedAgentCard, undefined, options, true),
+      METHOD.GetExtendedAgentCard,
+      'an AgentCard',
+    ) as unknown as AgentCard;
   }
 
   /**
@@ -224,12 +231,18 @@ export class MurmurClient {
    */
   sendStreamingMessage(request: SendMessageRequest, options: StreamOptions = {}): MurmurStream {
     const taskId = request.message?.taskId ? request.message.taskId : null;
-    return this.#stream({ method: METHOD.SendStreamingMessage, call: 'sendStreamingMessage', params: request, taskId, murmurFrames: options.murmurFrames ?? false }, options);
+    return this.#stream(
+      { method: METHOD.SendStreamingMessage, call: 'sendStreamingMessage', params: request, taskId, murmurFrames: options.murmurFrames ?? false },
+      options,
+    );
   }
 
   /** SubscribeToTask: the rest of a live task, through input requests, until it ends. */
   subscribeToTask(id: string, options: StreamOptions = {}): MurmurStream {
-    return this.#stream({ method: METHOD.SubscribeToTask, call: 'subscribeToTask', params: { id }, taskId: id, murmurFrames: options.murmurFrames ?? false }, options);
+    return this.#stream(
+      { method: METHOD.SubscribeToTask, call: 'subscribeToTask', params: { id }, taskId: id, murmurFrames: options.murmurFrames ?? false },
+      options,
+    );
   }
 
   /** murmur.WatchSession: every task's events and murmur's frames, until the capsule closes (capsule-closed). */
@@ -282,7 +295,12 @@ export class MurmurClient {
     return this.#withRetries(options, idempotent, async () => {
       const id = this.#nextId++;
       const envelope = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-      const answer = await this.#send(method, `${this.address}/`, { method: 'POST', headers: this.#headers(true), body: JSON.stringify(envelope), signal: options.signal });
+      const answer = await this.#send(method, `${this.address}/`, {
+        method: 'POST',
+        headers: this.#headers(true),
+        body: JSON.stringify(envelope),
+        signal: options.signal,
+      });
       return readRpcAnswer(answer, id, method);
     });
   }

@@ -3,7 +3,16 @@
  * request, `break` aborts it, a second iteration throws. Behind the iterator, one loop reconnects with
  * Last-Event-ID, de-duplicates replays and watches the heartbeat (docs/streaming.md; seed 001, "Replay").
  */
-import { A2A_EXTENSIONS_HEADER, endsTaskStream, LAST_EVENT_ID_HEADER, METHOD, STREAM_EXTENSION_URI, type Task, type TaskState, taskStreamEndOptions } from '@murmur/protocol';
+import {
+  A2A_EXTENSIONS_HEADER,
+  endsTaskStream,
+  LAST_EVENT_ID_HEADER,
+  METHOD,
+  STREAM_EXTENSION_URI,
+  type Task,
+  type TaskState,
+  taskStreamEndOptions,
+} from '@murmur/protocol';
 import { ConnectionError, InvalidResponseError, isA2AError, isMurmurError, StreamError } from './errors.js';
 import type { ConnectionEvent, ConnectionReason, MurmurStreamEvent, StreamDataEvent } from './events.js';
 import { readRpcAnswer } from './internal/answer.js';
@@ -200,7 +209,8 @@ export async function* runStream(
     lastEventId,
     ...extra,
   });
-  const lost = (reason: StreamError['reason'], message: string, cause: unknown) => new StreamError(reason, `${method}: ${message}`, { method, lastEventId, cause });
+  const lost = (reason: StreamError['reason'], message: string, cause: unknown) =>
+    new StreamError(reason, `${method}: ${message}`, { method, lastEventId, cause });
 
   for (;;) {
     if (failure !== null) {
@@ -307,8 +317,7 @@ export async function* runStream(
           else if (error instanceof EventTooLargeError) {
             yield connectionEvent('lost', { reason: 'event-too-large', error });
             throw lost('event-too-large', `${error.message} (the client's maxEventSize); the events before it were delivered`, error);
-          }
-          else failure = { reason: 'network-error', error: new ConnectionError(`${target}: the stream failed: ${describe(error)}`, { cause: error }) };
+          } else failure = { reason: 'network-error', error: new ConnectionError(`${target}: the stream failed: ${describe(error)}`, { cause: error }) };
           break;
         }
         if (next.done) {

@@ -27,14 +27,23 @@ test('a status update replaces the status and nothing else; the old snapshot is 
 test('an artifact update adds, replaces by id, or appends parts', () => {
   let t: Task = task('tsk_1', 'TASK_STATE_WORKING');
   t = applyStreamEvent(t, event(artifact('tsk_1', 'four'), 'artifact', 'tsk_1'));
-  assert.deepEqual(t.artifacts?.map((a) => a.parts.map((p) => p.text)), [['four']]);
+  assert.deepEqual(
+    t.artifacts?.map((a) => a.parts.map((p) => p.text)),
+    [['four']],
+  );
   t = applyStreamEvent(t, event(artifact('tsk_1', 'five'), 'artifact', 'tsk_1'));
-  assert.deepEqual(t.artifacts?.map((a) => a.parts.map((p) => p.text)), [['five']]);
+  assert.deepEqual(
+    t.artifacts?.map((a) => a.parts.map((p) => p.text)),
+    [['five']],
+  );
   const appended: StreamResponse = {
     artifactUpdate: { taskId: 'tsk_1', contextId: 'ctx_1', append: true, artifact: { artifactId: 'response', parts: [{ text: ' and six' }] } },
   };
   t = applyStreamEvent(t, event(appended, 'artifact', 'tsk_1'));
-  assert.deepEqual(t.artifacts?.map((a) => a.parts.map((p) => p.text)), [['five', ' and six']]);
+  assert.deepEqual(
+    t.artifacts?.map((a) => a.parts.map((p) => p.text)),
+    [['five', ' and six']],
+  );
   assert.equal(t.artifacts?.[0]?.name, 'response');
 });
 

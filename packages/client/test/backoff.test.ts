@@ -15,7 +15,10 @@ test('back-off doubles from initialDelayMs and stops at maxDelayMs', () => {
 });
 
 test('jitter takes off at most 25 %, never adds', () => {
-  assert.equal(backoffDelay(3, policy, () => 0.999_999), 1500);
+  assert.equal(
+    backoffDelay(3, policy, () => 0.999_999),
+    1500,
+  );
   for (let i = 0; i < 200; i++) {
     const d = backoffDelay(4, policy);
     assert.ok(d >= 3000 && d <= 4000, String(d));
@@ -33,7 +36,10 @@ test('Retry-After: seconds or an HTTP date, honoured up to the cap', () => {
   assert.equal(retryAfterMs('-1'), null);
   const busy = new HttpRefusalError({ status: 503, wwwAuthenticate: null, code: null, message: 'busy', retryAfter: '2' });
   assert.equal(retryDelay(1, policy, busy), 2000);
-  assert.equal(retryDelay(1, policy, new ConnectionError('reset'), () => 0), 500);
+  assert.equal(
+    retryDelay(1, policy, new ConnectionError('reset'), () => 0),
+    500,
+  );
 });
 
 test('one retry predicate: the table column for A2A errors, HTTP status, idempotency for the rest', () => {

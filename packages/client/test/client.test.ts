@@ -164,7 +164,9 @@ test('getCard asks the door every time: a browser cache revalidates with the ETa
 });
 
 test('a read is retried after a 503 (Retry-After honoured), with a new request id each time', async () => {
-  const door = fakeDoor((sent, i) => (i === 0 ? json({ error: 'busy', message: 'busy' }, 503, { 'retry-after': '0' }) : json(success(sent.body!.id, completed))));
+  const door = fakeDoor((sent, i) =>
+    i === 0 ? json({ error: 'busy', message: 'busy' }, 503, { 'retry-after': '0' }) : json(success(sent.body!.id, completed)),
+  );
   const client = new MurmurClient('http://door.test', { fetch: door.fetch });
   assert.equal((await client.getTask('tsk_1')).id, 'tsk_1');
   assert.deepEqual(
@@ -189,7 +191,11 @@ test('a connection failure retries a read but never a SendMessage (the door may 
 
 test('a SendMessage refused -32603 (nothing started) is retried with the same messageId', async () => {
   const door = fakeDoor((sent, i) =>
-    json(i === 0 ? { jsonrpc: '2.0', id: sent.body!.id, error: { code: -32603, message: 'Internal error: busy store' } } : success(sent.body!.id, { task: completed })),
+    json(
+      i === 0
+        ? { jsonrpc: '2.0', id: sent.body!.id, error: { code: -32603, message: 'Internal error: busy store' } }
+        : success(sent.body!.id, { task: completed }),
+    ),
   );
   const client = new MurmurClient('http://door.test', { fetch: door.fetch, retry: { initialDelayMs: 1, maxDelayMs: 2 } });
   await client.sendText('hi');

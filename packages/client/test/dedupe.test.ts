@@ -38,10 +38,7 @@ test('the same id on another task or another kind is a different key: never drop
   ].map(dedupeKey);
   assert.equal(new Set(keys).size, 4);
   const dedupe = new Deduper();
-  const events = [
-    read(status('tsk_a', 'TASK_STATE_WORKING', 'inference turn 1'), '0'),
-    read(status('tsk_b', 'TASK_STATE_WORKING', 'inference turn 1'), '0'),
-  ];
+  const events = [read(status('tsk_a', 'TASK_STATE_WORKING', 'inference turn 1'), '0'), read(status('tsk_b', 'TASK_STATE_WORKING', 'inference turn 1'), '0')];
   // Connection 1 sees tsk_a's 0; connection 2 replays it and brings tsk_b's 0, a different event with the same id.
   assert.equal(dedupe.isRepeat(dedupeKey(events[0]!.event)!, events[0]!.resultJson, 1), false);
   assert.equal(dedupe.isRepeat(dedupeKey(events[0]!.event)!, events[0]!.resultJson, 2), true);

@@ -1,15 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import {
-  A2AError,
-  ConnectionError,
-  ERROR_KINDS,
-  errorKind,
-  HttpRefusalError,
-  InvalidResponseError,
-  StreamError,
-  TaskNotFoundError,
-} from '../src/index.js';
+import { A2AError, ConnectionError, ERROR_KINDS, errorKind, HttpRefusalError, InvalidResponseError, StreamError, TaskNotFoundError } from '../src/index.js';
 
 test('every thrown value has one stable kind', () => {
   const abort = new AbortController();

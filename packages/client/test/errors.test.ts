@@ -1,15 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import {
-  ERRORS,
-  type ErrorName,
-  failure,
-  rpcError,
-  taskNotCancelable,
-  taskNotFound,
-  unsupportedForTask,
-  versionNotSupported,
-} from '@murmur/protocol';
+import { ERRORS, type ErrorName, failure, rpcError, taskNotCancelable, taskNotFound, unsupportedForTask, versionNotSupported } from '@murmur/protocol';
 import {
   A2AError,
   HttpRefusalError,
@@ -77,7 +68,12 @@ test('the seed’s own error bodies keep their ErrorInfo metadata', () => {
   const ended = caught(() => readRpcAnswer(answer(200, failure(1, unsupportedForTask('ended', 'tsk_2', 'TASK_STATE_FAILED'))), 1, 'SubscribeToTask'));
   assert.ok(isA2AError(ended, 'UnsupportedOperation'));
   assert.equal(ended.metadata.state, 'TASK_STATE_FAILED');
-  assert.ok(isA2AError(caught(() => readRpcAnswer(answer(200, failure(1, taskNotFound('tsk_x'))), 1, 'GetTask')), 'TaskNotFound'));
+  assert.ok(
+    isA2AError(
+      caught(() => readRpcAnswer(answer(200, failure(1, taskNotFound('tsk_x'))), 1, 'GetTask')),
+      'TaskNotFound',
+    ),
+  );
 });
 
 test('a code outside the table is a plain A2AError with no errorName, never retried', () => {
@@ -91,7 +87,12 @@ test('a code outside the table is a plain A2AError with no errorName, never retr
 });
 
 test('an error answered with id null (-32700, -32600) is accepted; any other foreign id is an id mismatch', () => {
-  assert.ok(isA2AError(caught(() => readRpcAnswer(answer(200, failure(null, rpcError('ParseError'))), 5, 'GetTask')), 'ParseError'));
+  assert.ok(
+    isA2AError(
+      caught(() => readRpcAnswer(answer(200, failure(null, rpcError('ParseError'))), 5, 'GetTask')),
+      'ParseError',
+    ),
+  );
   const wrongError = caught(() => readRpcAnswer(answer(200, failure(6, rpcError('ParseError'))), 5, 'GetTask'));
   assert.ok(isInvalidResponseError(wrongError));
   assert.equal(wrongError.reason, 'id-mismatch');
@@ -185,5 +186,10 @@ test('the client maps a door refusal to its typed error (fake fetch)', async () 
         headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer realm="my-agent"' },
       }),
   });
-  await assert.rejects(unauthenticated.listTasks(), { name: 'HttpRefusalError', status: 401, code: 'unauthenticated', wwwAuthenticate: 'Bearer realm="my-agent"' });
+  await assert.rejects(unauthenticated.listTasks(), {
+    name: 'HttpRefusalError',
+    status: 401,
+    code: 'unauthenticated',
+    wwwAuthenticate: 'Bearer realm="my-agent"',
+  });
 });

@@ -36,7 +36,12 @@ const big = (taskId: string) => status(taskId, 'TASK_STATE_WORKING', 'x'.repeat(
 test('one read holding earlier events and a 5,000-character event: the earlier ones arrive, then one typed failure', async () => {
   const { lines, error, requests } = await streamOnce(async (id, res) => {
     // One write, so one read: two small events, the big one, and one more that must not be delivered.
-    res.write(sseEvent(id, { task: task('tsk_big', 'TASK_STATE_SUBMITTED') }) + sseEvent(id, status('tsk_big', 'TASK_STATE_WORKING'), 0) + sseEvent(id, big('tsk_big'), 1) + sseEvent(id, status('tsk_big', 'TASK_STATE_WORKING'), 2));
+    res.write(
+      sseEvent(id, { task: task('tsk_big', 'TASK_STATE_SUBMITTED') }) +
+        sseEvent(id, status('tsk_big', 'TASK_STATE_WORKING'), 0) +
+        sseEvent(id, big('tsk_big'), 1) +
+        sseEvent(id, status('tsk_big', 'TASK_STATE_WORKING'), 2),
+    );
     await delay(2000);
   });
   assert.deepEqual(lines, ['conn:open', 'task tsk_big -', 'status tsk_big 0', 'conn:lost:event-too-large']);

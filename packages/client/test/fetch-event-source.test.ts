@@ -187,7 +187,13 @@ test('control: bare fetch-event-source without openWhenHidden re-POSTs the reque
     async (server) => {
       const dom = (globalThis as unknown as { document: FakeDocument }).document;
       const controller = new AbortController();
-      const done = fetchEventSource(server.url, { method: 'POST', body: '{"jsonrpc":"2.0","id":1}', signal: controller.signal, fetch: globalThis.fetch, onmessage() {} });
+      const done = fetchEventSource(server.url, {
+        method: 'POST',
+        body: '{"jsonrpc":"2.0","id":1}',
+        signal: controller.signal,
+        fetch: globalThis.fetch,
+        onmessage() {},
+      });
       await waitFor(() => server.requests.length === 1, 3000, 'the first POST');
       assert.equal(dom.listeners.get('visibilitychange')?.size, 1);
       dom.hidden = true;
@@ -239,7 +245,14 @@ test('control: bare fetch-event-source without onerror retries a dropped stream 
     },
     async (server) => {
       const controller = new AbortController();
-      const done = fetchEventSource(server.url, { method: 'POST', body: '{}', openWhenHidden: true, signal: controller.signal, fetch: globalThis.fetch, onmessage() {} });
+      const done = fetchEventSource(server.url, {
+        method: 'POST',
+        body: '{}',
+        openWhenHidden: true,
+        signal: controller.signal,
+        fetch: globalThis.fetch,
+        onmessage() {},
+      });
       await waitFor(() => server.requests.length >= 2, 4000, 'a retry');
       controller.abort();
       await done;
@@ -294,7 +307,10 @@ test('wrapper callbacks, unit by unit: empty data → comment, onerror rethrows,
   assert.equal(stop.signal.aborted, true);
   assert.ok(stop.signal.reason instanceof ConsumerBehindError);
   const boom = new Error('boom');
-  assert.throws(() => callbacks.onerror(boom), (error: unknown) => error === boom);
+  assert.throws(
+    () => callbacks.onerror(boom),
+    (error: unknown) => error === boom,
+  );
   assert.ok(MAX_QUEUED_ITEMS >= 1024);
 });
 

@@ -67,7 +67,13 @@ test("the client's own headers win over the option's, whatever their case", asyn
     const [card, stream] = server.requests;
     assert.deepEqual([card!.headers['a2a-version'], card!.headers.accept, card!.headers.authorization], ['1.0', 'application/json', 'Bearer s3cret']);
     assert.deepEqual(
-      [stream!.headers['a2a-version'], stream!.headers['content-type'], stream!.headers.accept, stream!.headers.authorization, stream!.headers['last-event-id']],
+      [
+        stream!.headers['a2a-version'],
+        stream!.headers['content-type'],
+        stream!.headers.accept,
+        stream!.headers.authorization,
+        stream!.headers['last-event-id'],
+      ],
       ['1.0', 'application/json', 'text/event-stream', 'Bearer s3cret', '7'],
     );
   } finally {

@@ -58,7 +58,15 @@ test('the checker finds a cycle when there is one', () => {
     ['c', ['a']],
   ]);
   assert.deepEqual(findCycle(graph), ['a', 'b', 'c', 'a']);
-  assert.equal(findCycle(new Map([['a', ['b']], ['b', []]])), null);
+  assert.equal(
+    findCycle(
+      new Map([
+        ['a', ['b']],
+        ['b', []],
+      ]),
+    ),
+    null,
+  );
 });
 
 for (const pkg of ['client', 'protocol']) {

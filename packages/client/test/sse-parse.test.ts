@@ -62,7 +62,8 @@ test('2-byte chunks report bytes that complete nothing, which is what feeds the 
 test('CRLF and CR line endings are read like LF, in 2-byte chunks too', async () => {
   for (const eol of ['\r\n', '\r']) {
     const text = DOOR_STREAM.replaceAll('\n', eol);
-    for (const size of [2, 5, 4096]) assert.deepEqual(withoutBytes(await collect(chunkedBody(text, size))), EXPECTED, `eol ${JSON.stringify(eol)}, size ${size}`);
+    for (const size of [2, 5, 4096])
+      assert.deepEqual(withoutBytes(await collect(chunkedBody(text, size))), EXPECTED, `eol ${JSON.stringify(eol)}, size ${size}`);
   }
 });
 

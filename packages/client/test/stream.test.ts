@@ -547,12 +547,15 @@ test('a stream is single-use: iterating it twice throws with a hint', async () =
     async (_server, client) => {
       const stream = client.watchSession();
       await collect(stream);
-      assert.throws(() => stream[Symbol.asyncIterator](), (error: unknown) => {
-        assert.ok(isStreamError(error));
-        assert.equal(error.reason, 'already-iterated');
-        assert.match(error.message, /single-use: call client\.watchSession\(\) again/);
-        return true;
-      });
+      assert.throws(
+        () => stream[Symbol.asyncIterator](),
+        (error: unknown) => {
+          assert.ok(isStreamError(error));
+          assert.equal(error.reason, 'already-iterated');
+          assert.match(error.message, /single-use: call client\.watchSession\(\) again/);
+          return true;
+        },
+      );
     },
   );
 });

@@ -151,7 +151,9 @@ export interface TurnTokens {
 }
 
 export function turnTokens(entries: readonly TaskRecordEntry[]): TurnTokens[] {
-  return entries.flatMap((e) => (e.kind === 'turn' ? [{ turn: e.turn, offsetMs: e.offsetMs, input: e.inputTokens, output: e.outputTokens, cached: e.cachedTokens }] : []));
+  return entries.flatMap((e) =>
+    e.kind === 'turn' ? [{ turn: e.turn, offsetMs: e.offsetMs, input: e.inputTokens, output: e.outputTokens, cached: e.cachedTokens }] : [],
+  );
 }
 
 /** Nearest-rank percentiles from a log histogram (docs/console.md): null when there were no values. */

@@ -48,7 +48,10 @@ export function controlChallenge(capsule: string, invalidToken: boolean): string
 
 /** 401 unauthenticated on the control surface: no Authorization header. */
 export function controlUnauthenticatedRefusal(): HttpRefusalBody<'unauthenticated'> {
-  return { error: 'unauthenticated', message: "the control surface needs the session's control token: send Authorization: Bearer <token> (mur token prints it)" };
+  return {
+    error: 'unauthenticated',
+    message: "the control surface needs the session's control token: send Authorization: Bearer <token> (mur token prints it)",
+  };
 }
 
 /** Why the control surface refused a token. */

@@ -31,7 +31,13 @@ export const ERRORS = {
     defaultMessage: 'push notifications are not supported by this agent',
     retryable: false,
   },
-  UnsupportedOperation: { code: -32004, reason: 'UNSUPPORTED_OPERATION', domain: A2A_ERROR_DOMAIN, defaultMessage: 'This operation is not supported', retryable: false },
+  UnsupportedOperation: {
+    code: -32004,
+    reason: 'UNSUPPORTED_OPERATION',
+    domain: A2A_ERROR_DOMAIN,
+    defaultMessage: 'This operation is not supported',
+    retryable: false,
+  },
   ContentTypeNotSupported: {
     code: -32005,
     reason: 'CONTENT_TYPE_NOT_SUPPORTED',
@@ -39,7 +45,13 @@ export const ERRORS = {
     defaultMessage: 'Incompatible content types',
     retryable: false,
   },
-  InvalidAgentResponse: { code: -32006, reason: 'INVALID_AGENT_RESPONSE', domain: A2A_ERROR_DOMAIN, defaultMessage: 'Invalid agent response', retryable: false },
+  InvalidAgentResponse: {
+    code: -32006,
+    reason: 'INVALID_AGENT_RESPONSE',
+    domain: A2A_ERROR_DOMAIN,
+    defaultMessage: 'Invalid agent response',
+    retryable: false,
+  },
   ExtendedAgentCardNotConfigured: {
     code: -32007,
     reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
@@ -73,9 +85,7 @@ export const ERRORS = {
 
 export type ErrorName = keyof typeof ERRORS;
 
-const NAME_BY_CODE: ReadonlyMap<number, ErrorName> = new Map(
-  (Object.keys(ERRORS) as ErrorName[]).map((name) => [ERRORS[name].code, name]),
-);
+const NAME_BY_CODE: ReadonlyMap<number, ErrorName> = new Map((Object.keys(ERRORS) as ErrorName[]).map((name) => [ERRORS[name].code, name]));
 
 /** The table row's name for a code, or undefined for a code the table does not hold. */
 export function errorNameForCode(code: number): ErrorName | undefined {

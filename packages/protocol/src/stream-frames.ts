@@ -34,7 +34,13 @@ export function murmurFrameOf(response: StreamResponse): MurmurFrame | null {
 }
 
 /** A carrier: a statusUpdate of the task in its current state, written now, holding one frame. */
-export function carrierEvent(taskId: string, contextId: string, state: TaskState, timestamp: string, frame: MurmurFrame): { statusUpdate: TaskStatusUpdateEvent } {
+export function carrierEvent(
+  taskId: string,
+  contextId: string,
+  state: TaskState,
+  timestamp: string,
+  frame: MurmurFrame,
+): { statusUpdate: TaskStatusUpdateEvent } {
   return {
     statusUpdate: {
       taskId,

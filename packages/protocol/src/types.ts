@@ -72,11 +72,7 @@ export interface TaskArtifactUpdateEvent {
 }
 
 /** Exactly one member is set. */
-export type StreamResponse =
-  | { task: Task }
-  | { message: Message }
-  | { statusUpdate: TaskStatusUpdateEvent }
-  | { artifactUpdate: TaskArtifactUpdateEvent };
+export type StreamResponse = { task: Task } | { message: Message } | { statusUpdate: TaskStatusUpdateEvent } | { artifactUpdate: TaskArtifactUpdateEvent };
 
 export type SendMessageResponse = { task: Task } | { message: Message };
 
@@ -230,4 +226,3 @@ interface JsonRpcFailure {
 }
 
 export type JsonRpcResponse<T = unknown> = JsonRpcSuccess<T> | JsonRpcFailure;
-

@@ -3,18 +3,18 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { createFileRegistry, type DescMessage, type FileRegistry, fromBinary, fromJson, getExtension, hasExtension, type JsonValue as PbJsonValue } from '@bufbuild/protobuf';
-import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
 import {
-  type AgentCard,
-  buildAgentCard,
-  type JsonObject,
-  METHOD,
-  type MethodName,
-  PUSH_CONFIG_METHODS,
-  readMessageParams,
-  TASK_STATES,
-} from '../src/index.js';
+  createFileRegistry,
+  type DescMessage,
+  type FileRegistry,
+  fromBinary,
+  fromJson,
+  getExtension,
+  hasExtension,
+  type JsonValue as PbJsonValue,
+} from '@bufbuild/protobuf';
+import { FileDescriptorSetSchema } from '@bufbuild/protobuf/wkt';
+import { type AgentCard, buildAgentCard, type JsonObject, METHOD, type MethodName, PUSH_CONFIG_METHODS, readMessageParams, TASK_STATES } from '../src/index.js';
 import type { CardInput } from '../src/card.js';
 import { TASK_STATE_FILTER_NAMES } from '../src/task-states.js';
 
@@ -139,7 +139,10 @@ const CARDS: [string, AgentCard][] = [
   ['the public card under task_acceptance: none', buildAgentCard({ ...base, methods: NONE_METHODS })],
   ['the authenticated public card under task_acceptance: none', buildAgentCard({ ...base, methods: NONE_METHODS, authenticated: true })],
   ['the extended card under task_acceptance: none', buildAgentCard({ ...base, methods: NONE_METHODS, authenticated: true, variant: 'extended' })],
-  ['a transport: process card with both planes and peer tasks', buildAgentCard({ ...base, transport: 'process', planes: ['peer_files', 'files'], peerTasks: true })],
+  [
+    'a transport: process card with both planes and peer tasks',
+    buildAgentCard({ ...base, transport: 'process', planes: ['peer_files', 'files'], peerTasks: true }),
+  ],
   ['a card with no tools, shell, network or planes', buildAgentCard({ ...base, tools: [], shell: false, network: false, planes: [] })],
 ];
 
@@ -158,7 +161,7 @@ test('the strict parser is strict: an unknown key or a wrong type is refused', {
   const card = JSON.parse(JSON.stringify(buildAgentCard(base)));
   parseStrict('lf.a2a.v1.AgentCard', card);
   assert.throws(() => parseStrict('lf.a2a.v1.AgentCard', { ...card, provider_name: 'x' }));
-  assert.throws(() => parseStrict('lf.a2a.v1.AgentCard', { ...card, url: 'http://localhost:41873' }), 'the previous card\'s url key is not A2A v1.0');
+  assert.throws(() => parseStrict('lf.a2a.v1.AgentCard', { ...card, url: 'http://localhost:41873' }), "the previous card's url key is not A2A v1.0");
   assert.throws(() => parseStrict('lf.a2a.v1.AgentCard', { ...card, skills: {} }));
   assert.throws(() => parseStrict('lf.a2a.v1.AgentCard', { ...card, capabilities: { ...card.capabilities, cancellation: true } }));
   assert.throws(() => parseStrict('lf.a2a.v1.AgentCard', { ...card, capabilities: { ...card.capabilities, streaming: 'true' } }));
@@ -198,7 +201,7 @@ test('every task state the door names is a value of lf.a2a.v1.TaskState, and the
   assert.deepEqual([...TASK_STATE_FILTER_NAMES].sort(), [...names].sort());
 });
 
-test('the A2A method names are the proto\'s A2AService methods, in its order', { skip }, () => {
+test("the A2A method names are the proto's A2AService methods, in its order", { skip }, () => {
   const service = registry().getService('lf.a2a.v1.A2AService');
   assert.ok(service);
   const a2a = Object.values(METHOD).filter((m) => !m.startsWith('murmur.'));

@@ -48,7 +48,16 @@ const SEED_PUBLIC_CARD = {
           "Every JSON-RPC method this door answers, A2A methods and murmur's own alike, the murmur ones named murmur.<Method>; whether it accepts tasks from peer capsules; and the forgetSession field a message's metadata may carry under this URI.",
         required: false,
         params: {
-          methods: ['SendMessage', 'SendStreamingMessage', 'murmur.WatchSession', 'GetTask', 'ListTasks', 'CancelTask', 'SubscribeToTask', 'murmur.StopSession'],
+          methods: [
+            'SendMessage',
+            'SendStreamingMessage',
+            'murmur.WatchSession',
+            'GetTask',
+            'ListTasks',
+            'CancelTask',
+            'SubscribeToTask',
+            'murmur.StopSession',
+          ],
           peerTasks: false,
         },
       },
@@ -191,7 +200,7 @@ const wire = (card: AgentCard): unknown => JSON.parse(JSON.stringify(card));
 // ---------------------------------------------------------------------------------------------
 // The seed's cards, to the letter
 
-test('the public card of the seed\'s top example, to the letter', () => {
+test("the public card of the seed's top example, to the letter", () => {
   assert.deepEqual(wire(buildAgentCard(input())), SEED_PUBLIC_CARD);
 });
 
@@ -218,7 +227,7 @@ test('the extended card: the authenticated public card with the capsule extensio
   assert.deepEqual(wire(card), expected);
 });
 
-test('params.sessionId is at the same path on a public door\'s card and on the extended card', () => {
+test("params.sessionId is at the same path on a public door's card and on the extended card", () => {
   const pub = buildAgentCard(input());
   const extended = buildAgentCard(input({ authenticated: true, variant: 'extended' }));
   assert.equal(pub.capabilities.extensions[1]!.uri, CAPSULE_EXTENSION_URI);
@@ -227,7 +236,7 @@ test('params.sessionId is at the same path on a public door\'s card and on the e
   assert.equal(extended.capabilities.extensions[1]!.params.sessionId, SESSION);
 });
 
-test('the capsule extension appears nowhere on an authenticated door\'s public card', () => {
+test("the capsule extension appears nowhere on an authenticated door's public card", () => {
   const card = buildAgentCard(input({ authenticated: true }));
   assert.deepEqual(uris(card), [DOOR_EXTENSION_URI, STREAM_EXTENSION_URI]);
   const text = JSON.stringify(card);
@@ -235,7 +244,7 @@ test('the capsule extension appears nowhere on an authenticated door\'s public c
   assert.equal(text.includes('murmur-capsule-v1'), false);
 });
 
-test('a public door\'s variant is irrelevant: its card is always the one at the top', () => {
+test("a public door's variant is irrelevant: its card is always the one at the top", () => {
   assert.deepEqual(wire(buildAgentCard(input({ variant: 'extended' }))), SEED_PUBLIC_CARD);
 });
 
@@ -290,7 +299,7 @@ test('the default modes are text/plain and application/json, and are not shared 
   assert.deepEqual(DEFAULT_IO_MODES, ['text/plain', 'application/json']);
 });
 
-test('every extension has required: false, and the descriptions are the seed\'s', () => {
+test("every extension has required: false, and the descriptions are the seed's", () => {
   const card = buildAgentCard(input());
   for (const e of card.capabilities.extensions) assert.equal(e.required, false);
   assert.equal(ext(card, DOOR_EXTENSION_URI)?.description, DOOR_EXTENSION_DESCRIPTION);
@@ -317,12 +326,12 @@ test('the task skill', () => {
 // ---------------------------------------------------------------------------------------------
 // The door extension's methods
 
-test('the door extension lists methods in the seed\'s order, whatever order they are given in', () => {
+test("the door extension lists methods in the seed's order, whatever order they are given in", () => {
   const card = buildAgentCard(input({ methods: [...PUBLIC_METHODS].reverse() }));
   assert.deepEqual(ext(card, DOOR_EXTENSION_URI)?.params.methods, PUBLIC_METHODS);
 });
 
-test('DOOR_METHOD_ORDER is the seed\'s order', () => {
+test("DOOR_METHOD_ORDER is the seed's order", () => {
   assert.deepEqual(DOOR_METHOD_ORDER, [...PUBLIC_METHODS, 'GetExtendedAgentCard']);
 });
 
@@ -470,13 +479,28 @@ test('planes appear in the order files, peer_files', () => {
 // The stream extension
 
 test('transport: http (the default): the nine frames', () => {
-  assert.deepEqual([...STREAM_FRAMES], ['text', 'thinking', 'tool-call-started', 'tool-call-progress', 'artifact', 'gap', 'lagged', 'connection-ack', 'capsule-closed']);
+  assert.deepEqual(
+    [...STREAM_FRAMES],
+    ['text', 'thinking', 'tool-call-started', 'tool-call-progress', 'artifact', 'gap', 'lagged', 'connection-ack', 'capsule-closed'],
+  );
   assert.deepEqual(ext(buildAgentCard(input()), STREAM_EXTENSION_URI)?.params.frames, [...STREAM_FRAMES]);
   assert.deepEqual(ext(buildAgentCard(input({ transport: 'http' })), STREAM_EXTENSION_URI)?.params.frames, [...STREAM_FRAMES]);
 });
 
 test('transport: process: the same frames, with quota and suggested-prompt after artifact', () => {
-  const expected = ['text', 'thinking', 'tool-call-started', 'tool-call-progress', 'artifact', 'quota', 'suggested-prompt', 'gap', 'lagged', 'connection-ack', 'capsule-closed'];
+  const expected = [
+    'text',
+    'thinking',
+    'tool-call-started',
+    'tool-call-progress',
+    'artifact',
+    'quota',
+    'suggested-prompt',
+    'gap',
+    'lagged',
+    'connection-ack',
+    'capsule-closed',
+  ];
   assert.deepEqual([...PROCESS_STREAM_FRAMES], expected);
   for (const over of [{}, { authenticated: true }, { authenticated: true, variant: 'extended' as const }]) {
     assert.deepEqual(ext(buildAgentCard(input({ ...over, transport: 'process' })), STREAM_EXTENSION_URI)?.params.frames, expected);

@@ -25,7 +25,7 @@ import { TASK_STATE_FILTER_NAMES } from '../src/task-states.js';
 
 // Method names, scopes, task states and their murmur words, identifiers and header names (seed 000).
 
-test('every method of A2AService in its order, then murmur\'s own', () => {
+test("every method of A2AService in its order, then murmur's own", () => {
   assert.deepEqual(Object.values(METHOD), [
     'SendMessage',
     'SendStreamingMessage',
@@ -44,27 +44,28 @@ test('every method of A2AService in its order, then murmur\'s own', () => {
 });
 
 test('the four push config methods', () => {
-  assert.deepEqual([...PUSH_CONFIG_METHODS], [
-    'CreateTaskPushNotificationConfig',
-    'GetTaskPushNotificationConfig',
-    'ListTaskPushNotificationConfigs',
-    'DeleteTaskPushNotificationConfig',
-  ]);
+  assert.deepEqual(
+    [...PUSH_CONFIG_METHODS],
+    ['CreateTaskPushNotificationConfig', 'GetTaskPushNotificationConfig', 'ListTaskPushNotificationConfigs', 'DeleteTaskPushNotificationConfig'],
+  );
 });
 
 test('the scopes: every door method but GetExtendedAgentCard, then resources/files and resources/records', () => {
-  assert.deepEqual([...SCOPES], [
-    'SendMessage',
-    'SendStreamingMessage',
-    'murmur.WatchSession',
-    'GetTask',
-    'ListTasks',
-    'CancelTask',
-    'SubscribeToTask',
-    'murmur.StopSession',
-    'resources/files',
-    'resources/records',
-  ]);
+  assert.deepEqual(
+    [...SCOPES],
+    [
+      'SendMessage',
+      'SendStreamingMessage',
+      'murmur.WatchSession',
+      'GetTask',
+      'ListTasks',
+      'CancelTask',
+      'SubscribeToTask',
+      'murmur.StopSession',
+      'resources/files',
+      'resources/records',
+    ],
+  );
   assert.equal(SCOPES.includes('GetExtendedAgentCard'), false, 'GetExtendedAgentCard needs no scope');
   for (const push of PUSH_CONFIG_METHODS) assert.equal(SCOPES.includes(push), false, `${push} needs no scope`);
   // Each method's scope is its own name; GetExtendedAgentCard needs none (every valid token reaches it).
@@ -79,7 +80,7 @@ test('the retired names the door answers -32601, serving no alias', () => {
   for (const name of RETIRED_METHOD_NAMES) assert.equal(current.includes(name), false, name);
 });
 
-test('task states on the wire and murmur\'s word for each', () => {
+test("task states on the wire and murmur's word for each", () => {
   assert.deepEqual(MURMUR_STATE_WORD, {
     TASK_STATE_SUBMITTED: 'submitted',
     TASK_STATE_WORKING: 'working',
@@ -105,11 +106,27 @@ test('terminal states: completed, failed, rejected, canceled', () => {
 
 test('a task settles when it ends, or pauses in TASK_STATE_INPUT_REQUIRED', () => {
   const settled = TASK_STATES.filter(isSettledState);
-  assert.deepEqual([...settled].sort(), ['TASK_STATE_CANCELED', 'TASK_STATE_COMPLETED', 'TASK_STATE_FAILED', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_REJECTED']);
+  assert.deepEqual([...settled].sort(), [
+    'TASK_STATE_CANCELED',
+    'TASK_STATE_COMPLETED',
+    'TASK_STATE_FAILED',
+    'TASK_STATE_INPUT_REQUIRED',
+    'TASK_STATE_REJECTED',
+  ]);
 });
 
 test('identifiers: a prefix then 32 lowercase hex digits', () => {
-  assert.deepEqual(ID_PREFIX, { session: 'ses_', task: 'tsk_', context: 'ctx_', message: 'msg_', work: 'wrk_', delegation: 'dlg_', memberCall: 'mcl_', handle: 'hdl_', controlToken: 'ctk_' });
+  assert.deepEqual(ID_PREFIX, {
+    session: 'ses_',
+    task: 'tsk_',
+    context: 'ctx_',
+    message: 'msg_',
+    work: 'wrk_',
+    delegation: 'dlg_',
+    memberCall: 'mcl_',
+    handle: 'hdl_',
+    controlToken: 'ctk_',
+  });
   assert.equal(isId('session', 'ses_019f01a940ce7761854e768ecbe3d399'), true);
   assert.equal(isId('task', 'tsk_0199c4e2f1b7712a9d3e4f5061728394'), true);
   assert.equal(isId('context', 'ctx_0193f2a1c4d87e01b2c3d4e5f6a7b8c9'), true);
@@ -121,7 +138,7 @@ test('identifiers: a prefix then 32 lowercase hex digits', () => {
   assert.equal(isId('work', 'wrk_9f2a1c'), false);
 });
 
-test('a task\'s status message id is msg_<task id>_status', () => {
+test("a task's status message id is msg_<task id>_status", () => {
   assert.equal(statusMessageId('tsk_0199c4e2f1b7712a9d3e4f5061728394'), 'msg_tsk_0199c4e2f1b7712a9d3e4f5061728394_status');
 });
 

@@ -30,7 +30,10 @@ test('the fence is one longer than the longest run, wherever the run is', () => 
 });
 
 test('the value is pretty-printed with two spaces', () => {
-  assert.equal(renderDataPart({ a: { b: [true, null] }, c: 'd' }), '```data\n{\n  "a": {\n    "b": [\n      true,\n      null\n    ]\n  },\n  "c": "d"\n}\n```');
+  assert.equal(
+    renderDataPart({ a: { b: [true, null] }, c: 'd' }),
+    '```data\n{\n  "a": {\n    "b": [\n      true,\n      null\n    ]\n  },\n  "c": "d"\n}\n```',
+  );
 });
 
 test('scalars, null, and empty containers', () => {

@@ -3,7 +3,20 @@ import { test } from 'node:test';
 import { readRequestHeaders, taskOrigins } from '../src/index.js';
 
 test('one pass keeps every line of each header a door reads, in order, matching the name in any case', () => {
-  const raw = ['Authorization', 'Bearer a', 'content-type', 'application/json', 'AUTHORIZATION', 'Bearer b', 'A2A-Version', '1.0', 'Traceparent', 'tp', 'x-other', 'ignored'];
+  const raw = [
+    'Authorization',
+    'Bearer a',
+    'content-type',
+    'application/json',
+    'AUTHORIZATION',
+    'Bearer b',
+    'A2A-Version',
+    '1.0',
+    'Traceparent',
+    'tp',
+    'x-other',
+    'ignored',
+  ];
   const lines = readRequestHeaders(raw);
   assert.deepEqual(lines.authorization, ['Bearer a', 'Bearer b']);
   assert.deepEqual(lines.a2aVersion, ['1.0']);

@@ -66,7 +66,10 @@ test('the bodies are byte-identical to what the door and mur console have always
     wire(peerNotAcceptedRefusal()),
     '{"error":"peer_not_accepted","message":"this capsule does not accept tasks from peer capsules: it does not declare exports.peer_tasks.accept"}',
   );
-  assert.equal(wire(insufficientScopeRefusal('watcher', 'SendMessage')), `{"error":"insufficient_scope","message":"credential 'watcher' does not reach SendMessage"}`);
+  assert.equal(
+    wire(insufficientScopeRefusal('watcher', 'SendMessage')),
+    `{"error":"insufficient_scope","message":"credential 'watcher' does not reach SendMessage"}`,
+  );
   assert.equal(
     wire(doorNotFoundRefusal()),
     '{"error":"not_found","message":"this door answers POST / with content-type: application/json and a JSON-RPC body, and GET /.well-known/agent-card.json"}',
@@ -81,7 +84,10 @@ test('the bodies are byte-identical to what the door and mur console have always
   );
   assert.equal(wire(consoleNotFoundRefusal('/api/nope')), '{"error":"not_found","message":"no console API at /api/nope"}');
   assert.equal(wire(badAddressRefusal()), '{"error":"bad_address","message":"the door address must be host:port, such as 127.0.0.1:41873"}');
-  assert.equal(wire(notLoopbackRefusal('10.0.0.1')), `{"error":"not_loopback","message":"the console only reaches doors on this machine's loopback, not 10.0.0.1"}`);
+  assert.equal(
+    wire(notLoopbackRefusal('10.0.0.1')),
+    `{"error":"not_loopback","message":"the console only reaches doors on this machine's loopback, not 10.0.0.1"}`,
+  );
   assert.equal(
     wire(notLoopbackPeerRefusal('10.0.0.1')),
     `{"error":"not_loopback","message":"mur console reads this machine's records and formations for a loopback peer only, not for 10.0.0.1"}`,
@@ -101,5 +107,8 @@ test('peer_not_accepted is the same body every time', () => {
 test('the www-authenticate challenges are the seed table', () => {
   assert.equal(bearerChallenge('hello'), 'Bearer realm="hello"');
   assert.equal(bearerChallenge('hello', { code: 'invalid_token' }), 'Bearer realm="hello", error="invalid_token"');
-  assert.equal(bearerChallenge('hello', { code: 'insufficient_scope', scope: 'SendMessage' }), 'Bearer realm="hello", error="insufficient_scope", scope="SendMessage"');
+  assert.equal(
+    bearerChallenge('hello', { code: 'insufficient_scope', scope: 'SendMessage' }),
+    'Bearer realm="hello", error="insufficient_scope", scope="SendMessage"',
+  );
 });

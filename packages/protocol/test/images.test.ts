@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import {
-  type ImageMediaType,
-  type JsonObject,
-  type ReadMessage,
-  readMessageParams,
-} from '../src/index.js';
+import { type ImageMediaType, type JsonObject, type ReadMessage, readMessageParams } from '../src/index.js';
 import { decodeBase64, hasImageMagic, IMAGE_MEDIA_TYPES, isImageMediaType } from '../src/images.js';
 import type { MessageReaderLimits } from '../src/message-reader.js';
 
@@ -76,7 +71,7 @@ test('hasImageMagic: the first bytes of each type', () => {
   assert.equal(hasImageMagic(new Uint8Array([0xff, 0xd8, 0xff]), 'image/jpeg'), true);
 });
 
-test('hasImageMagic: another type\'s bytes, or too few bytes, are not an image of the declared type', () => {
+test("hasImageMagic: another type's bytes, or too few bytes, are not an image of the declared type", () => {
   for (const declared of IMAGE_MEDIA_TYPES) {
     for (const actual of IMAGE_MEDIA_TYPES) {
       if (declared !== actual) assert.equal(hasImageMagic(bytesOf(actual), declared), false, `${actual} bytes as ${declared}`);
@@ -197,14 +192,21 @@ test('order: wrong first bytes answer before the size limit', () => {
 });
 
 test('order: the size limit answers before the count limit', () => {
-  assertInvalid(msg([image('image/png'), image('image/png'), image('image/png', 65)]), 'Invalid params: message.parts[2] is 65 bytes, over context.images.max_bytes 64');
+  assertInvalid(
+    msg([image('image/png'), image('image/png'), image('image/png', 65)]),
+    'Invalid params: message.parts[2] is 65 bytes, over context.images.max_bytes 64',
+  );
 });
 
 test('order: the count limit answers before a taskId', () => {
-  assertInvalid(msg([image('image/png')], { taskId: 'tsk_1' }), 'Invalid params: message.parts[0] is image 1 of this message, over context.images.max_per_turn 0', {
-    ...LIMITS,
-    maxImagesPerTurn: 0,
-  });
+  assertInvalid(
+    msg([image('image/png')], { taskId: 'tsk_1' }),
+    'Invalid params: message.parts[0] is image 1 of this message, over context.images.max_per_turn 0',
+    {
+      ...LIMITS,
+      maxImagesPerTurn: 0,
+    },
+  );
 });
 
 test('order: a taskId answers before transport: process', () => {
@@ -216,7 +218,10 @@ test('order: a taskId answers before transport: process', () => {
 });
 
 test('the image parts are checked in order: the first broken image answers', () => {
-  assertInvalid(msg([image('image/png', 65), { raw: '??', mediaType: 'image/png' }]), 'Invalid params: message.parts[0] is 65 bytes, over context.images.max_bytes 64');
+  assertInvalid(
+    msg([image('image/png', 65), { raw: '??', mediaType: 'image/png' }]),
+    'Invalid params: message.parts[0] is 65 bytes, over context.images.max_bytes 64',
+  );
   assertInvalid(msg([image('image/png'), { raw: '??', mediaType: 'image/png' }]), 'Invalid params: message.parts[1].raw is not base64');
 });
 
@@ -229,6 +234,9 @@ test('the image checks come last: an earlier -32602 message rule answers first',
 });
 
 test('the image checks come after push: -32003 answers before a broken image', () => {
-  const verdict = readMessageParams({ ...msg([{ raw: '??', mediaType: 'image/png' }]), configuration: { taskPushNotificationConfig: {} } } as JsonObject, LIMITS);
+  const verdict = readMessageParams(
+    { ...msg([{ raw: '??', mediaType: 'image/png' }]), configuration: { taskPushNotificationConfig: {} } } as JsonObject,
+    LIMITS,
+  );
   assert.equal(!verdict.ok && verdict.error.code, -32003);
 });

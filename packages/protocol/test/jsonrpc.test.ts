@@ -26,7 +26,7 @@ test('members beyond the four are ignored', () => {
   assert.deepEqual(verdict, { ok: true, request: { jsonrpc: '2.0', id: 1, method: 'GetTask' } });
 });
 
-test('the method is kept exactly: case and whitespace are the method matcher\'s business', () => {
+test("the method is kept exactly: case and whitespace are the method matcher's business", () => {
   const verdict = readEnvelope({ jsonrpc: '2.0', id: 1, method: ' getTask ' });
   assert.equal(verdict.ok && verdict.request.method, ' getTask ');
 });

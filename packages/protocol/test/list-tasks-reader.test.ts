@@ -1,12 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import {
-  encodePageToken,
-  type JsonObject,
-  type ListTasksQuery,
-  readListTasksParams,
-  TASK_STATES,
-} from '../src/index.js';
+import { encodePageToken, type JsonObject, type ListTasksQuery, readListTasksParams, TASK_STATES } from '../src/index.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../src/list-tasks-reader.js';
 
 // Seed "ListTasks": params read in the order contextId, status, pageSize, pageToken, statusTimestampAfter,
@@ -169,7 +163,17 @@ test('statusTimestampAfter: an RFC 3339 timestamp in any offset', () => {
 });
 
 test('statusTimestampAfter: anything else is refused with the seed message', () => {
-  for (const statusTimestampAfter of ['', 'yesterday', '2026-10-13', '2026-10-13T09:00:00', '2026-10-13T9:00:00Z', 1760000000000, true, {}, ['2026-10-13T09:00:00Z']]) {
+  for (const statusTimestampAfter of [
+    '',
+    'yesterday',
+    '2026-10-13',
+    '2026-10-13T09:00:00',
+    '2026-10-13T9:00:00Z',
+    1760000000000,
+    true,
+    {},
+    ['2026-10-13T09:00:00Z'],
+  ]) {
     assert.equal(refusal({ statusTimestampAfter }), TIMESTAMP_MESSAGE, JSON.stringify(statusTimestampAfter));
   }
 });
@@ -198,7 +202,7 @@ test('other members are ignored', () => {
 
 // Order
 
-test('the first parameter refused answers, in the seed\'s order', () => {
+test("the first parameter refused answers, in the seed's order", () => {
   const bad: [string, unknown][] = [
     ['contextId', 5],
     ['status', 'x'],

@@ -69,7 +69,19 @@ test('host:port: names, IPv4 and bracketed IPv6 with a port in 1..65535', () => 
   assert.deepEqual(parseHostPort('localhost:1'), { host: 'localhost', port: 1 });
   assert.deepEqual(parseHostPort('[::1]:65535'), { host: '[::1]', port: 65535 });
   assert.deepEqual(parseHostPort('[::ffff:127.0.0.1]:80'), { host: '[::ffff:127.0.0.1]', port: 80 });
-  for (const text of ['127.0.0.1', '127.0.0.1:0', '127.0.0.1:65536', '127.0.0.1:123456', '::1:80', '[::1]', '[zz::1]:80', '[::1]:', 'http://127.0.0.1:80', '127.0.0.1:80/x', ' 127.0.0.1:80']) {
+  for (const text of [
+    '127.0.0.1',
+    '127.0.0.1:0',
+    '127.0.0.1:65536',
+    '127.0.0.1:123456',
+    '::1:80',
+    '[::1]',
+    '[zz::1]:80',
+    '[::1]:',
+    'http://127.0.0.1:80',
+    '127.0.0.1:80/x',
+    ' 127.0.0.1:80',
+  ]) {
     assert.equal(parseHostPort(text), null, text);
   }
   assert.equal(unbracketHost('[::1]'), '::1');

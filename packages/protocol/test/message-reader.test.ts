@@ -1,13 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import {
-  DOOR_EXTENSION_URI,
-  type JsonObject,
-  type JsonRpcErrorObject,
-  type JsonValue,
-  type ReadMessage,
-  readMessageParams,
-} from '../src/index.js';
+import { DOOR_EXTENSION_URI, type JsonObject, type JsonRpcErrorObject, type JsonValue, type ReadMessage, readMessageParams } from '../src/index.js';
 import { MAX_REFERENCED_TASKS, type MessageReaderLimits } from '../src/message-reader.js';
 
 // Seed "Messages", "Parts", "forgetSession": SendMessage's params.message, read in full or refused,
@@ -105,7 +98,7 @@ test('the parts are read in order, joined by a newline', () => {
   assert.equal(r.text, 'one\ntwo\n\nfour');
 });
 
-test('a text part\'s mediaType and filename, and any part\'s metadata, never reach the agent', () => {
+test("a text part's mediaType and filename, and any part's metadata, never reach the agent", () => {
   const r = read({
     message: message({
       parts: [
@@ -117,7 +110,7 @@ test('a text part\'s mediaType and filename, and any part\'s metadata, never rea
   assert.equal(r.text, 'plain\n```data\n1\n```');
 });
 
-test('the seed\'s data-part example, to the letter', () => {
+test("the seed's data-part example, to the letter", () => {
   const r = read({
     message: message({
       parts: [{ text: 'summarise' }, { data: { note: 'a ``` b', rows: [1, 2] }, mediaType: 'application/json' }],
@@ -137,7 +130,7 @@ test('a data part is read, null included, whatever its mediaType', () => {
   }
 });
 
-test('a data part\'s filename follows its media type in the fence\'s opening line', () => {
+test("a data part's filename follows its media type in the fence's opening line", () => {
   const r = read({ message: message({ parts: [{ data: { a: 1 }, mediaType: 'application/json', filename: 'rows.json' }] }) });
   assert.equal(r.text, '```data media-type=application/json filename=rows.json\n{\n  "a": 1\n}\n```');
 });
@@ -173,7 +166,7 @@ test('forgetSession: true on a message that starts a task, on transport: process
   assert.equal(r.usesDoorExtension, true);
 });
 
-test('the seed\'s forgetSession example is read', () => {
+test("the seed's forgetSession example is read", () => {
   const r = read(
     {
       message: {
@@ -302,7 +295,10 @@ test('step 3: a part that is not an object is refused', () => {
 });
 
 test('step 3: a part that sets none of text, raw, url and data is refused', () => {
-  assertInvalid({ message: message({ parts: [{ mediaType: 'text/plain' }] }) }, 'Invalid params: message.parts[0] must set exactly one of text, raw, url and data');
+  assertInvalid(
+    { message: message({ parts: [{ mediaType: 'text/plain' }] }) },
+    'Invalid params: message.parts[0] must set exactly one of text, raw, url and data',
+  );
   assertInvalid({ message: message({ parts: [{ text: 'a' }, {}] }) }, 'Invalid params: message.parts[1] must set exactly one of text, raw, url and data');
   assertInvalid(
     { message: message({ parts: [{ kind: 'text', content: 'a' }] }) },
@@ -323,7 +319,10 @@ test('step 3: a part that sets two of text, raw, url and data is refused', () =>
 });
 
 test('step 3: data: null sets data', () => {
-  assertInvalid({ message: message({ parts: [{ text: 'a', data: null }] }) }, 'Invalid params: message.parts[0] must set exactly one of text, raw, url and data');
+  assertInvalid(
+    { message: message({ parts: [{ text: 'a', data: null }] }) },
+    'Invalid params: message.parts[0] must set exactly one of text, raw, url and data',
+  );
   assert.equal(read({ message: message({ parts: [{ data: null }] }) }).text, '```data\nnull\n```');
 });
 
@@ -406,7 +405,7 @@ test('step 5 before step 6: a non-string taskId answers before a door URI value 
 // ---------------------------------------------------------------------------------------------
 // Step 6: the door extension's key in metadata, then its forgetSession.
 
-test('step 6: the door URI\'s value must be an object (seed message)', () => {
+test("step 6: the door URI's value must be an object (seed message)", () => {
   for (const value of ['x', null, true, [{ forgetSession: true }], 1]) {
     assertInvalid(
       { message: message({ metadata: { [DOOR_EXTENSION_URI]: value } }) },
@@ -433,7 +432,10 @@ test('step 6: forgetSession: true on a message naming a taskId is refused (seed 
 });
 
 test('step 6 before step 7: the door URI check answers before a returnImmediately that is not a boolean', () => {
-  assertInvalid({ message: message({ metadata: { [DOOR_EXTENSION_URI]: 'x' } }), configuration: { returnImmediately: 'yes' } }, `Invalid params: ${DOOR_KEY} must be an object`);
+  assertInvalid(
+    { message: message({ metadata: { [DOOR_EXTENSION_URI]: 'x' } }), configuration: { returnImmediately: 'yes' } },
+    `Invalid params: ${DOOR_KEY} must be an object`,
+  );
   assertInvalid(
     { message: message({ metadata: { [DOOR_EXTENSION_URI]: { forgetSession: 'yes' } } }), configuration: { returnImmediately: 'yes' } },
     `Invalid params: ${DOOR_KEY}.forgetSession must be a boolean`,
@@ -444,7 +446,7 @@ test('step 6 before step 7: the door URI check answers before a returnImmediatel
   );
 });
 
-test('step 6 before step 8: a malformed forgetSession answers -32602 before a url part\'s -32005', () => {
+test("step 6 before step 8: a malformed forgetSession answers -32602 before a url part's -32005", () => {
   assertInvalid(
     { message: message({ parts: [{ url: 'https://x/a.pdf' }], metadata: { [DOOR_EXTENSION_URI]: { forgetSession: 0 } } }) },
     `Invalid params: ${DOOR_KEY}.forgetSession must be a boolean`,
@@ -474,8 +476,11 @@ test('step 7: a configuration that is not an object is refused -32602, after ste
   assertInvalid({ message: message({ parts: [{ url: 'https://x' }] }), configuration: 'x' }, 'Invalid params: configuration must be an object');
 });
 
-test('step 7 before step 8: a bad returnImmediately answers -32602 before a url part\'s -32005', () => {
-  assertInvalid({ message: message({ parts: [{ url: 'https://x' }] }), configuration: { returnImmediately: 'no' } }, 'configuration.returnImmediately must be a boolean');
+test("step 7 before step 8: a bad returnImmediately answers -32602 before a url part's -32005", () => {
+  assertInvalid(
+    { message: message({ parts: [{ url: 'https://x' }] }), configuration: { returnImmediately: 'no' } },
+    'configuration.returnImmediately must be a boolean',
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -534,7 +539,7 @@ test('step 8: the first refused part answers', () => {
   assert.deepEqual(error.data?.[0]?.metadata, { partIndex: '1', mediaType: 'audio/wav' });
 });
 
-test('step 8 before step 9: a url part answers -32005 before taskPushNotificationConfig\'s -32003', () => {
+test("step 8 before step 9: a url part answers -32005 before taskPushNotificationConfig's -32003", () => {
   const error = refuse({ message: message({ parts: [{ url: 'https://x' }] }), configuration: { taskPushNotificationConfig: { url: 'https://hook' } } });
   assert.equal(error.code, -32005);
 });

@@ -14,7 +14,7 @@ test('formatTimestamp writes RFC 3339 UTC with milliseconds and a Z', () => {
   assert.match(formatTimestamp(Date.now()), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 });
 
-test('a cutoff copied from a task\'s status.timestamp includes that task', () => {
+test("a cutoff copied from a task's status.timestamp includes that task", () => {
   for (const ms of [0, 1, AT, AT + 1, Date.now()]) assert.equal(parseTimestampCeilMs(formatTimestamp(ms)), ms);
 });
 

@@ -10,7 +10,10 @@ const AT = '2026-11-29T15:01:56.066Z';
 let nextId = 0;
 
 export function status(taskId: string, state: TaskState, text?: string): StreamDataEvent {
-  const message = text === undefined ? undefined : { messageId: `msg_${nextId++}`, contextId: CTX, taskId, role: 'ROLE_AGENT' as const, parts: [{ text, mediaType: 'text/plain' }] };
+  const message =
+    text === undefined
+      ? undefined
+      : { messageId: `msg_${nextId++}`, contextId: CTX, taskId, role: 'ROLE_AGENT' as const, parts: [{ text, mediaType: 'text/plain' }] };
   return {
     kind: 'status',
     id: String(nextId++),

@@ -55,13 +55,15 @@ export class Channel implements AsyncIterable<MurmurStreamEvent> {
 
 export function fakeClient() {
   const streams: { method: string; args: unknown[]; channel: Channel }[] = [];
-  const open = (method: string) => (...args: unknown[]) => {
-    const channel = new Channel();
-    const options = args[args.length - 1] as { signal?: AbortSignal } | undefined;
-    channel.signal = options?.signal;
-    streams.push({ method, args, channel });
-    return channel as unknown as MurmurStream;
-  };
+  const open =
+    (method: string) =>
+    (...args: unknown[]) => {
+      const channel = new Channel();
+      const options = args[args.length - 1] as { signal?: AbortSignal } | undefined;
+      channel.signal = options?.signal;
+      streams.push({ method, args, channel });
+      return channel as unknown as MurmurStream;
+    };
   const client = {
     address: 'http://127.0.0.1:7070/api/door/127.0.0.1:41873',
     getCard: vi.fn(),

@@ -44,7 +44,8 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     const { session } = this.deps;
     const turns = new TaskTurns(task, session.manifest.inference?.max_turns ?? 1);
     const driver = this.deps.driverFor(task);
-    const toolsFor = (call: number): ToolSpec[] => this.deps.tools.toolsForCall(task.id, call).map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+    const toolsFor = (call: number): ToolSpec[] =>
+      this.deps.tools.toolsForCall(task.id, call).map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
     const call = new InferenceCall(this.callDeps, driver, systemPrompt(session), toolsFor);
     const meter = new ContextMeter(call.fixedTokens, turns.progress);
     const compactor = this.beforeCall.compactorFor(task.id, (transcript, turn) => summaryCall(this.steps.spend, driver, task.signal, turn, transcript));
@@ -68,7 +69,8 @@ export class AgentLoop implements TaskRunner, OnModuleDestroy {
     const answer = await call.call(turns, meter, admission);
     if (answer.toolCalls.length > 0) turns.messages.push({ role: 'tool', results: await this.steps.toolRound.run(turns, answer.toolCalls) });
     const elided = keepWithinBudget(turns.messages);
-    if (elided > 0) this.deps.trace.write('conversation_trimmed', { task_id: turns.task.id, turn: turns.turn, elided_chars: elided, budget_chars: CONVERSATION_TEXT_BUDGET });
+    if (elided > 0)
+      this.deps.trace.write('conversation_trimmed', { task_id: turns.task.id, turn: turns.turn, elided_chars: elided, budget_chars: CONVERSATION_TEXT_BUDGET });
     return this.steps.afterAnswer.decide(turns, answer);
   }
 }

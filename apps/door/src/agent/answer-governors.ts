@@ -12,7 +12,10 @@ const CHECK_OUTPUT_SHOWN = 16 * 1024;
 function shownStream(text: string): string {
   const bytes = Buffer.byteLength(text);
   if (bytes <= CHECK_OUTPUT_SHOWN) return text;
-  const kept = Buffer.from(text).subarray(0, CHECK_OUTPUT_SHOWN).toString('utf8').replace(/\uFFFD$/, '');
+  const kept = Buffer.from(text)
+    .subarray(0, CHECK_OUTPUT_SHOWN)
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   return `${kept}\n[… ${bytes - Buffer.byteLength(kept)} bytes cut]\n`;
 }
 
@@ -36,7 +39,12 @@ export class AnswerGovernors {
   ) {}
 
   /** `turnLeft`: whether another inference call is within inference.max_turns. */
-  async afterAnswer(task: { id: string; signal: AbortSignal }, progress: TaskProgress, turn: number, turnLeft: { left: boolean; maxTurns: number }): Promise<AfterAnswer> {
+  async afterAnswer(
+    task: { id: string; signal: AbortSignal },
+    progress: TaskProgress,
+    turn: number,
+    turnLeft: { left: boolean; maxTurns: number },
+  ): Promise<AfterAnswer> {
     const { keep_working: keepWorking, done_check: doneCheck } = this.deps.lifecycle;
     if (keepWorking && progress.keepWorkingUsed < keepWorking.limit && turnLeft.left) {
       progress.keepWorkingUsed += 1;

@@ -12,7 +12,11 @@ function sentChars(message: ConversationMessage): number {
     case 'user':
       return message.content.reduce((n, c) => n + (c.type === 'text' ? c.text.length : c.base64.length), 0);
     case 'assistant':
-      return message.text.length + message.thinking.reduce((n, t) => n + t.text.length, 0) + message.toolCalls.reduce((n, c) => n + c.id.length + c.name.length + JSON.stringify(c.input).length, 0);
+      return (
+        message.text.length +
+        message.thinking.reduce((n, t) => n + t.text.length, 0) +
+        message.toolCalls.reduce((n, c) => n + c.id.length + c.name.length + JSON.stringify(c.input).length, 0)
+      );
     case 'tool':
       return message.results.reduce((n, r) => n + r.toolCallId.length + r.content.length, 0);
   }
@@ -36,7 +40,8 @@ export const COMPACTION_SYSTEM =
   'You compact the conversation of an agent that is still working on its task. Summarise the transcript you are given so the agent can go on from the summary alone: what the task asked, what was done and found (files, commands, results, errors), what was decided, and what is still open. Keep names, paths, numbers and identifiers exactly. Write the summary only, as plain text.';
 
 /** The message that stands for the summarised turns. */
-const summaryMessage = (summary: string): string => `[compaction] The conversation before this point was compacted to save context. A summary of it:\n${summary}`;
+const summaryMessage = (summary: string): string =>
+  `[compaction] The conversation before this point was compacted to save context. A summary of it:\n${summary}`;
 
 const elidedOutput = (chars: number): string => `[tool output elided by compaction: ${chars} characters]`;
 const isElidedOutput = (text: string): boolean => text.startsWith('[tool output elided by compaction: ');
@@ -83,7 +88,14 @@ export class Compactor {
   }
 
   /** Compacts `messages` in place when `size` is past the threshold of `budget`. `fixedTokens`: the system prompt and the tools. */
-  async compact(taskId: string, turn: number, messages: ConversationMessage[], size: ConversationSize, budget: ContextBudget, fixedTokens: number): Promise<CompactionOutcome> {
+  async compact(
+    taskId: string,
+    turn: number,
+    messages: ConversationMessage[],
+    size: ConversationSize,
+    budget: ContextBudget,
+    fixedTokens: number,
+  ): Promise<CompactionOutcome> {
     const { threshold, keep_turns: keepTurns } = this.deps.settings;
     const limit = threshold * budget.budgetTokens;
     if (size.tokens <= limit) return { kind: 'not-needed' };
@@ -112,7 +124,8 @@ export class Compactor {
       }
     }
     const tokensAfter = sizeOf();
-    if (reason === null && tokensAfter > budget.budgetTokens) reason = `the conversation is still about ${tokensAfter} tokens, past its budget of ${budget.budgetTokens}`;
+    if (reason === null && tokensAfter > budget.budgetTokens)
+      reason = `the conversation is still about ${tokensAfter} tokens, past its budget of ${budget.budgetTokens}`;
     this.deps.trace.write('compaction', {
       task_id: taskId,
       turn,

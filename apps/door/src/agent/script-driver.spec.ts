@@ -52,7 +52,11 @@ test('a turn with tools and an ending plays as two calls; the second reads the t
 test('ask stops for input; the reply, a user message of the transcript, reaches the next turn’s templates', async () => {
   const driver = new ScriptTaskDriver(script({ default: { turns: [{ ask: 'which?' }, { answer: 'took {{reply}}' }] } }), 'deploy');
   assert.deepEqual((await driver.infer(request(1), () => undefined)).stop, { kind: 'input_required', prompt: 'which?' });
-  const transcript: ConversationMessage[] = [task, { role: 'assistant', text: '', thinking: [], toolCalls: [] }, { role: 'user', origin: 'reply', content: [{ type: 'text', text: 'main' }] }];
+  const transcript: ConversationMessage[] = [
+    task,
+    { role: 'assistant', text: '', thinking: [], toolCalls: [] },
+    { role: 'user', origin: 'reply', content: [{ type: 'text', text: 'main' }] },
+  ];
   assert.equal((await driver.infer(request(2, transcript), () => undefined)).text, 'took main');
 });
 
@@ -79,9 +83,15 @@ test('an aborted signal ends a sleeping call at once', async () => {
 });
 
 test("a template inside a tool's command is one quoted shell word; elsewhere it is the value as it is", () => {
-  assert.deepEqual(renderToolInput({ command: 'echo {{reply}}', args: ['{{reply}}'], nested: { text: '"{{reply}}"' } }, { taskText: '', match: null, reply: `a'b"c`, tool: null }), {
-    command: `echo 'a'\\''b"c'`,
-    args: [`a'b"c`],
-    nested: { text: `"a'b"c"` },
-  });
+  assert.deepEqual(
+    renderToolInput(
+      { command: 'echo {{reply}}', args: ['{{reply}}'], nested: { text: '"{{reply}}"' } },
+      { taskText: '', match: null, reply: `a'b"c`, tool: null },
+    ),
+    {
+      command: `echo 'a'\\''b"c'`,
+      args: [`a'b"c`],
+      nested: { text: `"a'b"c"` },
+    },
+  );
 });

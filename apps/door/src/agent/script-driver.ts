@@ -20,7 +20,13 @@ export function loadScript(file: string): Script {
     // no turn left to read the reply.
     turns.at(-1)!.ask === undefined
       ? []
-      : [{ path: `${where}.turns[${turns.length - 1}].ask`, found: `${shown(turns.at(-1)!.ask)} (on the rule's last turn)`, allowed: 'ask on a turn that is followed by the turn that reads the reply' }],
+      : [
+          {
+            path: `${where}.turns[${turns.length - 1}].ask`,
+            found: `${shown(turns.at(-1)!.ask)} (on the rule's last turn)`,
+            allowed: 'ask on a turn that is followed by the turn that reads the reply',
+          },
+        ],
   );
   if (problems.length > 0) throw new ScriptError(file, problems);
   return script;
@@ -74,7 +80,6 @@ function renderTemplate(template: string, scope: TemplateScope, quote: (value: s
     return value === null ? whole : quote(value);
   });
 }
-
 
 /**
  * A tool call's input with its templates filled in, member by member. Values reach a shell only through a string
@@ -170,14 +175,15 @@ export class ScriptTaskDriver implements TaskDriver {
     for (let r = 0; r < turn.repeat; r++) {
       for (const text of turn.text) {
         const paced = this.pace(turn, request.signal);
-      if (paced) await paced;
+        if (paced) await paced;
         const chunk = renderTemplate(text, scope);
         played.text.push(chunk);
         onChunk({ kind: 'text', text: chunk });
       }
     }
     if (turn.tools.length > 0) {
-      if (turn.answer !== undefined || turn.ask !== undefined || turn.fail !== undefined) this.endingPending = { ...turn, tools: [], thinking: [], text: [], sleep_ms: 0, usage: undefined };
+      if (turn.answer !== undefined || turn.ask !== undefined || turn.fail !== undefined)
+        this.endingPending = { ...turn, tools: [], thinking: [], text: [], sleep_ms: 0, usage: undefined };
       const calls = turn.tools.map((call) => ({
         id: call.id ?? `call_${++this.callCount}`,
         name: call.tool,
@@ -207,7 +213,6 @@ export class ScriptTaskDriver implements TaskDriver {
     if (++this.unpaced % CHUNKS_PER_YIELD === 0) return new Promise((resolve) => setImmediate(resolve));
     return undefined;
   }
-
 }
 
 function respond(played: Played, stop: StopReason, usage: ScriptTurn['usage'] | null | undefined): DriverResponse {

@@ -51,7 +51,10 @@ const rule = z.strictObject({
     },
     { message: 'a regular expression JavaScript reads' },
   ),
-  flags: z.string().regex(/^[imsu]*$/, 'some of the flags i, m, s and u').default('i'),
+  flags: z
+    .string()
+    .regex(/^[imsu]*$/, 'some of the flags i, m, s and u')
+    .default('i'),
   turns: z.array(turn).min(1),
 });
 

@@ -58,10 +58,24 @@ export class TaskHooks {
   }
 
   /** Runs the on_task_end hooks over an attempt's ending; `reopensUsed` is how often this task was reopened. */
-  async afterAttempt(task: { id: string; contextId: string; signal: AbortSignal }, attempt: number, ending: AttemptEnding, reopensUsed: number): Promise<HooksVerdict> {
+  async afterAttempt(
+    task: { id: string; contextId: string; signal: AbortSignal },
+    attempt: number,
+    ending: AttemptEnding,
+    reopensUsed: number,
+  ): Promise<HooksVerdict> {
     const verdict: HooksVerdict = { artifacts: [], reopen: null };
     for (const hook of this.deps.hooks.on_task_end) {
-      const input = JSON.stringify({ hook: 'on_task_end', task_id: task.id, context_id: task.contextId, attempt, state: ending.state, answer: ending.answer, status: ending.status, no_answer: ending.noAnswer });
+      const input = JSON.stringify({
+        hook: 'on_task_end',
+        task_id: task.id,
+        context_id: task.contextId,
+        attempt,
+        state: ending.state,
+        answer: ending.answer,
+        status: ending.status,
+        no_answer: ending.noAnswer,
+      });
       const run = await this.deps.run(hook.command, task, hook.timeout_secs * 1000, input);
       const failure = failedBy(run, hook);
       const said = failure === null ? readAnswer(run.stdout) : null;
@@ -72,12 +86,25 @@ export class TaskHooks {
       }
       if (said.artifact !== undefined) {
         const content = typeof said.artifact === 'string' ? said.artifact : JSON.stringify(said.artifact);
-        verdict.artifacts.push({ toolName: hook.name, content, fenceSource: null, toolCallId: null, isError: false, durationMs: null, exitCode: null, truncated: false });
+        verdict.artifacts.push({
+          toolName: hook.name,
+          content,
+          fenceSource: null,
+          toolCallId: null,
+          isError: false,
+          durationMs: null,
+          exitCode: null,
+          truncated: false,
+        });
         this.deps.trace.write('hook_artifact', { task_id: task.id, hook: hook.name, content });
       }
       if (said.reopen !== undefined) {
         if (reopensUsed >= this.deps.maxReopens) {
-          this.deps.trace.write('hook_failed', { task_id: task.id, hook: hook.name, reason: `a reopen past lifecycle.max_task_reopens (${this.deps.maxReopens}) is not honored` });
+          this.deps.trace.write('hook_failed', {
+            task_id: task.id,
+            hook: hook.name,
+            reason: `a reopen past lifecycle.max_task_reopens (${this.deps.maxReopens}) is not honored`,
+          });
           continue;
         }
         verdict.reopen = { hook: hook.name, text: said.reopen };

@@ -16,7 +16,8 @@ const PATH_PART = /^[A-Za-z0-9._+@-]+$/;
 
 /** Why `path` is not a path an archive may hold, or null (docs/artifacts.md: no `..`, `.`, empty or absolute part). */
 export function pathRefusal(path: string): string | null {
-  if (Buffer.byteLength(path) > ARCHIVE_BOUNDS.pathBytes) return `the path ${JSON.stringify(path.slice(0, 80))}… is longer than ${ARCHIVE_BOUNDS.pathBytes} bytes`;
+  if (Buffer.byteLength(path) > ARCHIVE_BOUNDS.pathBytes)
+    return `the path ${JSON.stringify(path.slice(0, 80))}… is longer than ${ARCHIVE_BOUNDS.pathBytes} bytes`;
   const parts = path.split('/');
   if (parts.length > ARCHIVE_BOUNDS.depth + 1) return `the path ${JSON.stringify(path)} goes more than ${ARCHIVE_BOUNDS.depth} folders deep`;
   for (const part of parts) {

@@ -28,7 +28,10 @@ async function folderEntries(root: string): Promise<FolderEntry[]> {
       } else if (stats.isFile()) {
         bytes += stats.size;
         out.push({ path: rel, kind: 'file', executable: (stats.mode & 0o111) !== 0 });
-      } else throw new ArchiveRefusal(`${rel} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'neither a file nor a folder'}: an artifact holds regular files and folders only`);
+      } else
+        throw new ArchiveRefusal(
+          `${rel} is ${stats.isSymbolicLink() ? 'a symbolic link' : 'neither a file nor a folder'}: an artifact holds regular files and folders only`,
+        );
       if (out.length > ARCHIVE_BOUNDS.entries) throw new ArchiveRefusal(`the folder holds more than ${ARCHIVE_BOUNDS.entries} entries`);
       if (bytes > ARCHIVE_BOUNDS.unpackedBytes) throw new ArchiveRefusal(`the folder's files hold more than ${ARCHIVE_BOUNDS.unpackedBytes} bytes`);
     }

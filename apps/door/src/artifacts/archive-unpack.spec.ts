@@ -55,15 +55,30 @@ test('a path that climbs out, an absolute one, and parts that are empty, . or un
 });
 
 test('links, devices and FIFOs are refused: an artifact holds regular files and folders only', async () => {
-  await refused(await tarOf([{ name: 'link', type: 'symlink', linkname: '/etc/passwd' }]), /"link", a symlink: an artifact holds regular files and folders only/);
+  await refused(
+    await tarOf([{ name: 'link', type: 'symlink', linkname: '/etc/passwd' }]),
+    /"link", a symlink: an artifact holds regular files and folders only/,
+  );
   await refused(await tarOf([MANIFEST, { name: 'z-hard', type: 'link', linkname: 'murmur.yaml' }]), /"z-hard", a link: /);
   await refused(await tarOf([{ name: 'fifo', type: 'fifo' }]), /"fifo", a fifo: /);
   await refused(await tarOf([{ name: 'dev', type: 'character-device', devmajor: 1, devminor: 3 }]), /"dev", a character-device: /);
 });
 
 test('entries out of path order, twice, or before their folder are refused', async () => {
-  await refused(await tarOf([{ name: 'b', body: 'x' }, { name: 'a', body: 'x' }]), /not in path order/);
-  await refused(await tarOf([{ name: 'a', body: 'x' }, { name: 'a', body: 'y' }]), /not in path order/);
+  await refused(
+    await tarOf([
+      { name: 'b', body: 'x' },
+      { name: 'a', body: 'x' },
+    ]),
+    /not in path order/,
+  );
+  await refused(
+    await tarOf([
+      { name: 'a', body: 'x' },
+      { name: 'a', body: 'y' },
+    ]),
+    /not in path order/,
+  );
   await refused(await tarOf([{ name: 'dir/file', body: 'x' }]), /before its folder "dir"/);
 });
 

@@ -63,10 +63,14 @@ export async function unpackArchive(source: Readable, folder: string): Promise<U
       if (entries > ARCHIVE_BOUNDS.entries) throw new ArchiveRefusal(`the archive holds more than ${ARCHIVE_BOUNDS.entries} entries`);
       const refused = pathRefusal(name);
       if (refused !== null) throw new ArchiveRefusal(refused);
-      if (name <= previous) throw new ArchiveRefusal(`the archive's entries are not in path order, one each (${JSON.stringify(name)} after ${JSON.stringify(previous)}): pack it with mur pack`);
+      if (name <= previous)
+        throw new ArchiveRefusal(
+          `the archive's entries are not in path order, one each (${JSON.stringify(name)} after ${JSON.stringify(previous)}): pack it with mur pack`,
+        );
       previous = name;
       const parent = name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '';
-      if (!folders.has(parent)) throw new ArchiveRefusal(`the archive holds ${JSON.stringify(name)} before its folder ${JSON.stringify(parent)}: pack it with mur pack`);
+      if (!folders.has(parent))
+        throw new ArchiveRefusal(`the archive holds ${JSON.stringify(name)} before its folder ${JSON.stringify(parent)}: pack it with mur pack`);
       const target = path.join(folder, name);
       if (header.type === 'directory') {
         entry.resume();
@@ -76,7 +80,10 @@ export async function unpackArchive(source: Readable, folder: string): Promise<U
         digest.folder(name);
         continue;
       }
-      if (header.type !== 'file') throw new ArchiveRefusal(`the archive holds ${JSON.stringify(name)}, a ${header.type ?? 'entry of no kind'}: an artifact holds regular files and folders only`);
+      if (header.type !== 'file')
+        throw new ArchiveRefusal(
+          `the archive holds ${JSON.stringify(name)}, a ${header.type ?? 'entry of no kind'}: an artifact holds regular files and folders only`,
+        );
       const size = header.size ?? 0;
       bytes += size;
       if (bytes > ARCHIVE_BOUNDS.unpackedBytes) throw new ArchiveRefusal(`the archive unpacks to more than ${ARCHIVE_BOUNDS.unpackedBytes} bytes`);

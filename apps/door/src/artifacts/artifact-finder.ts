@@ -40,7 +40,12 @@ function newestToTry(held: HeldArtifact): { version: string; record: StoreRecord
  * one. `consult(i)` says whether place i is read at all given what the earlier ones answered (a source is read only when
  * no store answered). A place that cannot be read is skipped and named in `notes`.
  */
-export async function findArtifact(places: readonly Place[], fullName: string, version: string | null, consult: (place: Place, sofar: Search) => boolean = () => true): Promise<Search> {
+export async function findArtifact(
+  places: readonly Place[],
+  fullName: string,
+  version: string | null,
+  consult: (place: Place, sofar: Search) => boolean = () => true,
+): Promise<Search> {
   const search: Search = { found: null, held: [], notes: [] };
   for (const place of places) {
     if (search.found !== null || !consult(place, search)) break;
@@ -67,6 +72,8 @@ export function versionsHeld(search: Search): string[] {
 
 /** The newest version the places hold whose record says it fits, other than `except`. */
 export function newestFittingHeld(search: Search, except: string): string | null {
-  const fitting = search.held.flatMap((h) => h.held.versions.filter((v) => v.version !== except && v.record !== null && recordFits(v.record)).map((v) => v.version));
+  const fitting = search.held.flatMap((h) =>
+    h.held.versions.filter((v) => v.version !== except && v.record !== null && recordFits(v.record)).map((v) => v.version),
+  );
   return fitting.sort(semver.rcompare)[0] ?? null;
 }

@@ -60,7 +60,9 @@ export async function readArtifactFolder(folder: string, label: string): Promise
   const says = `${manifest.name} ${manifest.version} says ${roleOf(manifest)}`;
   if (manifest.runtime === 'skill') {
     const text = await readBounded(entryFile, SKILL_TEXT_MAX_BYTES).catch((error: unknown) => {
-      throw new RoleMismatch(`${says}, and its entry ${manifest.entry} ${error instanceof ArchiveRefusal ? `is larger than ${SKILL_TEXT_MAX_BYTES} bytes` : 'cannot be read'}`);
+      throw new RoleMismatch(
+        `${says}, and its entry ${manifest.entry} ${error instanceof ArchiveRefusal ? `is larger than ${SKILL_TEXT_MAX_BYTES} bytes` : 'cannot be read'}`,
+      );
     });
     try {
       new TextDecoder('utf-8', { fatal: true }).decode(text);

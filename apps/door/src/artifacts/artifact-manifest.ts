@@ -23,7 +23,10 @@ const entryPath = z
   .string()
   .min(1)
   .max(255)
-  .refine((p) => !p.startsWith('/') && p.split('/').every((part) => part !== '' && part !== '.' && part !== '..'), 'a path inside the artifact folder, without . or .. parts');
+  .refine(
+    (p) => !p.startsWith('/') && p.split('/').every((part) => part !== '' && part !== '.' && part !== '..'),
+    'a path inside the artifact folder, without . or .. parts',
+  );
 
 const artifactManifestSchema = z
   .strictObject({
@@ -37,9 +40,12 @@ const artifactManifestSchema = z
     entry: entryPath,
   })
   .superRefine((m, ctx) => {
-    if (m.runtime === 'tool' && m.implementation === undefined) ctx.addIssue({ code: 'custom', path: ['implementation'], message: 'native or wasm, required for a tool' });
-    if (m.runtime === 'skill' && m.implementation !== undefined) ctx.addIssue({ code: 'custom', path: ['implementation'], message: 'nothing: a skill is read, not run' });
-    if (m.input_schema.type !== 'object') ctx.addIssue({ code: 'custom', path: ['input_schema', 'type'], message: '"object": a call’s input is a JSON object' });
+    if (m.runtime === 'tool' && m.implementation === undefined)
+      ctx.addIssue({ code: 'custom', path: ['implementation'], message: 'native or wasm, required for a tool' });
+    if (m.runtime === 'skill' && m.implementation !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['implementation'], message: 'nothing: a skill is read, not run' });
+    if (m.input_schema.type !== 'object')
+      ctx.addIssue({ code: 'custom', path: ['input_schema', 'type'], message: '"object": a call’s input is a JSON object' });
   });
 
 export type ArtifactManifest = z.output<typeof artifactManifestSchema>;

@@ -27,7 +27,10 @@ const pin = z.strictObject({
   origin: z.enum(['operator', 'agent']),
   fetched_from: z.union([z.enum(['project store', 'global store']), z.string().regex(GITHUB_SOURCE, 'github:<owner>/<repo>')]),
   /** The owner id the source answered, for a pin fetched from one. */
-  owner: z.string().regex(/^[0-9]+$/).optional(),
+  owner: z
+    .string()
+    .regex(/^[0-9]+$/)
+    .optional(),
 });
 
 const lockSchema = z.strictObject({
@@ -35,7 +38,13 @@ const lockSchema = z.strictObject({
   scopes: z
     .record(
       z.string().regex(/^[a-z0-9][a-z0-9-]{0,38}$/, 'a scope'),
-      z.strictObject({ source: z.string().regex(GITHUB_SOURCE, 'github:<owner>/<repo>').optional(), owner: z.string().regex(/^[0-9]+$/, 'a numeric owner id').optional() }),
+      z.strictObject({
+        source: z.string().regex(GITHUB_SOURCE, 'github:<owner>/<repo>').optional(),
+        owner: z
+          .string()
+          .regex(/^[0-9]+$/, 'a numeric owner id')
+          .optional(),
+      }),
     )
     .default({}),
   artifacts: z.record(z.string().regex(FULL_NAME, FULL_NAME_RULE), pin).default({}),
@@ -44,7 +53,8 @@ const lockSchema = z.strictObject({
 export type Lock = z.output<typeof lockSchema>;
 export type Pin = Lock['artifacts'][string];
 
-const HEADER = "# murmur.lock: the artifacts this capsule's sessions may use, pinned (docs/artifacts.md).\n# Written by mur pull, mur remove, pull-artifact and remove-artifact.\n";
+const HEADER =
+  "# murmur.lock: the artifacts this capsule's sessions may use, pinned (docs/artifacts.md).\n# Written by mur pull, mur remove, pull-artifact and remove-artifact.\n";
 
 const emptyLock = (): Lock => ({ lock_version: 1, scopes: {}, artifacts: {} });
 
@@ -68,7 +78,14 @@ function ordered(lock: Lock): Lock {
   const byName = <T>(record: Record<string, T>) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
   const pins = Object.entries(lock.artifacts).map(([name, p]) => [
     name,
-    { version: p.version, digest: p.digest, runtime: p.runtime, origin: p.origin, fetched_from: p.fetched_from, ...(p.owner === undefined ? {} : { owner: p.owner }) },
+    {
+      version: p.version,
+      digest: p.digest,
+      runtime: p.runtime,
+      origin: p.origin,
+      fetched_from: p.fetched_from,
+      ...(p.owner === undefined ? {} : { owner: p.owner }),
+    },
   ]);
   return { lock_version: 1, scopes: byName(lock.scopes), artifacts: byName(Object.fromEntries(pins)) };
 }
@@ -83,9 +100,13 @@ async function hold(capsuleDir: string): Promise<() => Promise<void>> {
       return () => rm(file, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LockError(lockFileOf(capsuleDir), `cannot be written: ${(error as Error).message}`);
-      const age = await stat(file).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await stat(file).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > HOLD_STALE_MS) await rm(file, { force: true });
-      else if (Date.now() > until) throw new LockError(lockFileOf(capsuleDir), `another writer has held ${LOCK_HOLD_FILE} for more than ${HOLD_WAIT_MS / 1000} s`);
+      else if (Date.now() > until)
+        throw new LockError(lockFileOf(capsuleDir), `another writer has held ${LOCK_HOLD_FILE} for more than ${HOLD_WAIT_MS / 1000} s`);
       else await sleep(50);
     }
   }

@@ -119,7 +119,6 @@ export class StoreFolder implements Place {
     }
     return out;
   }
-
 }
 
 /** The digest a store at `root` records for one version, or null when it holds none (mur publish never changes a published version). */

@@ -100,6 +100,11 @@ export class RequestGate {
   }
 
   private refuse(body: HttpRefusalBody, challenge: string): GateVerdict {
-    return { ok: false, status: refusalStatus(body.error), headers: { 'content-type': 'application/json', 'www-authenticate': challenge }, body: encodeRefusalBody(body) };
+    return {
+      ok: false,
+      status: refusalStatus(body.error),
+      headers: { 'content-type': 'application/json', 'www-authenticate': challenge },
+      body: encodeRefusalBody(body),
+    };
   }
 }

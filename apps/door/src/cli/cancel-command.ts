@@ -1,7 +1,18 @@
 import { parseArgs } from 'node:util';
 import { isA2AError } from '@murmur/client';
 import { listSessions, type SessionEntry } from '../session/session-registry.js';
-import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, residueOf, statePiece, statusText, tokenFor } from './client-command-support.js';
+import {
+  clientFor,
+  type CommandIo,
+  DoorFailure,
+  inPlainWords,
+  withUsage,
+  residueLine,
+  residueOf,
+  statePiece,
+  statusText,
+  tokenFor,
+} from './client-command-support.js';
 import { UsageError } from './usage-error.js';
 import { findSession } from './session-lookup.js';
 
@@ -26,7 +37,8 @@ async function sessionHolding(taskId: string, token: string | undefined): Promis
         await clientFor(session.url, tokenFor(session, token)).getTask(taskId, { signal: AbortSignal.timeout(PROBE_TIMEOUT_MS), maxRetries: 0 });
         return session;
       } catch (error) {
-        if (!isA2AError(error, 'TaskNotFound')) unreachable.push(`  ${session.sessionId}: ${inPlainWords(error, { url: session.url, label: session.sessionId })}`);
+        if (!isA2AError(error, 'TaskNotFound'))
+          unreachable.push(`  ${session.sessionId}: ${inPlainWords(error, { url: session.url, label: session.sessionId })}`);
         return null;
       }
     }),
@@ -41,7 +53,9 @@ async function sessionHolding(taskId: string, token: string | undefined): Promis
 
 /** mur cancel: CancelTask, then the task's final state and each residue item (seed 000, "Residue items"). */
 export async function cancel(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsage(CANCEL_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { session: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' } } }));
+  const { values, positionals } = withUsage(CANCEL_USAGE, () =>
+    parseArgs({ args: argv, allowPositionals: true, options: { session: { type: 'string' }, token: { type: 'string' }, json: { type: 'boolean' } } }),
+  );
   if (positionals.length !== 1) throw new UsageError(`mur cancel takes one task id\n${CANCEL_USAGE}`);
   const taskId = positionals[0];
   if (taskId.trim() === '') throw new UsageError(`mur cancel takes a task id such as tsk_0199…\n${CANCEL_USAGE}`);

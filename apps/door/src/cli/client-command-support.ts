@@ -6,7 +6,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type A2AError, errorKind, type HttpRefusalError, MurmurClient, type MurmurClientOptions } from '@murmur/client';
-import { type AgentCard, ARTIFACT_ID, CAPSULE_EXTENSION_URI, HTTP_REFUSALS, MURMUR_STATE_WORD, messageText, type ResidueItem, type Task, type TaskState } from '@murmur/protocol';
+import {
+  type AgentCard,
+  ARTIFACT_ID,
+  CAPSULE_EXTENSION_URI,
+  HTTP_REFUSALS,
+  MURMUR_STATE_WORD,
+  messageText,
+  type ResidueItem,
+  type Task,
+  type TaskState,
+} from '@murmur/protocol';
 import { readTokens, TOKENS_FILE } from '../auth/tokens.js';
 import type { SessionEntry } from '../session/session-registry.js';
 import { OPERATOR_PRINCIPAL } from '../auth/caller.js';

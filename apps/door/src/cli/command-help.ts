@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs';
  */
 const USAGES: Record<string, (args: readonly string[]) => Promise<string>> = {
   run: async (args) =>
-    args.some((a) => a === '--roster' || a.startsWith('--roster=')) ? (await import('./formation-supervisor.js')).ROSTER_USAGE : (await import('./run-command.js')).RUN_USAGE,
+    args.some((a) => a === '--roster' || a.startsWith('--roster='))
+      ? (await import('./formation-supervisor.js')).ROSTER_USAGE
+      : (await import('./run-command.js')).RUN_USAGE,
   demo: async () => (await import('./demo-command.js')).DEMO_USAGE,
   console: async () => (await import('./console-command.js')).CONSOLE_USAGE,
   token: async () => (await import('./token-command.js')).TOKEN_USAGE,

@@ -11,7 +11,7 @@ async function flagsByCommand(): Promise<Map<string, string[]>> {
   for (const command of COMMANDS) {
     const usage = (await usageOf(command, [])) ?? '';
     const found = new Set(usage.match(/--[a-z][a-z-]*/g) ?? []);
-    if (command === 'run') for (const flag of (await usageOf('run', ['--roster'])) ?.match(/--[a-z][a-z-]*/g) ?? []) found.add(flag);
+    if (command === 'run') for (const flag of (await usageOf('run', ['--roster']))?.match(/--[a-z][a-z-]*/g) ?? []) found.add(flag);
     flags.set(command, [...found, '--help']);
   }
   return flags;

@@ -27,7 +27,8 @@ function readPositionals(positionals: string[]): { session: string | undefined; 
   const change = (word: string, value: string | undefined) => {
     const setting = Object.hasOwn(SETTING_WORDS, word) ? SETTING_WORDS[word] : undefined;
     if (setting === undefined) throw new UsageError(`mur control changes driver (inference.driver), not ${JSON.stringify(word)}\n${CONTROL_USAGE}`);
-    if (value === undefined || value.trim() === '') throw new UsageError(`mur control ${word} takes a choice name, such as mur control ${word} fast\n${CONTROL_USAGE}`);
+    if (value === undefined || value.trim() === '')
+      throw new UsageError(`mur control ${word} takes a choice name, such as mur control ${word} fast\n${CONTROL_USAGE}`);
     return { setting, value };
   };
   if (positionals.length > 3) throw new UsageError(`mur control takes at most a session, a setting and a value\n${CONTROL_USAGE}`);
@@ -63,7 +64,12 @@ export async function control(argv: string[], io: CommandIo): Promise<number> {
       signal: AbortSignal.timeout(CONTROL_TIMEOUT_MS),
     });
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : error instanceof Error && error.name === 'TimeoutError' ? ' in time' : '';
+    const cause =
+      error instanceof Error && error.cause instanceof Error
+        ? `: ${error.cause.message}`
+        : error instanceof Error && error.name === 'TimeoutError'
+          ? ' in time'
+          : '';
     throw new DoorFailure(`no answer from ${session.url} (${session.sessionId})${cause}`);
   }
   const text = await response.text();

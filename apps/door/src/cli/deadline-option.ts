@@ -16,6 +16,7 @@ export function parseDeadline(text: string, nowMs: number): number {
     return nowMs + ms;
   }
   const at = parseTimestampCeilMs(text);
-  if (at === null) throw new UsageError(`--deadline takes an RFC 3339 timestamp such as 2026-10-20T14:00:00Z or a duration such as 90s, 30m or 1h30m, not '${text}'`);
+  if (at === null)
+    throw new UsageError(`--deadline takes an RFC 3339 timestamp such as 2026-10-20T14:00:00Z or a duration such as 90s, 30m or 1h30m, not '${text}'`);
   return at;
 }

@@ -24,7 +24,12 @@ const STATUS_OF: Partial<Record<TaskState, DelegationStatus>> = {
 /** What the child's task ended with: its answer when it completed, else its status message. */
 export function completionData(delegationId: string, row: TaskRow): CompletionData {
   if (row.state === 'TASK_STATE_INPUT_REQUIRED') {
-    return { delegation_id: delegationId, task_id: row.id, status: 'failed', output: `the sub-capsule asked for input, which a delegation cannot give: ${row.statusText ?? ''}` };
+    return {
+      delegation_id: delegationId,
+      task_id: row.id,
+      status: 'failed',
+      output: `the sub-capsule asked for input, which a delegation cannot give: ${row.statusText ?? ''}`,
+    };
   }
   const status = STATUS_OF[row.state] ?? 'failed';
   return { delegation_id: delegationId, task_id: row.id, status, output: (status === 'completed' ? row.response : row.statusText) ?? '' };
@@ -46,7 +51,10 @@ async function postCompletion(order: DelegateOrder, data: CompletionData, tracin
     // Ends by its own timeout whatever the collector does (egress/outbound-request.ts).
     await boundedRequest(
       (signal) =>
-        client.sendMessage({ message: { messageId: `msg_${order.delegationId}_completion`, role: 'ROLE_USER', parts: [{ data: { ...data }, mediaType: 'application/json' }] } }, { signal }),
+        client.sendMessage(
+          { message: { messageId: `msg_${order.delegationId}_completion`, role: 'ROLE_USER', parts: [{ data: { ...data }, mediaType: 'application/json' }] } },
+          { signal },
+        ),
       { timeoutMs: POST_TIMEOUT_MS },
     );
     return null;
@@ -67,7 +75,8 @@ export async function runDelegationChild(argv: string[]): Promise<number> {
     options: { delegation: { type: 'boolean' }, records: { type: 'string' }, deadline: { type: 'string' } },
   });
   const send = process.send?.bind(process);
-  if (!send || positionals.length !== 1 || values.records === undefined) throw new UsageError('mur run --delegation is started by a delegating session, with an IPC channel');
+  if (!send || positionals.length !== 1 || values.records === undefined)
+    throw new UsageError('mur run --delegation is started by a delegating session, with an IPC channel');
   const tell = (message: ChildToParent) => send(message);
   const deadlineMs = values.deadline === undefined ? undefined : Date.parse(values.deadline);
   const session = stageSession({ dir: positionals[0]!, settings: doorSettings(), host: '127.0.0.1', port: 0, deadlineMs, recordsDir: values.records });
@@ -90,7 +99,13 @@ export async function runDelegationChild(argv: string[]): Promise<number> {
         const row = await door.settled(task.id);
         const data = completionData(message.delegationId, row);
         const error = await postCompletion(message, data, door.tracing);
-        door.trace.write('delegation_completion', { delegation_id: message.delegationId, task_id: task.id, status: data.status, delivered: error === null, delivery_error: error });
+        door.trace.write('delegation_completion', {
+          delegation_id: message.delegationId,
+          task_id: task.id,
+          status: data.status,
+          delivered: error === null,
+          delivery_error: error,
+        });
         tell({ kind: 'posted', delivered: error === null, error });
       })()
         .catch((error: unknown) => tell({ kind: 'failed', message: (error as Error).message }))

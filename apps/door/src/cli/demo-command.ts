@@ -93,7 +93,9 @@ export async function demo(argv: string[]): Promise<number> {
   if (existsSync(path.join(secure.door.recordsDir, TOKENS_FILE))) {
     say(`secure asks for a token: npx mur token ${secure.sessionId} prints them`);
   }
-  say(`\nThe doors stay up. Try:\n  curl -s -X POST ${url}/ -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \\\n    -d '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}'\nCtrl-C stops everything.`);
+  say(
+    `\nThe doors stay up. Try:\n  curl -s -X POST ${url}/ -H 'Content-Type: application/json' -H 'A2A-Version: 1.0' \\\n    -d '{"jsonrpc":"2.0","id":1,"method":"ListTasks","params":{}}'\nCtrl-C stops everything.`,
+  );
   await signaled;
   await Promise.all(stops.map((stop) => stop()));
   return 0;

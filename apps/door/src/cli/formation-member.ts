@@ -19,7 +19,13 @@ import { manageMemoryWhileServing } from '../memory/serving-memory.js';
 export async function runMember(argv: string[], warn: (line: string) => void): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { roster: { type: 'string' }, member: { type: 'string' }, deadline: { type: 'string' }, supervisor: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } },
+    options: {
+      roster: { type: 'string' },
+      member: { type: 'string' },
+      deadline: { type: 'string' },
+      supervisor: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+    },
   });
   const send = process.send?.bind(process);
   if (!send) throw new UsageError('mur run --member is started by mur run --roster, with an IPC channel; run the roster instead');
@@ -30,11 +36,24 @@ export async function runMember(argv: string[], warn: (line: string) => void): P
   const deadlineMs = values.deadline === undefined ? undefined : Date.parse(values.deadline);
   const warning = egressWarning(me.name, me.callees, me.loaded.manifest.capabilities.network.allow);
   if (warning) warn(warning);
-  const seat = new FormationSeat(roster.name, me.name, me.callees, me.callers, roster.members.map((m) => m.name));
+  const seat = new FormationSeat(
+    roster.name,
+    me.name,
+    me.callees,
+    me.callers,
+    roster.members.map((m) => m.name),
+  );
   const session = stageSession({ dir: me.loaded.dir, settings, host: values.host!, port: 0, deadlineMs, formation: seat });
   const door = await startDoor(session);
   manageMemoryWhileServing();
-  register(entryOf(session, door.url, { name: roster.name, member: me.name, entry: roster.entry === me.name, supervisorPid: Number(values.supervisor ?? process.ppid) }));
+  register(
+    entryOf(session, door.url, {
+      name: roster.name,
+      member: me.name,
+      entry: roster.entry === me.name,
+      supervisorPid: Number(values.supervisor ?? process.ppid),
+    }),
+  );
   const tell = (message: MemberToSupervisor) => send(message);
   let stopping: Promise<void> | null = null;
   let stopped = () => {};

@@ -60,7 +60,12 @@ export async function superviseFormation(argv: string[], out: (line: string) => 
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { roster: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, task: { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      roster: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      task: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
   });
   if (positionals.length > 0) throw new UsageError(`mur run --roster takes no capsule folder: the roster names them\n${ROSTER_USAGE}`);
   const roster = loadRoster(values.roster!, doorSettings());
@@ -73,7 +78,11 @@ export async function superviseFormation(argv: string[], out: (line: string) => 
     if (deadlineMs !== null) args.push('--deadline', new Date(deadlineMs).toISOString());
     const child = fork(process.argv[1], args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     child.stderr!.on('data', (chunk: Buffer) => {
-      for (const line of chunk.toString().split('\n').filter((l) => l !== '')) warn(`${m.name}: ${line.replace(/^mur: /, '')}`);
+      for (const line of chunk
+        .toString()
+        .split('\n')
+        .filter((l) => l !== ''))
+        warn(`${m.name}: ${line.replace(/^mur: /, '')}`);
     });
     return { name: m.name, child, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
   });
@@ -160,7 +169,13 @@ function formationEntry(roster: Roster, members: Member[]): FormationEntry {
 }
 
 function announce(roster: Roster, members: Member[], placed: FormationEntry, taskId: string | null, json: boolean, out: (line: string) => void): void {
-  const rows = members.map((m) => ({ member: m.name, sessionId: m.announced!.sessionId, url: m.announced!.url, pid: m.announced!.pid, recordsDir: m.announced!.recordsDir }));
+  const rows = members.map((m) => ({
+    member: m.name,
+    sessionId: m.announced!.sessionId,
+    url: m.announced!.url,
+    pid: m.announced!.pid,
+    recordsDir: m.announced!.recordsDir,
+  }));
   registerFormation(placed);
   if (json) {
     out(JSON.stringify({ formation: roster.name, pid: process.pid, entry: roster.entry, members: rows, launchTaskId: taskId }));

@@ -34,7 +34,8 @@ export function pack(argv: string[]): Promise<number> {
     const packed = await packChecked(path.resolve(positionals[0]!));
     const out = path.resolve(values.out ?? `${packed.name.replace('/', '-')}-${packed.version}.tgz`);
     await writeFile(out, packed.archive, { mode: 0o644 });
-    if (values.json) printOut(JSON.stringify({ artifact: packed.name, version: packed.version, archive: out, digest: packed.digest, bytes: packed.archive.length }));
+    if (values.json)
+      printOut(JSON.stringify({ artifact: packed.name, version: packed.version, archive: out, digest: packed.digest, bytes: packed.archive.length }));
     else printOut(`packed ${packed.name} ${packed.version} into ${out}\ndigest ${packed.digest}`);
     return 0;
   });

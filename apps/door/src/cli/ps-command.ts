@@ -55,12 +55,22 @@ function table(rows: PsRow[], formations: readonly FormationOrder[]): Line[] {
   const cells = lines.map((l) =>
     l.kind === 'formation'
       ? null
-      : [nameCell(l.row, l.prefix), l.row.version, l.row.url, l.row.sessionId, String(l.row.pid), l.row.reachable ? 'reachable' : `unreachable: ${l.row.reason}`],
+      : [
+          nameCell(l.row, l.prefix),
+          l.row.version,
+          l.row.url,
+          l.row.sessionId,
+          String(l.row.pid),
+          l.row.reachable ? 'reachable' : `unreachable: ${l.row.reason}`,
+        ],
   );
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c === null ? 0 : c[i].length))));
   const line = (c: string[]) => c.map((cell, i) => (i === c.length - 1 ? cell : cell.padEnd(widths[i]))).join('  ');
   // A session's STATE, painted: reachable or not (docs/cli.md, "Colour").
-  const sessionLine = (c: string[], reachable: boolean): Line => [`${line([...c.slice(0, -1), ''])}`, { text: c[c.length - 1]!, tone: reachable ? 'good' : 'bad' }];
+  const sessionLine = (c: string[], reachable: boolean): Line => [
+    `${line([...c.slice(0, -1), ''])}`,
+    { text: c[c.length - 1]!, tone: reachable ? 'good' : 'bad' },
+  ];
   // A formation's own line, above its members: its name, size, entry and supervisor.
   const formationLine = (l: Extract<(typeof lines)[number], { kind: 'formation' }>) =>
     `formation ${l.name}: ${l.members} member${l.members === 1 ? '' : 's'}${l.entry === null ? '' : `, entry ${l.entry}`}${l.supervisorPid === null ? '' : `, supervisor pid ${l.supervisorPid}`}`;
@@ -69,9 +79,7 @@ function table(rows: PsRow[], formations: readonly FormationOrder[]): Line[] {
 
 /** The running formations' member order, from the supervisors' records. */
 function formationOrders(formations: ReturnType<typeof listFormations>): FormationOrder[] {
-  return formations
-    .filter((f) => !f.stale)
-    .map((f) => ({ name: f.name, pid: f.pid, entry: f.entry, members: f.members.map((m) => m.member) }));
+  return formations.filter((f) => !f.stale).map((f) => ({ name: f.name, pid: f.pid, entry: f.entry, members: f.members.map((m) => m.member) }));
 }
 
 /**
@@ -81,12 +89,16 @@ function formationOrders(formations: ReturnType<typeof listFormations>): Formati
  * is kept.
  */
 export async function ps(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsage(PS_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } }));
+  const { values, positionals } = withUsage(PS_USAGE, () =>
+    parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false } } }),
+  );
   if (positionals.length > 0) throw new UsageError(`mur ps takes no arguments\n${PS_USAGE}`);
   const sessions = listSessions();
   const registered = listFormations();
   const pruned = new Set(pruneStale(undefined, { sessions, formations: registered }).sessions.map((s) => s.sessionId));
-  const probed = (await Promise.all(sessions.map(probe))).map((r) => (pruned.has(r.sessionId) ? { ...r, reason: `${r.reason}: removed from the registry` } : r));
+  const probed = (await Promise.all(sessions.map(probe))).map((r) =>
+    pruned.has(r.sessionId) ? { ...r, reason: `${r.reason}: removed from the registry` } : r,
+  );
   const formations = formationOrders(registered);
   // Tree order: a formation's members together in roster order, each delegated sub-capsule after its parent.
   const rows = psTree(probed, formations).flatMap((l) => (l.kind === 'session' ? [l.row] : []));

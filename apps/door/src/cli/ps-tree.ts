@@ -18,7 +18,9 @@ export interface FormationOrder {
   members: readonly string[];
 }
 
-export type TreeLine<R> = { kind: 'formation'; name: string; members: number; entry: string | null; supervisorPid: number | null } | { kind: 'session'; row: R; prefix: string };
+export type TreeLine<R> =
+  | { kind: 'formation'; name: string; members: number; entry: string | null; supervisorPid: number | null }
+  | { kind: 'session'; row: R; prefix: string };
 
 /**
  * The rows in tree order, each with the prefix its NAME cell carries (`├─ `, `└─ `, `│  `), and one line per formation
@@ -61,7 +63,9 @@ export function psTree<R extends TreeRow>(rows: readonly R[], formations: readon
       const at = order?.members.indexOf(r.formation!.member) ?? -1;
       return at < 0 ? Number.MAX_SAFE_INTEGER : at;
     };
-    const members = rows.filter((r) => !isChild(r) && r.formation?.name === name).sort((a, b) => rank(a) - rank(b) || a.formation!.member.localeCompare(b.formation!.member));
+    const members = rows
+      .filter((r) => !isChild(r) && r.formation?.name === name)
+      .sort((a, b) => rank(a) - rank(b) || a.formation!.member.localeCompare(b.formation!.member));
     const entry = members.find((m) => m.formation?.entry)?.formation?.member ?? order?.entry ?? null;
     lines.push({ kind: 'formation', name, members: members.length, entry, supervisorPid: order?.pid ?? null });
     members.forEach((member, i) => {

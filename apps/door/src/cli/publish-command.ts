@@ -15,7 +15,8 @@ import { packChecked } from './pack-command.js';
 import { printOut } from './terminal-lines.js';
 import { UsageError } from './usage-error.js';
 
-export const PUBLISH_USAGE = 'usage: mur publish ARCHIVE|DIR [--store project|global|PATH] [--capsule DIR] [--json]   write a checked artifact and its record into a store';
+export const PUBLISH_USAGE =
+  'usage: mur publish ARCHIVE|DIR [--store project|global|PATH] [--capsule DIR] [--json]   write a checked artifact and its record into a store';
 
 /** The WIT level a WASM tool's component was built for, as its own WIT says (docs/artifacts.md): what a record's `wit` holds. */
 async function builtLevel(wasm: WasmHost, artifact: ArtifactFolder, digest: string): Promise<string> {
@@ -23,12 +24,14 @@ async function builtLevel(wasm: WasmHost, artifact: ArtifactFolder, digest: stri
   try {
     wit = (await wasm.prepare(digest, artifact.entryFile)).wit;
   } catch (error) {
-    if (error instanceof ComponentUnprepared) throw new ArchiveRefusal(`${artifact.manifest.name} ${artifact.manifest.version}'s component cannot be read: ${error.message}`);
+    if (error instanceof ComponentUnprepared)
+      throw new ArchiveRefusal(`${artifact.manifest.name} ${artifact.manifest.version}'s component cannot be read: ${error.message}`);
     throw error;
   }
   const fit = witFit(wit);
   if (fit.fits) return WIT_LEVEL;
-  if (fit.level === null) throw new ArchiveRefusal(`${artifact.manifest.name} ${artifact.manifest.version} is built for no WIT level this mur knows (${fit.why})`);
+  if (fit.level === null)
+    throw new ArchiveRefusal(`${artifact.manifest.name} ${artifact.manifest.version} is built for no WIT level this mur knows (${fit.why})`);
   return fit.level;
 }
 
@@ -42,7 +45,11 @@ async function archiveOf(input: string): Promise<Buffer> {
 /** mur publish (docs/artifacts.md, "The operators' commands"). */
 export function publish(argv: string[]): Promise<number> {
   const { values, positionals } = withUsage(PUBLISH_USAGE, () =>
-    parseArgs({ args: argv, allowPositionals: true, options: { store: { type: 'string', default: 'project' }, capsule: { type: 'string' }, json: { type: 'boolean', default: false } } }),
+    parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { store: { type: 'string', default: 'project' }, capsule: { type: 'string' }, json: { type: 'boolean', default: false } },
+    }),
   );
   if (positionals.length !== 1) throw new UsageError(PUBLISH_USAGE);
   const store = values.store;
@@ -59,7 +66,9 @@ export function publish(argv: string[]): Promise<number> {
     });
     const published = await publishedDigest(root, manifest.name, manifest.version);
     if (published !== null && published !== digest) {
-      throw new ArchiveRefusal(`${label} already holds ${manifest.name} ${manifest.version} as ${published}: a published version never changes; publish a new version`);
+      throw new ArchiveRefusal(
+        `${label} already holds ${manifest.name} ${manifest.version} as ${published}: a published version never changes; publish a new version`,
+      );
     }
     const file = await writeToStore(root, manifest.name, manifest.version, archive, storeRecordText(manifest, digest, wit));
     if (values.json) printOut(JSON.stringify({ artifact: manifest.name, version: manifest.version, digest, store: root, archive: file, wit }));

@@ -6,11 +6,13 @@ import { withUsage } from './client-command-support.js';
 import { printOut } from './terminal-lines.js';
 import { UsageError } from './usage-error.js';
 
-export const REMOVE_USAGE = 'usage: mur remove NAME [--capsule DIR] [--json]   remove an artifact\'s pin from murmur.lock, whatever its origin';
+export const REMOVE_USAGE = "usage: mur remove NAME [--capsule DIR] [--json]   remove an artifact's pin from murmur.lock, whatever its origin";
 
 /** mur remove: the operator's removal of a pin, whoever made it (docs/artifacts.md). */
 export function remove(argv: string[]): Promise<number> {
-  const { values, positionals } = withUsage(REMOVE_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { capsule: { type: 'string' }, json: { type: 'boolean', default: false } } }));
+  const { values, positionals } = withUsage(REMOVE_USAGE, () =>
+    parseArgs({ args: argv, allowPositionals: true, options: { capsule: { type: 'string' }, json: { type: 'boolean', default: false } } }),
+  );
   if (positionals.length !== 1 || !FULL_NAME.test(positionals[0]!)) throw new UsageError(REMOVE_USAGE);
   const name = positionals[0]!;
   const capsuleDir = capsuleDirOf(values.capsule);

@@ -111,7 +111,8 @@ export function atTime(ms: number, run: () => void): void {
  * or environment setting: every ConfigError; a bad flag), 1 for anything else.
  */
 export function describeLaunchError(error: unknown): { message: string; code: number } {
-  if (error instanceof ConfigError || error instanceof StagingError || error instanceof UsageError || error instanceof ConsoleNotBuiltError) return { message: error.message, code: 2 };
+  if (error instanceof ConfigError || error instanceof StagingError || error instanceof UsageError || error instanceof ConsoleNotBuiltError)
+    return { message: error.message, code: 2 };
   const e = error as NodeJS.ErrnoException;
   if (e.code === 'EADDRINUSE') return { message: `the port is already in use: ${e.message}`, code: 1 };
   if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || e.code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return { message: `${e.message}\n${RUN_USAGE}`, code: 2 };

@@ -10,7 +10,9 @@ export function findSession(named: string | undefined): SessionEntry {
   if (named === undefined) {
     if (running.length === 1) return running[0];
     if (running.length === 0) throw new UsageError('no session is running on this host (mur run starts one)');
-    throw new UsageError(`${running.length} sessions are running; name one:\n${running.map((s) => `  ${s.sessionId}  ${s.name} ${s.version}  ${s.url}`).join('\n')}`);
+    throw new UsageError(
+      `${running.length} sessions are running; name one:\n${running.map((s) => `  ${s.sessionId}  ${s.name} ${s.version}  ${s.url}`).join('\n')}`,
+    );
   }
   const matches = running.filter((s) => s.sessionId === named || s.url === named || s.url === `http://${named}` || s.sessionId.startsWith(named));
   if (matches.length === 1) return matches[0];

@@ -33,7 +33,9 @@ async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
  * no answer, a card without supportedInterfaces, a card naming another session — is refused and not signalled.
  */
 export async function stop(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsage(STOP_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { token: { type: 'string' }, json: { type: 'boolean' } } }));
+  const { values, positionals } = withUsage(STOP_USAGE, () =>
+    parseArgs({ args: argv, allowPositionals: true, options: { token: { type: 'string' }, json: { type: 'boolean' } } }),
+  );
   if (positionals.length > 1) throw new UsageError(`mur stop takes one session, not ${positionals.length}\n${STOP_USAGE}`);
   const formation = positionals[0] === undefined ? undefined : listFormations().find((f) => !f.stale && f.name === positionals[0]);
   if (formation) return stopFormation(formation, values.json === true, io);
@@ -71,7 +73,8 @@ export async function stop(argv: string[], io: CommandIo): Promise<number> {
   if (!(await waitForExit(session.pid, STOP_WAIT_MS))) {
     throw new DoorFailure(`${who} has not exited ${STOP_WAIT_MS / 1000} s after SIGTERM; it may still be closing`);
   }
-  if (values.json) io.out(JSON.stringify({ sessionId: session.sessionId, pid: session.pid, canceled: result.canceled, residue: result.residue, stopped: true }));
+  if (values.json)
+    io.out(JSON.stringify({ sessionId: session.sessionId, pid: session.pid, canceled: result.canceled, residue: result.residue, stopped: true }));
   else io.out(`stopped ${who}`);
   return 0;
 }

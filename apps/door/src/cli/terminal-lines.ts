@@ -45,4 +45,3 @@ export const printErr = (line: Line): void => void process.stderr.write(`${rende
 
 /** The last line of a failed command, written before the process exits with `code` (a piped stderr is written asynchronously). */
 export const failWith = (line: string, code: number): void => void process.stderr.write(`${escapeControlCharacters(line)}\n`, () => process.exit(code));
-

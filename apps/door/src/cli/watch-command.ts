@@ -1,7 +1,18 @@
 import { parseArgs } from 'node:util';
 import { isStreamError } from '@murmur/client';
 import { ARTIFACT_ID, type MurmurFrame, partsText, type ResidueItem, type TaskArtifactUpdateEvent, type TaskStatusUpdateEvent } from '@murmur/protocol';
-import { clientFor, type CommandIo, DoorFailure, inPlainWords, withUsage, residueLine, resolveTarget, statePiece, statusText, tokenFor } from './client-command-support.js';
+import {
+  clientFor,
+  type CommandIo,
+  DoorFailure,
+  inPlainWords,
+  withUsage,
+  residueLine,
+  resolveTarget,
+  statePiece,
+  statusText,
+  tokenFor,
+} from './client-command-support.js';
 import type { Line } from './terminal-lines.js';
 import { UsageError } from './usage-error.js';
 
@@ -115,7 +126,9 @@ class WatchPrinter {
  * it never reconnects, and it sets no heartbeat deadline (a silent capsule is busy, not gone).
  */
 export async function watch(argv: string[], io: CommandIo): Promise<number> {
-  const { values, positionals } = withUsage(WATCH_USAGE, () => parseArgs({ args: argv, allowPositionals: true, options: { token: { type: 'string' }, json: { type: 'boolean' } } }));
+  const { values, positionals } = withUsage(WATCH_USAGE, () =>
+    parseArgs({ args: argv, allowPositionals: true, options: { token: { type: 'string' }, json: { type: 'boolean' } } }),
+  );
   if (positionals.length > 1) throw new UsageError(`mur watch takes one session or address, not ${positionals.length}\n${WATCH_USAGE}`);
   const target = resolveTarget(positionals[0]);
   const client = clientFor(target.url, tokenFor(target.session, values.token), { reconnect: false, heartbeatTimeoutMs: 0 });

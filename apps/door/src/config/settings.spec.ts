@@ -104,18 +104,35 @@ test('every bad value is refused at once, in table order, naming the variable, i
     assert.equal(error.source, 'the environment');
     assert.deepEqual(
       error.problems.map((p) => p.path),
-      ['MURMUR_HOME', 'MURMUR_HEARTBEAT_MS', 'MURMUR_PEER_FETCH_MAX_BYTES', 'MURMUR_DELEGATION_TIMEOUT_SECS', 'OTEL_SDK_DISABLED', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', 'OTEL_EXPORTER_OTLP_TIMEOUT', 'OTEL_EXPORTER_OTLP_COMPRESSION', 'OTEL_RESOURCE_ATTRIBUTES'],
+      [
+        'MURMUR_HOME',
+        'MURMUR_HEARTBEAT_MS',
+        'MURMUR_PEER_FETCH_MAX_BYTES',
+        'MURMUR_DELEGATION_TIMEOUT_SECS',
+        'OTEL_SDK_DISABLED',
+        'OTEL_EXPORTER_OTLP_ENDPOINT',
+        'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT',
+        'OTEL_EXPORTER_OTLP_TIMEOUT',
+        'OTEL_EXPORTER_OTLP_COMPRESSION',
+        'OTEL_RESOURCE_ATTRIBUTES',
+      ],
     );
   }
 });
 
 test('a sensitive value is never printed, not even in part', () => {
   const secret = 'Authorization Bearer sk-live-0123456789';
-  assert.throws(() => readSettings({ OTEL_EXPORTER_OTLP_HEADERS: secret }), (error: Error) => {
-    assert.equal(error.message, 'the environment:\n  OTEL_EXPORTER_OTLP_HEADERS: found a value that is not shown (sensitive); allowed: comma-separated key=value pairs');
-    for (const part of secret.split(' ')) assert.ok(!error.message.includes(part), part);
-    return true;
-  });
+  assert.throws(
+    () => readSettings({ OTEL_EXPORTER_OTLP_HEADERS: secret }),
+    (error: Error) => {
+      assert.equal(
+        error.message,
+        'the environment:\n  OTEL_EXPORTER_OTLP_HEADERS: found a value that is not shown (sensitive); allowed: comma-separated key=value pairs',
+      );
+      for (const part of secret.split(' ')) assert.ok(!error.message.includes(part), part);
+      return true;
+    },
+  );
   assert.deepEqual(
     Object.values(SETTINGS)
       .filter((row) => row.sensitive)

@@ -74,7 +74,8 @@ const keyValueList = (raw: string): string | undefined =>
 export const SETTINGS = {
   home: setting<string>({
     name: 'MURMUR_HOME',
-    description: "Where sessions keep what outlives a process: `records/` (each session's store, trace, logs and workdir), and `sessions/` and `formations/`, the registry `mur ps` and the console read",
+    description:
+      "Where sessions keep what outlives a process: `records/` (each session's store, trace, logs and workdir), and `sessions/` and `formations/`, the registry `mur ps` and the console read",
     sensitive: false,
     readBy: 'door',
     allowed: 'an absolute path',
@@ -136,7 +137,8 @@ export const SETTINGS = {
   }),
   harnessDir: setting<string>({
     name: 'MURMUR_HARNESS_DIR',
-    description: 'Where the harnesses of `inference.transport: process` (Claude Code, Codex) are installed, one folder a harness and version ([harness.md](harness.md#installing-the-harnesses))',
+    description:
+      'Where the harnesses of `inference.transport: process` (Claude Code, Codex) are installed, one folder a harness and version ([harness.md](harness.md#installing-the-harnesses))',
     sensitive: false,
     readBy: 'door',
     allowed: 'an absolute path',
@@ -216,7 +218,7 @@ export const SETTINGS = {
   }),
   otelResourceAttributes: setting<string | null>({
     name: 'OTEL_RESOURCE_ATTRIBUTES',
-    description: 'More resource attributes of the spans, over the door\'s own',
+    description: "More resource attributes of the spans, over the door's own",
     sensitive: false,
     readBy: 'sdk',
     allowed: 'comma-separated key=value pairs',

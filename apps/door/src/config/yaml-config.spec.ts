@@ -22,7 +22,9 @@ const schema = z.strictObject({
   flag: z.boolean().default(false),
   nested: z.strictObject({ deep: z.strictObject({ leaf: z.literal('http').default('http') }).prefault({}) }).prefault({}),
   people: z.record(z.string().regex(/^[a-z]+$/, 'a person: lowercase letters'), z.strictObject({ age: z.number().int().min(0) })).default({}),
-  pick: z.discriminatedUnion('kind', [z.strictObject({ kind: z.literal('a'), a: z.string() }), z.strictObject({ kind: z.literal('b'), b: z.number() })]).optional(),
+  pick: z
+    .discriminatedUnion('kind', [z.strictObject({ kind: z.literal('a'), a: z.string() }), z.strictObject({ kind: z.literal('b'), b: z.number() })])
+    .optional(),
 });
 
 /** The refusal `text` earns, as the reader throws it. */

@@ -15,7 +15,9 @@ export function parseYamlConfig<S extends z.ZodType>(text: string, source: strin
   if (doc.errors.length > 0) throw new Fault(source, `not valid YAML: ${doc.errors[0].message}`);
   const value: unknown = doc.toJS();
   if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
-    throw new Fault(source, [{ path: '(top level)', found: value === null || value === undefined ? 'an empty document' : shown(value), allowed: 'a mapping of keys' }]);
+    throw new Fault(source, [
+      { path: '(top level)', found: value === null || value === undefined ? 'an empty document' : shown(value), allowed: 'a mapping of keys' },
+    ]);
   }
   // Without zod's compiled fast path: a config file is parsed once, and compiling an object schema's fast path (a
   // `new Function` per object schema on its first parse) costs more than it saves (docs/benchmarks.md, issue 39).

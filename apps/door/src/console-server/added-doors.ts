@@ -33,7 +33,9 @@ export function addedDoor(url: string, tokenFile: string | null): AddedDoor {
   let token: string | null = null;
   if (tokenFile !== null) {
     try {
-      token = readFileSync(tokenFile, 'utf8').trim().replace(/^Bearer\s+/i, '');
+      token = readFileSync(tokenFile, 'utf8')
+        .trim()
+        .replace(/^Bearer\s+/i, '');
     } catch (error) {
       throw new AddedDoorError(`--token-file ${tokenFile}: ${(error as Error).message}`);
     }

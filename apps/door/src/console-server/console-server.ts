@@ -19,8 +19,6 @@ function consoleDist(settings: Pick<DoorSettings, 'consoleDist'>): string {
   return settings.consoleDist ?? fileURLToPath(new URL('../../../../console/dist/', import.meta.url));
 }
 
-;
-
 /**
  * `mur console`: the built console, the sessions API and the loopback door proxy (plus any added doors), on one origin;
  * the sessions are those registered and recorded under the settings' MURMUR_HOME.
@@ -56,7 +54,10 @@ export async function startConsoleServer(options: {
   await server.register(fastifyStatic, { root, prefix: '/', index: ['index.html'], cacheControl: false });
   server.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') && !request.url.startsWith(DOOR_PROXY_PREFIX)) {
-      return reply.code(refusalStatus('not_found')).header('content-type', 'application/json').send(encodeRefusalBody(consoleNotFoundRefusal(request.url)));
+      return reply
+        .code(refusalStatus('not_found'))
+        .header('content-type', 'application/json')
+        .send(encodeRefusalBody(consoleNotFoundRefusal(request.url)));
     }
     return reply.sendFile('index.html');
   });

@@ -63,7 +63,14 @@ async function describeFormation(
       // Read light: a tool call's output bears on neither (docs/console.md, "Read through an index, never whole").
       const { records } = await index.light(task);
       for (const call of memberCallsOf(taskId, records)) {
-        calls.push(consoleMemberCall(call, { caller: m.member, callerSessionId: m.sessionId, callerTaskId: taskId, calleeSessionId: sessionOfMember.get(call.member) ?? null }));
+        calls.push(
+          consoleMemberCall(call, {
+            caller: m.member,
+            callerSessionId: m.sessionId,
+            callerTaskId: taskId,
+            calleeSessionId: sessionOfMember.get(call.member) ?? null,
+          }),
+        );
       }
       for (const d of delegationsOf(taskId, records)) delegations.push(consoleDelegation(d, { member: m.member, sessionId: m.sessionId }));
     }
@@ -124,10 +131,19 @@ async function discoveredFormations(added: readonly AddedDoor[], registered: rea
 export function registerFormationsApi(fastify: FastifyInstance, home: string, added: readonly AddedDoor[] = []): void {
   const doors = new MemberDoorRecords(added);
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.url !== CONSOLE_FORMATIONS_PATH && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}?`) && !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}/`)) return;
+    if (
+      request.url !== CONSOLE_FORMATIONS_PATH &&
+      !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}?`) &&
+      !request.url.startsWith(`${CONSOLE_FORMATIONS_PATH}/`)
+    )
+      return;
     const peer = request.socket.remoteAddress ?? '';
     const list = request.method === 'GET' && request.url.split('?')[0] === CONSOLE_FORMATIONS_PATH;
-    if (!isLoopbackHost(peer) && !list) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackPeerRefusal(peer)));
+    if (!isLoopbackHost(peer) && !list)
+      return reply
+        .code(refusalStatus('not_loopback'))
+        .header('content-type', 'application/json')
+        .send(encodeRefusalBody(notLoopbackPeerRefusal(peer)));
   });
 
   fastify.get(CONSOLE_FORMATIONS_PATH, async (request, reply) => {

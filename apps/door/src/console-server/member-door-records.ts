@@ -53,11 +53,19 @@ export class MemberDoorRecords {
    * The calls and delegations a member made as the caller, from its door; null when the door does not answer them (a
    * door older than the delegations in that answer gives none).
    */
-  async calls(doorUrl: string, member: string, sessionOfMember: ReadonlyMap<string, string>): Promise<{ calls: ConsoleMemberCall[]; delegations: ConsoleFormationDelegation[] } | null> {
+  async calls(
+    doorUrl: string,
+    member: string,
+    sessionOfMember: ReadonlyMap<string, string>,
+  ): Promise<{ calls: ConsoleMemberCall[]; delegations: ConsoleFormationDelegation[] } | null> {
     const body = await this.#get<RecordMemberCallsResponse>(doorUrl, RECORD_CALLS_SUFFIX);
     if (body === null || !Array.isArray(body.calls)) return null;
     return {
-      calls: body.calls.map(({ calleeUrl: _, ...call }) => ({ ...call, caller: member, calleeSessionId: sessionOfMember.get(call.callee) ?? call.calleeSessionId })),
+      calls: body.calls.map(({ calleeUrl: _, ...call }) => ({
+        ...call,
+        caller: member,
+        calleeSessionId: sessionOfMember.get(call.callee) ?? call.calleeSessionId,
+      })),
       delegations: (Array.isArray(body.delegations) ? body.delegations : []).map((d) => ({ ...d, member })),
     };
   }
@@ -72,7 +80,13 @@ export class MemberDoorRecords {
   async taskCounts(doorUrl: string, sessionId: string): Promise<Partial<Record<TaskState, number>>> {
     const counts: Partial<Record<TaskState, number>> = {};
     const totals = await Promise.all(
-      TASK_STATES.map(async (state) => [state, (await this.#get<ConsoleTaskSummariesPage>(doorUrl, `/sessions/${encodeURIComponent(sessionId)}/tasks?state=${state}&limit=1`))?.total ?? 0] as const),
+      TASK_STATES.map(
+        async (state) =>
+          [
+            state,
+            (await this.#get<ConsoleTaskSummariesPage>(doorUrl, `/sessions/${encodeURIComponent(sessionId)}/tasks?state=${state}&limit=1`))?.total ?? 0,
+          ] as const,
+      ),
     );
     for (const [state, total] of totals) if (total > 0) counts[state] = total;
     return counts;

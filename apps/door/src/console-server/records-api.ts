@@ -14,13 +14,20 @@ export function registerRecordsApi(fastify: FastifyInstance, home: string): void
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith(`${CONSOLE_RECORDS_BASE}/`)) return;
     const peer = request.socket.remoteAddress ?? '';
-    if (!isLoopbackHost(peer)) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackPeerRefusal(peer)));
+    if (!isLoopbackHost(peer))
+      return reply
+        .code(refusalStatus('not_loopback'))
+        .header('content-type', 'application/json')
+        .send(encodeRefusalBody(notLoopbackPeerRefusal(peer)));
   });
 
   fastify.get(`${CONSOLE_RECORDS_BASE}/*`, async (request, reply) => {
     const target = recordTarget(request.url, CONSOLE_RECORDS_BASE);
     if (target === null) {
-      return reply.code(refusalStatus('not_found')).header('content-type', 'application/json').send(encodeRefusalBody(recordNotFoundRefusal(request.url.split('?')[0])));
+      return reply
+        .code(refusalStatus('not_found'))
+        .header('content-type', 'application/json')
+        .send(encodeRefusalBody(recordNotFoundRefusal(request.url.split('?')[0])));
     }
     return sendRecordAnswer(request, reply, await answerRecordRequest(source, target.rest, target.query, target.shown));
   });

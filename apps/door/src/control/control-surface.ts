@@ -38,9 +38,7 @@ function isJsonContentType(value: string | undefined): boolean {
  * recorded with the token's id.
  */
 export class ControlSurface implements ControlServer {
-  constructor(
-    private readonly deps: { session: SessionContext; gate: ControlGate; drivers: DriverSelection; trace: TraceWriter },
-  ) {}
+  constructor(private readonly deps: { session: SessionContext; gate: ControlGate; drivers: DriverSelection; trace: TraceWriter }) {}
 
   admit(request: FastifyRequest, reply: FastifyReply, pathname: string): FastifyReply | { tokenId: string } {
     const realm = this.deps.session.manifest.name;
@@ -53,7 +51,10 @@ export class ControlSurface implements ControlServer {
     switch (request.method) {
       case 'GET':
       case 'HEAD':
-        return reply.code(200).header('content-type', JSON_TYPE).send(Buffer.from(JSON.stringify(this.settings())));
+        return reply
+          .code(200)
+          .header('content-type', JSON_TYPE)
+          .send(Buffer.from(JSON.stringify(this.settings())));
       case 'POST':
         if (!isJsonContentType(request.headers['content-type'])) return send(reply, invalidControlRequestRefusal('content-type'));
         // One canonical spelling for the body parser, as the door's POST / does.
@@ -87,7 +88,10 @@ export class ControlSurface implements ControlServer {
     const { from, to } = outcome;
     this.deps.trace.write('control_change', { principal: 'operator', token_id: tokenId, setting, from: from.name, to: to.name });
     const answer: ControlChange = { setting: 'inference.driver', from: from.name, to: to.name, message: switchResult(from, to) };
-    return reply.code(200).header('content-type', JSON_TYPE).send(Buffer.from(JSON.stringify(answer)));
+    return reply
+      .code(200)
+      .header('content-type', JSON_TYPE)
+      .send(Buffer.from(JSON.stringify(answer)));
   }
 
   private settings(): ControlSettings {
@@ -109,5 +113,8 @@ export class ControlSurface implements ControlServer {
 }
 
 function send(reply: FastifyReply, body: HttpRefusalBody): FastifyReply {
-  return reply.code(refusalStatus(body.error)).header('content-type', JSON_TYPE).send(Buffer.from(encodeRefusalBody(body)));
+  return reply
+    .code(refusalStatus(body.error))
+    .header('content-type', JSON_TYPE)
+    .send(Buffer.from(encodeRefusalBody(body)));
 }

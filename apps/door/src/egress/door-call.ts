@@ -24,7 +24,12 @@ export interface DoorCall {
  */
 export function doorClient(call: DoorCall): MurmurClient {
   const fetch: FetchLike = (input, init) => globalThis.fetch(input, init);
-  return new MurmurClient(call.url, { ...(call.token == null ? {} : { token: call.token }), headers: call.headers, fetch: call.traced(fetch), retry: { maxRetries: 0 } });
+  return new MurmurClient(call.url, {
+    ...(call.token == null ? {} : { token: call.token }),
+    headers: call.headers,
+    fetch: call.traced(fetch),
+    retry: { maxRetries: 0 },
+  });
 }
 
 /** A task sent on a task's behalf to a peer's door: `x-murmur-task-origin: peer` and the calling task's trust class. */

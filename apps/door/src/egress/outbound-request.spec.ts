@@ -41,7 +41,10 @@ test('a request whose promise ignores its signal still ends by the timer: the ra
 
 test("the caller's signal ends the request with its reason, at once when it has already aborted", async () => {
   const caller = new AbortController();
-  const pending = boundedRequest((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('late')))), { timeoutMs: 10_000, signal: caller.signal });
+  const pending = boundedRequest((signal) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('late')))), {
+    timeoutMs: 10_000,
+    signal: caller.signal,
+  });
   caller.abort(new Error('the task ended'));
   await assert.rejects(pending, /the task ended/);
   let ran = false;
@@ -77,7 +80,10 @@ test('with collections forced while it waits, a bounded fetch still ends at its 
     process.stdout.write(JSON.stringify(ended));
     process.exit(0);
   `;
-  const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 })) as { name: string; ms: number }[];
+  const out = JSON.parse(execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 20_000 })) as {
+    name: string;
+    ms: number;
+  }[];
   assert.equal(out.length, 3);
   for (const e of out) {
     assert.equal(e.name, 'TimeoutError');

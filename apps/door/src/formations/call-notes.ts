@@ -10,7 +10,9 @@ export function busyNote(member: string, callId: string, deadlineSecs: number): 
 
 export function endedNote(member: string, callId: string, status: 'rejected' | 'failed', sentBy: string | null): string {
   const base = `[call-member] Call ${callId} to ${member} ended ${status}, with no answer from ${member}. Do not present an answer of your own as ${member}'s.`;
-  return sentBy === null ? base : `${base} If you have no answer to give without ${member}, call end-without-answer with the reason: the runtime then tells ${sentBy} plainly that you gave none.`;
+  return sentBy === null
+    ? base
+    : `${base} If you have no answer to give without ${member}, call end-without-answer with the reason: the runtime then tells ${sentBy} plainly that you gave none.`;
 }
 
 /** A door's TASK_STATE_REJECTED answer as one sentence (seed 004). */

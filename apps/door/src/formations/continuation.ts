@@ -26,7 +26,10 @@ export function capOutput(text: string): string {
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= OUTPUT_CAP_BYTES) return text;
   // Decoding a cut buffer drops a split character's tail as U+FFFD; trim it so the text ends on a whole character.
-  return `${bytes.subarray(0, OUTPUT_CAP_BYTES).toString('utf8').replace(/\uFFFD+$/, '')}${CUT_MARK}`;
+  return `${bytes
+    .subarray(0, OUTPUT_CAP_BYTES)
+    .toString('utf8')
+    .replace(/\uFFFD+$/, '')}${CUT_MARK}`;
 }
 
 const list = (below: { member: string; status: string }[]) => below.map((b) => `${b.member} (${b.status})`).join(', ');
@@ -45,20 +48,33 @@ export interface ContinuationInput {
 export function continuationText({ answers, latest, sentBy, outcomes = [] }: ContinuationInput): string {
   const blocks = answers.map((a) => {
     const header =
-      a.status === 'completed' ? `[call-member] call ${a.callId} to ${a.member} ended completed:` : `[call-member] call ${a.callId} to ${a.member} ended ${a.status}, with no answer from ${a.member}:`;
+      a.status === 'completed'
+        ? `[call-member] call ${a.callId} to ${a.member} ended completed:`
+        : `[call-member] call ${a.callId} to ${a.member} ended ${a.status}, with no answer from ${a.member}:`;
     return `${header}\n${fenceUntrusted(`member:${a.member}`, capOutput(a.output))}`;
   });
   const lines: string[] = [];
   const missing = latest.filter((c) => c.status !== 'completed');
   if (missing.length > 0) {
-    const named = missing.map((c) => (c.below.length > 0 ? `${c.member} (call ${c.callId}, ${c.status}; further down, no answer came from ${list(c.below)})` : `${c.member} (call ${c.callId}, ${c.status})`));
-    lines.push(`[call-member] No answer came from: ${named.join(', ')}. What you asked of them has not been done by them: do not present an answer of your own as theirs.`);
+    const named = missing.map((c) =>
+      c.below.length > 0
+        ? `${c.member} (call ${c.callId}, ${c.status}; further down, no answer came from ${list(c.below)})`
+        : `${c.member} (call ${c.callId}, ${c.status})`,
+    );
+    lines.push(
+      `[call-member] No answer came from: ${named.join(', ')}. What you asked of them has not been done by them: do not present an answer of your own as theirs.`,
+    );
   }
   const gaps = latest.filter((c) => c.status === 'completed' && c.below.length > 0);
   for (const c of gaps) {
-    lines.push(`[call-member] ${c.member} (call ${c.callId}) answered without an answer from ${list(c.below)}: any part of its answer that stands in for theirs is ${c.member}'s own, not theirs.`);
+    lines.push(
+      `[call-member] ${c.member} (call ${c.callId}) answered without an answer from ${list(c.below)}: any part of its answer that stands in for theirs is ${c.member}'s own, not theirs.`,
+    );
   }
-  const tail = sentBy === null ? '' : ` If you have no answer to give, call end-without-answer with the reason instead: the runtime then tells ${sentBy} plainly that you gave none.`;
+  const tail =
+    sentBy === null
+      ? ''
+      : ` If you have no answer to give, call end-without-answer with the reason instead: the runtime then tells ${sentBy} plainly that you gave none.`;
   if (latest.length === 0) {
     // No member was ever called from this task: only delegations, whose own line ends the message.
     lines.push('[delegate-task] Every delegation this task made has ended, and the outcomes are above. Answer the task with them now.');

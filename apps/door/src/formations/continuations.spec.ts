@@ -18,7 +18,10 @@ test('one message: member answers first, then delegation outcomes, then the runt
 });
 
 test('a delegation that ended otherwise says so, with no outcome', () => {
-  assert.match(outcomeBlock({ ...outcome, status: 'timed_out', output: 'late' }), /^\[delegate-task\] delegation dlg_1 to helper ended timed_out, with no outcome from helper:\n<untrusted-content source=delegation:helper>\nlate\n/);
+  assert.match(
+    outcomeBlock({ ...outcome, status: 'timed_out', output: 'late' }),
+    /^\[delegate-task\] delegation dlg_1 to helper ended timed_out, with no outcome from helper:\n<untrusted-content source=delegation:helper>\nlate\n/,
+  );
 });
 
 test('the continuation waits for both kinds together and records one task_continued', async () => {

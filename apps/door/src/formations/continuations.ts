@@ -24,7 +24,11 @@ export class Continuations implements TaskContinuations {
       this.delegations!.awaitRound(taskId, signal, onStatus),
     ]);
     const answers = input.answers.length;
-    onStatus(answers === 0 ? `continuing with ${outcomes.length} delegation outcome(s)` : `continuing with ${answers} member answer(s) and ${outcomes.length} delegation outcome(s)`);
+    onStatus(
+      answers === 0
+        ? `continuing with ${outcomes.length} delegation outcome(s)`
+        : `continuing with ${answers} member answer(s) and ${outcomes.length} delegation outcome(s)`,
+    );
     this.trace.write('task_continued', { task_id: taskId, answers, delegations: outcomes.length });
     return continuationText({ ...input, outcomes: outcomes.map(outcomeBlock) });
   }

@@ -48,7 +48,11 @@ export async function launchChild(opts: {
   const args = ['run', opts.capsuleDir, '--delegation', '--records', opts.recordsDir, ...(opts.deadline === null ? [] : ['--deadline', opts.deadline])];
   const child = fork(MUR_MAIN, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   child.stderr!.on('data', (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n').filter((l) => l !== '')) opts.stderr(line);
+    for (const line of chunk
+      .toString()
+      .split('\n')
+      .filter((l) => l !== ''))
+      opts.stderr(line);
   });
   try {
     const announced = await next(child, 'announced');

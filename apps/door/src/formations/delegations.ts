@@ -75,7 +75,8 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
   async delegate(capsule: string, text: string, ctx: ToolCallContext): Promise<RuntimeToolAnswer> {
     const { session, trace } = this.deps;
     const entry = session.manifest.capabilities.spawn.allow.find((e) => spawnName(e) === capsule);
-    if (entry === undefined) throw new ToolInputError(`'${capsule}' is not a sub-capsule this capsule may delegate to; capabilities.spawn.allow names ${this.capsules.join(', ')}`);
+    if (entry === undefined)
+      throw new ToolInputError(`'${capsule}' is not a sub-capsule this capsule may delegate to; capabilities.spawn.allow names ${this.capsules.join(', ')}`);
     const id = newId('delegation');
     const hex = id.slice('dlg_'.length, 'dlg_'.length + 16);
     const childWorkdir = path.join(session.recordsDir, 'children', `${capsule}-${hex}`);
@@ -89,7 +90,14 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
       capsuleDir: path.resolve(session.capsuleDir, entry),
       recordsDir: childWorkdir,
       deadline: session.deadline === null ? null : new Date(session.deadline.atMs).toISOString(),
-      order: { delegationId: id, task: text, parentUrl: session.url, parentSession: session.sessionId, token, traceContext: this.deps.traceContext?.traceContextFor(ctx.taskId) ?? null },
+      order: {
+        delegationId: id,
+        task: text,
+        parentUrl: session.url,
+        parentSession: session.sessionId,
+        token,
+        traceContext: this.deps.traceContext?.traceContextFor(ctx.taskId) ?? null,
+      },
       stderr: (line) => this.deps.log(`delegation ${id} (${capsule}): ${line}`),
     }).catch((error: unknown) => {
       // The why names the sub-capsule only: an address or token in it is withheld (seed 004).
@@ -108,13 +116,26 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
       awaited: true,
       outcome: null,
       delivered: false,
-      timer: setTimeout(() => this.end(delegation, 'timed_out', `${capsule} did not finish within ${deadlineSecs}s; it was stopped`, true), deadlineSecs * 1000),
+      timer: setTimeout(
+        () => this.end(delegation, 'timed_out', `${capsule} did not finish within ${deadlineSecs}s; it was stopped`, true),
+        deadlineSecs * 1000,
+      ),
     };
     delegation.timer.unref();
     this.byId.set(id, delegation);
     launched.child.once('exit', () => this.end(delegation, 'lost', `${capsule}'s session ended without posting its outcome`, false));
-    trace.write('delegation_start', { task_id: ctx.taskId, delegation_id: id, capsule, child_session_id: launched.sessionId, child_task_id: launched.taskId, child_workdir: childWorkdir });
-    return { data: JSON.stringify({ delegation_id: id, capsule, status: 'running' }), note: `[delegate-task] ${capsule} holds the task as delegation ${id}. Its outcome reaches you after you end your turn.` };
+    trace.write('delegation_start', {
+      task_id: ctx.taskId,
+      delegation_id: id,
+      capsule,
+      child_session_id: launched.sessionId,
+      child_task_id: launched.taskId,
+      child_workdir: childWorkdir,
+    });
+    return {
+      data: JSON.stringify({ delegation_id: id, capsule, status: 'running' }),
+      note: `[delegate-task] ${capsule} holds the task as delegation ${id}. Its outcome reaches you after you end your turn.`,
+    };
   }
 
   awaits(delegationId: string, caller: Caller): boolean {
@@ -140,7 +161,14 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
   residue(): ResidueItem[] {
     return [...this.byId.values()]
       .filter((d) => d.awaited)
-      .map((d) => ({ kind: 'delegation', delegation_id: d.id, capsule: d.capsule, version: d.version, child_session_id: d.childSessionId, child_workdir: d.childWorkdir }));
+      .map((d) => ({
+        kind: 'delegation',
+        delegation_id: d.id,
+        capsule: d.capsule,
+        version: d.version,
+        child_session_id: d.childSessionId,
+        child_workdir: d.childWorkdir,
+      }));
   }
 
   runningCommandsOf(): undefined {
@@ -194,14 +222,14 @@ export class Delegations implements DelegatePort, CompletionSink, ResidueSource 
   }
 }
 
-
 /** The completion's data part (cli/delegation-child.ts writes it), or null when it holds none this runtime reads. */
 function completionData(params: JsonObject): Pick<CompletionData, 'status' | 'output'> | null {
   const parts = (params.message as { parts?: unknown } | undefined)?.parts;
   if (!Array.isArray(parts)) return null;
   for (const part of parts as { data?: unknown }[]) {
     const data = part?.data as Partial<CompletionData> | undefined;
-    if (data && typeof data.output === 'string' && (DELEGATION_STATUSES as readonly string[]).includes(data.status as string)) return { status: data.status!, output: data.output };
+    if (data && typeof data.output === 'string' && (DELEGATION_STATUSES as readonly string[]).includes(data.status as string))
+      return { status: data.status!, output: data.output };
   }
   return null;
 }

@@ -23,7 +23,17 @@ function fakeClock(jitter: number): Clock & { sleeps: number[] } {
 }
 
 function call(deadlineSecs: number, signal = new AbortController().signal): CallState {
-  return { callId: 'mcl_x', member: 'worker', text: 'do it', deadlineSecs, deadlineMs: deadlineSecs * 1000, signal, memberTaskId: null, offers: 1, offerOnItsWay: null };
+  return {
+    callId: 'mcl_x',
+    member: 'worker',
+    text: 'do it',
+    deadlineSecs,
+    deadlineMs: deadlineSecs * 1000,
+    signal,
+    memberTaskId: null,
+    offers: 1,
+    offerOnItsWay: null,
+  };
 }
 
 const records: { type: string; fields: Record<string, unknown> }[] = [];
@@ -57,7 +67,10 @@ test('a member that stays busy is offered the task after 1, 2, 4, 8, 8 s (plus j
   assert.deepEqual(clock.sleeps.slice(0, 5), [1200, 2200, 4200, 8200, 8200]);
   assert.equal(clock.now(), 30_000);
   assert.equal(ended.status, 'rejected');
-  assert.equal(ended.output, 'worker stayed busy with other work for the whole 30s this call may wait and never took the task; it was offered the task 6 times. Nothing was done on it.');
+  assert.equal(
+    ended.output,
+    'worker stayed busy with other work for the whole 30s this call may wait and never took the task; it was offered the task 6 times. Nothing was done on it.',
+  );
   assert.equal(records.filter((r) => r.type === 'member_call_busy').length, 5);
 });
 
@@ -65,11 +78,17 @@ test('taken on a re-offer, then read every 500 ms until it completes', async () 
   const clock = fakeClock(0);
   records.length = 0;
   const working: ReadAnswer = { kind: 'task', task: task('TASK_STATE_WORKING') };
-  const fake = door([{ kind: 'busy' }, { kind: 'taken', task: task('TASK_STATE_SUBMITTED') }], [working, working, { kind: 'task', task: task('TASK_STATE_COMPLETED', 'DONE') }]);
+  const fake = door(
+    [{ kind: 'busy' }, { kind: 'taken', task: task('TASK_STATE_SUBMITTED') }],
+    [working, working, { kind: 'task', task: task('TASK_STATE_COMPLETED', 'DONE') }],
+  );
   const ended = await runCall(call(600), 'offering', { door: fake, clock, trace, callingTaskId: 'tsk_c', rosterMembers: ['worker'] });
   assert.deepEqual(clock.sleeps, [1000, 2000, 500, 500, 500]);
   assert.deepEqual({ status: ended.status, output: ended.output }, { status: 'completed', output: 'DONE' });
-  assert.deepEqual(records.map((r) => r.type), ['member_call_busy', 'member_call_start']);
+  assert.deepEqual(
+    records.map((r) => r.type),
+    ['member_call_busy', 'member_call_start'],
+  );
 });
 
 test('two reads in a row with no answer: unreachable; one miss is forgiven', async () => {
@@ -77,7 +96,13 @@ test('two reads in a row with no answer: unreachable; one miss is forgiven', asy
   const working: ReadAnswer = { kind: 'task', task: task('TASK_STATE_WORKING') };
   const miss: ReadAnswer = { kind: 'no-answer', why: 'ECONNREFUSED' };
   const state = { ...call(600), memberTaskId: 'tsk_m' };
-  const ended = await runCall(state, 'running', { door: door([], [miss, working, miss, miss]), clock, trace, callingTaskId: 'tsk_c', rosterMembers: ['worker'] });
+  const ended = await runCall(state, 'running', {
+    door: door([], [miss, working, miss, miss]),
+    clock,
+    trace,
+    callingTaskId: 'tsk_c',
+    rosterMembers: ['worker'],
+  });
   assert.equal(ended.status, 'unreachable');
   assert.equal(clock.now(), 2000);
 });
@@ -132,9 +157,18 @@ test('the calling task ends while an offer is on its way: each answer to that of
     return { ended, canceled: fake.canceled, busy: records.filter((r) => r.type === 'member_call_busy').map((r) => r.fields.offer), state };
   };
   const busy = await run({ kind: 'busy' });
-  assert.deepEqual([busy.ended.status, busy.ended.output, busy.busy], ['abandoned', 'the calling task ended before worker took the task; worker was busy and was never handed it', [1, 2]]);
+  assert.deepEqual(
+    [busy.ended.status, busy.ended.output, busy.busy],
+    ['abandoned', 'the calling task ended before worker took the task; worker was busy and was never handed it', [1, 2]],
+  );
   const taken = await run({ kind: 'taken', task: task('TASK_STATE_SUBMITTED') });
-  assert.deepEqual([taken.ended.status, taken.ended.output, taken.canceled, taken.state.memberTaskId], ['abandoned', 'the calling task ended just after worker took the task; a cancel was sent to worker', ['tsk_m'], 'tsk_m']);
+  assert.deepEqual(
+    [taken.ended.status, taken.ended.output, taken.canceled, taken.state.memberTaskId],
+    ['abandoned', 'the calling task ended just after worker took the task; a cancel was sent to worker', ['tsk_m'], 'tsk_m'],
+  );
   const silent = await run({ kind: 'no-answer', why: 'timed out' });
-  assert.deepEqual([silent.ended.status, silent.ended.output, silent.state.memberTaskId], ['abandoned', 'the calling task ended while an offer to worker was in flight; worker may hold the task', null]);
+  assert.deepEqual(
+    [silent.ended.status, silent.ended.output, silent.state.memberTaskId],
+    ['abandoned', 'the calling task ended while an offer to worker was in flight; worker may hold the task', null],
+  );
 });

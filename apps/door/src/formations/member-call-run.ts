@@ -48,7 +48,13 @@ export interface CallRunDeps {
   rosterMembers: readonly string[];
 }
 
-const ended = (call: CallState, status: CallStatus, output: string, below: EndedCall['below'] = []): EndedCall => ({ callId: call.callId, member: call.member, status, output, below });
+const ended = (call: CallState, status: CallStatus, output: string, below: EndedCall['below'] = []): EndedCall => ({
+  callId: call.callId,
+  member: call.member,
+  status,
+  output,
+  below,
+});
 
 /** The calling task ended while an offer was on its way and no answer came within ENDING_WAIT_MS (seed 004). */
 export const inFlightOutput = (member: string): string => `the calling task ended while an offer to ${member} was in flight; ${member} may hold the task`;
@@ -79,7 +85,11 @@ export async function sendOffer(call: CallState, door: MemberDoorLike): Promise<
  * How a call ends whose offer was on its way when the calling task ended (seed 004, "A busy member"): a busy
  * refusal writes that offer's member_call_busy; a member that took the task is sent CancelTask before the call ends.
  */
-export async function endedDuringOffer(call: CallState, answer: OfferAnswer, { door, trace, callingTaskId }: Pick<CallRunDeps, 'door' | 'trace' | 'callingTaskId'>): Promise<EndedCall> {
+export async function endedDuringOffer(
+  call: CallState,
+  answer: OfferAnswer,
+  { door, trace, callingTaskId }: Pick<CallRunDeps, 'door' | 'trace' | 'callingTaskId'>,
+): Promise<EndedCall> {
   switch (answer.kind) {
     case 'busy':
       trace.write('member_call_busy', { task_id: callingTaskId, call_id: call.callId, member: call.member, offer: call.offers });
@@ -144,7 +154,13 @@ async function reoffer(call: CallState, deps: CallRunDeps): Promise<EndedCall | 
         break;
       case 'taken':
         call.memberTaskId = answer.task.id;
-        trace.write('member_call_start', { task_id: callingTaskId, call_id: call.callId, member: call.member, member_task_id: answer.task.id, offers: call.offers });
+        trace.write('member_call_start', {
+          task_id: callingTaskId,
+          call_id: call.callId,
+          member: call.member,
+          member_task_id: answer.task.id,
+          offers: call.offers,
+        });
         return null;
       case 'rejected':
         return ended(call, 'rejected', rejectedOutput(call.member, answer.message));
@@ -218,7 +234,13 @@ function taskOutcome(call: Pick<CallState, 'callId' | 'member'>, task: Task, ros
   const message = statusText(task);
   const murmur = task.metadata?.murmur as { noAnswer?: boolean; noAnswerBelow?: { member: string; status: string }[] } | undefined;
   const below = (murmur?.noAnswerBelow ?? []).filter((b) => rosterMembers.includes(b.member) && b.status !== 'completed').slice(0, BELOW_CAP);
-  const end = (status: CallStatus, output: string, keepBelow = false) => ({ callId: call.callId, member: call.member, status, output, below: keepBelow ? below : [] });
+  const end = (status: CallStatus, output: string, keepBelow = false) => ({
+    callId: call.callId,
+    member: call.member,
+    status,
+    output,
+    below: keepBelow ? below : [],
+  });
   if (state === 'TASK_STATE_INPUT_REQUIRED') {
     const prompt = task.artifacts?.find((a) => a.artifactId === 'prompt');
     return end('failed', `${call.member} asked for input, which a formation call cannot give: ${prompt ? partsOf(prompt.parts) : ''}`.trimEnd());
@@ -230,7 +252,9 @@ function taskOutcome(call: Pick<CallState, 'callId' | 'member'>, task: Task, ros
       return end('completed', response ? partsOf(response.parts) : '', true);
     }
     case 'TASK_STATE_FAILED':
-      return murmur?.noAnswer === true ? end('no_answer', message ?? `${call.member} ended its task without an answer`, true) : end('failed', message ?? `${call.member}'s task failed`);
+      return murmur?.noAnswer === true
+        ? end('no_answer', message ?? `${call.member} ended its task without an answer`, true)
+        : end('failed', message ?? `${call.member}'s task failed`);
     case 'TASK_STATE_CANCELED':
       return end('canceled', message ?? `${call.member}'s task was canceled`);
     case 'TASK_STATE_REJECTED':

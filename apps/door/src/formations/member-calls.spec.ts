@@ -16,7 +16,10 @@ import { delegationDeadlineSecs, MemberCalls } from './member-calls.js';
 import type { OfferAnswer } from './member-client.js';
 
 const session = (deadline?: number, env: Record<string, string> = {}) =>
-  ({ manifest: { lifecycle: { delegation_deadline_secs: deadline }, capabilities: { network: { allow: ['localhost'] } } }, settings: readSettings(env) }) as unknown as SessionContext;
+  ({
+    manifest: { lifecycle: { delegation_deadline_secs: deadline }, capabilities: { network: { allow: ['localhost'] } } },
+    settings: readSettings(env),
+  }) as unknown as SessionContext;
 
 function calls(offer: OfferAnswer, deadline?: number, env: Record<string, string> = {}) {
   const records: { type: string; fields: Record<string, unknown> }[] = [];
@@ -37,7 +40,10 @@ test('a refusal other than busy: rejected at once, data and note as the seed giv
   assert.match(data.call_id, /^mcl_[0-9a-f]{32}$/);
   assert.deepEqual(data, { call_id: data.call_id, member: 'worker', status: 'rejected', output: 'worker did not take the task: the session is closing' });
   assert.equal(answer.failed, true);
-  assert.equal(answer.note, `[call-member] Call ${data.call_id} to worker ended rejected, with no answer from worker. Do not present an answer of your own as worker's.`);
+  assert.equal(
+    answer.note,
+    `[call-member] Call ${data.call_id} to worker ended rejected, with no answer from worker. Do not present an answer of your own as worker's.`,
+  );
   assert.deepEqual(
     records.map((r) => [r.type, r.fields.status, r.fields.delivered]),
     [['member_call', 'rejected', true]],
@@ -191,7 +197,10 @@ test('an offer on its way when the calling task ends: the ending waits 6 s on th
 
 test('an offer on its way that the member takes after the calling task ended: CancelTask sent, then the ending goes on', async () => {
   const { records, sleeps, offer, canceled, hold } = await endingDuringReoffer();
-  offer.answer?.({ kind: 'taken', task: { id: 'tsk_w', contextId: 'ctx_w', status: { state: 'TASK_STATE_SUBMITTED', timestamp: '2026-12-01T00:00:00.000Z' } } });
+  offer.answer?.({
+    kind: 'taken',
+    task: { id: 'tsk_w', contextId: 'ctx_w', status: { state: 'TASK_STATE_SUBMITTED', timestamp: '2026-12-01T00:00:00.000Z' } },
+  });
   await hold;
   assert.deepEqual(canceled, ['tsk_w']);
   assert.deepEqual(sleeps, [], 'the 6 s wait stopped with the answer');

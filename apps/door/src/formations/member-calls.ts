@@ -78,7 +78,8 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
     if (task.ended) throw new ToolInputError("'call-member' is answered only while a task runs, and this task is ending; nothing was sent.");
     if (task.ending !== null) throw new ToolInputError("'call-member' makes no call from a task that is ending without an answer.");
     const earlier = task.calls.find((c) => c.state.member === member && !c.delivered);
-    if (earlier) throw new ToolInputError(earlier.ended ? alreadyAnsweredRefusal(member, earlier.state.callId) : notYetAnsweredRefusal(member, earlier.state.callId));
+    if (earlier)
+      throw new ToolInputError(earlier.ended ? alreadyAnsweredRefusal(member, earlier.state.callId) : notYetAnsweredRefusal(member, earlier.state.callId));
 
     const deadlineSecs = delegationDeadlineSecs(session);
     const abort = new AbortController();
@@ -90,7 +91,17 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
     // recorded a call timed out at 4 s as 3,999 ms long).
     const startedMs = clock.now();
     const call: Call = {
-      state: { callId: newId('memberCall'), member, text, deadlineSecs, deadlineMs: startedMs + deadlineSecs * 1000, signal: abort.signal, memberTaskId: null, offers: 1, offerOnItsWay: null },
+      state: {
+        callId: newId('memberCall'),
+        member,
+        text,
+        deadlineSecs,
+        deadlineMs: startedMs + deadlineSecs * 1000,
+        signal: abort.signal,
+        memberTaskId: null,
+        offers: 1,
+        offerOnItsWay: null,
+      },
       startedMs,
       ended: null,
       whenEnded,
@@ -155,10 +166,15 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
   endWithoutAnswer(reason: string, ctx: ToolCallContext): RuntimeToolAnswer {
     const task = this.tasksOf(ctx.taskId, ctx.sentBy ?? null);
     if (task.sentBy === null) {
-      throw new ToolInputError("'end-without-answer' ends only a task another formation member sent; no formation member sent this one. Reply in text, saying plainly which part has no answer.");
+      throw new ToolInputError(
+        "'end-without-answer' ends only a task another formation member sent; no formation member sent this one. Reply in text, saying plainly which part has no answer.",
+      );
     }
     const out = task.calls.find((c) => !c.delivered);
-    if (out) throw new ToolInputError(`Call ${out.state.callId} to ${out.state.member} is still out; its answer arrives after you end your turn. Call end-without-answer only when no call is left to wait for.`);
+    if (out)
+      throw new ToolInputError(
+        `Call ${out.state.callId} to ${out.state.member} is still out; its answer arrives after you end your turn. Call end-without-answer only when no call is left to wait for.`,
+      );
     if (reason.trim() === '') throw new ToolInputError("'end-without-answer' needs a reason: say in a sentence why you have no answer.");
     if (task.ending !== null) throw new ToolInputError('This task is already ending without an answer.');
     task.ending = reason;
@@ -254,7 +270,13 @@ export class MemberCalls implements MemberCallPort, TaskContinuations, TaskEndin
       const offer = call.state.offerOnItsWay;
       // A call whose offer was answered is still winding down (a CancelTask on its way): recorded when it ends.
       if (call.ended || !offer) continue;
-      this.end(taskId, call, { callId: call.state.callId, member: call.state.member, status: 'abandoned', output: inFlightOutput(call.state.member), below: [] });
+      this.end(taskId, call, {
+        callId: call.state.callId,
+        member: call.state.member,
+        status: 'abandoned',
+        output: inFlightOutput(call.state.member),
+        below: [],
+      });
       offer.abort(offerTimedOut());
     }
   }

@@ -62,7 +62,10 @@ export class MemberDoor {
 
   async read(taskId: string, signal: AbortSignal): Promise<ReadAnswer> {
     try {
-      return { kind: 'task', task: await boundedRequest((bounded) => this.client.getTask(taskId, { signal: bounded }), { timeoutMs: READ_TIMEOUT_MS, signal }) };
+      return {
+        kind: 'task',
+        task: await boundedRequest((bounded) => this.client.getTask(taskId, { signal: bounded }), { timeoutMs: READ_TIMEOUT_MS, signal }),
+      };
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       return unanswered(error);

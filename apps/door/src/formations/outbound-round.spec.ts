@@ -9,7 +9,13 @@ test('a status when the wait begins and whenever the count changes, none once no
   let left = 3;
   const wakeups = new Wakeups();
   const statuses: string[] = [];
-  const waited = awaitOutstanding(() => left, wakeups, new AbortController().signal, (s) => statuses.push(s), says);
+  const waited = awaitOutstanding(
+    () => left,
+    wakeups,
+    new AbortController().signal,
+    (s) => statuses.push(s),
+    says,
+  );
   const tick = () => new Promise((resolve) => setImmediate(resolve));
   await tick();
   wakeups.wake(); // woken with nothing ended: no status
@@ -25,10 +31,22 @@ test('a status when the wait begins and whenever the count changes, none once no
 
 test('nothing outstanding: no status and no wait; an abort rejects with the signal’s reason', async () => {
   const statuses: string[] = [];
-  await awaitOutstanding(() => 0, new Wakeups(), new AbortController().signal, (s) => statuses.push(s), says);
+  await awaitOutstanding(
+    () => 0,
+    new Wakeups(),
+    new AbortController().signal,
+    (s) => statuses.push(s),
+    says,
+  );
   assert.deepEqual(statuses, []);
   const abort = new AbortController();
-  const waited = awaitOutstanding(() => 1, new Wakeups(), abort.signal, () => undefined, says);
+  const waited = awaitOutstanding(
+    () => 1,
+    new Wakeups(),
+    abort.signal,
+    () => undefined,
+    says,
+  );
   const reason = new Error('the task ended');
   abort.abort(reason);
   await assert.rejects(waited, (error) => error === reason);

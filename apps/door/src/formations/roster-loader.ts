@@ -58,8 +58,10 @@ export function loadRoster(file: string, vars: Variables): Roster {
     rule.to.forEach((to, t) => {
       const where = `rules[${r}].to[${t}]`;
       if (!known(to, where) || !from) return;
-      if (to === rule.from) problems.push({ path: where, found: `${shown(to)} (the rule's own from)`, allowed: 'another member: a member may not call itself' });
-      else if (calls.get(rule.from)!.has(to)) problems.push({ path: where, found: `${shown(to)} (named before for ${rule.from})`, allowed: 'each callee once for a caller' });
+      if (to === rule.from)
+        problems.push({ path: where, found: `${shown(to)} (the rule's own from)`, allowed: 'another member: a member may not call itself' });
+      else if (calls.get(rule.from)!.has(to))
+        problems.push({ path: where, found: `${shown(to)} (named before for ${rule.from})`, allowed: 'each callee once for a caller' });
       else calls.get(rule.from)!.add(to);
     });
   });
@@ -72,7 +74,12 @@ export function loadRoster(file: string, vars: Variables): Roster {
       loaded.set(name, loadManifest(path.resolve(dir, capsuleOf(name)), vars));
     } catch (error) {
       if (!(error instanceof ManifestError)) throw error;
-      problems.push({ path: `members.${name}.capsule`, found: `${shown(capsuleOf(name))} (its murmur.yaml is refused, below)`, allowed: 'a capsule folder whose murmur.yaml loads', detail: error.message });
+      problems.push({
+        path: `members.${name}.capsule`,
+        found: `${shown(capsuleOf(name))} (its murmur.yaml is refused, below)`,
+        allowed: 'a capsule folder whose murmur.yaml loads',
+        detail: error.message,
+      });
     }
   }
   refuse(problems);
@@ -95,13 +102,18 @@ export function loadRoster(file: string, vars: Variables): Roster {
         });
       }
       if (manifest.lifecycle.task_acceptance === 'none') {
-        problems.push({ path: `members.${to}.capsule`, found: `${shown(capsuleOf(to))} (its task_acceptance is none: it starts no task)`, allowed: `a capsule that starts tasks: ${from} calls ${to}` });
+        problems.push({
+          path: `members.${to}.capsule`,
+          found: `${shown(capsuleOf(to))} (its task_acceptance is none: it starts no task)`,
+          allowed: `a capsule that starts tasks: ${from} calls ${to}`,
+        });
       }
     }
   }
   refuse(problems);
   const cycle = findCycle(names, calls);
-  if (cycle) refuse([{ path: 'rules', found: `a cycle: ${cycle.join(' → ')}`, allowed: "rules whose calls flow one way: a formation's calls must not come back" }]);
+  if (cycle)
+    refuse([{ path: 'rules', found: `a cycle: ${cycle.join(' → ')}`, allowed: "rules whose calls flow one way: a formation's calls must not come back" }]);
   const inOrder = (set: Set<string>) => names.filter((n) => set.has(n));
   return {
     file: full,

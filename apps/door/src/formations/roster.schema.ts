@@ -16,4 +16,3 @@ export const rosterSchema = z.strictObject({
   members: z.record(memberName, z.strictObject({ capsule: z.string().min(1) })).refine((m) => Object.keys(m).length > 0, 'at least one member'),
   rules: z.array(z.strictObject({ from: memberName, to: z.array(memberName).min(1) })).default([]),
 });
-

@@ -22,13 +22,18 @@ function refusal(lines: string[], env: Record<string, string> = {}): string[] {
   try {
     loadManifest(dir, vars(env));
   } catch (error) {
-    return (error as Error).message.split('\n').slice(1).map((l) => l.trim());
+    return (error as Error).message
+      .split('\n')
+      .slice(1)
+      .map((l) => l.trim());
   }
   assert.fail('the manifest was accepted');
 }
 
 test('a harness is required under transport: process, and nothing of a driver is taken', () => {
-  assert.deepEqual(refusal(['inference:', '  transport: process']), ['inference.harness: found nothing; allowed: a harness, required under inference.transport: process']);
+  assert.deepEqual(refusal(['inference:', '  transport: process']), [
+    'inference.harness: found nothing; allowed: a harness, required under inference.transport: process',
+  ]);
   assert.deepEqual(refusal([...HARNESS, '  driver: script', '  script: s.yaml']), [
     'inference.driver: found "script"; allowed: nothing under inference.transport: process: the harness makes the inference calls',
     'inference.script: found "s.yaml"; allowed: nothing under inference.transport: process: the harness makes the inference calls',
@@ -39,19 +44,29 @@ test('a harness is required under transport: process, and nothing of a driver is
 });
 
 test('a harness under transport: http is refused, and http still needs its driver', () => {
-  assert.deepEqual(refusal(['inference:', '  driver: script', '  script: s.yaml', '  harness: { name: codex, model: m }'])[0], 'inference.harness: found {"name":"codex","model":"m"}; allowed: nothing under inference.transport: http: a harness runs only under inference.transport: process');
-  assert.deepEqual(refusal(['inference:', '  max_turns: 3']), ['inference.driver: found nothing; allowed: a driver choice, required under inference.transport: http']);
+  assert.deepEqual(
+    refusal(['inference:', '  driver: script', '  script: s.yaml', '  harness: { name: codex, model: m }'])[0],
+    'inference.harness: found {"name":"codex","model":"m"}; allowed: nothing under inference.transport: http: a harness runs only under inference.transport: process',
+  );
+  assert.deepEqual(refusal(['inference:', '  max_turns: 3']), [
+    'inference.driver: found nothing; allowed: a driver choice, required under inference.transport: http',
+  ]);
 });
 
 test('the harness block: its name, claude-code’s own keys, the settings the runtime sets itself', () => {
-  assert.deepEqual(refusal(['inference:', '  transport: process', '  harness: { name: aider, model: m }']), ['inference.harness.name: found "aider"; allowed: one of "claude-code", "codex"']);
+  assert.deepEqual(refusal(['inference:', '  transport: process', '  harness: { name: aider, model: m }']), [
+    'inference.harness.name: found "aider"; allowed: one of "claude-code", "codex"',
+  ]);
   assert.deepEqual(refusal(['inference:', '  transport: process', '  harness: { name: codex, model: m, key_as: auth-token, prompt_suggestions: true }']), [
     'inference.harness.key_as: found "auth-token"; allowed: nothing for codex: key_as is claude-code’s',
     'inference.harness.prompt_suggestions: found true; allowed: false for codex: only claude-code predicts prompts',
   ]);
-  assert.deepEqual(refusal(['inference:', '  transport: process', '  harness: { name: codex, model: m, settings: { mcp_servers: {}, model_reasoning_effort: high } }']), [
-    'inference.harness.settings.mcp_servers: found {}; allowed: a setting the runtime does not set itself; codex\'s model, model_provider, model_providers, mcp_servers, sandbox_mode, approval_policy, developer_instructions are the runtime\'s',
-  ]);
+  assert.deepEqual(
+    refusal(['inference:', '  transport: process', '  harness: { name: codex, model: m, settings: { mcp_servers: {}, model_reasoning_effort: high } }']),
+    [
+      "inference.harness.settings.mcp_servers: found {}; allowed: a setting the runtime does not set itself; codex's model, model_provider, model_providers, mcp_servers, sandbox_mode, approval_policy, developer_instructions are the runtime's",
+    ],
+  );
 });
 
 test('what other blocks may not say beside a harness: switch-driver’s grant, an unsandboxed shell', () => {
@@ -80,7 +95,16 @@ test('at launch: the key variable must be set, base_url and model substitute as 
 
 test('a good harness resolves: defaults, substitutions, the key by its variable’s name only', () => {
   const manifest = parseManifest(
-    ['name: h', 'version: 0.1.0', ...HARNESS.slice(0, 3), '    name: codex', `    model: ${sub('MODEL:-gpt-5-codex')}`, '    api_key_env: KEY', '    settings: { model_reasoning_effort: high }', ''].join('\n'),
+    [
+      'name: h',
+      'version: 0.1.0',
+      ...HARNESS.slice(0, 3),
+      '    name: codex',
+      `    model: ${sub('MODEL:-gpt-5-codex')}`,
+      '    api_key_env: KEY',
+      '    settings: { model_reasoning_effort: high }',
+      '',
+    ].join('\n'),
     'murmur.yaml',
   );
   const problems: ConfigProblem[] = [];

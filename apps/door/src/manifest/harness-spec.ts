@@ -34,14 +34,27 @@ export function harnessSpec(manifest: Manifest, vars: Variables, problems: Confi
   const written = h.base_url ?? DEFAULT_BASE_URL[h.name];
   const baseUrl = substitute(written, 'inference.harness.base_url', vars, problems)?.replace(/\/+$/, '') ?? null;
   if (baseUrl !== null && !isHttpUrl(baseUrl)) {
-    problems.push({ path: 'inference.harness.base_url', found: `${shown(written)}${baseUrl === written ? '' : ` (${shown(baseUrl)} after substitution)`}`, allowed: 'an http or https URL' });
+    problems.push({
+      path: 'inference.harness.base_url',
+      found: `${shown(written)}${baseUrl === written ? '' : ` (${shown(baseUrl)} after substitution)`}`,
+      allowed: 'an http or https URL',
+    });
   }
   const model = substitute(h.model, 'inference.harness.model', vars, problems);
-  if (model === '') problems.push({ path: 'inference.harness.model', found: `${shown(h.model)} (empty after substitution)`, allowed: 'a model name, not empty after substitution' });
+  if (model === '')
+    problems.push({
+      path: 'inference.harness.model',
+      found: `${shown(h.model)} (empty after substitution)`,
+      allowed: 'a model name, not empty after substitution',
+    });
   if (h.api_key_env !== undefined) {
     const key = vars.variable(h.api_key_env);
     if (key === undefined || key === '') {
-      problems.push({ path: 'inference.harness.api_key_env', found: `${shown(h.api_key_env)} (the variable is not set)`, allowed: 'a variable that is set: it holds the provider’s key' });
+      problems.push({
+        path: 'inference.harness.api_key_env',
+        found: `${shown(h.api_key_env)} (the variable is not set)`,
+        allowed: 'a variable that is set: it holds the provider’s key',
+      });
     }
   }
   if (problems.length > before || baseUrl === null || model === null) return null;

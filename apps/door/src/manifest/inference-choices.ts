@@ -94,7 +94,8 @@ function providerChoice(name: string, spec: ProviderSpec, vars: Variables, probl
     }
   }
   const model = substitute(spec.model, `${where}.model`, vars, problems);
-  if (model === '') problems.push({ path: `${where}.model`, found: `${shown(spec.model)} (empty after substitution)`, allowed: 'a model name, not empty after substitution' });
+  if (model === '')
+    problems.push({ path: `${where}.model`, found: `${shown(spec.model)} (empty after substitution)`, allowed: 'a model name, not empty after substitution' });
   if (baseUrl === null || model === null || model === '' || problems.some((p) => p.path.startsWith(`${where}.`))) return null;
   return {
     name,
@@ -116,11 +117,24 @@ export function declaredChoices(manifest: Manifest, capsuleDir: string, vars: Va
   const choices = new Map<string, DriverChoice>();
   const inference = manifest.inference;
   if (!inference) return choices;
-  if (inference.script !== undefined) choices.set('script', { name: 'script', driver: 'script', scriptPath: path.resolve(capsuleDir, inference.script), contextWindow: null, maxInputTokens: null });
+  if (inference.script !== undefined)
+    choices.set('script', {
+      name: 'script',
+      driver: 'script',
+      scriptPath: path.resolve(capsuleDir, inference.script),
+      contextWindow: null,
+      maxInputTokens: null,
+    });
   const problems: ConfigProblem[] = [];
   for (const [name, spec] of Object.entries(inference.choices)) {
     if (spec.driver === 'script') {
-      choices.set(name, { name, driver: 'script', scriptPath: path.resolve(capsuleDir, spec.script), contextWindow: spec.context_window ?? null, maxInputTokens: spec.max_input_tokens ?? null });
+      choices.set(name, {
+        name,
+        driver: 'script',
+        scriptPath: path.resolve(capsuleDir, spec.script),
+        contextWindow: spec.context_window ?? null,
+        maxInputTokens: spec.max_input_tokens ?? null,
+      });
       continue;
     }
     const choice = providerChoice(name, spec, vars, problems);
@@ -159,6 +173,7 @@ export const outputCapOf = (choice: DriverChoice): number => (choice.driver === 
 export function contextBudget(choice: DriverChoice | null): ContextBudget | null {
   if (!choice || choice.contextWindow === null) return null;
   const lessCap = Math.max(0, choice.contextWindow - outputCapOf(choice));
-  if (choice.maxInputTokens !== null && choice.maxInputTokens < lessCap) return { windowTokens: choice.contextWindow, budgetTokens: choice.maxInputTokens, basis: 'max_input_tokens' };
+  if (choice.maxInputTokens !== null && choice.maxInputTokens < lessCap)
+    return { windowTokens: choice.contextWindow, budgetTokens: choice.maxInputTokens, basis: 'max_input_tokens' };
   return { windowTokens: choice.contextWindow, budgetTokens: lessCap, basis: 'context_window_less_output_cap' };
 }

@@ -42,7 +42,8 @@ export function loadManifest(dir: string, vars: Variables): LoadedManifest {
   if (manifest.inference) {
     if (manifest.inference.script !== undefined) {
       scriptPath = path.resolve(capsuleDir, manifest.inference.script);
-      if (!existsSync(scriptPath)) problems.push({ path: 'inference.script', found: `${shown(manifest.inference.script)} (no file at ${scriptPath})`, allowed: A_FILE });
+      if (!existsSync(scriptPath))
+        problems.push({ path: 'inference.script', found: `${shown(manifest.inference.script)} (no file at ${scriptPath})`, allowed: A_FILE });
     }
     if (manifest.inference.transport === 'process') harnessSpec(manifest, vars, problems);
     else problems.push(...choiceProblems(manifest, capsuleDir, vars));
@@ -80,7 +81,11 @@ function choiceProblems(manifest: Manifest, capsuleDir: string, vars: Variables)
   const start = choices.get(manifest.inference!.driver!)!;
   const problem = keyProblem(start, vars);
   if (problem !== null) {
-    problems.push({ path: 'inference.driver', found: `${shown(start.name)} (${problem})`, allowed: 'a choice whose key variable is set, or one that sends no key' });
+    problems.push({
+      path: 'inference.driver',
+      found: `${shown(start.name)} (${problem})`,
+      allowed: 'a choice whose key variable is set, or one that sends no key',
+    });
   }
   return problems;
 }

@@ -20,7 +20,8 @@ const RETIRED_SCOPES: Record<string, string> = {
 const scope = z.string().superRefine((value, ctx) => {
   if (SCOPES.includes(value)) return;
   const renamed = RETIRED_SCOPES[value];
-  if (renamed) ctx.addIssue({ code: 'custom', message: `its A2A v1.0 name ${shown(renamed)}`, params: { note: 'an A2A 0.3 scope name; this runtime speaks A2A v1.0' } });
+  if (renamed)
+    ctx.addIssue({ code: 'custom', message: `its A2A v1.0 name ${shown(renamed)}`, params: { note: 'an A2A 0.3 scope name; this runtime speaks A2A v1.0' } });
   else ctx.addIssue({ code: 'custom', message: oneOf(SCOPES) });
 });
 
@@ -58,14 +59,24 @@ const inferenceChoice = z.discriminatedUnion('driver', [
       path: ['thinking_budget_tokens'],
     }),
   // A script choice may play a model with a window, so compaction is testable deterministically.
-  z.strictObject({ driver: z.literal('script'), script: z.string().min(1), context_window: z.number().int().min(1).optional(), max_input_tokens: z.number().int().min(1).optional() }),
+  z.strictObject({
+    driver: z.literal('script'),
+    script: z.string().min(1),
+    context_window: z.number().int().min(1).optional(),
+    max_input_tokens: z.number().int().min(1).optional(),
+  }),
 ]);
 
 export type InferenceChoice = z.output<typeof inferenceChoice>;
 
 /** A capabilities.spawn.allow entry's bare name: its folder's last segment (`../workers/critic` → `critic`). */
 export function spawnName(entry: string): string {
-  return entry.replace(/[\\/]+$/, '').split(/[\\/]/).at(-1) ?? entry;
+  return (
+    entry
+      .replace(/[\\/]+$/, '')
+      .split(/[\\/]/)
+      .at(-1) ?? entry
+  );
 }
 
 /** One hook: a named command run as a shell call runs (docs/agent-loop.md, "Hooks"). */
@@ -96,7 +107,10 @@ const declaredArtifact = z.string().superRefine((value, ctx) => {
   }
   const tool = toolNameOf(request.fullName);
   if (isReservedToolName(tool)) {
-    ctx.addIssue({ code: 'custom', message: `${ARTIFACT_CODE.reservedName}: an artifact whose tool name is not reserved: '${tool}' is the name of a runtime-provided tool` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `${ARTIFACT_CODE.reservedName}: an artifact whose tool name is not reserved: '${tool}' is the name of a runtime-provided tool`,
+    });
   }
 });
 
@@ -145,7 +159,11 @@ const harness = z
     }
     for (const key of Object.keys(h.settings)) {
       if (RUNTIME_OWNED_SETTINGS[h.name].includes(key)) {
-        ctx.addIssue({ code: 'custom', path: ['settings', key], message: `a setting the runtime does not set itself; ${h.name}'s ${RUNTIME_OWNED_SETTINGS[h.name].join(', ')} are the runtime's` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['settings', key],
+          message: `a setting the runtime does not set itself; ${h.name}'s ${RUNTIME_OWNED_SETTINGS[h.name].join(', ')} are the runtime's`,
+        });
       }
     }
   });
@@ -158,7 +176,9 @@ const manifestShape = z.strictObject({
   artifacts: z
     .array(declaredArtifact)
     .default([])
-    .refine((entries) => new Set(entries.map((e) => toolNameOf(e.split('@')[0] ?? e))).size === entries.length, { message: 'artifacts with different tool names' }),
+    .refine((entries) => new Set(entries.map((e) => toolNameOf(e.split('@')[0] ?? e))).size === entries.length, {
+      message: 'artifacts with different tool names',
+    }),
   lifecycle: z
     .strictObject({
       task_acceptance: z.enum(['single', 'queue', 'none']).default('single'),
@@ -214,22 +234,30 @@ const manifestShape = z.strictObject({
     .superRefine((inference, ctx) => {
       if (inference.transport === 'process') {
         // The harness makes the inference calls: a driver choice would be dead configuration.
-        if (inference.harness === undefined) ctx.addIssue({ code: 'custom', path: ['harness'], message: 'a harness, required under inference.transport: process' });
+        if (inference.harness === undefined)
+          ctx.addIssue({ code: 'custom', path: ['harness'], message: 'a harness, required under inference.transport: process' });
         for (const key of ['driver', 'script'] as const) {
-          if (inference[key] !== undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'nothing under inference.transport: process: the harness makes the inference calls' });
+          if (inference[key] !== undefined)
+            ctx.addIssue({ code: 'custom', path: [key], message: 'nothing under inference.transport: process: the harness makes the inference calls' });
         }
         if (Object.keys(inference.choices).length > 0) {
           ctx.addIssue({ code: 'custom', path: ['choices'], message: 'nothing under inference.transport: process: the harness makes the inference calls' });
         }
         return;
       }
-      if (inference.harness !== undefined) ctx.addIssue({ code: 'custom', path: ['harness'], message: 'nothing under inference.transport: http: a harness runs only under inference.transport: process' });
+      if (inference.harness !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['harness'],
+          message: 'nothing under inference.transport: http: a harness runs only under inference.transport: process',
+        });
       if (inference.driver === undefined) {
         ctx.addIssue({ code: 'custom', path: ['driver'], message: 'a driver choice, required under inference.transport: http' });
         return;
       }
       if (inference.driver === 'script') {
-        if (inference.script === undefined) ctx.addIssue({ code: 'custom', path: ['script'], message: 'a script file, required when inference.driver is script' });
+        if (inference.script === undefined)
+          ctx.addIssue({ code: 'custom', path: ['script'], message: 'a script file, required when inference.driver is script' });
         return;
       }
       if (!Object.hasOwn(inference.choices, inference.driver)) {
@@ -285,7 +313,10 @@ const manifestShape = z.strictObject({
       spawn: z
         .strictObject({ allow: z.array(z.string().min(1)).default([]) })
         .prefault({})
-        .refine((s) => new Set(s.allow.map(spawnName)).size === s.allow.length, { message: "entries with different bare names (a folder's last segment)", path: ['allow'] }),
+        .refine((s) => new Set(s.allow.map(spawnName)).size === s.allow.length, {
+          message: "entries with different bare names (a folder's last segment)",
+          path: ['allow'],
+        }),
       /** Grants submit-plan (seed 004): one plan of steps run against this session's tools (docs/plans.md). */
       plan: z.strictObject({ submit: z.boolean().default(false) }).prefault({}),
       /** Grants pull-artifact and remove-artifact (seed 004; docs/artifacts.md, "The install grant"). */
@@ -310,7 +341,11 @@ const manifestShape = z.strictObject({
     .strictObject({
       images: z
         .strictObject({
-          max_bytes: z.number().int().min(1).default(5 * 1024 * 1024),
+          max_bytes: z
+            .number()
+            .int()
+            .min(1)
+            .default(5 * 1024 * 1024),
           max_per_turn: z.number().int().min(0).default(4),
         })
         .prefault({}),
@@ -332,14 +367,27 @@ const manifestShape = z.strictObject({
 export const manifestSchema = manifestShape.superRefine((manifest, ctx) => {
   if (manifest.inference?.transport !== 'process') return;
   if (manifest.control.agent_settings.includes('inference.driver')) {
-    ctx.addIssue({ code: 'custom', path: ['control', 'agent_settings'], message: 'no inference.driver under inference.transport: process: switch-driver selects among driver choices, and a harness has none' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['control', 'agent_settings'],
+      message: 'no inference.driver under inference.transport: process: switch-driver selects among driver choices, and a harness has none',
+    });
   }
   if (manifest.capabilities.shell.sandbox === 'off') {
-    ctx.addIssue({ code: 'custom', path: ['capabilities', 'shell', 'sandbox'], message: '"on" under inference.transport: process: a harness and everything it runs always run in the sandbox' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['capabilities', 'shell', 'sandbox'],
+      message: '"on" under inference.transport: process: a harness and everything it runs always run in the sandbox',
+    });
   }
   // Seed 004: pull-artifact exists only on the http agent loop; a capsule under transport: process is refused at load.
   if (manifest.capabilities.install !== undefined) {
-    ctx.addIssue({ code: 'custom', path: ['capabilities', 'install'], message: 'nothing under inference.transport: process: pull-artifact and remove-artifact run only on the http agent loop, and the harness owns its tool list' });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['capabilities', 'install'],
+      message:
+        'nothing under inference.transport: process: pull-artifact and remove-artifact run only on the http agent loop, and the harness owns its tool list',
+    });
   }
 });
 

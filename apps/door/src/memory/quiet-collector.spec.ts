@@ -71,7 +71,14 @@ test('in a real process, going quiet after the heap grew gives the memory back, 
     await new Promise((resolve) => setTimeout(resolve, 1500));
     process.stdout.write(JSON.stringify({ grown, quiet: heap(), gcVisible: typeof globalThis.gc }));
   `;
-  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as { grown: number; quiet: number; gcVisible: string };
-  assert.ok(out.grown - out.quiet >= HEAP_GROWTH_BYTES / 2, `heap ${(out.grown / MiB).toFixed(1)} MiB under work, ${(out.quiet / MiB).toFixed(1)} MiB once quiet`);
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as {
+    grown: number;
+    quiet: number;
+    gcVisible: string;
+  };
+  assert.ok(
+    out.grown - out.quiet >= HEAP_GROWTH_BYTES / 2,
+    `heap ${(out.grown / MiB).toFixed(1)} MiB under work, ${(out.quiet / MiB).toFixed(1)} MiB once quiet`,
+  );
   assert.equal(out.gcVisible, 'undefined');
 });

@@ -64,7 +64,17 @@ export class MessageIntake {
       }
     }
     const row = await this.queue.submit(
-      { messageId: read.message.messageId, contextId: read.contextId, text: read.text, images: read.images, referenceTaskIds: read.referenceTaskIds, trust, traceContext: call.traceContext !== undefined ? call.traceContext : traceContextOf(call.lines), answeredAtOnce: read.returnImmediately, forgetSession: read.forgetSession ? 'a2a' : null },
+      {
+        messageId: read.message.messageId,
+        contextId: read.contextId,
+        text: read.text,
+        images: read.images,
+        referenceTaskIds: read.referenceTaskIds,
+        trust,
+        traceContext: call.traceContext !== undefined ? call.traceContext : traceContextOf(call.lines),
+        answeredAtOnce: read.returnImmediately,
+        forgetSession: read.forgetSession ? 'a2a' : null,
+      },
       call.caller,
     );
     return { row, read, continued: false, extensions };

@@ -15,7 +15,14 @@ import type { TaskQueue } from '../tasks/task-queue.js';
 import { StopSessionMethod } from './stop-session.js';
 
 const shell = (workId: string): ResidueItem => ({ kind: 'detached_shell', work_id: workId, binary: 'bash', command: 'sleep 30', started_at_ms: 1 });
-const delegation = (id: string): ResidueItem => ({ kind: 'delegation', delegation_id: id, capsule: 'worker', version: '0.2.0', child_session_id: 'ses_c', child_workdir: '/c' });
+const delegation = (id: string): ResidueItem => ({
+  kind: 'delegation',
+  delegation_id: id,
+  capsule: 'worker',
+  version: '0.2.0',
+  child_session_id: 'ses_c',
+  child_workdir: '/c',
+});
 
 async function stop(canceled: { id: string; residue: ResidueItem[] | null }[], runningNow: ResidueItem[]): Promise<StopSessionResult> {
   const queue = { cancelAll: async () => canceled as TaskRow[] } as unknown as TaskQueue;

@@ -19,7 +19,11 @@ export class StopSessionMethod implements RpcMethod {
 
   async handle(_call: RpcCall): Promise<RpcAnswer> {
     const canceled = await this.queue.cancelAll();
-    const result: StopSessionResult = { canceled: canceled.map((row) => row.id), residue: leftRunning(this.lifecycle.residue(), canceled), session_id: this.session.sessionId };
+    const result: StopSessionResult = {
+      canceled: canceled.map((row) => row.id),
+      residue: leftRunning(this.lifecycle.residue(), canceled),
+      session_id: this.session.sessionId,
+    };
     return { result, extensions: [DOOR_EXTENSION_URI] };
   }
 }

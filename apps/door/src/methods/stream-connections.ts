@@ -1,13 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable } from '@nestjs/common';
-import {
-  extensionsHeaderNames,
-  frameMessageEvent,
-  type MurmurFrame,
-  parseLastEventId,
-  STREAM_EXTENSION_URI,
-  type StreamResponse,
-} from '@murmur/protocol';
+import { extensionsHeaderNames, frameMessageEvent, type MurmurFrame, parseLastEventId, STREAM_EXTENSION_URI, type StreamResponse } from '@murmur/protocol';
 import type { RpcCall } from '../rpc/rpc-context.js';
 import { DoorLog } from '../session/door-log.js';
 import { newId } from '../common/ids.js';

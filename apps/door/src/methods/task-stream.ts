@@ -42,10 +42,13 @@ export class TaskStreamWriter {
     const connection = streams.open(res, call, (dropped) => carrierEvent({ frame: 'lagged', dropped }));
     // With telemetry on, the request's server span keeps the task and the last state the stream wrote.
     const observed = call.streamedTask;
-    const sent = observed === undefined ? (event: StreamEvent) => connection.send(event) : (event: StreamEvent) => {
-      connection.send(event);
-      if (event.state !== null) observed({ taskId, state: event.state });
-    };
+    const sent =
+      observed === undefined
+        ? (event: StreamEvent) => connection.send(event)
+        : (event: StreamEvent) => {
+            connection.send(event);
+            if (event.state !== null) observed({ taskId, state: event.state });
+          };
     observed?.({ taskId, state: opening.state, contextId: opening.contextId });
     const follows = (event: StreamEvent) => event.taskId === taskId && (activated || !event.murmur);
     // Live and early events the opening task already reports (its own stored change, or an earlier one) are skipped.

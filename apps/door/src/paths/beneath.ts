@@ -18,7 +18,8 @@ const MAX_RETRIES = 8;
 const { O_RDONLY, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 /** A path that reaches an open descriptor itself, whatever became of its name since. */
-export const viaDescriptor = (handle: FileHandle, name?: string): string => (name === undefined ? `/proc/self/fd/${handle.fd}` : `/proc/self/fd/${handle.fd}/${name}`);
+export const viaDescriptor = (handle: FileHandle, name?: string): string =>
+  name === undefined ? `/proc/self/fd/${handle.fd}` : `/proc/self/fd/${handle.fd}/${name}`;
 
 /** Why a walk stopped short: nothing there, a link or `..` out of the root, or a component of the wrong kind. */
 export class OutsideRoot extends Error {
@@ -41,7 +42,11 @@ export interface WalkOptions {
  * `root`; returns it with the last name still to open (null for a folder). Throws OutsideRoot for every refusal; the
  * handles it opened on the way are closed.
  */
-async function walk(root: string, segments: readonly string[], options: WalkOptions & { folder: boolean }): Promise<{ folder: FolderBeneath; last: string | null }> {
+async function walk(
+  root: string,
+  segments: readonly string[],
+  options: WalkOptions & { folder: boolean },
+): Promise<{ folder: FolderBeneath; last: string | null }> {
   const rootReal = await realpath(root);
   const stack: FileHandle[] = [await open(rootReal, O_RDONLY | O_DIRECTORY)];
   const pending = [...segments];

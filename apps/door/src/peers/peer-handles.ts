@@ -45,7 +45,14 @@ export class PeerHandles {
   mint(input: { audience: string; file: SharedFile; ttlSecs: number; uses: number }): { secret: string; handle: PeerHandle } {
     this.sweep();
     const secret = `phk_${randomBytes(32).toString('base64url')}`;
-    const handle: PeerHandle = { id: newId('handle'), audience: input.audience, file: input.file, expiresAtMs: this.now() + input.ttlSecs * 1000, uses: input.uses, used: 0 };
+    const handle: PeerHandle = {
+      id: newId('handle'),
+      audience: input.audience,
+      file: input.file,
+      expiresAtMs: this.now() + input.ttlSecs * 1000,
+      uses: input.uses,
+      used: 0,
+    };
     this.byDigest.set(digest(secret), handle);
     return { secret, handle };
   }

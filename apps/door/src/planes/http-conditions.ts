@@ -44,10 +44,7 @@ export interface ByteRange {
  * 'unsatisfiable'; several ranges, other units or syntax that does not parse → null (the whole file, as §14.2 lets a
  * server ignore Range). An If-Range that is not the current ETag, nor exactly the Last-Modified date, also → null.
  */
-export function requestedRange(
-  headers: { range?: string; 'if-range'?: string },
-  stats: Stats,
-): ByteRange | 'unsatisfiable' | null {
+export function requestedRange(headers: { range?: string; 'if-range'?: string }, stats: Stats): ByteRange | 'unsatisfiable' | null {
   const header = headers.range;
   if (header === undefined) return null;
   const ifRange = headers['if-range'];

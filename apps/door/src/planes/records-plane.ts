@@ -56,7 +56,9 @@ export class RecordsPlane {
         .send(encodeRefusalBody(recordNotFoundRefusal(target.split('?')[0])));
     }
     // First come, first served: the next request starts once this one's answer is written.
-    const turn = this.#line.then(async () => sendRecordAnswer(request, reply, await answerRecordRequest(this.#source, parsed.rest, parsed.query, parsed.shown)));
+    const turn = this.#line.then(async () =>
+      sendRecordAnswer(request, reply, await answerRecordRequest(this.#source, parsed.rest, parsed.query, parsed.shown)),
+    );
     this.#line = turn.catch(() => undefined);
     return turn;
   }

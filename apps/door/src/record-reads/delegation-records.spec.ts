@@ -12,16 +12,42 @@ function rec(ms: number, type: TraceType, fields: Record<string, unknown> = {}):
   assert.ok(typeof line !== 'string', `the ${type} fixture is off the schema (${line})`);
   return line;
 }
-const start = (ms: number, id: string) => rec(ms, 'delegation_start', { delegation_id: id, capsule: 'researcher', child_session_id: 'ses_c', child_task_id: 'tsk_c', child_workdir: '/r/children/researcher-0' });
+const start = (ms: number, id: string) =>
+  rec(ms, 'delegation_start', {
+    delegation_id: id,
+    capsule: 'researcher',
+    child_session_id: 'ses_c',
+    child_task_id: 'tsk_c',
+    child_workdir: '/r/children/researcher-0',
+  });
 const toolCall = (ms: number, id: string, callId: string) =>
-  rec(ms, 'tool_call', { tool: 'delegate-task', tool_call_id: callId, input: { capsule: 'researcher', task: 't' }, output: `<untrusted-content source=tool:delegate-task>\n{"delegation_id":"${id}","capsule":"researcher","status":"running"}\n</untrusted-content>` });
+  rec(ms, 'tool_call', {
+    tool: 'delegate-task',
+    tool_call_id: callId,
+    input: { capsule: 'researcher', task: 't' },
+    output: `<untrusted-content source=tool:delegate-task>\n{"delegation_id":"${id}","capsule":"researcher","status":"running"}\n</untrusted-content>`,
+  });
 
 test('a delegation: running from its start, linked to the delegate-task call naming it, then ended with its status', () => {
   const records = [start(100, 'dlg_01aa'), toolCall(110, 'dlg_01aa', 'call_d')];
   assert.deepEqual(delegationsOf('tsk_l', records), [
-    { delegationId: 'dlg_01aa', taskId: 'tsk_l', capsule: 'researcher', childSessionId: 'ses_c', childTaskId: 'tsk_c', toolCallId: 'call_d', status: 'running', ended: false, startedMs: Date.parse(ts(100)), endedMs: null },
+    {
+      delegationId: 'dlg_01aa',
+      taskId: 'tsk_l',
+      capsule: 'researcher',
+      childSessionId: 'ses_c',
+      childTaskId: 'tsk_c',
+      toolCallId: 'call_d',
+      status: 'running',
+      ended: false,
+      startedMs: Date.parse(ts(100)),
+      endedMs: null,
+    },
   ]);
-  const [ended] = delegationsOf('tsk_l', [...records, rec(2100, 'delegation', { delegation_id: 'dlg_01aa', capsule: 'researcher', status: 'timed_out', child_session_id: 'ses_c' })]);
+  const [ended] = delegationsOf('tsk_l', [
+    ...records,
+    rec(2100, 'delegation', { delegation_id: 'dlg_01aa', capsule: 'researcher', status: 'timed_out', child_session_id: 'ses_c' }),
+  ]);
   assert.equal(ended.status, 'timed_out');
   assert.equal(ended.ended, true);
   assert.equal(ended.endedMs, Date.parse(ts(2100)));

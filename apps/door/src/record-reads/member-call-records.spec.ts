@@ -17,7 +17,8 @@ function rec(ms: number, type: TraceType, fields: Record<string, unknown> = {}):
   assert.ok(typeof line !== 'string', `the ${type} fixture is off the schema (${line})`);
   return line;
 }
-const output = (callId: string) => `<untrusted-content source=tool:call-member>\n{"call_id":"${callId}","member":"w","status":"started"}\n</untrusted-content>\n[call-member] …`;
+const output = (callId: string) =>
+  `<untrusted-content source=tool:call-member>\n{"call_id":"${callId}","member":"w","status":"started"}\n</untrusted-content>\n[call-member] …`;
 
 test('a call taken at once: running, linked to its tool call by the call_id in its output, then ended with its elapsed time', () => {
   const records = [
@@ -26,8 +27,23 @@ test('a call taken at once: running, linked to its tool call by the call_id in i
     rec(41, 'tool_call', { tool: 'call-member', tool_call_id: 'call_1', duration_ms: 35, input: { member: 'worker' }, output: output('mcl_a') }),
   ];
   const [inFlight] = memberCallsOf('tsk_c', records);
-  assert.deepEqual(inFlight, { callId: 'mcl_a', callerTaskId: 'tsk_c', member: 'worker', memberTaskId: 'tsk_w', toolCallId: 'call_1', status: 'running', ended: false, offers: 1, startedMs: Date.parse(ts(6)), endedMs: null, elapsedMs: null });
-  const [ended] = memberCallsOf('tsk_c', [...records, rec(3040, 'member_call', { call_id: 'mcl_a', member: 'worker', status: 'completed', member_task_id: 'tsk_w', offers: 1, elapsed_ms: 3030 })]);
+  assert.deepEqual(inFlight, {
+    callId: 'mcl_a',
+    callerTaskId: 'tsk_c',
+    member: 'worker',
+    memberTaskId: 'tsk_w',
+    toolCallId: 'call_1',
+    status: 'running',
+    ended: false,
+    offers: 1,
+    startedMs: Date.parse(ts(6)),
+    endedMs: null,
+    elapsedMs: null,
+  });
+  const [ended] = memberCallsOf('tsk_c', [
+    ...records,
+    rec(3040, 'member_call', { call_id: 'mcl_a', member: 'worker', status: 'completed', member_task_id: 'tsk_w', offers: 1, elapsed_ms: 3030 }),
+  ]);
   assert.equal(ended.status, 'completed');
   assert.equal(ended.ended, true);
   assert.equal(ended.elapsedMs, 3030);
@@ -48,7 +64,10 @@ test('a busy member: offering, offers counted, then running once taken; the re-o
   assert.equal(calls.get('mcl_b')?.offers, 2);
   assert.equal(calls.get('mcl_b')?.toolCallId, 'call_1', 'linked by order: the first call to slow first recorded during call_1');
   assert.equal(calls.get('mcl_x')?.toolCallId, 'call_2', 'linked by order and member, not to the re-offered mcl_b');
-  const taken = memberCallsOf('tsk_c', [...records, rec(3000, 'member_call_start', { call_id: 'mcl_b', member: 'slow', member_task_id: 'tsk_s', offers: 3 })]).find((c) => c.callId === 'mcl_b');
+  const taken = memberCallsOf('tsk_c', [
+    ...records,
+    rec(3000, 'member_call_start', { call_id: 'mcl_b', member: 'slow', member_task_id: 'tsk_s', offers: 3 }),
+  ]).find((c) => c.callId === 'mcl_b');
   assert.equal(taken?.status, 'running');
   assert.equal(taken?.offers, 3);
   assert.equal(taken?.memberTaskId, 'tsk_s');
@@ -58,7 +77,14 @@ test('a call refused at once ends in its tool call; a refused call-member (no ca
   const records = [
     rec(5, 'member_call', { call_id: 'mcl_r', member: 'worker', status: 'rejected', member_task_id: null, offers: 1, elapsed_ms: 4 }),
     rec(6, 'tool_call', { tool: 'call-member', tool_call_id: 'call_1', duration_ms: 5, input: { member: 'worker' }, output: output('mcl_r') }),
-    rec(7, 'tool_call', { tool: 'call-member', tool_call_id: 'call_2', duration_ms: 1, status: 'error', input: { member: 'nobody' }, output: "'nobody' is not a member" }),
+    rec(7, 'tool_call', {
+      tool: 'call-member',
+      tool_call_id: 'call_2',
+      duration_ms: 1,
+      status: 'error',
+      input: { member: 'nobody' },
+      output: "'nobody' is not a member",
+    }),
     rec(8, 'member_call', { call_id: 'mcl_q', member: 'worker', status: 'canceled', member_task_id: null, offers: 1, elapsed_ms: 1 }),
   ];
   const [refused, odd] = memberCallsOf('tsk_c', records);

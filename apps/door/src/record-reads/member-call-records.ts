@@ -46,7 +46,19 @@ export function memberCallsOf(taskId: string, records: readonly TraceLine[]): Tr
       case 'member_call': {
         let call = calls.get(record.call_id);
         if (!call) {
-          call = { callId: record.call_id, callerTaskId: taskId, member: record.member, memberTaskId: null, toolCallId: null, status: 'offering', ended: false, offers: 1, startedMs: ms, endedMs: null, elapsedMs: null };
+          call = {
+            callId: record.call_id,
+            callerTaskId: taskId,
+            member: record.member,
+            memberTaskId: null,
+            toolCallId: null,
+            status: 'offering',
+            ended: false,
+            offers: 1,
+            startedMs: ms,
+            endedMs: null,
+            elapsedMs: null,
+          };
           calls.set(record.call_id, call);
           firstSeenSinceTool.push(record.call_id);
         }

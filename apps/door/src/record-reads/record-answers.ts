@@ -238,7 +238,11 @@ class RecordReading {
     const index = await this.index(session);
     const light = await this.lightRecords(session, task);
     const start = light.records.find((r) => r.type === 'task_start');
-    const summary = recordSummary(session.sessionId, row, { input: start?.type === 'task_start' ? start.text : null, turns: task?.turns ?? 0, toolCalls: task?.toolCalls ?? 0 });
+    const summary = recordSummary(session.sessionId, row, {
+      input: start?.type === 'task_start' ? start.text : null,
+      turns: task?.turns ?? 0,
+      toolCalls: task?.toolCalls ?? 0,
+    });
     const ordered = orderedEntries(row, light.records, await this.memberCalls(row.id, light.records));
     const inFull = async ({ entry, from }: OrderedEntry): Promise<TaskRecordEntry> => {
       if (entry.kind !== 'tool-call') return entry;
@@ -299,7 +303,8 @@ class RecordReading {
     const delegations: ConsoleFormationDelegation[] = [];
     for (const [taskId, task] of (await this.index(session)).tasks) {
       if (!task.delegates) continue;
-      for (const d of delegationsOf(taskId, (await this.lightRecords(session, task)).records)) delegations.push(consoleDelegation(d, { member, sessionId: session.sessionId }));
+      for (const d of delegationsOf(taskId, (await this.lightRecords(session, task)).records))
+        delegations.push(consoleDelegation(d, { member, sessionId: session.sessionId }));
     }
     return delegations.sort((a, b) => b.startedAt.localeCompare(a.startedAt) || a.delegationId.localeCompare(b.delegationId));
   }
@@ -308,7 +313,12 @@ class RecordReading {
 const json = (body: unknown): RecordAnswer => ({ kind: 'json', body });
 
 /** The rollup of `sessions`' tasks kept by the tasks table's filters (docs/console.md, "Where the time and the tokens went"). */
-async function sessionsRollup(reading: RecordReading, sessions: readonly ConsoleRecordSession[], missing: string[], query: URLSearchParams): Promise<ConsoleRollup> {
+async function sessionsRollup(
+  reading: RecordReading,
+  sessions: readonly ConsoleRecordSession[],
+  missing: string[],
+  query: URLSearchParams,
+): Promise<ConsoleRollup> {
   const f = filters(query);
   const readAtMs = Date.now();
   const tasks: RollupTask[] = [];
@@ -418,7 +428,13 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
         };
       }
       const { page, nextCursor } = await pageOf(record.ordered.length, p, (i) => record.inFull(record.ordered[i]));
-      const body: ConsoleTaskRecordPage = { task: record.summary, entries: page, total: record.ordered.length, nextCursor, members: await reading.memberRecords(page) };
+      const body: ConsoleTaskRecordPage = {
+        task: record.summary,
+        entries: page,
+        total: record.ordered.length,
+        nextCursor,
+        members: await reading.memberRecords(page),
+      };
       return json(body);
     }
     return notFound;

@@ -27,9 +27,13 @@ export function recordTarget(target: string, base: string): { rest: string; quer
  */
 export async function sendRecordAnswer(request: FastifyRequest, reply: FastifyReply, answer: RecordAnswer): Promise<FastifyReply> {
   if (answer.kind === 'refusal') {
-    return reply.code(refusalStatus(answer.body.error)).headers({ 'content-type': 'application/json', 'cache-control': 'no-store' }).send(encodeRefusalBody(answer.body));
+    return reply
+      .code(refusalStatus(answer.body.error))
+      .headers({ 'content-type': 'application/json', 'cache-control': 'no-store' })
+      .send(encodeRefusalBody(answer.body));
   }
-  if (answer.kind === 'json') return reply.code(200).headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).send(JSON.stringify(answer.body));
+  if (answer.kind === 'json')
+    return reply.code(200).headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).send(JSON.stringify(answer.body));
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, {

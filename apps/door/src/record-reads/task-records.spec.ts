@@ -24,7 +24,14 @@ const calls = (entries: TaskRecordEntry[]) => entries.filter((e): e is ToolCallE
 
 test('a submit-plan tool call carries its plan steps, each timed from its plan_step record; the plan records are no entries of their own', () => {
   const records = [
-    rec(100, 'plan_start', { tool_call_id: 'call_1', steps: [{ id: 'a', tool: 'bash' }, { id: 'ask', tool: 'capsule-step' }, { id: 'c', tool: 'bash' }] }),
+    rec(100, 'plan_start', {
+      tool_call_id: 'call_1',
+      steps: [
+        { id: 'a', tool: 'bash' },
+        { id: 'ask', tool: 'capsule-step' },
+        { id: 'c', tool: 'bash' },
+      ],
+    }),
     step(130, 'call_1', { step: 'a', index: 1, tool: 'bash', status: 'passed', duration_ms: 25, exit_code: 0, input: { command: 'echo hi' }, output: 'hi' }),
     step(400, 'call_1', {
       step: 'ask',
@@ -49,7 +56,20 @@ test('a submit-plan tool call carries its plan steps, each timed from its plan_s
   const [plan, bash] = calls(entries);
   assert.equal(plan.offsetMs, 98);
   assert.deepEqual(plan.planSteps, [
-    { id: 'a', index: 1, tool: 'bash', capsule: null, status: 'passed', input: { command: 'echo hi' }, output: 'hi', exitCode: 0, doorTaskId: null, at: ts(105), offsetMs: 105, durationMs: 25 },
+    {
+      id: 'a',
+      index: 1,
+      tool: 'bash',
+      capsule: null,
+      status: 'passed',
+      input: { command: 'echo hi' },
+      output: 'hi',
+      exitCode: 0,
+      doorTaskId: null,
+      at: ts(105),
+      offsetMs: 105,
+      durationMs: 25,
+    },
     {
       id: 'ask',
       index: 2,
@@ -64,7 +84,20 @@ test('a submit-plan tool call carries its plan steps, each timed from its plan_s
       offsetMs: 140,
       durationMs: 260,
     },
-    { id: 'c', index: 3, tool: 'bash', capsule: null, status: 'skipped', input: null, output: '', exitCode: null, doorTaskId: null, at: ts(401), offsetMs: 401, durationMs: 0 },
+    {
+      id: 'c',
+      index: 3,
+      tool: 'bash',
+      capsule: null,
+      status: 'skipped',
+      input: null,
+      output: '',
+      exitCode: null,
+      doorTaskId: null,
+      at: ts(401),
+      offsetMs: 401,
+      durationMs: 0,
+    },
   ]);
   assert.equal('planSteps' in bash, false, 'other tools carry no planSteps');
 });
@@ -88,7 +121,16 @@ test('two plans in one task: each call gets its own steps in plan order; a plan 
 
 test('a reopen is an entry of its own, between the attempts it separates (docs/console.md, "Entries")', () => {
   const records = [
-    rec(0, 'task_start', { context_id: 'ctx_p', message_id: 'msg_p', origin: 'operator', trust: 'trusted', text_chars: 2, text: 'go', references: [], attachments: [] }),
+    rec(0, 'task_start', {
+      context_id: 'ctx_p',
+      message_id: 'msg_p',
+      origin: 'operator',
+      trust: 'trusted',
+      text_chars: 2,
+      text: 'go',
+      references: [],
+      attachments: [],
+    }),
     toolCall(50, 'call_1', 'bash', 10),
     rec(60, 'task_reopened', { hook: 'recheck', attempt: 2 }),
     toolCall(90, 'call_2', 'bash', 10),
@@ -104,13 +146,29 @@ test('a reopen is an entry of its own, between the attempts it separates (docs/c
 test('a harness run’s records are entries of their own: its start, its end, a forget (docs/console.md, "Entries")', () => {
   const session = '0f1e2d3c-4b5a-4697-8877-665544332211';
   const records = [
-    rec(0, 'task_start', { context_id: 'ctx_p', message_id: 'msg_p', origin: 'operator', trust: 'trusted', text_chars: 2, text: 'go', references: [], attachments: [] }),
+    rec(0, 'task_start', {
+      context_id: 'ctx_p',
+      message_id: 'msg_p',
+      origin: 'operator',
+      trust: 'trusted',
+      text_chars: 2,
+      text: 'go',
+      references: [],
+      attachments: [],
+    }),
     rec(5, 'harness_session_forgotten', { context_id: 'ctx_p', harness_session_id: 'old-session', requested_by: 'a2a' }),
     rec(10, 'harness_start', { context_id: 'ctx_p', harness: 'claude-code', model: 'claude-sonnet-4-5', session_mode: 'new', harness_session_id: session }),
     toolCall(50, 'call_1', 'Bash', 10),
     rec(60, 'harness_end', { harness: 'claude-code', harness_session_id: session, outcome: 'answered', exit_code: 0, turns: 2 }),
     rec(70, 'harness_start', { context_id: 'ctx_p', harness: 'codex', model: 'gpt-5-codex', session_mode: 'resume', harness_session_id: null }),
-    rec(90, 'harness_end', { harness: 'codex', harness_session_id: null, outcome: 'failed', exit_code: null, turns: 0, failure: 'harness failed: codex exited 1' }),
+    rec(90, 'harness_end', {
+      harness: 'codex',
+      harness_session_id: null,
+      outcome: 'failed',
+      exit_code: null,
+      turns: 0,
+      failure: 'harness failed: codex exited 1',
+    }),
   ];
   const entries = recordEntries(row, records);
   assert.deepEqual(
@@ -118,7 +176,15 @@ test('a harness run’s records are entries of their own: its start, its end, a 
     ['input', 'harness-session-forgotten', 'harness-start', 'tool-call', 'harness-end', 'harness-start', 'harness-end'],
   );
   assert.deepEqual(entries[1], { kind: 'harness-session-forgotten', at: ts(5), offsetMs: 5, harnessSessionId: 'old-session', requestedBy: 'a2a' });
-  assert.deepEqual(entries[2], { kind: 'harness-start', at: ts(10), offsetMs: 10, harness: 'claude-code', model: 'claude-sonnet-4-5', sessionMode: 'new', harnessSessionId: session });
+  assert.deepEqual(entries[2], {
+    kind: 'harness-start',
+    at: ts(10),
+    offsetMs: 10,
+    harness: 'claude-code',
+    model: 'claude-sonnet-4-5',
+    sessionMode: 'new',
+    harnessSessionId: session,
+  });
   assert.deepEqual(entries[4], {
     kind: 'harness-end',
     at: ts(60),
@@ -144,7 +210,16 @@ test('a harness run’s records are entries of their own: its start, its end, a 
 });
 
 test('an inference record with the telemetry call facts (driver_kind, max_tokens, response_id, response_model) makes the same turn entry as one without', () => {
-  const base = { turn: 1, driver: 'claude', model: 'claude-sonnet-4-5', stop_reason: 'end_turn', usage: { input: 12, output: 3 }, tool_calls: 0, duration_ms: 40, first_token_ms: 9 };
+  const base = {
+    turn: 1,
+    driver: 'claude',
+    model: 'claude-sonnet-4-5',
+    stop_reason: 'end_turn',
+    usage: { input: 12, output: 3 },
+    tool_calls: 0,
+    duration_ms: 40,
+    first_token_ms: 9,
+  };
   const facts = { driver_kind: 'anthropic', max_tokens: 4096, response_id: 'msg_01abc', response_model: 'claude-sonnet-4-5-20250929' };
   const withFacts = rec(100, 'inference', { ...base, ...facts });
   assert.deepEqual(
@@ -159,9 +234,28 @@ test('an inference record with the telemetry call facts (driver_kind, max_tokens
 
 test('the governors, hooks, input timeouts, retries and delegations are entries of their own, each at its start (issue 37)', () => {
   const records = [
-    rec(0, 'task_start', { context_id: 'ctx_1', message_id: 'msg_1', origin: 'operator', trust: 'trusted', text_chars: 2, text: 'go', references: [], attachments: [] }),
+    rec(0, 'task_start', {
+      context_id: 'ctx_1',
+      message_id: 'msg_1',
+      origin: 'operator',
+      trust: 'trusted',
+      text_chars: 2,
+      text: 'go',
+      references: [],
+      attachments: [],
+    }),
     rec(90, 'inference_retry', { turn: 1, driver: 'script', attempt: 1, reason: 'HTTP 503', delay_ms: 250 }),
-    rec(100, 'compaction', { turn: 2, tokens_before: 9000, tokens_before_source: 'estimate', tokens_after: 3000, budget_tokens: 8000, threshold: 0.8, elided_results: 2, summarized_messages: 4, duration_ms: 40 }),
+    rec(100, 'compaction', {
+      turn: 2,
+      tokens_before: 9000,
+      tokens_before_source: 'estimate',
+      tokens_after: 3000,
+      budget_tokens: 8000,
+      threshold: 0.8,
+      elided_results: 2,
+      summarized_messages: 4,
+      duration_ms: 40,
+    }),
     rec(110, 'conversation_trimmed', { turn: 2, elided_chars: 1200, budget_chars: 32000 }),
     rec(120, 'spend_refused', { turn: 2, ceiling: 'session', limit: 1000, spent: 900, projected: 1200 }),
     rec(130, 'tool_call_denied', { tool: 'bash', tool_call_id: 'call_d', hook: 'guard', reason: 'no rm' }),
@@ -196,11 +290,63 @@ test('the governors, hooks, input timeouts, retries and delegations are entries 
     ].sort((a, b) => (a[1] as number) - (b[1] as number)),
   );
   const byKind = <K extends TaskRecordEntry['kind']>(kind: K) => entries.find((e): e is Extract<TaskRecordEntry, { kind: K }> => e.kind === kind);
-  assert.deepEqual(byKind('delegation'), { kind: 'delegation', at: ts(140), offsetMs: 140, delegationId: 'dlg_1', capsule: 'helper', childSessionId: 'ses_c', childTaskId: 'tsk_c', toolCallId: 'call_g', status: 'completed', durationMs: 200 });
-  assert.deepEqual(byKind('done-check'), { kind: 'done-check', at: ts(200), offsetMs: 200, turn: 3, outcome: 'sent_back', exitCode: 1, timedOut: false, durationMs: 30, used: 1, left: 0 });
-  assert.deepEqual(byKind('compaction'), { kind: 'compaction', at: ts(60), offsetMs: 60, turn: 2, tokensBefore: 9000, tokensBeforeSource: 'estimate', tokensAfter: 3000, budgetTokens: 8000, elidedResults: 2, summarizedMessages: 4, durationMs: 40, failed: null });
-  assert.deepEqual(byKind('spend-refused'), { kind: 'spend-refused', at: ts(120), offsetMs: 120, turn: 2, ceiling: 'session', limit: 1000, spent: 900, projected: 1200 });
-  assert.deepEqual(byKind('tool-denied'), { kind: 'tool-denied', at: ts(130), offsetMs: 130, tool: 'bash', toolCallId: 'call_d', hook: 'guard', reason: 'no rm' });
+  assert.deepEqual(byKind('delegation'), {
+    kind: 'delegation',
+    at: ts(140),
+    offsetMs: 140,
+    delegationId: 'dlg_1',
+    capsule: 'helper',
+    childSessionId: 'ses_c',
+    childTaskId: 'tsk_c',
+    toolCallId: 'call_g',
+    status: 'completed',
+    durationMs: 200,
+  });
+  assert.deepEqual(byKind('done-check'), {
+    kind: 'done-check',
+    at: ts(200),
+    offsetMs: 200,
+    turn: 3,
+    outcome: 'sent_back',
+    exitCode: 1,
+    timedOut: false,
+    durationMs: 30,
+    used: 1,
+    left: 0,
+  });
+  assert.deepEqual(byKind('compaction'), {
+    kind: 'compaction',
+    at: ts(60),
+    offsetMs: 60,
+    turn: 2,
+    tokensBefore: 9000,
+    tokensBeforeSource: 'estimate',
+    tokensAfter: 3000,
+    budgetTokens: 8000,
+    elidedResults: 2,
+    summarizedMessages: 4,
+    durationMs: 40,
+    failed: null,
+  });
+  assert.deepEqual(byKind('spend-refused'), {
+    kind: 'spend-refused',
+    at: ts(120),
+    offsetMs: 120,
+    turn: 2,
+    ceiling: 'session',
+    limit: 1000,
+    spent: 900,
+    projected: 1200,
+  });
+  assert.deepEqual(byKind('tool-denied'), {
+    kind: 'tool-denied',
+    at: ts(130),
+    offsetMs: 130,
+    tool: 'bash',
+    toolCallId: 'call_d',
+    hook: 'guard',
+    reason: 'no rm',
+  });
   assert.deepEqual(byKind('keep-working'), { kind: 'keep-working', at: ts(150), offsetMs: 150, turn: 2, used: 1, left: 2 });
   assert.deepEqual(
     entries.filter((e) => e.kind === 'hook').map((e) => (e.kind === 'hook' ? [e.hook, e.outcome, e.text] : [])),

@@ -1,4 +1,11 @@
-import { isTerminalState, type JsonValue, type TaskRecordEntry, type TaskRecordMemberCall, type TaskRecordPlanStep, type TaskRecordSummary } from '@murmur/protocol';
+import {
+  isTerminalState,
+  type JsonValue,
+  type TaskRecordEntry,
+  type TaskRecordMemberCall,
+  type TaskRecordPlanStep,
+  type TaskRecordSummary,
+} from '@murmur/protocol';
 import { CAPSULE_STEP_TOOL } from '../records/record-statuses.js';
 import { delegationsOf } from './delegation-records.js';
 import type { StoredTask } from '../records/task-table.js';
@@ -51,7 +58,11 @@ function capsuleOf(record: TraceLineOf<'plan_step'>): string | null {
  * The task's record entries, in time order, from its trace records and its stored row; `memberCalls` (by tool call
  * id) are the member calls its `call-member` tool calls made (docs/console.md, "Formations").
  */
-export function recordEntries(row: StoredTask, records: readonly TraceLine[], memberCalls: ReadonlyMap<string, TaskRecordMemberCall> = new Map()): TaskRecordEntry[] {
+export function recordEntries(
+  row: StoredTask,
+  records: readonly TraceLine[],
+  memberCalls: ReadonlyMap<string, TaskRecordMemberCall> = new Map(),
+): TaskRecordEntry[] {
   return orderedEntries(row, records, memberCalls).map((e) => e.entry);
 }
 
@@ -62,7 +73,11 @@ export interface OrderedEntry {
 }
 
 /** recordEntries(), each entry with the index of its record: a page reads its tool calls' records in full by it. */
-export function orderedEntries(row: StoredTask, records: readonly TraceLine[], memberCalls: ReadonlyMap<string, TaskRecordMemberCall> = new Map()): OrderedEntry[] {
+export function orderedEntries(
+  row: StoredTask,
+  records: readonly TraceLine[],
+  memberCalls: ReadonlyMap<string, TaskRecordMemberCall> = new Map(),
+): OrderedEntry[] {
   const origin = row.createdAtMs;
   const at = (ms: number) => ({ at: iso(ms), offsetMs: Math.max(0, ms - origin) });
   const entries: { ms: number; entry: TaskRecordEntry; from: number }[] = [];
@@ -72,7 +87,12 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
   let from = 0;
   const push = (ms: number, entry: TaskRecordEntry) => entries.push({ ms, entry, from });
   // A call's record is written when it returns: it started duration_ms earlier.
-  const pushCall = (ms: number, tool: string, record: TraceLineOf<'tool_call'> | TraceLineOf<'skill_call'>, extra: Partial<Extract<TaskRecordEntry, { kind: 'tool-call' }>>) => {
+  const pushCall = (
+    ms: number,
+    tool: string,
+    record: TraceLineOf<'tool_call'> | TraceLineOf<'skill_call'>,
+    extra: Partial<Extract<TaskRecordEntry, { kind: 'tool-call' }>>,
+  ) => {
     const start = record.duration_ms === null ? ms : ms - record.duration_ms;
     push(start, {
       kind: 'tool-call',
@@ -150,7 +170,14 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
         break;
       // A harness run's own records (docs/harness.md, "Frames and records"): where each run began and ended, and a forget.
       case 'harness_start':
-        push(ms, { kind: 'harness-start', ...at(ms), harness: record.harness, model: record.model, sessionMode: record.session_mode, harnessSessionId: record.harness_session_id });
+        push(ms, {
+          kind: 'harness-start',
+          ...at(ms),
+          harness: record.harness,
+          model: record.model,
+          sessionMode: record.session_mode,
+          harnessSessionId: record.harness_session_id,
+        });
         break;
       case 'harness_end':
         push(ms, {
@@ -231,7 +258,15 @@ export function orderedEntries(row: StoredTask, records: readonly TraceLine[], m
         push(ms, { kind: 'trimmed', ...at(ms), turn: record.turn, elidedChars: record.elided_chars, budgetChars: record.budget_chars });
         break;
       case 'spend_refused':
-        push(ms, { kind: 'spend-refused', ...at(ms), turn: record.turn, ceiling: record.ceiling, limit: record.limit, spent: record.spent, projected: record.projected });
+        push(ms, {
+          kind: 'spend-refused',
+          ...at(ms),
+          turn: record.turn,
+          ceiling: record.ceiling,
+          limit: record.limit,
+          spent: record.spent,
+          projected: record.projected,
+        });
         break;
       case 'tool_call_denied':
         push(ms, { kind: 'tool-denied', ...at(ms), tool: record.tool, toolCallId: record.tool_call_id, hook: record.hook, reason: record.reason });

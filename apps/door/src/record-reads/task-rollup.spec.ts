@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ROLLUP_BUCKETS_MAX, ROLLUP_OTHER_TOOLS, ROLLUP_TOOL_NAMES_MAX, type TaskRecordEntry, type TaskRecordSummary, type TaskState, taskTimeSplit } from '@murmur/protocol';
+import {
+  ROLLUP_BUCKETS_MAX,
+  ROLLUP_OTHER_TOOLS,
+  ROLLUP_TOOL_NAMES_MAX,
+  type TaskRecordEntry,
+  type TaskRecordSummary,
+  type TaskState,
+  taskTimeSplit,
+} from '@murmur/protocol';
 import { LogHistogram } from './log-histogram.js';
 import { bucketsFor, type RollupTask, rollupTasks } from './task-rollup.js';
 
@@ -63,27 +71,71 @@ test('a task’s time splits into model calls, tool calls, members, input and th
   assert.deepEqual(split, { wallMs: 1000, modelMs: 130, toolMs: 40, memberMs: 300, inputMs: 500, otherMs: 30 });
   // A task waiting now counts its wait to the wall time's end; an end closes a wait no reply answered.
   assert.equal(taskTimeSplit([{ kind: 'input-required', ...at(200), prompt: '?' }], 900).inputMs, 700);
-  assert.equal(taskTimeSplit([{ kind: 'input-required', ...at(200), prompt: '?' }, { kind: 'end', ...at(500), state: 'TASK_STATE_CANCELED', status: null }], 900).inputMs, 300);
+  assert.equal(
+    taskTimeSplit(
+      [
+        { kind: 'input-required', ...at(200), prompt: '?' },
+        { kind: 'end', ...at(500), state: 'TASK_STATE_CANCELED', status: null },
+      ],
+      900,
+    ).inputMs,
+    300,
+  );
   // Overlapping parts count once, for the first that claims the instant (model, tool, member, input); a part past the
   // wall time is cut at it, so the parts always add up to the wall time.
-  assert.deepEqual(taskTimeSplit([turn(0, 800, null), tool(400, 'bash', 800)], 1000), { wallMs: 1000, modelMs: 800, toolMs: 200, memberMs: 0, inputMs: 0, otherMs: 0 });
+  assert.deepEqual(taskTimeSplit([turn(0, 800, null), tool(400, 'bash', 800)], 1000), {
+    wallMs: 1000,
+    modelMs: 800,
+    toolMs: 200,
+    memberMs: 0,
+    inputMs: 0,
+    otherMs: 0,
+  });
 });
 
 test('a caller waits for a member’s answer from the call’s start to its elapsed time, past its call-member tool call', () => {
   // Issue 37: the tool call returned after 19 ms, the answer came with the round's 556 ms after the call started.
-  const call = { ...tool(100, 'call-member', 19), memberCall: { callId: 'mcl_1', member: 'worker', memberTaskId: 'tsk_w', memberSessionId: null, memberUrl: null, status: 'completed' as const, startedAt: at(100).at, elapsedMs: 556, offers: 1 } };
+  const call = {
+    ...tool(100, 'call-member', 19),
+    memberCall: {
+      callId: 'mcl_1',
+      member: 'worker',
+      memberTaskId: 'tsk_w',
+      memberSessionId: null,
+      memberUrl: null,
+      status: 'completed' as const,
+      startedAt: at(100).at,
+      elapsedMs: 556,
+      offers: 1,
+    },
+  };
   const entries: TaskRecordEntry[] = [turn(0, 100, null), call, turn(700, 50, null), { kind: 'end', ...at(750), state: 'TASK_STATE_COMPLETED', status: null }];
   assert.deepEqual(taskTimeSplit(entries, 750), { wallMs: 750, modelMs: 150, toolMs: 0, memberMs: 556, inputMs: 0, otherMs: 44 });
   // A call still in flight waits until the wall time's end; a delegation is waited for like a member.
   const inFlight = { ...call, memberCall: { ...call.memberCall, status: 'running' as const, elapsedMs: null } };
   assert.equal(taskTimeSplit([turn(0, 100, null), inFlight], 1000).memberMs, 900);
-  const delegation: TaskRecordEntry = { kind: 'delegation', ...at(200), delegationId: 'dlg_1', capsule: 'helper', childSessionId: 'ses_c', childTaskId: 'tsk_c', toolCallId: null, status: 'completed', durationMs: 300 };
+  const delegation: TaskRecordEntry = {
+    kind: 'delegation',
+    ...at(200),
+    delegationId: 'dlg_1',
+    capsule: 'helper',
+    childSessionId: 'ses_c',
+    childTaskId: 'tsk_c',
+    toolCallId: null,
+    status: 'completed',
+    durationMs: 300,
+  };
   assert.equal(taskTimeSplit([delegation], 1000).memberMs, 300);
 });
 
 test('the rollup’s totals are the sums of its tasks’ summaries and entries', async () => {
   const tasks = [
-    task(summary(1, 'TASK_STATE_COMPLETED', 0, 1000, 2, 2), [turn(0, 100, [100, 10, 40]), tool(100, 'bash', 50), turn(200, 100, [120, 12, 0]), tool(300, 'call-member', 400, 'error')]),
+    task(summary(1, 'TASK_STATE_COMPLETED', 0, 1000, 2, 2), [
+      turn(0, 100, [100, 10, 40]),
+      tool(100, 'bash', 50),
+      turn(200, 100, [120, 12, 0]),
+      tool(300, 'call-member', 400, 'error'),
+    ]),
     task(summary(2, 'TASK_STATE_FAILED', 2000, 500, 1, 1), [turn(0, 200, null), tool(200, 'bash', 150)]),
     task(summary(3, 'TASK_STATE_WORKING', 4000, null, 1, 0), [turn(0, 300, [7, 3, 1])]),
   ];
@@ -115,7 +167,10 @@ test('the rollup’s totals are the sums of its tasks’ summaries and entries',
   );
   assert.deepEqual(rollup.buckets[0]?.tokens, { input: 220, output: 22, cached: 40 });
   assert.deepEqual(rollup.buckets[2]?.duration, { count: 1, p50: 500, p90: 500 });
-  assert.equal(rollup.buckets.reduce((n, b) => n + b.tasks, 0), rollup.tasks);
+  assert.equal(
+    rollup.buckets.reduce((n, b) => n + b.tasks, 0),
+    rollup.tasks,
+  );
 });
 
 test('no task: an empty rollup with no buckets', async () => {

@@ -55,7 +55,8 @@ export function bucketsFor(firstMs: number, lastMs: number): { bucketMs: number;
   for (const width of ROLLUP_BUCKET_WIDTHS_MS) {
     const startMs = Math.floor(firstMs / width) * width;
     const count = Math.floor(lastMs / width) - Math.floor(firstMs / width) + 1;
-    if (count <= ROLLUP_BUCKETS_MAX || width === ROLLUP_BUCKET_WIDTHS_MS.at(-1)) return { bucketMs: width, startMs, count: Math.min(count, ROLLUP_BUCKETS_MAX) };
+    if (count <= ROLLUP_BUCKETS_MAX || width === ROLLUP_BUCKET_WIDTHS_MS.at(-1))
+      return { bucketMs: width, startMs, count: Math.min(count, ROLLUP_BUCKETS_MAX) };
   }
   throw new Error('unreachable: the widths are not empty');
 }

@@ -7,9 +7,43 @@ import { TraceIndex } from './trace-index.js';
 import type { TraceLine } from '../records/trace-schema.js';
 
 const TS = '2026-12-01T10:00:00.000Z';
-const start = (task: string, text = 'count the stars'): TraceLine => ({ ts: TS, type: 'task_start', task_id: task, context_id: 'ctx_1', message_id: 'm1', origin: 'test', trust: 'trusted', text_chars: text.length, text, references: [], attachments: [] });
-const toolCall = (task: string, tool: string, output: string, id = 'call_1'): TraceLine => ({ ts: TS, type: 'tool_call', task_id: task, tool, tool_call_id: id, status: 'passed', duration_ms: 3, exit_code: 0, input: { command: 'echo' }, output });
-const turn = (task: string, n: number): TraceLine => ({ ts: TS, type: 'inference', task_id: task, turn: n, driver: 'script', stop_reason: 'tool_use', usage: 'unreported', tool_calls: 1, duration_ms: 2, first_token_ms: null });
+const start = (task: string, text = 'count the stars'): TraceLine => ({
+  ts: TS,
+  type: 'task_start',
+  task_id: task,
+  context_id: 'ctx_1',
+  message_id: 'm1',
+  origin: 'test',
+  trust: 'trusted',
+  text_chars: text.length,
+  text,
+  references: [],
+  attachments: [],
+});
+const toolCall = (task: string, tool: string, output: string, id = 'call_1'): TraceLine => ({
+  ts: TS,
+  type: 'tool_call',
+  task_id: task,
+  tool,
+  tool_call_id: id,
+  status: 'passed',
+  duration_ms: 3,
+  exit_code: 0,
+  input: { command: 'echo' },
+  output,
+});
+const turn = (task: string, n: number): TraceLine => ({
+  ts: TS,
+  type: 'inference',
+  task_id: task,
+  turn: n,
+  driver: 'script',
+  stop_reason: 'tool_use',
+  usage: 'unreported',
+  tool_calls: 1,
+  duration_ms: 2,
+  first_token_ms: null,
+});
 const line = (record: TraceLine) => `${JSON.stringify(record)}\n`;
 
 function traceFile(): string {

@@ -56,7 +56,12 @@ class LineColumns {
  * lines asked for, decoded, by position.
  */
 export class TraceIndex {
-  readonly session: { name: string | null; url: string | null; startedAt: string | null; endedAt: string | null } = { name: null, url: null, startedAt: null, endedAt: null };
+  readonly session: { name: string | null; url: string | null; startedAt: string | null; endedAt: string | null } = {
+    name: null,
+    url: null,
+    startedAt: null,
+    endedAt: null,
+  };
   readonly tasks = new Map<string, IndexedTask>();
   /** The peer handles' lines (`peer_handle_mint`, `_redeem`, `_refused`). */
   readonly handleLines: number[] = [];

@@ -26,7 +26,18 @@ test('a line is decoded whole or not at all, and says why not', () => {
 });
 
 test('an inference record: its telemetry call facts are optional, each of its own type (docs/records.md)', () => {
-  const base = { ts: TS, type: 'inference', task_id: 'tsk_1', turn: 1, driver: 'default', stop_reason: 'end_turn', usage: 'unreported', tool_calls: 0, duration_ms: 5, first_token_ms: null };
+  const base = {
+    ts: TS,
+    type: 'inference',
+    task_id: 'tsk_1',
+    turn: 1,
+    driver: 'default',
+    stop_reason: 'end_turn',
+    usage: 'unreported',
+    tool_calls: 0,
+    duration_ms: 5,
+    first_token_ms: null,
+  };
   const facts = { driver_kind: 'openai-compatible', max_tokens: 1024, response_id: 'chatcmpl-1', response_model: 'gpt-4o-mini-2024-07-18' };
   assert.deepEqual(decodeTraceLine(JSON.stringify({ ...base, ...facts })), { ...base, ...facts });
   assert.deepEqual(decodeTraceLine(JSON.stringify(base)), base, 'a record written before them (or by the script driver) decodes without them');

@@ -10,8 +10,17 @@ import { unhandledRecord } from './unhandled-record.js';
 export function typeChecks(line: TraceLine): void {
   // @ts-expect-error a record type the schema does not have
   const unknownType: keyof TraceFields = 'task_from_the_future';
-  // @ts-expect-error a field the inference record does not have (a renamed first_token_ms)
-  const renamed: TraceFields['inference'] = { task_id: 't', turn: 1, driver: 'd', stop_reason: 's', usage: 'unreported', tool_calls: 0, duration_ms: 1, first_token: null };
+  const renamed: TraceFields['inference'] = {
+    task_id: 't',
+    turn: 1,
+    driver: 'd',
+    stop_reason: 's',
+    usage: 'unreported',
+    tool_calls: 0,
+    duration_ms: 1,
+    // @ts-expect-error a field the inference record does not have (a renamed first_token_ms)
+    first_token: null,
+  };
   // @ts-expect-error a field the record must carry, left out
   const missing: TraceFields['task_result'] = { task_id: 't' };
   if (line.type === 'tool_call') {

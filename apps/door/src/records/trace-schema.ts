@@ -39,13 +39,30 @@ const artifactFields = {
 
 export const TRACE_SCHEMAS = {
   // The session.
-  session_start: z.object({ session_id: id, name: z.string(), version: z.string(), url: z.string(), resumed: z.boolean(), tools_declared: z.array(z.string()), sandbox: z.enum(['bwrap', 'off', 'no-shell']) }),
+  session_start: z.object({
+    session_id: id,
+    name: z.string(),
+    version: z.string(),
+    url: z.string(),
+    resumed: z.boolean(),
+    tools_declared: z.array(z.string()),
+    sandbox: z.enum(['bwrap', 'off', 'no-shell']),
+  }),
   session_end: z.object({ session_id: id }),
   session_deadline: z.object({ session_id: id, at: z.string() }),
   /** Commands a crashed run left: each recorded process group (tools/process-registry.ts), and whether reopening killed it. */
   commands_lost: z.object({
     commands: z.array(
-      z.object({ pgid: count, startTime: z.string(), binary: z.string(), command: z.string(), taskId: id, workId: id.nullable(), startedAtMs: count, killed_on_reopen: z.boolean() }),
+      z.object({
+        pgid: count,
+        startTime: z.string(),
+        binary: z.string(),
+        command: z.string(),
+        taskId: id,
+        workId: id.nullable(),
+        startedAtMs: count,
+        killed_on_reopen: z.boolean(),
+      }),
     ),
   }),
 

@@ -71,7 +71,15 @@ function smallDeclaredLength(request: IncomingMessage): number | null {
   return Number.isInteger(declared) && declared >= 0 && declared <= INTAKE_SMALL_BODY_BYTES ? declared : null;
 }
 
-function serveBody(rpc: RpcPipeline, request: IncomingMessage, response: ServerResponse, caller: Caller, lines: RequestHeaderLines, body: string, release: () => void): void {
+function serveBody(
+  rpc: RpcPipeline,
+  request: IncomingMessage,
+  response: ServerResponse,
+  caller: Caller,
+  lines: RequestHeaderLines,
+  body: string,
+  release: () => void,
+): void {
   // Step 5: a POST / with content-type application/json and no body.
   if (body === '') {
     release();
@@ -126,5 +134,10 @@ function writeJson(response: ServerResponse, status: number, headers: Readonly<R
 /** The pipeline answers every fault it knows; anything else is the answer Fastify's default error handler gives. */
 function failRequest(rpc: RpcPipeline, response: ServerResponse, error: unknown): void {
   rpc.log.error('request failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-  writeJson(response, 500, { 'content-type': 'application/json; charset=utf-8' }, JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }));
+  writeJson(
+    response,
+    500,
+    { 'content-type': 'application/json; charset=utf-8' },
+    JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Internal Server Error' }),
+  );
 }

@@ -57,7 +57,9 @@ const STREAM_HEADERS = { 'content-type': 'text/event-stream', 'cache-control': '
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': 'application/json' });
 
 const jsonHeaders = (extensions?: string[]): Record<string, string> =>
-  extensions && extensions.length > 0 ? { 'content-type': 'application/json', [A2A_EXTENSIONS_HEADER]: extensions.join(', ') } : (JSON_HEADERS as Record<string, string>);
+  extensions && extensions.length > 0
+    ? { 'content-type': 'application/json', [A2A_EXTENSIONS_HEADER]: extensions.join(', ') }
+    : (JSON_HEADERS as Record<string, string>);
 
 const json = (value: unknown, extensions?: string[]): RpcReply => ({ status: 200, headers: jsonHeaders(extensions), body: JSON.stringify(value) });
 
@@ -173,7 +175,10 @@ export class RpcPipeline {
     if (isCompletion) {
       const addressed = request.lines.completionSession[0]?.trim() ?? '';
       if (addressed !== this.session.sessionId) {
-        return refuse(id, rpcError('CompletionMisaddressed', `completion addressed to session '${addressed}', which does not run here`, { addressedSession: addressed }));
+        return refuse(
+          id,
+          rpcError('CompletionMisaddressed', `completion addressed to session '${addressed}', which does not run here`, { addressedSession: addressed }),
+        );
       }
     }
     // 10. The method.

@@ -1,4 +1,15 @@
-import { AGENT_CARD_PATH, CONTROL_PATH, doorNotFoundRefusal, encodeRefusalBody, failure, RECORDS_PLANE_PATH, RECORDS_SCOPE, type RequestHeaderLines, readRequestHeaders, rpcError } from '@murmur/protocol';
+import {
+  AGENT_CARD_PATH,
+  CONTROL_PATH,
+  doorNotFoundRefusal,
+  encodeRefusalBody,
+  failure,
+  RECORDS_PLANE_PATH,
+  RECORDS_SCOPE,
+  type RequestHeaderLines,
+  readRequestHeaders,
+  rpcError,
+} from '@murmur/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../auth/caller.js';
 import type { RequestGate } from '../auth/request-gate.js';
@@ -93,11 +104,16 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: DoorRoutes): 
     });
     if (ticket.waited) {
       payload.once('close', ticket.cancel);
-      deps.rpc.log.info('request body waits for the intake budget', { bytes: declared ?? deps.bodyLimit, held_bytes: budget.heldBytes, waiting: budget.waiting });
+      deps.rpc.log.info('request body waits for the intake budget', {
+        bytes: declared ?? deps.bodyLimit,
+        held_bytes: budget.heldBytes,
+        waiting: budget.waiting,
+      });
     }
   });
 
-  const notFound = async (_request: FastifyRequest, reply: FastifyReply) => reply.code(404).header('content-type', 'application/json').send(Buffer.from(NOT_FOUND_BODY));
+  const notFound = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(404).header('content-type', 'application/json').send(Buffer.from(NOT_FOUND_BODY));
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const pathname = request.url.split('?')[0];
@@ -164,13 +180,15 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: DoorRoutes): 
       // Step 5: a POST / with content-type application/json (checked in onRequest) and no body.
       if (body === undefined || body === '') return notFound(request, reply);
       if (body === TOO_LARGE) {
-        return reply
-          .code(200)
-          .header('content-type', 'application/json')
-          .header('connection', 'close')
-          .send(Buffer.from(TOO_LARGE_BODY));
+        return reply.code(200).header('content-type', 'application/json').header('connection', 'close').send(Buffer.from(TOO_LARGE_BODY));
       }
-      const answer = await deps.rpc.handle({ body, headers: request.headers, lines: request.murmurLines ?? readRequestHeaders(request.raw.rawHeaders), caller: request.murmurCaller!, releaseBody: release });
+      const answer = await deps.rpc.handle({
+        body,
+        headers: request.headers,
+        lines: request.murmurLines ?? readRequestHeaders(request.raw.rawHeaders),
+        caller: request.murmurCaller!,
+        releaseBody: release,
+      });
       if (answer.stream) {
         // The stream is written to the raw response: Fastify hands it over, and sends nothing of its own.
         reply.hijack();

@@ -126,13 +126,18 @@ export interface Pruned {
  * (ENOENT) is no failure, nor is any other (a registry that cannot be written still lists). `given`: entries a caller
  * already read (mur ps lists them first); without it the registry is read here.
  */
-export function pruneStale(home = murmurHome(), given?: { sessions: readonly (SessionEntry & { stale: boolean })[]; formations: readonly (FormationEntry & { stale: boolean })[] }): Pruned {
+export function pruneStale(
+  home = murmurHome(),
+  given?: { sessions: readonly (SessionEntry & { stale: boolean })[]; formations: readonly (FormationEntry & { stale: boolean })[] },
+): Pruned {
   const removed: Pruned = { sessions: [], formations: [] };
   for (const s of given?.sessions ?? listSessions(home)) {
-    if (s.stale && removeIfGone(path.join(registryDir(home), `${s.sessionId}.json`), (e: SessionEntry) => e.sessionId === s.sessionId)) removed.sessions.push(s);
+    if (s.stale && removeIfGone(path.join(registryDir(home), `${s.sessionId}.json`), (e: SessionEntry) => e.sessionId === s.sessionId))
+      removed.sessions.push(s);
   }
   for (const f of given?.formations ?? listFormations(home)) {
-    if (f.stale && removeIfGone(path.join(formationsDir(home), `${f.name}-${f.pid}.json`), (e: FormationEntry) => e.name === f.name && e.pid === f.pid)) removed.formations.push(f);
+    if (f.stale && removeIfGone(path.join(formationsDir(home), `${f.name}-${f.pid}.json`), (e: FormationEntry) => e.name === f.name && e.pid === f.pid))
+      removed.formations.push(f);
   }
   return removed;
 }

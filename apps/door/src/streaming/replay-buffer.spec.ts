@@ -86,7 +86,14 @@ test('an ended task’s eviction record is dropped', () => {
 });
 
 /** An event whose JSON result is about `chars` bytes, for the byte budget (issue 16). */
-const sized = (id: number, chars: number): StreamEvent => ({ id: BigInt(id), taskId: 't', murmur: false, result: JSON.stringify({ x: 'y'.repeat(chars) }), change: null, state: null });
+const sized = (id: number, chars: number): StreamEvent => ({
+  id: BigInt(id),
+  taskId: 't',
+  murmur: false,
+  result: JSON.stringify({ x: 'y'.repeat(chars) }),
+  change: null,
+  state: null,
+});
 
 test('holds at most its byte budget beside 512 events; a replay from before it answers a gap', () => {
   const buffer = new ReplayBuffer(512, 100_000);
@@ -95,7 +102,10 @@ test('holds at most its byte budget beside 512 events; a replay from before it a
   assert.equal(buffer.size, 4);
   const replay = buffer.replay(0n);
   assert.equal(replay.gapFirstAvailableId, 96n);
-  assert.deepEqual(replay.events.map((e) => e.id), [96n, 97n, 98n, 99n]);
+  assert.deepEqual(
+    replay.events.map((e) => e.id),
+    [96n, 97n, 98n, 99n],
+  );
   assert.equal(buffer.replay(96n).gapFirstAvailableId, null);
 });
 
@@ -103,7 +113,10 @@ test('the newest event stays even alone over the byte budget; the count bound ho
   const buffer = new ReplayBuffer(512, 1_000);
   buffer.push(sized(1, 10));
   buffer.push(sized(2, 50_000));
-  assert.deepEqual(buffer.events().map((e) => e.id), [2n]);
+  assert.deepEqual(
+    buffer.events().map((e) => e.id),
+    [2n],
+  );
   const counted = new ReplayBuffer();
   for (let i = 0; i < 2_000; i++) counted.push(sized(i, 1));
   assert.equal(counted.size, 512);

@@ -48,7 +48,10 @@ test('a large event goes out in slices that join to exactly its encoding, small 
   connection.send(event(2, large));
   connection.send(event(3, '{"b":2}'));
   await tick();
-  assert.ok(res.writes.every((w) => w.length <= WRITE_SLICE_BYTES), 'no write is over a slice');
+  assert.ok(
+    res.writes.every((w) => w.length <= WRITE_SLICE_BYTES),
+    'no write is over a slice',
+  );
   assert.ok(res.writes.length >= 6);
   assert.equal(res.text(), encoded(1, '{"a":1}') + encoded(2, large) + encoded(3, '{"b":2}'));
 });

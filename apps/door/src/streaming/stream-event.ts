@@ -51,6 +51,9 @@ export function wireBytes(event: StreamEvent): number {
 
 export function encodedEvent(event: StreamEvent): EncodedEvent {
   if (event.encoded !== undefined) return event.encoded;
-  event.encoded = { line: Buffer.from(event.id === null ? DATA_PREFIX : `${ID_PREFIX}${event.id}${ID_SUFFIX}`), body: Buffer.from(`${event.result}${BODY_END}`) };
+  event.encoded = {
+    line: Buffer.from(event.id === null ? DATA_PREFIX : `${ID_PREFIX}${event.id}${ID_SUFFIX}`),
+    body: Buffer.from(`${event.result}${BODY_END}`),
+  };
   return event.encoded;
 }

@@ -10,7 +10,8 @@ import { StreamHub } from './stream-hub.js';
   imports: [TasksModule],
   providers: [
     { provide: StalledReaders, useFactory: () => new StalledReaders() },
-    { provide: StreamHub, useFactory: (store: TaskStore, events: TaskEvents) => new StreamHub(store, events), inject: [TaskStore, TaskEvents] }],
+    { provide: StreamHub, useFactory: (store: TaskStore, events: TaskEvents) => new StreamHub(store, events), inject: [TaskStore, TaskEvents] },
+  ],
   exports: [StreamHub, StalledReaders],
 })
 export class StreamingModule {}

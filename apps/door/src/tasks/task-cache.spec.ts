@@ -5,7 +5,21 @@ import { TaskCache } from './task-cache.js';
 import type { TaskRow } from './task.entity.js';
 
 function row(id: string, state: TaskRow['state'], change: number, response: string | null = null): TaskRow {
-  return { id, contextId: 'ctx', state, change, statusTimestampMs: 0, statusText: null, response, prompt: null, residue: null, murmur: null, owner: 'public', messageId: 'm', createdAtMs: 0 };
+  return {
+    id,
+    contextId: 'ctx',
+    state,
+    change,
+    statusTimestampMs: 0,
+    statusText: null,
+    response,
+    prompt: null,
+    residue: null,
+    murmur: null,
+    owner: 'public',
+    messageId: 'm',
+    createdAtMs: 0,
+  };
 }
 
 describe('TaskCache', () => {

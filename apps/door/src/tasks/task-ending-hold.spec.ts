@@ -63,7 +63,14 @@ async function door(hold: TestHold) {
   return { queue, lifecycle, store, started };
 }
 
-const input = (text: string) => ({ messageId: `m-${text}`, contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted' as const, origin: 'a2a' as const } });
+const input = (text: string) => ({
+  messageId: `m-${text}`,
+  contextId: null,
+  text,
+  images: [],
+  referenceTaskIds: [],
+  trust: { trust: 'trusted' as const, origin: 'a2a' as const },
+});
 const tick = () => new Promise((resolve) => setTimeout(resolve, 50));
 
 test('a held cancel stops the task at once and writes CANCELED only once the hold is over; the next task waits', async () => {

@@ -283,7 +283,8 @@ export class TaskLifecycle {
     const task = this.live.get(row.id);
     const deliver = task?.deliverReply;
     // Answered with the task as it was reported, once whatever it issued meanwhile is.
-    if (current.state !== 'TASK_STATE_INPUT_REQUIRED') return events.drained(row.id).then(() => Promise.reject(new TaskNotWaitingError(store.row(row.id) ?? current)));
+    if (current.state !== 'TASK_STATE_INPUT_REQUIRED')
+      return events.drained(row.id).then(() => Promise.reject(new TaskNotWaitingError(store.row(row.id) ?? current)));
     if (!task || !deliver) return Promise.reject(new Error(`task ${row.id} is not waiting for input`));
     task.deliverReply = null;
     const { row: resumed, durable } = store.issue({ ...current, state: 'TASK_STATE_WORKING', prompt: null }, Date.now());

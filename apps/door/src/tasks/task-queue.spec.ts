@@ -33,7 +33,14 @@ class HeldRunner {
   }
 }
 
-const input = (text: string): NewTask => ({ messageId: `m-${text}`, contextId: null, text, images: [], referenceTaskIds: [], trust: { trust: 'trusted', origin: 'a2a' } });
+const input = (text: string): NewTask => ({
+  messageId: `m-${text}`,
+  contextId: null,
+  text,
+  images: [],
+  referenceTaskIds: [],
+  trust: { trust: 'trusted', origin: 'a2a' },
+});
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Waits until `condition` holds: a queued task's start and its report are a commit or two away. */
@@ -82,11 +89,17 @@ test('queue: tasks start one at a time, in arrival order; an ending starts the n
   const b = await queue.submit(input('b'), PUBLIC_CALLER);
   await until(() => runner.started.length === 1, 'a starts');
   await settle();
-  assert.deepEqual(runner.started.map((t) => t.id), [a.id]);
+  assert.deepEqual(
+    runner.started.map((t) => t.id),
+    [a.id],
+  );
   assert.equal(store.row(b.id)?.state, 'TASK_STATE_SUBMITTED');
   await lifecycle.complete(a.id, 'done');
   await until(() => runner.started.length === 2, 'b starts');
-  assert.deepEqual(runner.started.map((t) => t.id), [a.id, b.id]);
+  assert.deepEqual(
+    runner.started.map((t) => t.id),
+    [a.id, b.id],
+  );
   assert.equal(store.row(b.id)?.state, 'TASK_STATE_WORKING');
 });
 
@@ -102,7 +115,10 @@ test('queue: a task paused for input gives up the slot', async () => {
   await until(() => reported(b.id, 'TASK_STATE_WORKING') >= 0, "b's start is reported");
   assert.equal(store.row(a.id)?.state, 'TASK_STATE_INPUT_REQUIRED');
   assert.ok(reported(a.id, 'TASK_STATE_INPUT_REQUIRED') >= 0 && reported(a.id, 'TASK_STATE_INPUT_REQUIRED') < reported(b.id, 'TASK_STATE_WORKING'));
-  assert.deepEqual(runner.started.map((t) => t.id), [a.id, b.id]);
+  assert.deepEqual(
+    runner.started.map((t) => t.id),
+    [a.id, b.id],
+  );
   await queue.close();
 });
 
@@ -136,7 +152,10 @@ test('a queued task canceled never runs, reads "canceled before it started", and
   await lifecycle.complete(a.id, 'done');
   runner.release(a.id);
   await new Promise((resolve) => setTimeout(resolve, 50));
-  assert.deepEqual(runner.started.map((t) => t.id), [a.id]);
+  assert.deepEqual(
+    runner.started.map((t) => t.id),
+    [a.id],
+  );
 });
 
 test('a running task canceled is aborted, and its event carries no queued flag', async () => {
@@ -165,7 +184,10 @@ test('a task arriving at an idle slot is written SUBMITTED and WORKING in one co
   // Both versions were committed together: when submit answers, the mirror already holds WORKING, and both events went out.
   assert.equal(a.state, 'TASK_STATE_SUBMITTED');
   assert.equal(store.row(a.id)?.state, 'TASK_STATE_WORKING');
-  assert.deepEqual(statuses.map((e) => e.row.state), ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING']);
+  assert.deepEqual(
+    statuses.map((e) => e.row.state),
+    ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING'],
+  );
   assert.equal(statuses[1].row.change, statuses[0].row.change + 1);
   const [stored] = (await db.query('SELECT state FROM tasks WHERE id = ?', [a.id])) as { state: string }[];
   assert.equal(stored.state, 'TASK_STATE_WORKING');
@@ -194,14 +216,23 @@ test('queued tasks run while their starts commit: every task reports SUBMITTED, 
   await until(() => rows.every((r) => store.row(r.id)?.state === 'TASK_STATE_COMPLETED'), 'every task completes');
   for (const r of rows) {
     const reported = statuses.filter((e) => e.row.id === r.id && e.progress === null);
-    assert.deepEqual(reported.map((e) => e.row.state), ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
+    assert.deepEqual(
+      reported.map((e) => e.row.state),
+      ['TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_COMPLETED'],
+    );
     assert.ok(reported[0].row.change < reported[1].row.change && reported[1].row.change < reported[2].row.change);
   }
   // The queue ran them one at a time, in arrival order: each started after the previous one's ending was issued.
   const completions = statuses.filter((e) => e.row.state === 'TASK_STATE_COMPLETED').map((e) => e.row.id);
-  assert.deepEqual(completions, rows.map((r) => r.id));
+  assert.deepEqual(
+    completions,
+    rows.map((r) => r.id),
+  );
   const stored = (await db.query('SELECT id, state, response FROM tasks ORDER BY change')) as { id: string; state: string; response: string }[];
-  assert.deepEqual(stored.map((r) => [r.state, r.response]), ['a', 'b', 'c', 'd', 'e'].map((t) => ['TASK_STATE_COMPLETED', `done ${t}`]));
+  assert.deepEqual(
+    stored.map((r) => [r.state, r.response]),
+    ['a', 'b', 'c', 'd', 'e'].map((t) => ['TASK_STATE_COMPLETED', `done ${t}`]),
+  );
   await queue.close();
 });
 
@@ -230,8 +261,14 @@ test('a group that fails reports none of its versions: the ending is lost, the n
   // b, stopped, is failed once the store writes again; a's ending was lost with the group (its driver was told).
   await until(() => store.row(b.id)?.state === 'TASK_STATE_FAILED', 'b is failed');
   assert.match(store.row(b.id)?.statusText ?? '', /^driver invocation failed: the task store could not record task .*SQLITE_BUSY/);
-  assert.deepEqual(statuses.map((e) => [e.row.id, e.row.state]), [[b.id, 'TASK_STATE_FAILED']]);
+  assert.deepEqual(
+    statuses.map((e) => [e.row.id, e.row.state]),
+    [[b.id, 'TASK_STATE_FAILED']],
+  );
   const stored = (await db.query('SELECT id, state FROM tasks ORDER BY change')) as { id: string; state: string }[];
-  assert.deepEqual(stored.map((r) => r.state), ['TASK_STATE_WORKING', 'TASK_STATE_FAILED']);
+  assert.deepEqual(
+    stored.map((r) => r.state),
+    ['TASK_STATE_WORKING', 'TASK_STATE_FAILED'],
+  );
   await queue.close();
 });

@@ -195,7 +195,10 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
    * A task the runtime starts itself, owned by the session (seed 000, "Who sees a task"): the launch's own task
    * (mur run --task, task.md, input.txt), a detached command's result, a resumed launch's report of lost commands.
    */
-  submitSessionTask(text: string, options: { traceContext?: NewTask['traceContext']; contextId?: string | null; forgetSession?: NewTask['forgetSession'] } = {}): Promise<TaskRow> {
+  submitSessionTask(
+    text: string,
+    options: { traceContext?: NewTask['traceContext']; contextId?: string | null; forgetSession?: NewTask['forgetSession'] } = {},
+  ): Promise<TaskRow> {
     return this.submit(
       {
         messageId: newId('message'),
@@ -266,7 +269,17 @@ export class TaskQueue extends EventEmitter<{ 'session-idle-exit': [] }> {
       },
     );
     try {
-      await runner.run({ id: row.id, contextId: row.contextId, text: input.text, images: input.images, signal, startedAtMs: row.createdAtMs, trust: input.trust.trust, owner: row.owner, forgetSession: input.forgetSession ?? null });
+      await runner.run({
+        id: row.id,
+        contextId: row.contextId,
+        text: input.text,
+        images: input.images,
+        signal,
+        startedAtMs: row.createdAtMs,
+        trust: input.trust.trust,
+        owner: row.owner,
+        forgetSession: input.forgetSession ?? null,
+      });
       if (written) await written;
     } catch (error) {
       if (written) await written.then(noop, noop);

@@ -47,9 +47,11 @@ export class TaskStore {
     await this.db.query('PRAGMA synchronous = NORMAL');
     const [{ last }] = (await this.db.query('SELECT COALESCE(MAX(change), 0) AS last FROM tasks')) as { last: number }[];
     this.lastChange = Number(last);
-    const live = ((await this.db.query(
-      `SELECT ${TASK_COLUMNS} FROM tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED') ORDER BY change`,
-    )) as RawTaskRow[]).map(fromRawRow);
+    const live = (
+      (await this.db.query(
+        `SELECT ${TASK_COLUMNS} FROM tasks WHERE state IN ('TASK_STATE_SUBMITTED', 'TASK_STATE_WORKING', 'TASK_STATE_INPUT_REQUIRED', 'TASK_STATE_AUTH_REQUIRED') ORDER BY change`,
+      )) as RawTaskRow[]
+    ).map(fromRawRow);
     const settled: string[] = [];
     for (const row of live) {
       await this.save({ ...row, state: 'TASK_STATE_FAILED', statusText: SETTLED_ON_REOPEN, prompt: null }, nowMs);

@@ -24,7 +24,12 @@ export function requestFacts(params: unknown): A2aFacts {
   if (!isObject(params)) return {};
   const message = isObject(params.message) ? params.message : null;
   if (message) {
-    return present({ messageId: text(message.messageId), taskId: text(message.taskId), contextId: text(message.contextId), referenceTaskIds: referenceTaskIds(message.referenceTaskIds) });
+    return present({
+      messageId: text(message.messageId),
+      taskId: text(message.taskId),
+      contextId: text(message.contextId),
+      referenceTaskIds: referenceTaskIds(message.referenceTaskIds),
+    });
   }
   return present({ taskId: text(params.id) });
 }

@@ -31,15 +31,25 @@ export class A2aServerSpans {
 
   begin(method: string, params: unknown, headers: RequestHeaderLines, protocolVersion: string): Observation {
     const caller = traceContextOf(headers);
-    const parent = caller === null ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, caller, { get: (c, k) => c[k as keyof TraceContext], keys: (c) => Object.keys(c) });
-    const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, startTime: now(), attributes: a2aAttributes(method, requestFacts(params), this.server, protocolVersion, this.agent) }, parent);
+    const parent =
+      caller === null ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, caller, { get: (c, k) => c[k as keyof TraceContext], keys: (c) => Object.keys(c) });
+    const span = this.tracer.startSpan(
+      method,
+      { kind: SpanKind.SERVER, startTime: now(), attributes: a2aAttributes(method, requestFacts(params), this.server, protocolVersion, this.agent) },
+      parent,
+    );
     const carrier: Record<string, string> = {};
     propagator.inject(trace.setSpan(ROOT_CONTEXT, span), carrier, {
       set: (c, k, v) => {
         c[k] = v;
       },
     });
-    const traceContext = carrier.traceparent === undefined ? null : carrier.tracestate ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate } : { traceparent: carrier.traceparent };
+    const traceContext =
+      carrier.traceparent === undefined
+        ? null
+        : carrier.tracestate
+          ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate }
+          : { traceparent: carrier.traceparent };
     let ended = false;
     const end = (facts: Parameters<typeof endA2aSpan>[1]) => {
       if (ended) return;

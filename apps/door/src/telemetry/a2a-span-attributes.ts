@@ -12,7 +12,13 @@ export interface CardAgent {
  * The a2a.* attributes (a2a.md) of a request's facts, with the peer's address when it is known, and the agent of the
  * Agent Card the span can read (a server span: the door's own; a client span: none, as the door calls by address).
  */
-export function a2aAttributes(method: string, facts: A2aFacts, server: { address: string; port: number } | null, protocolVersion?: string, agent?: CardAgent): Attributes {
+export function a2aAttributes(
+  method: string,
+  facts: A2aFacts,
+  server: { address: string; port: number } | null,
+  protocolVersion?: string,
+  agent?: CardAgent,
+): Attributes {
   const out: Attributes = { 'a2a.method.name': method };
   if (facts.taskId !== undefined) out['a2a.task.id'] = facts.taskId;
   if (facts.messageId !== undefined) out['a2a.message.id'] = facts.messageId;

@@ -20,16 +20,37 @@ export class GenAiMetrics {
   private readonly workflow: Histogram;
 
   constructor(meter: Meter) {
-    this.operation = meter.createHistogram('gen_ai.client.operation.duration', { unit: 's', description: 'GenAI operation duration.', advice: { explicitBucketBoundaries: OPERATION_BUCKETS } });
-    this.tokens = meter.createHistogram('gen_ai.client.token.usage', { unit: '{token}', description: 'Number of input and output tokens used.', advice: { explicitBucketBoundaries: TOKEN_BUCKETS } });
-    this.agent = meter.createHistogram('gen_ai.invoke_agent.duration', { unit: 's', description: 'The end-to-end duration of a single agent invocation.', advice: { explicitBucketBoundaries: AGENT_BUCKETS } });
-    this.tool = meter.createHistogram('gen_ai.execute_tool.duration', { unit: 's', description: 'The duration of a single tool execution.', advice: { explicitBucketBoundaries: OPERATION_BUCKETS } });
-    this.firstChunk = meter.createHistogram('gen_ai.client.operation.time_to_first_chunk', {
+    this.operation = meter.createHistogram('gen_ai.client.operation.duration', {
       unit: 's',
-      description: 'Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream.',
+      description: 'GenAI operation duration.',
       advice: { explicitBucketBoundaries: OPERATION_BUCKETS },
     });
-    this.workflow = meter.createHistogram('gen_ai.workflow.duration', { unit: 's', description: 'GenAI workflow duration.', advice: { explicitBucketBoundaries: AGENT_BUCKETS } });
+    this.tokens = meter.createHistogram('gen_ai.client.token.usage', {
+      unit: '{token}',
+      description: 'Number of input and output tokens used.',
+      advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
+    });
+    this.agent = meter.createHistogram('gen_ai.invoke_agent.duration', {
+      unit: 's',
+      description: 'The end-to-end duration of a single agent invocation.',
+      advice: { explicitBucketBoundaries: AGENT_BUCKETS },
+    });
+    this.tool = meter.createHistogram('gen_ai.execute_tool.duration', {
+      unit: 's',
+      description: 'The duration of a single tool execution.',
+      advice: { explicitBucketBoundaries: OPERATION_BUCKETS },
+    });
+    this.firstChunk = meter.createHistogram('gen_ai.client.operation.time_to_first_chunk', {
+      unit: 's',
+      description:
+        'Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream.',
+      advice: { explicitBucketBoundaries: OPERATION_BUCKETS },
+    });
+    this.workflow = meter.createHistogram('gen_ai.workflow.duration', {
+      unit: 's',
+      description: 'GenAI workflow duration.',
+      advice: { explicitBucketBoundaries: AGENT_BUCKETS },
+    });
   }
 
   /**

@@ -18,7 +18,19 @@ function spansOf(formation: string | null, origin: string): Map<string, string |
   const exporter = new InMemorySpanExporter();
   const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   const spans = new TaskSpans(provider.getTracer('spec'), new GenAiMetrics(new MeterProvider().getMeter('spec')), AGENT, formation);
-  spans.record({ ts: TS, type: 'task_start', task_id: 'tsk_1', context_id: 'ctx_1', message_id: 'msg_1', origin, trust: 'trusted', text_chars: 2, text: 'go', references: [], attachments: [] });
+  spans.record({
+    ts: TS,
+    type: 'task_start',
+    task_id: 'tsk_1',
+    context_id: 'ctx_1',
+    message_id: 'msg_1',
+    origin,
+    trust: 'trusted',
+    text_chars: 2,
+    text: 'go',
+    references: [],
+    attachments: [],
+  });
   spans.record({ ts: TS, type: 'task_end', task_id: 'tsk_1', state: 'TASK_STATE_COMPLETED', status: null, running_commands: [] });
   const finished = exporter.getFinishedSpans();
   const byId = new Map(finished.map((s) => [s.spanContext().spanId, s.name]));
@@ -27,10 +39,14 @@ function spansOf(formation: string | null, origin: string): Map<string, string |
 
 test('a caller’s task and the session’s own run the formation as a workflow, holding the task’s span', () => {
   for (const origin of ['public', 'session', 'peer']) {
-    assert.deepEqual([...spansOf('crew', origin)], [
-      ['invoke_agent planner', 'invoke_workflow crew'],
-      ['invoke_workflow crew', undefined],
-    ], origin);
+    assert.deepEqual(
+      [...spansOf('crew', origin)],
+      [
+        ['invoke_agent planner', 'invoke_workflow crew'],
+        ['invoke_workflow crew', undefined],
+      ],
+      origin,
+    );
   }
 });
 

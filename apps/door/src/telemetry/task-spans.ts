@@ -90,7 +90,8 @@ export class TaskSpans {
       // A skill's call is a tool call whose record names the skill (docs/artifacts.md).
       case 'skill_call': {
         const task = this.live.get(line.task_id);
-        if (task) this.endTool(task, { tool_call_id: line.tool_call_id, tool: line.skill, duration_ms: line.duration_ms, status: line.status, exit_code: null });
+        if (task)
+          this.endTool(task, { tool_call_id: line.tool_call_id, tool: line.skill, duration_ms: line.duration_ms, status: line.status, exit_code: null });
         return;
       }
       case 'plan_start':
@@ -110,13 +111,29 @@ export class TaskSpans {
         this.live.get(line.task_id)?.span.addEvent('murmur.input_timeout', { 'murmur.input.waited_secs': line.waited_secs }, now());
         return;
       case 'member_call_start':
-        this.live.get(line.task_id)?.span.addEvent('murmur.member_call_start', { 'murmur.member': line.member, 'murmur.member.task_id': line.member_task_id }, now());
+        this.live
+          .get(line.task_id)
+          ?.span.addEvent('murmur.member_call_start', { 'murmur.member': line.member, 'murmur.member.task_id': line.member_task_id }, now());
         return;
       case 'harness_start':
-        this.live.get(line.task_id)?.span.addEvent('murmur.harness_start', { 'murmur.harness': line.harness, 'murmur.harness.session_mode': line.session_mode, ...(line.harness_session_id === null ? {} : { 'murmur.harness.session_id': line.harness_session_id }) }, now());
+        this.live.get(line.task_id)?.span.addEvent(
+          'murmur.harness_start',
+          {
+            'murmur.harness': line.harness,
+            'murmur.harness.session_mode': line.session_mode,
+            ...(line.harness_session_id === null ? {} : { 'murmur.harness.session_id': line.harness_session_id }),
+          },
+          now(),
+        );
         return;
       case 'harness_end':
-        this.live.get(line.task_id)?.span.addEvent('murmur.harness_end', { 'murmur.harness': line.harness, 'murmur.harness.outcome': line.outcome, 'murmur.harness.turns': line.turns }, now());
+        this.live
+          .get(line.task_id)
+          ?.span.addEvent(
+            'murmur.harness_end',
+            { 'murmur.harness': line.harness, 'murmur.harness.outcome': line.outcome, 'murmur.harness.turns': line.turns },
+            now(),
+          );
         return;
       case 'task_end': {
         const task = this.live.get(line.task_id);
@@ -187,8 +204,18 @@ export class TaskSpans {
   }
 
   private openTool(task: LiveTask, toolCallId: string, toolName: string, startedAt: number): void {
-    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': toolName, 'gen_ai.tool.type': TOOL_TYPE, 'gen_ai.tool.call.id': toolCallId, 'murmur.turn': task.turn };
-    task.tools.set(toolCallId, { span: this.tracer.startSpan(`execute_tool ${toolName}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, task.context), startedAt, name: toolName });
+    const attributes = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': toolName,
+      'gen_ai.tool.type': TOOL_TYPE,
+      'gen_ai.tool.call.id': toolCallId,
+      'murmur.turn': task.turn,
+    };
+    task.tools.set(toolCallId, {
+      span: this.tracer.startSpan(`execute_tool ${toolName}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, task.context),
+      startedAt,
+      name: toolName,
+    });
   }
 
   /**
@@ -207,7 +234,11 @@ export class TaskSpans {
   outboundUnder(parent: Context): OutboundA2a {
     return {
       begin: (method: string, request: A2aFacts, url: string) => {
-        const span = this.tracer.startSpan(method, { kind: SpanKind.CLIENT, startTime: now(), attributes: a2aAttributes(method, request, serverOf(url)) }, parent);
+        const span = this.tracer.startSpan(
+          method,
+          { kind: SpanKind.CLIENT, startTime: now(), attributes: a2aAttributes(method, request, serverOf(url)) },
+          parent,
+        );
         return { traceContext: injected(span), end: (answer: A2aFacts) => endA2aSpan(span, answer, now()) };
       },
     };
@@ -215,7 +246,9 @@ export class TaskSpans {
 
   /** The context a trace context carried outside headers names (ROOT_CONTEXT for none): what outboundUnder takes. */
   contextOf(carried: TraceContext | null): Context {
-    return carried === null ? ROOT_CONTEXT : propagator.extract(ROOT_CONTEXT, carried, { get: (c, k) => c[k as keyof TraceContext], keys: (c) => Object.keys(c) });
+    return carried === null
+      ? ROOT_CONTEXT
+      : propagator.extract(ROOT_CONTEXT, carried, { get: (c, k) => c[k as keyof TraceContext], keys: (c) => Object.keys(c) });
   }
 
   /** HTTP client spans for this task's plain HTTP requests (fetch-peer-file's redeem, share-file's card read). */
@@ -243,8 +276,18 @@ export class TaskSpans {
     const open = plan.steps.get(step.stepId);
     if (open) return open.span;
     const startedAt = now();
-    const attributes = { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': step.tool, 'gen_ai.tool.type': TOOL_TYPE, 'gen_ai.tool.call.id': `${step.planCallId}.${step.stepId}`, 'murmur.plan.step': step.stepId };
-    const span = this.tracer.startSpan(`execute_tool ${step.tool}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, trace.setSpan(ROOT_CONTEXT, plan.span));
+    const attributes = {
+      'gen_ai.operation.name': 'execute_tool',
+      'gen_ai.tool.name': step.tool,
+      'gen_ai.tool.type': TOOL_TYPE,
+      'gen_ai.tool.call.id': `${step.planCallId}.${step.stepId}`,
+      'murmur.plan.step': step.stepId,
+    };
+    const span = this.tracer.startSpan(
+      `execute_tool ${step.tool}`,
+      { kind: SpanKind.INTERNAL, startTime: startedAt, attributes },
+      trace.setSpan(ROOT_CONTEXT, plan.span),
+    );
     plan.steps.set(step.stepId, { span, startedAt });
     return span;
   }
@@ -273,7 +316,11 @@ export class TaskSpans {
       ? {
           span: this.tracer.startSpan(
             `invoke_workflow ${this.formation}`,
-            { kind: SpanKind.INTERNAL, startTime: startedAt, attributes: { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': this.formation ?? '' } },
+            {
+              kind: SpanKind.INTERNAL,
+              startTime: startedAt,
+              attributes: { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': this.formation ?? '' },
+            },
             parent,
           ),
           startedAt,
@@ -301,7 +348,19 @@ export class TaskSpans {
       },
       workflow ? trace.setSpan(ROOT_CONTEXT, workflow.span) : parent,
     );
-    this.live.set(taskId, { span, workflow, context: trace.setSpan(ROOT_CONTEXT, span), conversationId: fields.context_id, startedAt, turn: 0, recordedTurn: 0, recordedTools: new Set(), inference: null, tools: new Map(), plans: new Map() });
+    this.live.set(taskId, {
+      span,
+      workflow,
+      context: trace.setSpan(ROOT_CONTEXT, span),
+      conversationId: fields.context_id,
+      startedAt,
+      turn: 0,
+      recordedTurn: 0,
+      recordedTools: new Set(),
+      inference: null,
+      tools: new Map(),
+      plans: new Map(),
+    });
   }
 
   private endInference(task: LiveTask, fields: TraceLineOf<'inference'>): void {
@@ -310,7 +369,14 @@ export class TaskSpans {
       // The record came before its start event: the span is placed by the call's duration.
       task.recordedTurn = task.turn + 1;
       const startedAt = now() - fields.duration_ms;
-      open = { span: this.tracer.startSpan('chat', { kind: SpanKind.CLIENT, startTime: startedAt, attributes: { 'gen_ai.operation.name': 'chat', 'murmur.turn': fields.turn } }, task.context), startedAt };
+      open = {
+        span: this.tracer.startSpan(
+          'chat',
+          { kind: SpanKind.CLIENT, startTime: startedAt, attributes: { 'gen_ai.operation.name': 'chat', 'murmur.turn': fields.turn } },
+          task.context,
+        ),
+        startedAt,
+      };
     }
     task.inference = null;
     const { span } = open;
@@ -369,7 +435,9 @@ export class TaskSpans {
     task.tools.delete(id);
     const { span } = open;
     const status = fields.status;
-    span.setAttributes(defined({ 'murmur.tool.status': status, 'murmur.tool.exit_code': fields.exit_code ?? undefined, 'murmur.tool.work_id': fields.work_id }));
+    span.setAttributes(
+      defined({ 'murmur.tool.status': status, 'murmur.tool.exit_code': fields.exit_code ?? undefined, 'murmur.tool.work_id': fields.work_id }),
+    );
     // `error`: the call failed or was refused; a command that ran and exited non-zero `passed` (its exit code says so).
     if (status === 'error') {
       span.setAttribute('error.type', 'tool_error');
@@ -381,7 +449,10 @@ export class TaskSpans {
   }
 
   private recordTool(name: string, errorType: string | undefined, seconds: number): void {
-    this.metrics.executeTool(seconds, defined({ 'gen_ai.tool.name': name, 'gen_ai.tool.type': TOOL_TYPE, 'gen_ai.agent.name': this.agent.name, 'error.type': errorType }));
+    this.metrics.executeTool(
+      seconds,
+      defined({ 'gen_ai.tool.name': name, 'gen_ai.tool.type': TOOL_TYPE, 'gen_ai.agent.name': this.agent.name, 'error.type': errorType }),
+    );
   }
 
   /**
@@ -395,9 +466,19 @@ export class TaskSpans {
     if (fields.type === 'plan_start') {
       const call = task.tools.get(id);
       const parent = call ? trace.setSpan(ROOT_CONTEXT, call.span) : task.context;
-      const attributes = { 'gen_ai.operation.name': 'invoke_workflow', 'gen_ai.workflow.name': PLAN_WORKFLOW, 'murmur.plan.call_id': id, 'murmur.plan.steps': fields.steps.length, 'murmur.turn': task.turn };
+      const attributes = {
+        'gen_ai.operation.name': 'invoke_workflow',
+        'gen_ai.workflow.name': PLAN_WORKFLOW,
+        'murmur.plan.call_id': id,
+        'murmur.plan.steps': fields.steps.length,
+        'murmur.turn': task.turn,
+      };
       const startedAt = now();
-      task.plans.set(id, { span: this.tracer.startSpan(`invoke_workflow ${PLAN_WORKFLOW}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent), startedAt, steps: new Map() });
+      task.plans.set(id, {
+        span: this.tracer.startSpan(`invoke_workflow ${PLAN_WORKFLOW}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, parent),
+        startedAt,
+        steps: new Map(),
+      });
       return;
     }
     const open = task.plans.get(id);
@@ -405,7 +486,12 @@ export class TaskSpans {
     const plan = open.span;
     if (fields.type === 'plan_end') {
       task.plans.delete(id);
-      plan.setAttributes({ 'murmur.plan.status': fields.status, 'murmur.plan.passed': fields.passed, 'murmur.plan.failed': fields.failed, 'murmur.plan.skipped': fields.skipped });
+      plan.setAttributes({
+        'murmur.plan.status': fields.status,
+        'murmur.plan.passed': fields.passed,
+        'murmur.plan.failed': fields.failed,
+        'murmur.plan.skipped': fields.skipped,
+      });
       const errorType = fields.status === 'completed' ? undefined : fields.status;
       if (errorType) {
         plan.setAttribute('error.type', errorType);
@@ -431,7 +517,9 @@ export class TaskSpans {
     const opened = open.steps.get(fields.step);
     open.steps.delete(fields.step);
     const startedAt = opened?.startedAt ?? Math.max(open.startedAt, end - fields.duration_ms);
-    const step = opened?.span ?? this.tracer.startSpan(`execute_tool ${fields.tool}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, trace.setSpan(ROOT_CONTEXT, plan));
+    const step =
+      opened?.span ??
+      this.tracer.startSpan(`execute_tool ${fields.tool}`, { kind: SpanKind.INTERNAL, startTime: startedAt, attributes }, trace.setSpan(ROOT_CONTEXT, plan));
     if (opened) step.setAttributes(attributes);
     const failed = ['failed', 'refused', 'denied', 'canceled'].includes(fields.status);
     if (failed) {
@@ -446,7 +534,11 @@ export class TaskSpans {
     this.live.delete(taskId);
     // A call still open when its task ended (canceled, failed mid-call) ends with it, marked so.
     const plans = [...task.plans.values()];
-    for (const open of [task.inference?.span, ...plans.flatMap((p) => [...[...p.steps.values()].map((s) => s.span), p.span]), ...[...task.tools.values()].map((t) => t.span)]) {
+    for (const open of [
+      task.inference?.span,
+      ...plans.flatMap((p) => [...[...p.steps.values()].map((s) => s.span), p.span]),
+      ...[...task.tools.values()].map((t) => t.span),
+    ]) {
       if (!open) continue;
       open.setAttribute('error.type', 'task_ended');
       open.setStatus({ code: SpanStatusCode.ERROR, message: 'the task ended before this call returned' });
@@ -454,7 +546,9 @@ export class TaskSpans {
     }
     const state = fields.state;
     const errorType = state === 'TASK_STATE_FAILED' ? state : undefined;
-    task.span.setAttributes(defined({ 'murmur.task.state': state, 'murmur.task.turns': task.turn, 'murmur.task.exit_status': fields.exit_status, 'error.type': errorType }));
+    task.span.setAttributes(
+      defined({ 'murmur.task.state': state, 'murmur.task.turns': task.turn, 'murmur.task.exit_status': fields.exit_status, 'error.type': errorType }),
+    );
     if (errorType) task.span.setStatus({ code: SpanStatusCode.ERROR, message: fields.status ?? 'the task failed' });
     const end = now();
     task.span.end(end);

@@ -36,7 +36,10 @@ export function tracedFetch(outbound: OutboundA2a | null, fetch: FetchLike): Fet
     void response
       .clone()
       .text()
-      .then((body) => call.end(answerFactsOf(body)), (error: unknown) => call.end({ errorType: failureName(error) }));
+      .then(
+        (body) => call.end(answerFactsOf(body)),
+        (error: unknown) => call.end({ errorType: failureName(error) }),
+      );
     return response;
   };
 }

@@ -33,10 +33,17 @@ export class CommandProcess {
 
   constructor(line: CommandLine, options: { cwd: string; env: Record<string, string>; stdin: boolean }) {
     const fd3 = line.protocol === 'init' ? 'pipe' : 'ignore';
-    this.child = spawn(line.file, line.args, { cwd: options.cwd, detached: true, env: options.env, stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', fd3] });
+    this.child = spawn(line.file, line.args, {
+      cwd: options.cwd,
+      detached: true,
+      env: options.env,
+      stdio: [options.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', fd3],
+    });
     this.pgid = this.child.pid;
     const processExit = new Promise<CommandExit>((resolve) => {
-      this.child.once('exit', (code, signal) => resolve({ code: exitCodeOf(code, signal), signal: signal === null ? null : (constants.signals[signal] ?? null) }));
+      this.child.once('exit', (code, signal) =>
+        resolve({ code: exitCodeOf(code, signal), signal: signal === null ? null : (constants.signals[signal] ?? null) }),
+      );
       this.child.once('error', () => resolve({ code: null, signal: null }));
     });
     this.init = line.protocol === 'init' && this.child.stdio[3] ? new InitChannel(this.child.stdio[3] as Duplex) : null;
@@ -66,7 +73,10 @@ export class CommandProcess {
     }
     this.init.stop();
     let timer: NodeJS.Timeout | undefined;
-    const reported = await Promise.race([this.exited.then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS)))]);
+    const reported = await Promise.race([
+      this.exited.then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS))),
+    ]);
     clearTimeout(timer);
     // An init that did not answer in time: the whole sandbox goes.
     if (!reported) await this.end();

@@ -109,12 +109,14 @@ function watchLimits(deps: ShellDeps, command: CommandProcess): LimitWatch {
   const workdir = workdirBound?.watch(() => void command.end()) ?? null;
   return {
     note: (exit) => {
-      if (workdir?.ended) return `note: the workdir grew past capabilities.shell.max_workdir_mib (${limits.maxWorkdirMib} MiB): the door ended the session's running commands`;
+      if (workdir?.ended)
+        return `note: the workdir grew past capabilities.shell.max_workdir_mib (${limits.maxWorkdirMib} MiB): the door ended the session's running commands`;
       const oomAfter = cgroups?.oomKills() ?? null;
       if (oomBefore !== null && oomAfter !== null && oomAfter > oomBefore) {
         return `note: the session's commands passed capabilities.shell.max_memory_mib (${limits.maxMemoryMib} MiB) while this command ran: the kernel ended a process of theirs`;
       }
-      if (exit.signal === constants.signals.SIGXFSZ) return `note: the command wrote a file past capabilities.shell.max_file_mib (${limits.maxFileMib} MiB): SIGXFSZ ended it`;
+      if (exit.signal === constants.signals.SIGXFSZ)
+        return `note: the command wrote a file past capabilities.shell.max_file_mib (${limits.maxFileMib} MiB): SIGXFSZ ended it`;
       return null;
     },
     done: () => workdir?.done(),
@@ -204,7 +206,9 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
         }
         await new Promise<void>((resolve) => stream.end(() => resolve()));
         if (pgid !== undefined) deps.processes.release(pgid);
-        const limit = logFull ? `note: the command's output passed capabilities.shell.max_file_mib (${maxLogBytes / 1024 / 1024} MiB) in its log: the door ended it` : limits.note(exit);
+        const limit = logFull
+          ? `note: the command's output passed capabilities.shell.max_file_mib (${maxLogBytes / 1024 / 1024} MiB) in its log: the door ended it`
+          : limits.note(exit);
         limits.done();
         return { code: exit.code, limit };
       });
@@ -228,7 +232,15 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
         waiters: 0,
       });
       const note = `moved to the background after ${call.graceSecs} s; it runs on as work_id: ${workId}\noutput: ${logFile}`;
-      return { content: fenceToolResult(call.binary, `$ ${shown}\n${note}\n`), stdout: out.stdout, stderr: out.stderr, exitCode: null, truncated: out.truncated, workId, limit: null };
+      return {
+        content: fenceToolResult(call.binary, `$ ${shown}\n${note}\n`),
+        stdout: out.stdout,
+        stderr: out.stderr,
+        exitCode: null,
+        truncated: out.truncated,
+        workId,
+        limit: null,
+      };
     }
     const outputEnded = await drained(command.closed);
     const holders = outputEnded ? [] : await command.holders();

@@ -9,7 +9,17 @@ import type { SpendCeilings } from '../usage/spend-ceilings.js';
 import type { BackgroundCommands } from './background-commands.js';
 import type { ProcessRegistry } from './process-registry.js';
 import type { SessionSandbox } from './sandbox/session-sandbox.js';
-import { type DriverSelection, isRuntimeToolName, type MemberCallPort, type DelegatePort, missingGrantMessage, RUNTIME_TOOL_GRANTS, type RuntimeTool, type RuntimeToolName, runtimeTools } from './runtime/index.js';
+import {
+  type DriverSelection,
+  isRuntimeToolName,
+  type MemberCallPort,
+  type DelegatePort,
+  missingGrantMessage,
+  RUNTIME_TOOL_GRANTS,
+  type RuntimeTool,
+  type RuntimeToolName,
+  runtimeTools,
+} from './runtime/index.js';
 import { runShell } from './shell-tool.js';
 import { type CommandRun, type ToolArtifact, type ToolCallContext, type ToolCallRequest, ToolInputError, type ToolOutcome } from './tool-call.js';
 import { shellEntry, type ToolEntry, ToolInventory } from './tool-inventory.js';
@@ -90,7 +100,13 @@ export class ToolDispatcher {
     const entries: ToolEntry[] = [
       ...deps.artifacts.all().map(artifactEntry),
       ...manifest.capabilities.shell.allow.map(shellEntry),
-      ...granted.map(([name, tool]) => ({ name, kind: 'runtime' as const, description: tool.description, inputSchema: tool.inputSchema, checkedSchema: tool.checkedSchema })),
+      ...granted.map(([name, tool]) => ({
+        name,
+        kind: 'runtime' as const,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        checkedSchema: tool.checkedSchema,
+      })),
     ];
     this.inventory = new ToolInventory(entries);
   }
@@ -138,7 +154,15 @@ export class ToolDispatcher {
       if (artifact !== undefined) {
         const ran = await callArtifact(artifact, call, ctx, { session: this.deps.session, shell: this.deps, wasm: this.deps.wasm });
         return {
-          outcome: { name: call.name, stdout: ran.stdout, stderr: ran.stderr, exitCode: ran.exitCode, workId: ran.workId, isError: ran.isError, content: ran.content },
+          outcome: {
+            name: call.name,
+            stdout: ran.stdout,
+            stderr: ran.stderr,
+            exitCode: ran.exitCode,
+            workId: ran.workId,
+            isError: ran.isError,
+            content: ran.content,
+          },
           artifact: artifactOf(ran.content, { fenceSource: ran.fenceSource, isError: ran.isError, exitCode: ran.exitCode, truncated: ran.truncated }),
           refused: false,
           skill: artifact.runtime === 'skill' ? artifact.fullName : null,
@@ -158,7 +182,15 @@ export class ToolDispatcher {
         this.deps,
       );
       return {
-        outcome: { name: call.name, stdout: result.stdout, stderr: result.stderr, exitCode: result.exitCode, workId: result.workId, isError: false, content: result.content },
+        outcome: {
+          name: call.name,
+          stdout: result.stdout,
+          stderr: result.stderr,
+          exitCode: result.exitCode,
+          workId: result.workId,
+          isError: false,
+          content: result.content,
+        },
         artifact: artifactOf(result.content, { exitCode: result.exitCode, truncated: result.truncated }),
         refused: false,
       };
@@ -189,13 +221,24 @@ export class ToolDispatcher {
     const timer = setTimeout(() => stop.abort(timedOut), timeoutMs);
     try {
       const result = await runShell(
-        { taskId: task.id, binary: 'sh', input: { command }, cwd: this.deps.session.workDir, graceSecs: null, logsDir: path.join(this.deps.session.recordsDir, 'logs'), signal: stop.signal, onOutput: () => undefined, stdin },
+        {
+          taskId: task.id,
+          binary: 'sh',
+          input: { command },
+          cwd: this.deps.session.workDir,
+          graceSecs: null,
+          logsDir: path.join(this.deps.session.recordsDir, 'logs'),
+          signal: stop.signal,
+          onOutput: () => undefined,
+          stdin,
+        },
         this.deps,
       );
       return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, timedOut: false, durationMs: Date.now() - started };
     } catch (error) {
       // A command that could not start (no `sh` where commands run) fails the check as a shell reports it: 127.
-      if (error instanceof ToolInputError) return { exitCode: 127, stdout: '', stderr: `${error.message}\n`, timedOut: false, durationMs: Date.now() - started };
+      if (error instanceof ToolInputError)
+        return { exitCode: 127, stdout: '', stderr: `${error.message}\n`, timedOut: false, durationMs: Date.now() - started };
       if (error !== timedOut) throw error;
       return { exitCode: null, stdout: '', stderr: '', timedOut: true, durationMs: Date.now() - started };
     } finally {
@@ -212,7 +255,13 @@ export class ToolDispatcher {
     const change = this.deps.artifacts.takeChange();
     if (change !== null) {
       for (const artifact of change.added) this.inventory.add(artifactEntry(artifact));
-      this.deps.trace.write('tools_refreshed', { task_id: taskId, turn, trigger: 'agent', added: change.added.map((a) => a.toolName), removed: change.removed });
+      this.deps.trace.write('tools_refreshed', {
+        task_id: taskId,
+        turn,
+        trigger: 'agent',
+        added: change.added.map((a) => a.toolName),
+        removed: change.removed,
+      });
     }
     return this.inventory.entries();
   }

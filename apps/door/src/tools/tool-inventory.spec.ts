@@ -15,7 +15,13 @@ import { SHARE_FILE_SCHEMA } from './runtime/share-file.js';
 import { SUBMIT_PLAN_CHECKED_SCHEMA, SUBMIT_PLAN_SCHEMA } from './runtime/submit-plan.js';
 import { shellEntry, ToolInventory } from './tool-inventory.js';
 
-const runtime = (name: string, inputSchema: JsonObject, checkedSchema?: JsonObject) => ({ name, kind: 'runtime' as const, description: name, inputSchema, checkedSchema });
+const runtime = (name: string, inputSchema: JsonObject, checkedSchema?: JsonObject) => ({
+  name,
+  kind: 'runtime' as const,
+  description: name,
+  inputSchema,
+  checkedSchema,
+});
 
 test('every schema the door declares compiles under strict Ajv on its first call', async () => {
   const inventory = new ToolInventory([

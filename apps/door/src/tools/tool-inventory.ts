@@ -80,7 +80,14 @@ export class ToolInventory {
       if (entry.kind === 'artifact') continue;
       const dir = path.join(runtimeDir, 'tools', entry.name);
       mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-      const manifest = { name: entry.name, version: '0.0.0', runtime: 'tool', implementation: 'native', description: entry.description, input_schema: entry.inputSchema };
+      const manifest = {
+        name: entry.name,
+        version: '0.0.0',
+        runtime: 'tool',
+        implementation: 'native',
+        description: entry.description,
+        input_schema: entry.inputSchema,
+      };
       writeFileSync(path.join(dir, 'murmur.yaml'), stringify(manifest), { mode: PRIVATE_FILE_MODE });
     }
   }

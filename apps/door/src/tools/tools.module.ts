@@ -22,7 +22,11 @@ import { WasmHost } from './wasm/wasm-host.js';
   imports: [SessionModule],
   providers: [
     { provide: BackgroundCommands, useFactory: () => new BackgroundCommands() },
-    { provide: ProcessRegistry, useFactory: (s: SessionContext) => new ProcessRegistry(path.join(s.recordsDir, 'processes'), s.sessionId), inject: [SESSION_CONTEXT] },
+    {
+      provide: ProcessRegistry,
+      useFactory: (s: SessionContext) => new ProcessRegistry(path.join(s.recordsDir, 'processes'), s.sessionId),
+      inject: [SESSION_CONTEXT],
+    },
     // Every command's sandbox, proven to run before the door starts (docs/sandbox.md).
     { provide: SessionSandbox, useFactory: (s: SessionContext) => SessionSandbox.forSession(s), inject: [SESSION_CONTEXT] },
     // The driver choice serving inference calls: switch-driver changes it, the agent loop reads it (docs/drivers.md).

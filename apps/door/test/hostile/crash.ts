@@ -89,7 +89,17 @@ function integrity(file: string): Promise<string> {
 /** `trials` kill -9 trials, each at a seeded random moment while SendMessage requests are in flight. */
 export async function runCrashTrials(trials: number, seed: number): Promise<CrashFigures> {
   const rand = prng(seed);
-  const figures: CrashFigures = { trials, acknowledged: 0, missing: 0, leftLive: 0, settledFailed: 0, integrityFailures: 0, commandGroups: 0, survivors: 0, survivorCommands: [] };
+  const figures: CrashFigures = {
+    trials,
+    acknowledged: 0,
+    missing: 0,
+    leftLive: 0,
+    settledFailed: 0,
+    integrityFailures: 0,
+    commandGroups: 0,
+    survivors: 0,
+    survivorCommands: [],
+  };
   const capsule = makeCapsule(manifestYaml({ name: 'crash' }), SCRIPT);
   for (let trial = 0; trial < trials; trial++) {
     const home = tempDir('crash');
@@ -102,7 +112,14 @@ export async function runCrashTrials(trials: number, seed: number): Promise<Cras
     });
     const senders = Array.from({ length: 3 }, async (_, s) => {
       for (let n = 0; inFlight; n++) {
-        const answer = await rpc(door.url, 'SendMessage', { message: { messageId: `t${trial}-${s}-${n}`, role: 'ROLE_USER', parts: [{ text: s === 0 && n % 2 === 0 ? 'shell' : n % 3 === 0 ? 'slow' : 'quick' }] }, configuration: { returnImmediately: true } }).catch(() => null);
+        const answer = await rpc(door.url, 'SendMessage', {
+          message: {
+            messageId: `t${trial}-${s}-${n}`,
+            role: 'ROLE_USER',
+            parts: [{ text: s === 0 && n % 2 === 0 ? 'shell' : n % 3 === 0 ? 'slow' : 'quick' }],
+          },
+          configuration: { returnImmediately: true },
+        }).catch(() => null);
         if (answer?.json?.result?.task?.id) {
           acknowledged.push(answer.json.result.task.id);
           firstAcknowledged();

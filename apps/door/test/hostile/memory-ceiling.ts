@@ -23,7 +23,9 @@ function stalledWatch(url: string): net.Socket {
   const target = new URL(url);
   const body = '{"jsonrpc":"2.0","id":1,"method":"murmur.WatchSession","params":{}}';
   const socket = net.connect(Number(target.port), target.hostname, () => {
-    socket.write(`POST / HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nLast-Event-ID: 0\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    socket.write(
+      `POST / HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nLast-Event-ID: 0\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    );
     socket.pause();
   });
   socket.on('error', () => undefined);
@@ -36,13 +38,21 @@ function stalledWatch(url: string): net.Socket {
  */
 export async function runMemoryCeiling(options: { messages: number; parallel: number; stalled: number }): Promise<CeilingFigures> {
   const script = 'default:\n  turns:\n    - answer: "{{task.text}}"\n';
-  const door: DoorProcess = await runDoor(makeCapsule(manifestYaml({ name: 'ceiling', extra: 'context:\n  images:\n    max_bytes: 1000\n    max_per_turn: 1' }), script), [], undefined, {
-    nodeFlags: [`--max-old-space-size=${HEAP_CAP_MIB}`],
-  });
+  const door: DoorProcess = await runDoor(
+    makeCapsule(manifestYaml({ name: 'ceiling', extra: 'context:\n  images:\n    max_bytes: 1000\n    max_per_turn: 1' }), script),
+    [],
+    undefined,
+    {
+      nodeFlags: [`--max-old-space-size=${HEAP_CAP_MIB}`],
+    },
+  );
   const rssStartMiB = await rssMiB(door.pid);
   let rssPeakMiB = rssStartMiB;
   const sampler = setInterval(() => {
-    rssMiB(door.pid).then((v) => (rssPeakMiB = Math.max(rssPeakMiB, v)), () => undefined);
+    rssMiB(door.pid).then(
+      (v) => (rssPeakMiB = Math.max(rssPeakMiB, v)),
+      () => undefined,
+    );
   }, 50);
   const sockets = Array.from({ length: options.stalled }, () => stalledWatch(door.url));
   // Just under the 8 MiB body limit once the envelope is added.

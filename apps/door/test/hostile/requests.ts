@@ -18,7 +18,23 @@ export interface HostileRequest {
   peer: boolean;
 }
 
-const METHODS = ['SendMessage', 'SendStreamingMessage', 'GetTask', 'ListTasks', 'CancelTask', 'SubscribeToTask', 'murmur.WatchSession', 'murmur.StopSession', 'GetExtendedAgentCard', 'CreateTaskPushNotificationConfig', 'message/send', 'tasks/get', '', 'getTask', 'SendMessage\u0000'];
+const METHODS = [
+  'SendMessage',
+  'SendStreamingMessage',
+  'GetTask',
+  'ListTasks',
+  'CancelTask',
+  'SubscribeToTask',
+  'murmur.WatchSession',
+  'murmur.StopSession',
+  'GetExtendedAgentCard',
+  'CreateTaskPushNotificationConfig',
+  'message/send',
+  'tasks/get',
+  '',
+  'getTask',
+  'SendMessage\u0000',
+];
 
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -29,7 +45,13 @@ const text = fc.oneof(
 
 const deep = fc.integer({ min: 1, max: 3_000 }).map((n) => JSON.parse('['.repeat(n) + ']'.repeat(n)) as unknown);
 
-const value: fc.Arbitrary<unknown> = fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 3 }), text, deep, fc.constantFrom(null, true, 0, -1, 1.5, 1e308, [], {}));
+const value: fc.Arbitrary<unknown> = fc.oneof(
+  { depthSize: 'small' },
+  fc.jsonValue({ maxDepth: 3 }),
+  text,
+  deep,
+  fc.constantFrom(null, true, 0, -1, 1.5, 1e308, [], {}),
+);
 
 const forgedPageToken = fc.oneof(
   fc.tuple(fc.integer({ min: -5, max: 2 ** 53 }), fc.string({ maxLength: 40 })).map(([n, id]) => Buffer.from(`${n}:${id}`).toString('base64')),
@@ -41,7 +63,10 @@ const message = fc.record(
   {
     messageId: fc.oneof(fc.uuid(), text),
     role: fc.constantFrom('ROLE_USER', 'ROLE_AGENT', 'user', ''),
-    parts: fc.oneof(fc.array(fc.oneof(fc.record({ text }), fc.record({ data: value }), fc.record({ raw: text, mediaType: text }), value), { maxLength: 3 }), value),
+    parts: fc.oneof(
+      fc.array(fc.oneof(fc.record({ text }), fc.record({ data: value }), fc.record({ raw: text, mediaType: text }), value), { maxLength: 3 }),
+      value,
+    ),
     taskId: text,
     contextId: text,
     referenceTaskIds: fc.oneof(fc.array(text, { maxLength: 3 }), value),
@@ -60,9 +85,20 @@ function paramsFor(method: string): fc.Arbitrary<unknown> {
           configuration: fc.record({ returnImmediately: fc.boolean() }),
         }),
       },
-      fc.record({ message: fc.oneof(message, value), configuration: fc.oneof(fc.record({ returnImmediately: fc.oneof(fc.constant(true), value) }), value) }, { requiredKeys: ['message'] }),
+      fc.record(
+        { message: fc.oneof(message, value), configuration: fc.oneof(fc.record({ returnImmediately: fc.oneof(fc.constant(true), value) }), value) },
+        { requiredKeys: ['message'] },
+      ),
     ),
-    ListTasks: fc.record({ pageSize: fc.oneof(fc.integer({ min: -2, max: 200 }), value), pageToken: fc.oneof(forgedPageToken, value), status: fc.oneof(text, value), contextId: text, includeArtifacts: value, statusTimestampAfter: fc.oneof(text, value), tenant: text }),
+    ListTasks: fc.record({
+      pageSize: fc.oneof(fc.integer({ min: -2, max: 200 }), value),
+      pageToken: fc.oneof(forgedPageToken, value),
+      status: fc.oneof(text, value),
+      contextId: text,
+      includeArtifacts: value,
+      statusTimestampAfter: fc.oneof(text, value),
+      tenant: text,
+    }),
     GetTask: fc.record({ id: fc.oneof(text, value), historyLength: value }),
     CancelTask: fc.record({ id: fc.oneof(text, value) }),
     SubscribeToTask: fc.record({ id: fc.oneof(text, value) }),
@@ -74,15 +110,64 @@ function paramsFor(method: string): fc.Arbitrary<unknown> {
 /** The body: a JSON-RPC envelope in many shapes, duplicate keys, or bytes that are not one. */
 const body = fc.constantFrom(...METHODS).chain((method) =>
   fc.oneof(
-    { weight: 4, arbitrary: fc.record({ jsonrpc: fc.constant('2.0'), id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 })), method: fc.constant(method), params: paramsFor(method) }).map((e) => JSON.stringify(e)) },
-    { weight: 3, arbitrary: fc.record({ jsonrpc: fc.oneof(fc.constant('2.0'), value), id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), value), method: fc.oneof(fc.constant(method), value), params: paramsFor(method) }, { requiredKeys: [] }).map((e) => JSON.stringify(e)) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...METHODS), fc.constantFrom(...METHODS)).map(([a, b]) => `{"jsonrpc":"2.0","id":1,"method":"${a}","params":{"id":"x","id":"y"},"method":"${b}"}`) },
+    {
+      weight: 4,
+      arbitrary: fc
+        .record({
+          jsonrpc: fc.constant('2.0'),
+          id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 })),
+          method: fc.constant(method),
+          params: paramsFor(method),
+        })
+        .map((e) => JSON.stringify(e)),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .record(
+          {
+            jsonrpc: fc.oneof(fc.constant('2.0'), value),
+            id: fc.oneof(fc.integer(), fc.string({ maxLength: 10 }), value),
+            method: fc.oneof(fc.constant(method), value),
+            params: paramsFor(method),
+          },
+          { requiredKeys: [] },
+        )
+        .map((e) => JSON.stringify(e)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(fc.constantFrom(...METHODS), fc.constantFrom(...METHODS))
+        .map(([a, b]) => `{"jsonrpc":"2.0","id":1,"method":"${a}","params":{"id":"x","id":"y"},"method":"${b}"}`),
+    },
     { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 200 }) },
-    { weight: 1, arbitrary: fc.constantFrom('', '[]', '[{"jsonrpc":"2.0","id":1,"method":"ListTasks"}]', '\ufeff{"jsonrpc":"2.0","id":1,"method":"ListTasks"}', 'null', '{"jsonrpc":"2.0","id":1,"method":"ListTasks"') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        '[]',
+        '[{"jsonrpc":"2.0","id":1,"method":"ListTasks"}]',
+        '\ufeff{"jsonrpc":"2.0","id":1,"method":"ListTasks"}',
+        'null',
+        '{"jsonrpc":"2.0","id":1,"method":"ListTasks"',
+      ),
+    },
   ),
 );
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', '', ';;', 'text/plain', 'application/json, text/plain', 'a/b/c', 'application/jsonx', 'multipart/form-data; boundary=x'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  '',
+  ';;',
+  'text/plain',
+  'application/json, text/plain',
+  'a/b/c',
+  'application/jsonx',
+  'multipart/form-data; boundary=x',
+];
 const isJson = (type: string | undefined) => type !== undefined && type.split(';')[0].trim().toLowerCase() === 'application/json';
 
 /** Targets node:http can send; the asterisk form and others that need a raw socket are in the fuzz suite's own list. */
@@ -119,12 +204,27 @@ export function hostileRequest(tokens: readonly string[], sessionId: string): fc
       method: fc.oneof({ weight: 12, arbitrary: fc.constant('POST') }, fc.constantFrom('GET', 'PUT', 'OPTIONS', 'DELETE')),
       target: fc.oneof({ weight: 10, arbitrary: fc.constant('/') }, fc.constantFrom(...TARGETS)),
       contentType: fc.oneof({ weight: 10, arbitrary: fc.constant('application/json') }, fc.option(fc.constantFrom(...CONTENT_TYPES), { nil: undefined })),
-      version: fc.oneof({ weight: 10, arbitrary: fc.constant('1.0') }, fc.option(fc.oneof(fc.constantFrom('1.0.1', '', '0.3', '2.0', '1.0x'), fc.constant<string[]>(['1.0', '1.0'])), { nil: undefined })),
+      version: fc.oneof(
+        { weight: 10, arbitrary: fc.constant('1.0') },
+        fc.option(fc.oneof(fc.constantFrom('1.0.1', '', '0.3', '2.0', '1.0x'), fc.constant<string[]>(['1.0', '1.0'])), { nil: undefined }),
+      ),
       auth: fc.oneof({ weight: 3, arbitrary: authorization(tokens).filter((a) => a.valid) }, authorization(tokens)),
       origin: fc.option(fc.constantFrom('peer', 'completion', 'a2a', 'PEER', 'completion, peer', 'junk'), { nil: undefined, freq: 8 }),
-      completionSession: fc.option(fc.oneof(fc.constant(sessionId), text.filter((s) => /^[\x20-\x7e]*$/.test(s) && s.length < 200)), { nil: undefined }),
+      completionSession: fc.option(
+        fc.oneof(
+          fc.constant(sessionId),
+          text.filter((s) => /^[\x20-\x7e]*$/.test(s) && s.length < 200),
+        ),
+        { nil: undefined },
+      ),
       trust: fc.option(fc.constantFrom('trusted', 'untrusted', 'TRUSTED', ''), { nil: undefined }),
-      lastEventId: fc.option(fc.oneof(fc.constantFrom('0', '-1', '18446744073709551616', '1e3', ' 5', ''), fc.string({ maxLength: 20 }).filter((s) => /^[\x20-\x7e]*$/.test(s))), { nil: undefined }),
+      lastEventId: fc.option(
+        fc.oneof(
+          fc.constantFrom('0', '-1', '18446744073709551616', '1e3', ' 5', ''),
+          fc.string({ maxLength: 20 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+        ),
+        { nil: undefined },
+      ),
       body,
     })
     .map((r) => {
@@ -137,7 +237,11 @@ export function hostileRequest(tokens: readonly string[], sessionId: string): fc
       if (r.trust !== undefined) headers['x-murmur-task-trust'] = r.trust;
       if (r.lastEventId !== undefined) headers['last-event-id'] = r.lastEventId;
       const target = r.target === '/?access_token=' ? `/?access_token=${tokens[0]}` : r.target;
-      const peer = r.origin?.toLowerCase().split(',').some((o) => o.trim() === 'peer') ?? false;
+      const peer =
+        r.origin
+          ?.toLowerCase()
+          .split(',')
+          .some((o) => o.trim() === 'peer') ?? false;
       const pathname = target.split('?')[0];
       const rpcDue = r.auth.valid && !peer && r.method === 'POST' && pathname === '/' && isJson(r.contentType) && r.body !== '';
       return { method: r.method, target, headers, body: r.body, authenticated: r.auth.valid, rpcDue, peer };

@@ -14,27 +14,37 @@ export interface HostileAnswer {
 export function sendHostile(url: string, agent: http.Agent, request: HostileRequest, timeoutMs = 10_000): Promise<HostileAnswer> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: target.hostname, port: target.port, method: request.method, path: request.target, headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) }, agent }, (res) => {
-      const contentType = String(res.headers['content-type'] ?? '');
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-        if (contentType.startsWith('text/event-stream')) {
-          const data = /^data: (.*)$/m.exec(text);
-          if (data) {
-            clearTimeout(timer);
-            res.destroy();
-            resolve({ status: res.statusCode ?? 0, contentType, text, firstEvent: data[1] });
+    const req = http.request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: request.method,
+        path: request.target,
+        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+        agent,
+      },
+      (res) => {
+        const contentType = String(res.headers['content-type'] ?? '');
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          text += chunk;
+          if (contentType.startsWith('text/event-stream')) {
+            const data = /^data: (.*)$/m.exec(text);
+            if (data) {
+              clearTimeout(timer);
+              res.destroy();
+              resolve({ status: res.statusCode ?? 0, contentType, text, firstEvent: data[1] });
+            }
           }
-        }
-      });
-      res.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, contentType, text, firstEvent: null });
-      });
-      res.on('error', () => undefined);
-    });
+        });
+        res.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, contentType, text, firstEvent: null });
+        });
+        res.on('error', () => undefined);
+      },
+    );
     const timer = setTimeout(() => {
       req.destroy();
       reject(new Error(`no answer in ${timeoutMs} ms to ${request.method} ${request.target} ${request.body.slice(0, 200)}`));

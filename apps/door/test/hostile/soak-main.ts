@@ -16,8 +16,16 @@ const check = (ok: boolean, what: string) => {
 
 const fuzzRuns = process.env.MURMUR_FUZZ_RUNS ?? '30000';
 console.log(`== fuzz: ${fuzzRuns} generated requests`);
-const fuzz = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('../fuzz-generated.test.js', import.meta.url))], { env: { ...process.env, MURMUR_FUZZ_RUNS: fuzzRuns }, encoding: 'utf8' });
-console.log(fuzz.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
+const fuzz = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('../fuzz-generated.test.js', import.meta.url))], {
+  env: { ...process.env, MURMUR_FUZZ_RUNS: fuzzRuns },
+  encoding: 'utf8',
+});
+console.log(
+  fuzz.stdout
+    .split('\n')
+    .filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l))
+    .join('\n'),
+);
 check(fuzz.status === 0, 'fuzz');
 
 console.log(`== memory ceiling: heap capped at ${HEAP_CAP_MIB} MB, ceiling ${RSS_CEILING_MIB} MiB`);
@@ -37,7 +45,12 @@ const frozen = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('../
   env: { ...process.env, MURMUR_FROZEN_REPS: frozenReps },
   encoding: 'utf8',
 });
-console.log(frozen.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
+console.log(
+  frozen.stdout
+    .split('\n')
+    .filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l))
+    .join('\n'),
+);
 check(frozen.status === 0, 'frozen member');
 
 const providerRuns = process.env.MURMUR_PROVIDER_FAULT_RUNS ?? '200';
@@ -47,7 +60,12 @@ const providers = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('
   env: { ...process.env, MURMUR_PROVIDER_FAULT_RUNS: providerRuns, MURMUR_PROVIDER_FAULT_HUGE_MB: hugeMb },
   encoding: 'utf8',
 });
-console.log(providers.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
+console.log(
+  providers.stdout
+    .split('\n')
+    .filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l))
+    .join('\n'),
+);
 check(providers.status === 0, 'provider faults');
 
 const stallTrials = process.env.MURMUR_STALL_TRIALS ?? '20';
@@ -56,7 +74,12 @@ const stalls = spawnSync(process.execPath, ['--test', fileURLToPath(new URL('../
   env: { ...process.env, MURMUR_STALL_TRIALS: stallTrials },
   encoding: 'utf8',
 });
-console.log(stalls.stdout.split('\n').filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l)).join('\n'));
+console.log(
+  stalls.stdout
+    .split('\n')
+    .filter((l) => l.includes('figures') || /^# (pass|fail)/.test(l))
+    .join('\n'),
+);
 check(stalls.status === 0, 'stalled readers');
 
 const streams = Number(process.env.MURMUR_SOAK_STREAMS ?? 1000);

@@ -39,7 +39,9 @@ export async function runSoak(streams: number, holdMs: number, heartbeatMs = 100
   const sockets: net.Socket[] = [];
   for (let i = 0; i < streams; i++) {
     const socket = net.connect(Number(target.port), target.hostname, () =>
-      socket.write(`POST / HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${body.length}\r\n\r\n${body}`),
+      socket.write(
+        `POST / HTTP/1.1\r\nHost: ${target.host}\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      ),
     );
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => {
@@ -59,7 +61,10 @@ export async function runSoak(streams: number, holdMs: number, heartbeatMs = 100
   const deadline = Date.now() + holdMs;
   let fdsDuring = 0;
   while (Date.now() < deadline) {
-    const sent = await rpc(door.url, 'SendMessage', { message: { messageId: `soak-${tasks}`, role: 'ROLE_USER', parts: [{ text: 'go' }] }, configuration: { returnImmediately: true } });
+    const sent = await rpc(door.url, 'SendMessage', {
+      message: { messageId: `soak-${tasks}`, role: 'ROLE_USER', parts: [{ text: 'go' }] },
+      configuration: { returnImmediately: true },
+    });
     tasks += 1;
     lastId = sent.json?.result?.task?.id ?? lastId;
     if (lastId) {

@@ -91,7 +91,10 @@ export function artifactFolder(manifest: Record<string, unknown>, files: Artifac
 
 /** A native tool that runs `script` (a /bin/sh script reading the call's input on stdin). */
 export const nativeTool = (name: string, script: string, extra: Record<string, unknown> = {}) =>
-  artifactFolder({ name, version: '1.0.0', runtime: 'tool', implementation: 'native', description: `the ${name} tool`, entry: 'run', ...extra }, { run: { text: `#!/bin/sh\n${script}\n`, mode: 0o755 } });
+  artifactFolder(
+    { name, version: '1.0.0', runtime: 'tool', implementation: 'native', description: `the ${name} tool`, entry: 'run', ...extra },
+    { run: { text: `#!/bin/sh\n${script}\n`, mode: 0o755 } },
+  );
 
 /** A skill whose text is `text`. */
 export const skill = (name: string, text: string, extra: Record<string, unknown> = {}) =>
@@ -99,7 +102,10 @@ export const skill = (name: string, text: string, extra: Record<string, unknown>
 
 /** A WASM tool whose component is `component`. */
 export const wasmTool = (name: string, component: Uint8Array, extra: Record<string, unknown> = {}) =>
-  artifactFolder({ name, version: '1.0.0', runtime: 'tool', implementation: 'wasm', description: `the ${name} tool`, entry: 'tool.wasm', ...extra }, { 'tool.wasm': component });
+  artifactFolder(
+    { name, version: '1.0.0', runtime: 'tool', implementation: 'wasm', description: `the ${name} tool`, entry: 'tool.wasm', ...extra },
+    { 'tool.wasm': component },
+  );
 
 /** Writes a folder's artifact into the store at `root` as mur publish does; `wit` is what its record says of a WASM tool's level. */
 export async function publishInto(root: string, folder: string, wit: string | null = null): Promise<{ digest: string; archive: string }> {
@@ -113,9 +119,23 @@ export const projectStore = (capsuleDir: string) => path.join(capsuleDir, '.murm
 export const globalStore = (home: string) => path.join(home, 'store');
 
 /** A murmur.lock pinning `pins` (full name → version and digest), with the scopes given. */
-export function writeLock(capsuleDir: string, pins: Record<string, { version: string; digest: string; runtime?: string; origin?: string; fetched_from?: string; owner?: string }>, scopes: Record<string, { source?: string; owner?: string }> = {}): void {
+export function writeLock(
+  capsuleDir: string,
+  pins: Record<string, { version: string; digest: string; runtime?: string; origin?: string; fetched_from?: string; owner?: string }>,
+  scopes: Record<string, { source?: string; owner?: string }> = {},
+): void {
   const artifacts = Object.fromEntries(
-    Object.entries(pins).map(([name, p]) => [name, { version: p.version, digest: p.digest, runtime: p.runtime ?? 'tool', origin: p.origin ?? 'operator', fetched_from: p.fetched_from ?? 'project store', ...(p.owner ? { owner: p.owner } : {}) }]),
+    Object.entries(pins).map(([name, p]) => [
+      name,
+      {
+        version: p.version,
+        digest: p.digest,
+        runtime: p.runtime ?? 'tool',
+        origin: p.origin ?? 'operator',
+        fetched_from: p.fetched_from ?? 'project store',
+        ...(p.owner ? { owner: p.owner } : {}),
+      },
+    ]),
   );
   writeFileSync(path.join(capsuleDir, 'murmur.lock'), stringify({ lock_version: 1, scopes, artifacts }));
 }

@@ -138,7 +138,16 @@ export function manifest(options: { name?: string; acceptance?: 'single' | 'queu
 /** Writes a registry entry as `mur run` does, for sessions the tests fake. */
 export function registerFake(
   home: string,
-  entry: { sessionId: string; name: string; version?: string; url: string; pid: number; startedAt?: string; formation?: Record<string, unknown>; delegation?: Record<string, unknown> },
+  entry: {
+    sessionId: string;
+    name: string;
+    version?: string;
+    url: string;
+    pid: number;
+    startedAt?: string;
+    formation?: Record<string, unknown>;
+    delegation?: Record<string, unknown>;
+  },
 ): void {
   const dir = path.join(home, 'sessions');
   mkdirSync(dir, { recursive: true });

@@ -106,7 +106,9 @@ export async function runDoor(capsuleDir: string, args: string[] = [], home = te
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const lines = createInterface({ input: child.stdout! });
   const first = await Promise.race([
     new Promise<string>((resolve) => lines.once('line', resolve)),

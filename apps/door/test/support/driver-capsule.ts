@@ -56,7 +56,10 @@ ${opts.extra ?? ''}`;
  */
 export function fakeProviderPair(options: { contextLimitTokens?: number } = {}): { openai: FakeProvider; anthropic: FakeProvider } {
   exportKeys();
-  const fakes = { openai: new FakeProvider('openai', { expectKey: OPENAI_KEY, ...options }), anthropic: new FakeProvider('anthropic', { expectKey: ANTHROPIC_KEY, ...options }) };
+  const fakes = {
+    openai: new FakeProvider('openai', { expectKey: OPENAI_KEY, ...options }),
+    anthropic: new FakeProvider('anthropic', { expectKey: ANTHROPIC_KEY, ...options }),
+  };
   before(async () => {
     await fakes.openai.start();
     await fakes.anthropic.start();

@@ -59,12 +59,15 @@ export interface BytesAnswer {
 export function fetchBytes(url: string, target: string, options: { method?: string; headers?: Record<string, string> } = {}): Promise<BytesAnswer> {
   const at = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: at.hostname, port: at.port, method: options.method ?? 'GET', path: target, headers: options.headers ?? {}, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: at.hostname, port: at.port, method: options.method ?? 'GET', path: target, headers: options.headers ?? {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });

@@ -33,7 +33,10 @@ export function makeFormation(roster: string, members: Record<string, MemberSpec
 }
 
 /** A member's manifest: a script capsule, optionally a callee (peer tasks accepted) and with extra YAML. */
-export function memberManifest(name: string, opts: { callee?: boolean; acceptance?: 'single' | 'queue'; allow?: string[]; lifecycle?: string[]; maxTurns?: number; extra?: string[] } = {}): string {
+export function memberManifest(
+  name: string,
+  opts: { callee?: boolean; acceptance?: 'single' | 'queue'; allow?: string[]; lifecycle?: string[]; maxTurns?: number; extra?: string[] } = {},
+): string {
   return [
     `name: ${name}`,
     'version: 0.1.0',
@@ -82,7 +85,10 @@ export async function runFormation(rosterFile: string, home: string, args: strin
 
 /** One member's process, started as the supervisor starts it, with the test as its supervisor over IPC. */
 export function forkMember(rosterFile: string, member: string, home: string, env: Record<string, string> = {}): ChildProcess {
-  return fork(MUR_CLI, ['run', '--roster', rosterFile, '--member', member], { env: { ...process.env, ...env, MURMUR_HOME: home }, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  return fork(MUR_CLI, ['run', '--roster', rosterFile, '--member', member], {
+    env: { ...process.env, ...env, MURMUR_HOME: home },
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
 }
 
 /** The next IPC message of a kind from a member process. */

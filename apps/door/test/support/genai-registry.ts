@@ -76,7 +76,15 @@ const GENAI_ATTRIBUTES = new Set(
 );
 
 /** `docs/registry/attributes/a2a.md` at bd8475c93bf6ca13a0977c5a1335cc2661020908. */
-const A2A_ATTRIBUTES = new Set(['a2a.message.id', 'a2a.message.reference_task_ids', 'a2a.method.name', 'a2a.protocol.version', 'a2a.task.id', 'a2a.task.state', 'a2a.tenant']);
+const A2A_ATTRIBUTES = new Set([
+  'a2a.message.id',
+  'a2a.message.reference_task_ids',
+  'a2a.method.name',
+  'a2a.protocol.version',
+  'a2a.task.id',
+  'a2a.task.state',
+  'a2a.tenant',
+]);
 
 /** `gen_ai.operation.name`'s well-known values (gen-ai.md at the commit above). */
 const OPERATION_NAMES = new Set([

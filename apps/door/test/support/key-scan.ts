@@ -18,7 +18,10 @@ function filesUnder(dir: string): string[] {
 /** Fails naming the file when any file of the door's MURMUR_HOME (store.db, trace, logs, runtime) or its stderr holds a key. */
 export function assertKeysAbsent(door: DoorProcess, keys: string[]): void {
   const files = filesUnder(door.home);
-  assert.ok(files.some((f) => f.endsWith('trace.jsonl')), 'the scan reads the session records');
+  assert.ok(
+    files.some((f) => f.endsWith('trace.jsonl')),
+    'the scan reads the session records',
+  );
   for (const file of files) {
     const bytes = readFileSync(file);
     for (const key of keys) assert.equal(bytes.includes(key), false, `${file} holds a key`);

@@ -80,18 +80,49 @@ function keyValue(buf: Uint8Array, into: Record<string, AttrValue>): void {
 }
 
 function span(buf: Uint8Array, resource: Record<string, AttrValue>): OtlpSpan {
-  const s: OtlpSpan = { traceId: '', spanId: '', parentSpanId: '', traceState: '', name: '', kind: 0, startNs: 0n, endNs: 0n, attributes: {}, events: [], status: { code: 0, message: '' }, resource };
+  const s: OtlpSpan = {
+    traceId: '',
+    spanId: '',
+    parentSpanId: '',
+    traceState: '',
+    name: '',
+    kind: 0,
+    startNs: 0n,
+    endNs: 0n,
+    attributes: {},
+    events: [],
+    status: { code: 0, message: '' },
+    resource,
+  };
   fields(buf, (f, w, r, at) => {
     switch (f) {
-      case 1: s.traceId = hex(r.readBytes()); return true;
-      case 2: s.spanId = hex(r.readBytes()); return true;
-      case 3: s.traceState = r.readString(); return true;
-      case 4: s.parentSpanId = hex(r.readBytes()); return true;
-      case 5: s.name = r.readString(); return true;
-      case 6: s.kind = r.readVarint(); return true;
-      case 7: if (w === WIRE_64) s.startNs = fixed64(buf, at); return false;
-      case 8: if (w === WIRE_64) s.endNs = fixed64(buf, at); return false;
-      case 9: keyValue(r.readBytes(), s.attributes); return true;
+      case 1:
+        s.traceId = hex(r.readBytes());
+        return true;
+      case 2:
+        s.spanId = hex(r.readBytes());
+        return true;
+      case 3:
+        s.traceState = r.readString();
+        return true;
+      case 4:
+        s.parentSpanId = hex(r.readBytes());
+        return true;
+      case 5:
+        s.name = r.readString();
+        return true;
+      case 6:
+        s.kind = r.readVarint();
+        return true;
+      case 7:
+        if (w === WIRE_64) s.startNs = fixed64(buf, at);
+        return false;
+      case 8:
+        if (w === WIRE_64) s.endNs = fixed64(buf, at);
+        return false;
+      case 9:
+        keyValue(r.readBytes(), s.attributes);
+        return true;
       case 11: {
         const event = { name: '', attributes: {} as Record<string, AttrValue> };
         fields(r.readBytes(), (g, _w, rr) => {
@@ -111,7 +142,8 @@ function span(buf: Uint8Array, resource: Record<string, AttrValue>): OtlpSpan {
           return true;
         });
         return true;
-      default: return false;
+      default:
+        return false;
     }
   });
   return s;
@@ -131,8 +163,7 @@ function decodeTraceRequest(body: Uint8Array): OtlpSpan[] {
           keyValue(r3.readBytes(), resource);
           return true;
         });
-      }
-      else if (g === 2) scopeSpans.push(rr.readBytes());
+      } else if (g === 2) scopeSpans.push(rr.readBytes());
       else return false;
       return true;
     });

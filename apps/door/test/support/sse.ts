@@ -229,7 +229,12 @@ export async function openStream(url: string, method: string, params: unknown, o
 export const watchSession = (url: string, options: OpenOptions = {}) => openStream(url, 'murmur.WatchSession', {}, options);
 
 export const sendStreaming = (url: string, text: string, options: OpenOptions & { message?: Record<string, unknown>; configuration?: unknown } = {}) =>
-  openRpc(url, 'SendStreamingMessage', { message: streamMessage(text, options.message), ...(options.configuration !== undefined ? { configuration: options.configuration } : {}) }, options);
+  openRpc(
+    url,
+    'SendStreamingMessage',
+    { message: streamMessage(text, options.message), ...(options.configuration !== undefined ? { configuration: options.configuration } : {}) },
+    options,
+  );
 
 export async function sendStreamingStream(url: string, text: string, options: OpenOptions & { message?: Record<string, unknown> } = {}): Promise<SseReader> {
   const answer = await sendStreaming(url, text, options);
@@ -418,7 +423,10 @@ export function dedupKey(event: SseEvent): string {
  * other frame by its name, an artifactUpdate as `update:<artifactId>`.
  */
 export async function taskEventLabels(watcher: SseReader, taskId: string): Promise<[string, string | null][]> {
-  await watcher.waitForEvent((e) => taskIdOf(e) === taskId && kindOf(e) === 'status' && /COMPLETED|FAILED|CANCELED/.test(e.data.result.statusUpdate.status.state), 'the task’s end');
+  await watcher.waitForEvent(
+    (e) => taskIdOf(e) === taskId && kindOf(e) === 'status' && /COMPLETED|FAILED|CANCELED/.test(e.data.result.statusUpdate.status.state),
+    'the task’s end',
+  );
   return watcher.events
     .filter((e) => taskIdOf(e) === taskId)
     .map((e) => {

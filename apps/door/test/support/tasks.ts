@@ -17,7 +17,9 @@ export const DOOR_URI = 'https://docs.murmur.nexus/reference/agent-card/#murmur-
  * their commands write ($$, $!), which in the sandbox are its own PID namespace's, and test the process-group
  * machinery both modes share.
  */
-export function lifecycleManifest(opts: { acceptance?: 'single' | 'queue' | 'none'; graceSecs?: number; maxTurns?: number; name?: string; sandbox?: 'off' } = {}): string {
+export function lifecycleManifest(
+  opts: { acceptance?: 'single' | 'queue' | 'none'; graceSecs?: number; maxTurns?: number; name?: string; sandbox?: 'off' } = {},
+): string {
   return [
     `name: ${opts.name ?? 'task-capsule'}`,
     'version: 0.1.0',

@@ -138,7 +138,10 @@ export interface ExpectedError {
  * Asserts a JSON-RPC error answer as the seed fixes every one from step 6 on: HTTP 200, content-type
  * application/json, no A2A-Extensions on a refusal, a JSON-RPC 2.0 envelope with only jsonrpc, id and error.
  */
-export function assertRpcError(answer: { status: number; headers: http.IncomingHttpHeaders | Headers; json: unknown; text: string }, expected: ExpectedError): void {
+export function assertRpcError(
+  answer: { status: number; headers: http.IncomingHttpHeaders | Headers; json: unknown; text: string },
+  expected: ExpectedError,
+): void {
   const header = (name: string): string | undefined => {
     const h = answer.headers;
     if (h instanceof Headers) return h.get(name) ?? undefined;
@@ -225,7 +228,11 @@ export function prng(seed: number): () => number {
  * Calls a method and reports how the door answers it without waiting for a stream to end: a text/event-stream
  * answer is reported as 'stream' and its socket destroyed at once, so the door sees the client leave.
  */
-export function probeMethod(url: string, method: string, params: unknown = {}): Promise<{ kind: 'stream' } | { kind: 'json'; status: number; code: number | null }> {
+export function probeMethod(
+  url: string,
+  method: string,
+  params: unknown = {},
+): Promise<{ kind: 'stream' } | { kind: 'json'; status: number; code: number | null }> {
   const target = new URL(url);
   const body = JSON.stringify(envelope(method, params, 'probe'));
   return new Promise((resolve, reject) => {

@@ -79,11 +79,10 @@ export function readRpcAnswer(answer: Answer, requestId: JsonRpcId, method: stri
 }
 
 function idMismatch(method: string, expected: JsonRpcId, got: unknown, answer: Answer): InvalidResponseError {
-  return new InvalidResponseError(
-    'id-mismatch',
-    `${method}: the answer's id ${JSON.stringify(got)} is not the request's id ${JSON.stringify(expected)}`,
-    { status: answer.status, body: answer.text },
-  );
+  return new InvalidResponseError('id-mismatch', `${method}: the answer's id ${JSON.stringify(got)} is not the request's id ${JSON.stringify(expected)}`, {
+    status: answer.status,
+    body: answer.text,
+  });
 }
 
 /** A result that must be a JSON object; anything else is an unexpected result. */

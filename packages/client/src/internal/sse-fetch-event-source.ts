@@ -62,7 +62,8 @@ export function wrapperCallbacks(state: WrapperState): WrapperCallbacks {
         state.stop.abort(new EventTooLargeError(state.maxEventSize ?? 0, message.data.length));
         return;
       }
-      const item: SseItem = message.data === '' ? { type: 'comment', text: '' } : { type: 'event', id: message.id === '' ? null : message.id, data: message.data };
+      const item: SseItem =
+        message.data === '' ? { type: 'comment', text: '' } : { type: 'event', id: message.id === '' ? null : message.id, data: message.data };
       if (!state.queue.push(item)) state.stop.abort(new ConsumerBehindError(`more than ${MAX_QUEUED_ITEMS} events wait for the consumer`));
     },
     onclose() {

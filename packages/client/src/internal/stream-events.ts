@@ -3,7 +3,16 @@
  * does (seed 001, "Replay": "De-duplicates on … the task id in data, the event type and the id together — not on
  * the id alone").
  */
-import { isPlainObject, type JsonRpcErrorObject, type JsonRpcId, type MurmurFrame, murmurFrameOf, PROCESS_STREAM_FRAMES, type StreamResponse, streamEventKind } from '@murmur/protocol';
+import {
+  isPlainObject,
+  type JsonRpcErrorObject,
+  type JsonRpcId,
+  type MurmurFrame,
+  murmurFrameOf,
+  PROCESS_STREAM_FRAMES,
+  type StreamResponse,
+  streamEventKind,
+} from '@murmur/protocol';
 import { A2AError, StreamError } from '../errors.js';
 import type { StreamDataEvent } from '../events.js';
 

@@ -59,19 +59,32 @@ function comparatorsOf(token: string, range: string): Comparator[] {
       return [{ op: '<', version: ceiling(p) }];
     case '^': {
       const upper: Version = p[0]! > 0 || p[1] === null ? [p[0]! + 1, 0, 0] : p[1]! > 0 || p[2] === null ? [0, p[1]! + 1, 0] : [0, 0, p[2]! + 1];
-      return [{ op: '>=', version: floor(p) }, { op: '<', version: upper }];
+      return [
+        { op: '>=', version: floor(p) },
+        { op: '<', version: upper },
+      ];
     }
     case '~':
-      return [{ op: '>=', version: floor(p) }, { op: '<', version: p[1] === null ? [p[0]! + 1, 0, 0] : [p[0]!, p[1]! + 1, 0] }];
+      return [
+        { op: '>=', version: floor(p) },
+        { op: '<', version: p[1] === null ? [p[0]! + 1, 0, 0] : [p[0]!, p[1]! + 1, 0] },
+      ];
     default:
-      return [{ op: '>=', version: floor(p) }, { op: '<', version: ceiling(p) }];
+      return [
+        { op: '>=', version: floor(p) },
+        { op: '<', version: ceiling(p) },
+      ];
   }
 }
 
 export function parseRange(range: string): Range {
   if (/\s-\s/.test(range)) throw new Error(`cannot read the range '${range}'`);
   return range.split('||').map((alternative) => {
-    const tokens = alternative.trim().replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1').split(/\s+/).filter(Boolean);
+    const tokens = alternative
+      .trim()
+      .replace(/(>=|<=|>|<|=|\^|~)\s+/g, '$1')
+      .split(/\s+/)
+      .filter(Boolean);
     return tokens.flatMap((token) => comparatorsOf(token, range));
   });
 }
@@ -95,7 +108,10 @@ export function excludedVersion(own: string, dependency: string): string | null 
   const a = parseRange(own);
   const b = parseRange(dependency);
   const bounds = [...a, ...b].flat().map((c) => c.version);
-  const probes: Version[] = [[0, 0, 0], [HUGE, 0, 0]];
+  const probes: Version[] = [
+    [0, 0, 0],
+    [HUGE, 0, 0],
+  ];
   for (const v of bounds) {
     probes.push(v, [v[0], v[1], v[2] + 1]);
     const earlier = before(v);

@@ -23,4 +23,5 @@ export const KIND_WORDS: Record<SpanKind, string> = {
 export const atText = (span: TraceSpan) => `+${formatDuration(Math.max(0, span.startMs))}`;
 
 /** A span's length in words: `instant` for zero-length spans, `so far` for running ones. */
-export const durationText = (span: TraceSpan) => (span.durationMs === 0 && !span.running ? 'instant' : `${formatDuration(span.durationMs)}${span.running ? ' so far' : ''}`);
+export const durationText = (span: TraceSpan) =>
+  span.durationMs === 0 && !span.running ? 'instant' : `${formatDuration(span.durationMs)}${span.running ? ' so far' : ''}`;

@@ -27,7 +27,8 @@ interface CardFacts {
 
 /** The facts of a public card the page shows; a body that is no card is refused. */
 function readCard(body: unknown): CardFacts {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ConsoleApiError('the door answered something that is not an agent card', null);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ConsoleApiError('the door answered something that is not an agent card', null);
   const card = body as { name?: unknown; version?: unknown; securitySchemes?: unknown; securityRequirements?: unknown };
   const schemes = typeof card.securitySchemes === 'object' && card.securitySchemes !== null ? Object.keys(card.securitySchemes).length : 0;
   const requirements = Array.isArray(card.securityRequirements) ? card.securityRequirements.length : 0;

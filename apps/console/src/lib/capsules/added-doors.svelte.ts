@@ -9,7 +9,10 @@ import { getJson } from '../io/console-api.js';
 function readAddedDoors(body: unknown): ConsoleAddedDoor[] {
   const doors = (body as { doors?: unknown } | null)?.doors;
   if (!Array.isArray(doors)) return [];
-  return doors.filter((d): d is ConsoleAddedDoor => typeof d === 'object' && d !== null && typeof (d as ConsoleAddedDoor).key === 'string' && typeof (d as ConsoleAddedDoor).url === 'string');
+  return doors.filter(
+    (d): d is ConsoleAddedDoor =>
+      typeof d === 'object' && d !== null && typeof (d as ConsoleAddedDoor).key === 'string' && typeof (d as ConsoleAddedDoor).url === 'string',
+  );
 }
 
 class AddedDoors {

@@ -9,7 +9,10 @@ import { ConsoleApiError, type Problem } from '../io/errors.js';
 import { Loader } from '../io/loader.svelte.js';
 
 /** One session as `GET /api/sessions` lists it, the fields the console reads (not the door registry's SessionEntry). */
-export type ListedSession = Pick<ConsoleSession, 'sessionId' | 'name' | 'version' | 'url' | 'pid' | 'startedAt' | 'stale' | 'reachable' | 'reason' | 'needsInput'>;
+export type ListedSession = Pick<
+  ConsoleSession,
+  'sessionId' | 'name' | 'version' | 'url' | 'pid' | 'startedAt' | 'stale' | 'reachable' | 'reason' | 'needsInput'
+>;
 
 export type SessionState = 'running' | 'unreachable' | 'stale';
 

@@ -109,7 +109,10 @@ export class ControlPanel {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
-      return { ok: false, problem: controlProblem('unreachable', `Cannot reach the door at ${this.key}`, 'No answer: is mur console still running, and is the session up?', null) };
+      return {
+        ok: false,
+        problem: controlProblem('unreachable', `Cannot reach the door at ${this.key}`, 'No answer: is mur console still running, and is the session up?', null),
+      };
     }
     let json: unknown;
     try {

@@ -15,8 +15,7 @@ interface DoorAddress {
 
 export type AddressVerdict = { ok: true; address: DoorAddress } | { ok: false; message: string };
 
-const LOOPBACK_ONLY =
-  'mur console only reaches doors on this host: use a loopback address such as 127.0.0.1:41873 (or localhost, [::1])';
+const LOOPBACK_ONLY = 'mur console only reaches doors on this host: use a loopback address such as 127.0.0.1:41873 (or localhost, [::1])';
 
 /**
  * Reads what an operator types to reach a door: `host:port`, `http://host:port[/…]` (a card's interface URL), or a
@@ -44,7 +43,8 @@ export function parseDoorAddress(input: string, added: ReadonlySet<string> = new
   const addedKey = `${url.hostname}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`;
   if (added.has(addedKey)) return { ok: true, address: { host: url.hostname, port: Number(addedKey.slice(addedKey.lastIndexOf(':') + 1)), key: addedKey } };
   if (scheme === 'https') return { ok: false, message: 'The console reaches doors over plain http on this host, not https://.' };
-  if (!isLoopbackHost(url.hostname)) return { ok: false, message: `${url.hostname} is not a loopback address. ${LOOPBACK_ONLY}, or a door added with mur console --door.` };
+  if (!isLoopbackHost(url.hostname))
+    return { ok: false, message: `${url.hostname} is not a loopback address. ${LOOPBACK_ONLY}, or a door added with mur console --door.` };
   if (url.port === '') return { ok: false, message: `Add the door's port, such as ${url.hostname}:41873.` };
   const host = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname;
   const port = Number(url.port);

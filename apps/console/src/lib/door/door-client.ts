@@ -3,15 +3,5 @@ import type { MurmurClient } from '@murmur/client';
 
 export type DoorClient = Pick<
   MurmurClient,
-  | 'address'
-  | 'getCard'
-  | 'getExtendedCard'
-  | 'getTask'
-  | 'listTasks'
-  | 'cancelTask'
-  | 'reply'
-  | 'sendText'
-  | 'stopSession'
-  | 'subscribeToTask'
-  | 'watchSession'
+  'address' | 'getCard' | 'getExtendedCard' | 'getTask' | 'listTasks' | 'cancelTask' | 'reply' | 'sendText' | 'stopSession' | 'subscribeToTask' | 'watchSession'
 >;

@@ -27,7 +27,8 @@ import type { TokenStore } from './tokens.js';
 export type ClientFactory = (address: string, token: string | null) => DoorClient;
 
 /** The console's client asks once: when to ask an unreachable door again is the hold's back-off (door-hold.ts). */
-export const defaultClientFactory: ClientFactory = (address, token) => new MurmurClient(address, token === null ? { retry: { maxRetries: 0 } } : { token, retry: { maxRetries: 0 } });
+export const defaultClientFactory: ClientFactory = (address, token) =>
+  new MurmurClient(address, token === null ? { retry: { maxRetries: 0 } } : { token, retry: { maxRetries: 0 } });
 
 /** Calls `listener` on each click or form submission in the page; returns the unsubscribe. */
 type OperatorActs = (listener: () => void) => () => void;
@@ -97,7 +98,13 @@ export class DoorSession {
     this.#client = this.#makeClient();
     const context = { door: key };
     const report = (problem: Problem) => this.report(problem);
-    this.cards = new DoorCards({ door: key, client: () => this.#client, token: () => this.#token, proxyToken: () => options.proxyToken?.(key) ?? false, report });
+    this.cards = new DoorCards({
+      door: key,
+      client: () => this.#client,
+      token: () => this.#token,
+      proxyToken: () => options.proxyToken?.(key) ?? false,
+      report,
+    });
     this.records = new RecordSearch(key, { door: () => this.recordDoor });
     this.timeline = new TimelineStore({ perf: options.perf, afterFlush: options.afterFlush });
     this.watch = new LiveFeed((signal) => this.#client.watchSession({ signal }), {
@@ -109,7 +116,11 @@ export class DoorSession {
         if (event.kind === 'status' || event.kind === 'task') this.tasks.notifyChange();
       },
     });
-    this.tasks = new TaskList(() => this.#client, { context, onProblem: report, search: (filters, token, signal) => this.records.search(filters, token, signal) });
+    this.tasks = new TaskList(() => this.#client, {
+      context,
+      onProblem: report,
+      search: (filters, token, signal) => this.records.search(filters, token, signal),
+    });
     this.actions = new TaskActions(() => this.#client, { context, onProblem: report, onDone: () => this.tasks.notifyChange() });
     this.send = new Operation<Task>(context, report);
     this.stop = new Operation<StopSessionResult>(context, report);
@@ -238,11 +249,16 @@ export class DoorSession {
     const at = this.#hold.retryAt;
     if (at === null) return;
     if (this.#askAgain !== null) clearTimeout(this.#askAgain);
-    this.#askAgain = setTimeout(() => {
-      this.#askAgain = null;
-      const watch = this.watch.state;
-      void this.#open(() => (watch === 'lost' || watch === 'needs-token' || watch === 'idle' || watch === 'closed' ? this.watch.reconnect() : Promise.resolve()));
-    }, Math.max(0, at - (this.#options.now ?? Date.now)()));
+    this.#askAgain = setTimeout(
+      () => {
+        this.#askAgain = null;
+        const watch = this.watch.state;
+        void this.#open(() =>
+          watch === 'lost' || watch === 'needs-token' || watch === 'idle' || watch === 'closed' ? this.watch.reconnect() : Promise.resolve(),
+        );
+      },
+      Math.max(0, at - (this.#options.now ?? Date.now)()),
+    );
   }
 
   /** A new token (or none): nothing read with the old one stays on screen (tasks, inputs, extended card, timeline). */

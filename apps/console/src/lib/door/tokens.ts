@@ -43,5 +43,8 @@ export class TokenStore {
 
 /** A pasted token, trimmed, with a `Bearer ` prefix removed if the operator copied the whole header value. */
 export function cleanToken(input: string): string {
-  return input.trim().replace(/^bearer\s+/i, '').trim();
+  return input
+    .trim()
+    .replace(/^bearer\s+/i, '')
+    .trim();
 }

@@ -2,7 +2,14 @@
  * The formation view's reading of `GET /api/formations` (docs/console.md, "Formations"): each member's state, each
  * call's status and elapsed time, the calls in the order the view lists them. Pure, so it is tested without a door.
  */
-import { CONSOLE_FORMATIONS_PATH, type ConsoleFormation, type ConsoleFormationMember, type ConsoleFormationsResponse, type ConsoleMemberCall, isTerminalState } from '@murmur/protocol';
+import {
+  CONSOLE_FORMATIONS_PATH,
+  type ConsoleFormation,
+  type ConsoleFormationMember,
+  type ConsoleFormationsResponse,
+  type ConsoleMemberCall,
+  isTerminalState,
+} from '@murmur/protocol';
 import { ConsoleApiError } from '../io/errors.js';
 import type { Tone } from '../tasks/task-states.js';
 

@@ -156,7 +156,13 @@ export function layoutGraph(nodes: readonly LayoutNodeInput[], edges: readonly L
       const sy = from.y;
       const ey = to.y + NODE_HEIGHT;
       const bend = Math.max(pitch / 2, Math.abs(sy - ey) / 2);
-      return { id: e.id, d: `M ${sx} ${sy} C ${sx + bend} ${sy - bend / 2}, ${ex + bend} ${ey + bend / 2}, ${ex} ${ey}`, labelX: (sx + ex) / 2 + bend / 2, labelY: (sy + ey) / 2, upward: true };
+      return {
+        id: e.id,
+        d: `M ${sx} ${sy} C ${sx + bend} ${sy - bend / 2}, ${ex + bend} ${ey + bend / 2}, ${ex} ${ey}`,
+        labelX: (sx + ex) / 2 + bend / 2,
+        labelY: (sy + ey) / 2,
+        upward: true,
+      };
     }
     const sy = from.y + NODE_HEIGHT;
     const ey = to.y;

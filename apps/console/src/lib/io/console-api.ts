@@ -84,7 +84,8 @@ export async function requireJson<T>(url: string, options: GetJsonOptions<T>): P
  */
 export function objectBody<T extends object>(what: string): (body: unknown) => T {
   return (body) => {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ConsoleApiError(`${what} answered something that is not a JSON object`, null);
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw new ConsoleApiError(`${what} answered something that is not a JSON object`, null);
     return body as T;
   };
 }

@@ -77,7 +77,8 @@ export function isAbort(error: unknown): boolean {
 export function describeError(error: unknown, context: ErrorContext = {}): Problem {
   const door = context.door ? `the door at ${context.door}` : 'the door';
   if (error instanceof HeldRequest) return error.problem;
-  if (error instanceof ConsoleApiError) return problem('api', error.status === 403 ? 'mur console refused' : 'mur console did not answer', error.message, error.status);
+  if (error instanceof ConsoleApiError)
+    return problem('api', error.status === 403 ? 'mur console refused' : 'mur console did not answer', error.message, error.status);
   const kind = errorKind(error);
   switch (kind) {
     case 'http-refusal':
@@ -86,7 +87,14 @@ export function describeError(error: unknown, context: ErrorContext = {}): Probl
       return problem('unreachable', `Cannot reach ${door}`, 'No answer: is mur console still running, and is the session up?');
     case 'a2a': {
       const a2a = error as A2AError;
-      const detail = [a2a.reason, Object.entries(a2a.metadata).map(([k, v]) => `${k}: ${v}`).join(', ')].filter(Boolean).join(' — ');
+      const detail = [
+        a2a.reason,
+        Object.entries(a2a.metadata)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join(', '),
+      ]
+        .filter(Boolean)
+        .join(' — ');
       return problem('a2a', a2a.message, detail || null, a2a.code);
     }
     case 'stream': {
@@ -125,7 +133,8 @@ function describeRefusal(error: HttpRefusalError, door: string): Problem {
   }
   if (error.status === 403) {
     if (error.code === HTTP_REFUSALS.insufficient_scope.code) return problem('forbidden', 'This token may not do that', error.message, 403);
-    if (error.code === HTTP_REFUSALS.peer_not_accepted.code) return problem('forbidden', `${capitalize(door)} does not accept requests from peers`, error.message, 403);
+    if (error.code === HTTP_REFUSALS.peer_not_accepted.code)
+      return problem('forbidden', `${capitalize(door)} does not accept requests from peers`, error.message, 403);
     return problem('forbidden', `Refused: ${error.message}`, null, 403);
   }
   // mur console's proxy answers door_unreachable when it cannot reach the door (door down, port closed); a door

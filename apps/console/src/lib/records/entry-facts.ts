@@ -7,7 +7,19 @@ import type { TaskRecordEntry } from '@murmur/protocol';
 /** The entries whose facts are read here: every kind but the operator's and the model's own. */
 export type GovernorEntry = Extract<
   TaskRecordEntry,
-  { kind: 'input-timeout' | 'inference-retry' | 'delegation' | 'keep-working' | 'done-check' | 'compaction' | 'trimmed' | 'spend-refused' | 'tool-denied' | 'hook' }
+  {
+    kind:
+      | 'input-timeout'
+      | 'inference-retry'
+      | 'delegation'
+      | 'keep-working'
+      | 'done-check'
+      | 'compaction'
+      | 'trimmed'
+      | 'spend-refused'
+      | 'tool-denied'
+      | 'hook';
+  }
 >;
 
 const GOVERNOR_KINDS: ReadonlySet<TaskRecordEntry['kind']> = new Set<GovernorEntry['kind']>([
@@ -32,7 +44,11 @@ export interface EntryFact {
   text: boolean;
 }
 
-const fact = (name: string, value: string | number | boolean, text = false): EntryFact => ({ name, value: typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value), text });
+const fact = (name: string, value: string | number | boolean, text = false): EntryFact => ({
+  name,
+  value: typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value),
+  text,
+});
 
 /** A done check's outcome in words. */
 export const DONE_CHECK_OUTCOMES = { passed: 'passed', sent_back: 'sent back to work', exhausted: 'sent back no more: its runs are used up' } as const;
@@ -44,7 +60,13 @@ export function entryFacts(e: GovernorEntry): EntryFact[] {
     case 'inference-retry':
       return [fact('turn', e.turn), fact('attempt', e.attempt), fact('delay', `${e.delayMs} ms`), fact('reason', e.reason, true)];
     case 'delegation':
-      return [fact('capsule', e.capsule), fact('status', e.status.replace(/_/g, ' ')), fact('child task', e.childTaskId), fact('child session', e.childSessionId), fact('delegation', e.delegationId)];
+      return [
+        fact('capsule', e.capsule),
+        fact('status', e.status.replace(/_/g, ' ')),
+        fact('child task', e.childTaskId),
+        fact('child session', e.childSessionId),
+        fact('delegation', e.delegationId),
+      ];
     case 'keep-working':
       return [fact('after turn', e.turn), fact('nudges used', e.used), fact('nudges left', e.left)];
     case 'done-check':
@@ -67,9 +89,19 @@ export function entryFacts(e: GovernorEntry): EntryFact[] {
         ...(e.failed !== null ? [fact('failed', e.failed, true)] : []),
       ];
     case 'trimmed':
-      return [fact('before turn', e.turn), fact('characters elided', e.elidedChars.toLocaleString('en-US')), fact('budget', `${e.budgetChars.toLocaleString('en-US')} characters`)];
+      return [
+        fact('before turn', e.turn),
+        fact('characters elided', e.elidedChars.toLocaleString('en-US')),
+        fact('budget', `${e.budgetChars.toLocaleString('en-US')} characters`),
+      ];
     case 'spend-refused':
-      return [fact('turn', e.turn), fact('ceiling', e.ceiling), fact('limit', `${e.limit.toLocaleString('en-US')} tokens`), fact('spent', e.spent.toLocaleString('en-US')), fact('projected', e.projected.toLocaleString('en-US'))];
+      return [
+        fact('turn', e.turn),
+        fact('ceiling', e.ceiling),
+        fact('limit', `${e.limit.toLocaleString('en-US')} tokens`),
+        fact('spent', e.spent.toLocaleString('en-US')),
+        fact('projected', e.projected.toLocaleString('en-US')),
+      ];
     case 'tool-denied':
       return [fact('tool', e.tool), fact('hook', e.hook), fact('tool call', e.toolCallId), fact('reason', e.reason, true)];
     case 'hook':

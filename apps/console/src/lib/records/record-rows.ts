@@ -16,7 +16,7 @@ import { doorKeyOfUrl } from '../door/door-address.js';
 type TimedEntry = Extract<TaskRecordEntry, { kind: 'turn' | 'tool-call' }>;
 
 export type RecordRow =
-  | { kind: 'entry'; entry: TaskRecordEntry; /** Its index in the task's own record (links name it). */ index: number }
+  | { kind: 'entry'; entry: TaskRecordEntry /** Its index in the task's own record (links name it). */; index: number }
   | {
       kind: 'member-task';
       depth: number;
@@ -28,7 +28,15 @@ export type RecordRow =
       offsetMs: number;
       durationMs: number | null;
     }
-  | { kind: 'member-entry'; depth: number; member: string; taskId: string; door: string | null; entry: TimedEntry; /** On the calling task's axis. @unit ms */ offsetMs: number }
+  | {
+      kind: 'member-entry';
+      depth: number;
+      member: string;
+      taskId: string;
+      door: string | null;
+      entry: TimedEntry /** On the calling task's axis. @unit ms */;
+      offsetMs: number;
+    }
   | {
       kind: 'plan-step';
       depth: number;

@@ -52,7 +52,14 @@ export class RecordSearch {
     if (sessionId === null) return { rows: [], nextPageToken: '', totalSize: 0 };
     const page = await searchSession(
       sessionId,
-      { q: filters.query, state: filters.state, contextId: filters.contextId, since: filters.changedSince, limit: filters.pageSize, cursor: pageToken === '' ? '0' : pageToken },
+      {
+        q: filters.query,
+        state: filters.state,
+        contextId: filters.contextId,
+        since: filters.changedSince,
+        limit: filters.pageSize,
+        cursor: pageToken === '' ? '0' : pageToken,
+      },
       { signal, door: this.#from === 'door' ? this.door : null },
     );
     return {

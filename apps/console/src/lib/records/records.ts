@@ -105,7 +105,8 @@ async function readPages(taskId: string, door: RecordDoor | null, signal?: Abort
     // `?? []`: a mur console from before members were sent (a `vite dev` console against an older one).
     for (const member of page.members ?? []) if (!members.has(member.task.taskId)) members.set(member.task.taskId, member);
     cursor = page.nextCursor;
-    if (cursor !== null && onPage) onPage({ task, entries: [...entries], members: new Map(members), from: door === null ? 'console' : 'door', total: page.total });
+    if (cursor !== null && onPage)
+      onPage({ task, entries: [...entries], members: new Map(members), from: door === null ? 'console' : 'door', total: page.total });
   }
   return task ? { task, entries, members, complete: cursor === null, from: door === null ? ('console' as const) : ('door' as const) } : null;
 }
@@ -206,7 +207,8 @@ export function readRollup(sessions: { sessionId: string } | { sessionIds: reado
   if (search.state) query.set('state', search.state);
   if (search.contextId) query.set('contextId', search.contextId);
   if (search.since) query.set('since', search.since);
-  if ('sessionId' in sessions) return readRecordJson<ConsoleRollup>(`/sessions/${encodeURIComponent(sessions.sessionId)}${CONSOLE_ROLLUP_SUFFIX}?${query}`, options);
+  if ('sessionId' in sessions)
+    return readRecordJson<ConsoleRollup>(`/sessions/${encodeURIComponent(sessions.sessionId)}${CONSOLE_ROLLUP_SUFFIX}?${query}`, options);
   return readRecordJson<ConsoleRollup>(`${CONSOLE_ROLLUP_SUFFIX}?${query}`, { ...options, door: null });
 }
 
@@ -222,7 +224,8 @@ export async function recordSessionOfDoor(door: string, options: RecordReadOptio
 export async function findRecordSession(door: string, options: RecordReadOptions = {}): Promise<{ sessionId: string; from: 'door' | 'console' } | null> {
   if (options.door) {
     const fromDoor = await ask<ConsoleRecordSessionsResponse>(recordUrl('/sessions', options.door), options.door.token, options.signal);
-    if (fromDoor.ok && Array.isArray(fromDoor.body.sessions) && fromDoor.body.sessions.length > 0) return { sessionId: fromDoor.body.sessions[0].sessionId, from: 'door' };
+    if (fromDoor.ok && Array.isArray(fromDoor.body.sessions) && fromDoor.body.sessions.length > 0)
+      return { sessionId: fromDoor.body.sessions[0].sessionId, from: 'door' };
   }
   const body = await readRecordJson<ConsoleRecordSessionsResponse>('/sessions', { ...options, door: null });
   const hostOf = (url: string | null) => {

@@ -116,7 +116,9 @@ export class TaskRecordView {
         if (!signal.aborted) this.#record.set({ ...partial, partOf: partial.total });
       };
       const record = await readTaskRecord(this.taskId, { signal, door: this.#door?.() ?? null, onPage });
-      return record ? { task: record.task, from: record.from, entries: record.entries, members: record.members, partOf: null } : { task: null, from: null, entries: [], members: NO_MEMBERS, partOf: null };
+      return record
+        ? { task: record.task, from: record.from, entries: record.entries, members: record.members, partOf: null }
+        : { task: null, from: null, entries: [], members: NO_MEMBERS, partOf: null };
     });
     if (this.#stale && !this.#record.loading) {
       this.#stale = false;

@@ -15,7 +15,12 @@ import type { TaskFilters } from '../tasks/task-list.svelte.js';
 export type RollupScope = { door: string; recordDoor?: RecordDoor | null } | { formationKey: string };
 
 /** The tasks table's filters as the rollup takes them. */
-export const rollupSearch = (filters: TaskFilters): RollupSearch => ({ q: filters.query, state: filters.state, contextId: filters.contextId, since: filters.changedSince });
+export const rollupSearch = (filters: TaskFilters): RollupSearch => ({
+  q: filters.query,
+  state: filters.state,
+  contextId: filters.contextId,
+  since: filters.changedSince,
+});
 
 async function sessionIdsOf(scope: RollupScope, signal: AbortSignal): Promise<{ sessionId: string } | { sessionIds: string[] }> {
   if ('door' in scope) {

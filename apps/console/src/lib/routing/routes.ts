@@ -15,10 +15,16 @@
 
 export type Route =
   | { name: 'capsules' }
-  | { name: 'door'; door: string; /** The tasks table's filters and page (task-query.ts), without `?`. */ query?: string }
-  | { name: 'task'; door: string; taskId: string; /** The record entry linked to (its index). */ entry?: number; /** Or the tool-call entry linked to, by its tool call id. */ toolCall?: string }
-  | { name: 'files'; door: string; /** The folder under the export root, as segments (none: the root). */ folder: readonly string[] }
-  | { name: 'formation'; /** `<name>-<supervisor pid>` (docs/console.md, "Formations"). */ key: string }
+  | { name: 'door'; door: string /** The tasks table's filters and page (task-query.ts), without `?`. */; query?: string }
+  | {
+      name: 'task';
+      door: string;
+      taskId: string /** The record entry linked to (its index). */;
+      entry?: number /** Or the tool-call entry linked to, by its tool call id. */;
+      toolCall?: string;
+    }
+  | { name: 'files'; door: string /** The folder under the export root, as segments (none: the root). */; folder: readonly string[] }
+  | { name: 'formation' /** `<name>-<supervisor pid>` (docs/console.md, "Formations"). */; key: string }
   | {
       name: 'compare';
       a: string;
@@ -27,7 +33,7 @@ export type Route =
       attemptA?: number;
       attemptB?: number;
     }
-  | { name: 'rollups'; door: string; /** The tasks table's filters (task-query.ts), without `?`. */ query?: string }
+  | { name: 'rollups'; door: string /** The tasks table's filters (task-query.ts), without `?`. */; query?: string }
   | { name: 'formation-rollups'; key: string; query?: string }
   | { name: 'running' }
   | { name: 'not-found'; path: string };
@@ -43,7 +49,8 @@ export function parseRoute(hash: string): Route {
   const [first, door, third, taskId, ...more] = parts as string[];
   if (first === 'formation' && door !== undefined && third === undefined) return { name: 'formation', key: door };
   if (first === 'compare' && door !== undefined && third !== undefined && taskId === undefined) return compareRoute(door, third, query);
-  if (first === 'formation' && door !== undefined && third === 'rollups' && taskId === undefined) return query === '' ? { name: 'formation-rollups', key: door } : { name: 'formation-rollups', key: door, query };
+  if (first === 'formation' && door !== undefined && third === 'rollups' && taskId === undefined)
+    return query === '' ? { name: 'formation-rollups', key: door } : { name: 'formation-rollups', key: door, query };
   if (first === 'running' && door === undefined) return { name: 'running' };
   if (first !== 'door' || door === undefined) return { name: 'not-found', path };
   if (third === undefined) return query === '' ? { name: 'door', door } : { name: 'door', door, query };

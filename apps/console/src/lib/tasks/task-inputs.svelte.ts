@@ -44,7 +44,10 @@ export class TaskInputs {
   async #flush(): Promise<void> {
     this.#scheduled = false;
     const [, door] = this.#wanted.entries().next().value as [string, string];
-    const ids = [...this.#wanted].filter(([, d]) => d === door).slice(0, RECORD_IDS_MAX).map(([id]) => id);
+    const ids = [...this.#wanted]
+      .filter(([, d]) => d === door)
+      .slice(0, RECORD_IDS_MAX)
+      .map(([id]) => id);
     for (const id of ids) {
       this.#wanted.delete(id);
       this.#asked.set(id, Date.now());

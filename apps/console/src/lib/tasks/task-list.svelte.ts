@@ -48,7 +48,13 @@ type SearchTasks = (filters: TaskFilters, pageToken: string, signal: AbortSignal
 /** A ListTasks answer as table rows. */
 function pageOfList(list: ListTasksResponse): TaskPage {
   return {
-    rows: list.tasks.map((t) => ({ id: t.id, contextId: t.contextId, state: t.status.state, statusText: messageText(t.status.message).trim(), changedAt: t.status.timestamp ?? null })),
+    rows: list.tasks.map((t) => ({
+      id: t.id,
+      contextId: t.contextId,
+      state: t.status.state,
+      statusText: messageText(t.status.message).trim(),
+      changedAt: t.status.timestamp ?? null,
+    })),
     nextPageToken: list.nextPageToken,
     totalSize: list.totalSize,
   };

@@ -81,7 +81,9 @@ export class LiveFeed {
   reconnect(): Promise<void> {
     if (!this.#shownAny) return this.start();
     const since = this.#lostAt === null ? '' : ` since ${new Date(this.#lostAt).toLocaleTimeString()}`;
-    this.timeline.markGap(`Reconnected: the stream was not live${since}. What the door still held was replayed without repeats; older events may be missing here.`);
+    this.timeline.markGap(
+      `Reconnected: the stream was not live${since}. What the door still held was replayed without repeats; older events may be missing here.`,
+    );
     this.#replay.expectReplay();
     return this.#connect();
   }
@@ -158,7 +160,8 @@ export class LiveFeed {
       case 'reconnecting': {
         this.#lostAt ??= Date.now();
         this.#state = 'reconnecting';
-        const why = event.reason === 'heartbeat-timeout' ? 'no heartbeat' : event.reason === 'consumer-behind' ? 'the page fell behind' : 'the connection dropped';
+        const why =
+          event.reason === 'heartbeat-timeout' ? 'no heartbeat' : event.reason === 'consumer-behind' ? 'the page fell behind' : 'the connection dropped';
         const wait = event.delayMs === undefined ? '' : ` in ${(event.delayMs / 1000).toFixed(1)} s`;
         this.#detail = `${why}; retry ${event.attempt}${wait}`;
         return;

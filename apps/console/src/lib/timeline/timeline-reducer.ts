@@ -172,10 +172,16 @@ export class TimelineReducer implements TimelineModel {
     // Frames with no task: the session's own.
     switch (frame.frame) {
       case 'gap':
-        this.#addBanner('gap', `Events before id ${frame.firstAvailableId} may be gone: the door's replay buffer no longer holds them. Check the task list for what changed.`);
+        this.#addBanner(
+          'gap',
+          `Events before id ${frame.firstAvailableId} may be gone: the door's replay buffer no longer holds them. Check the task list for what changed.`,
+        );
         return;
       case 'lagged':
-        this.#addBanner('lagged', `This connection fell behind and lost ${frame.dropped} event${frame.dropped === 1 ? '' : 's'}. The task list shows the current state.`);
+        this.#addBanner(
+          'lagged',
+          `This connection fell behind and lost ${frame.dropped} event${frame.dropped === 1 ? '' : 's'}. The task list shows the current state.`,
+        );
         return;
       case 'connection-ack':
         this.conversationMode = frame.conversationMode;
@@ -270,7 +276,18 @@ export class TimelineReducer implements TimelineModel {
 
   #orphanTool(log: TaskLog, toolCallId: string | null, toolName: string, at: string | null): Cell<ToolEntry> {
     this.#closeOpen(log);
-    const cell = this.#add(log, { kind: 'tool', key: this.#key(log), taskId: log.taskId, toolCallId, toolName, input: null, output: [], omitted: 0, result: null, at }) as Cell<ToolEntry>;
+    const cell = this.#add(log, {
+      kind: 'tool',
+      key: this.#key(log),
+      taskId: log.taskId,
+      toolCallId,
+      toolName,
+      input: null,
+      output: [],
+      omitted: 0,
+      result: null,
+      at,
+    }) as Cell<ToolEntry>;
     if (toolCallId !== null) log.tools.set(toolCallId, cell);
     return cell;
   }

@@ -14,10 +14,7 @@ import { isCollapsed, materializeRows, taskIndex } from './timeline-materializer
 import { type TimelineLimits, TimelineReducer } from './timeline-reducer.js';
 import type { Banner, TimelineRow } from './timeline-rows.js';
 import { FrameBatcher, type Scheduler } from './timeline-scheduler.js';
-
-;
-export type {  Banner, Entry,     TaskHeaderRow, TextEntry, TimelineRow, ToolEntry } from './timeline-rows.js';
-;
+export type { Banner, Entry, TaskHeaderRow, TextEntry, TimelineRow, ToolEntry } from './timeline-rows.js';
 
 export interface TimelineOptions {
   limits?: Partial<TimelineLimits>;

@@ -6,7 +6,14 @@
  * input waits, governors (keep_working, done checks, compactions, trims, spend refusals, policy denials), hooks.
  * Pure: the page draws what this computes.
  */
-import { RECORD_MEMBER_DEPTH, type TaskRecordEntry, type TaskRecordMember, type TaskRecordMemberCall, type TaskRecordPlanStep, type TaskRecordSummary } from '@murmur/protocol';
+import {
+  RECORD_MEMBER_DEPTH,
+  type TaskRecordEntry,
+  type TaskRecordMember,
+  type TaskRecordMemberCall,
+  type TaskRecordPlanStep,
+  type TaskRecordSummary,
+} from '@murmur/protocol';
 import { doorKeyOfUrl } from '../door/door-address.js';
 import { entryLabel } from '../records/entry-labels.js';
 
@@ -31,8 +38,13 @@ export type SpanKind =
 type SpanSource =
   | { kind: 'task'; task: TaskRecordSummary; door: string | null }
   | { kind: 'group' }
-  | { kind: 'entry'; entry: TaskRecordEntry; /** Its index in the task's own record (links name it); null for a member's entry. */ index: number | null }
-  | { kind: 'input-wait'; asked: Extract<TaskRecordEntry, { kind: 'input-required' }>; answered: Extract<TaskRecordEntry, { kind: 'reply' | 'input-timeout' | 'end' }> | null; index: number | null }
+  | { kind: 'entry'; entry: TaskRecordEntry /** Its index in the task's own record (links name it); null for a member's entry. */; index: number | null }
+  | {
+      kind: 'input-wait';
+      asked: Extract<TaskRecordEntry, { kind: 'input-required' }>;
+      answered: Extract<TaskRecordEntry, { kind: 'reply' | 'input-timeout' | 'end' }> | null;
+      index: number | null;
+    }
   | { kind: 'member-wait'; call: TaskRecordMemberCall; door: string | null }
   | { kind: 'member-task'; call: TaskRecordMemberCall; task: TaskRecordSummary | null; door: string | null }
   | { kind: 'plan-step'; step: TaskRecordPlanStep; of: number; planIndex: number | null };
@@ -86,12 +98,33 @@ class Builder {
     return Date.parse(at) - this.#origin;
   }
 
-  add(parent: number, kind: SpanKind, label: string, startMs: number, durationMs: number | null, source: SpanSource, flags: { running?: boolean; stopped?: boolean } = {}): number {
+  add(
+    parent: number,
+    kind: SpanKind,
+    label: string,
+    startMs: number,
+    durationMs: number | null,
+    source: SpanSource,
+    flags: { running?: boolean; stopped?: boolean } = {},
+  ): number {
     const id = this.spans.length;
     const depth = parent < 0 ? 0 : (this.spans[parent]?.depth ?? 0) + 1;
     const running = flags.running ?? false;
     const duration = durationMs ?? (running ? Math.max(0, this.#nowMs - this.#origin - startMs) : 0);
-    this.spans.push({ id, parent, depth, kind, label, startMs, durationMs: Math.max(0, duration), running, stopped: flags.stopped ?? false, children: [], critical: false, source });
+    this.spans.push({
+      id,
+      parent,
+      depth,
+      kind,
+      label,
+      startMs,
+      durationMs: Math.max(0, duration),
+      running,
+      stopped: flags.stopped ?? false,
+      children: [],
+      critical: false,
+      source,
+    });
     if (parent >= 0) this.spans[parent]?.children.push(id);
     return id;
   }
@@ -126,7 +159,15 @@ class Builder {
       const { asked, index, under } = waiting;
       const start = base + asked.offsetMs;
       const duration = answered ? base + answered.offsetMs - start : null;
-      this.add(under, 'input-wait', answered?.kind === 'input-timeout' ? 'Waited for input: no reply came' : 'Waiting for input', start, duration, { kind: 'input-wait', asked, answered, index }, { running: answered === null });
+      this.add(
+        under,
+        'input-wait',
+        answered?.kind === 'input-timeout' ? 'Waited for input: no reply came' : 'Waiting for input',
+        start,
+        duration,
+        { kind: 'input-wait', asked, answered, index },
+        { running: answered === null },
+      );
       waiting = null;
     };
     entries.forEach((entry, i) => {
@@ -158,10 +199,15 @@ class Builder {
           if (turn >= 0) this.fit(turn);
           turn = -1;
           closeWait(entry);
-          this.add(parent, 'mark', entryLabel(entry), start, 0, source, { stopped: entry.state !== 'TASK_STATE_COMPLETED' && entry.state !== 'TASK_STATE_INPUT_REQUIRED' });
+          this.add(parent, 'mark', entryLabel(entry), start, 0, source, {
+            stopped: entry.state !== 'TASK_STATE_COMPLETED' && entry.state !== 'TASK_STATE_INPUT_REQUIRED',
+          });
           break;
         case 'delegation':
-          this.add(under, 'delegation', entryLabel(entry), start, entry.durationMs, source, { running: entry.status === 'running', stopped: entry.status !== 'running' && entry.status !== 'completed' });
+          this.add(under, 'delegation', entryLabel(entry), start, entry.durationMs, source, {
+            running: entry.status === 'running',
+            stopped: entry.status !== 'running' && entry.status !== 'completed',
+          });
           break;
         case 'done-check':
           this.add(under, 'governor', entryLabel(entry), start, entry.durationMs, source, { stopped: entry.outcome !== 'passed' });
@@ -209,19 +255,43 @@ class Builder {
     for (const step of steps) {
       const what = step.tool ?? `capsule ${step.capsule ?? ''}`.trim();
       const stopped = step.status === 'failed' || step.status === 'refused' || step.status === 'denied' || step.status === 'canceled';
-      this.add(id, 'plan-step', `Step ${step.index} of ${steps.length} "${step.id}" · ${what}`, base + step.offsetMs, step.durationMs, { kind: 'plan-step', step, of: steps.length, planIndex: index }, { stopped });
+      this.add(
+        id,
+        'plan-step',
+        `Step ${step.index} of ${steps.length} "${step.id}" · ${what}`,
+        base + step.offsetMs,
+        step.durationMs,
+        { kind: 'plan-step', step, of: steps.length, planIndex: index },
+        { stopped },
+      );
     }
     const call = entry.memberCall;
     if (!call || memberDepth > RECORD_MEMBER_DEPTH) return;
     const door = call.memberUrl ? doorKeyOfUrl(call.memberUrl) : null;
     const inFlight = call.status === 'running' || call.status === 'offering';
     const ended = !inFlight && call.status !== 'completed';
-    const wait = this.add(id, 'member-wait', `Waiting for ${call.member}'s answer`, this.offset(call.startedAt), call.elapsedMs, { kind: 'member-wait', call, door }, { running: inFlight, stopped: ended });
+    const wait = this.add(
+      id,
+      'member-wait',
+      `Waiting for ${call.member}'s answer`,
+      this.offset(call.startedAt),
+      call.elapsedMs,
+      { kind: 'member-wait', call, door },
+      { running: inFlight, stopped: ended },
+    );
     const record = call.memberTaskId && !this.#shown.has(call.memberTaskId) ? this.#members.get(call.memberTaskId) : undefined;
     if (!record) return;
     this.#shown.add(record.task.taskId);
     const created = this.offset(record.task.createdAt);
-    const task = this.add(wait, 'member-task', `${call.member}'s task`, created, record.task.durationMs, { kind: 'member-task', call, task: record.task, door }, { running: record.task.durationMs === null });
+    const task = this.add(
+      wait,
+      'member-task',
+      `${call.member}'s task`,
+      created,
+      record.task.durationMs,
+      { kind: 'member-task', call, task: record.task, door },
+      { running: record.task.durationMs === null },
+    );
     this.entries(task, record.entries, false, 0, memberDepth + 1, created);
   }
 }
@@ -240,10 +310,23 @@ function attemptsOf(entries: readonly TaskRecordEntry[]): { entries: TaskRecordE
  * The trace of a task: its spans in depth-first order (the task first), each with its children, the critical path
  * marked. `nowMs` ends what still runs (a running task's page passes its clock). `door`: the task's door, for links.
  */
-export function buildTrace(task: TaskRecordSummary, entries: readonly TaskRecordEntry[], members: ReadonlyMap<string, TaskRecordMember>, options: { nowMs: number; door?: string | null }): Trace {
+export function buildTrace(
+  task: TaskRecordSummary,
+  entries: readonly TaskRecordEntry[],
+  members: ReadonlyMap<string, TaskRecordMember>,
+  options: { nowMs: number; door?: string | null },
+): Trace {
   const origin = Date.parse(task.createdAt);
   const b = new Builder(origin, members, options.nowMs);
-  const root = b.add(-1, 'task', `Task ${task.taskId}`, 0, task.durationMs, { kind: 'task', task, door: options.door ?? null }, { running: task.durationMs === null });
+  const root = b.add(
+    -1,
+    'task',
+    `Task ${task.taskId}`,
+    0,
+    task.durationMs,
+    { kind: 'task', task, door: options.door ?? null },
+    { running: task.durationMs === null },
+  );
   const attempts = attemptsOf(entries);
   if (attempts.length === 1) b.entries(root, entries, true, 0, 1);
   else {

@@ -32,7 +32,12 @@ export class AnthropicDriver implements TaskDriver {
       {
         choice: choice.name,
         url: `${choice.baseUrl}/v1/messages`,
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'anthropic-version': API_VERSION, ...(key !== null ? { 'x-api-key': key } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'anthropic-version': API_VERSION,
+          ...(key !== null ? { 'x-api-key': key } : {}),
+        },
         body: JSON.stringify(body),
         idleTimeoutMs: choice.idleTimeoutMs,
         maxRetries: choice.maxRetries,

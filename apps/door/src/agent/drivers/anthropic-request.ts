@@ -46,12 +46,17 @@ function anthropicMessages(messages: readonly ConversationMessage[]): AnthropicM
       case 'user':
         push(
           'user',
-          message.content.map((c): AnthropicBlock => (c.type === 'text' ? { type: 'text', text: c.text } : { type: 'image', source: { type: 'base64', media_type: c.mediaType, data: c.base64 } })),
+          message.content.map(
+            (c): AnthropicBlock =>
+              c.type === 'text' ? { type: 'text', text: c.text } : { type: 'image', source: { type: 'base64', media_type: c.mediaType, data: c.base64 } },
+          ),
         );
         break;
       case 'assistant':
         push('assistant', [
-          ...message.thinking.filter((b): b is Required<ThinkingBlock> => b.signature !== undefined).map((b): AnthropicBlock => ({ type: 'thinking', thinking: b.text, signature: b.signature })),
+          ...message.thinking
+            .filter((b): b is Required<ThinkingBlock> => b.signature !== undefined)
+            .map((b): AnthropicBlock => ({ type: 'thinking', thinking: b.text, signature: b.signature })),
           ...(message.text !== '' ? [{ type: 'text' as const, text: message.text }] : []),
           ...message.toolCalls.map((call): AnthropicBlock => ({ type: 'tool_use', id: toolUseId(call.id), name: call.name, input: call.input })),
         ]);

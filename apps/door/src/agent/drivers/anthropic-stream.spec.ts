@@ -22,7 +22,10 @@ const rest = [
 ];
 
 test("message_start's id and model are the response's id and model", () => {
-  const response = responseOf([{ type: 'message_start', message: { id: 'msg_01XFD', model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 5 } } }, ...rest]);
+  const response = responseOf([
+    { type: 'message_start', message: { id: 'msg_01XFD', model: 'claude-sonnet-4-5-20250929', usage: { input_tokens: 5 } } },
+    ...rest,
+  ]);
   assert.deepEqual([response.responseId, response.responseModel, response.text], ['msg_01XFD', 'claude-sonnet-4-5-20250929', 'hi']);
 });
 

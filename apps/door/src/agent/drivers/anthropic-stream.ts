@@ -50,7 +50,8 @@ export class AnthropicStream implements StreamConsumer {
     } catch {
       throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is not JSON`);
     }
-    if (event === null || typeof event !== 'object') throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is not an object`);
+    if (event === null || typeof event !== 'object')
+      throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is not an object`);
     switch (event.type) {
       case 'message_start':
         this.addUsage(event.message?.usage);
@@ -109,7 +110,11 @@ export class AnthropicStream implements StreamConsumer {
     const block = this.blocks.get(index);
     // A delta belongs to a block its content_block_start opened: one that never started is a broken stream, not text
     // to show or drop unsaid.
-    if (block === undefined) throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is a delta for content block ${index}, which never started`);
+    if (block === undefined)
+      throw new ProviderFailure(
+        'malformed',
+        `the provider's stream could not be read: event ${this.events} is a delta for content block ${index}, which never started`,
+      );
     switch (delta.type) {
       case 'text_delta':
         if (typeof delta.text === 'string') this.text(index, delta.text);
@@ -159,7 +164,8 @@ export class AnthropicStream implements StreamConsumer {
     const ordered = [...this.blocks.entries()].sort(([a], [b]) => a - b).map(([, block]) => block);
     const toolCalls: ToolCallRequest[] = [];
     for (const block of ordered) {
-      if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, input: block.input ?? parseToolArguments(block.id, block.name, block.json) });
+      if (block.type === 'tool_use')
+        toolCalls.push({ id: block.id, name: block.name, input: block.input ?? parseToolArguments(block.id, block.name, block.json) });
     }
     return {
       text: ordered.map((b) => (b.type === 'text' ? b.text : '')).join(''),

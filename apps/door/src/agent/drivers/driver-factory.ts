@@ -34,7 +34,14 @@ export function createDriverFactory(deps: DriverFactoryDeps): DriverFactory {
       sessionSignal: deps.sessionSignal,
       variables: deps.variables,
       onRetry: (notice) =>
-        deps.trace.write('inference_retry', { task_id: task.id, turn: notice.turn, driver: choice.name, attempt: notice.attempt, reason: notice.reason, delay_ms: notice.delayMs }),
+        deps.trace.write('inference_retry', {
+          task_id: task.id,
+          turn: notice.turn,
+          driver: choice.name,
+          attempt: notice.attempt,
+          reason: notice.reason,
+          delay_ms: notice.delayMs,
+        }),
     };
     return choice.driver === 'anthropic' ? new AnthropicDriver(providerDeps) : new OpenAiCompatibleDriver(providerDeps);
   };

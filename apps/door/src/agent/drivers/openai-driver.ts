@@ -15,7 +15,13 @@ export class OpenAiCompatibleDriver implements TaskDriver {
   async infer(request: DriverRequest, onChunk: (chunk: DriverChunk) => void): Promise<DriverResponse> {
     const { choice, onRetry } = this.deps;
     const key = readKey(this.deps);
-    const body = openAiRequest({ model: choice.model, maxOutputTokens: choice.maxOutputTokens, system: request.system, messages: request.messages, tools: request.tools });
+    const body = openAiRequest({
+      model: choice.model,
+      maxOutputTokens: choice.maxOutputTokens,
+      system: request.system,
+      messages: request.messages,
+      tools: request.tools,
+    });
     const stream = await callProvider(
       {
         choice: choice.name,

@@ -33,7 +33,10 @@ function openAiMessages(system: string, messages: readonly ConversationMessage[]
           role: 'user',
           content: onlyText
             ? message.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')
-            : message.content.map((c): ContentPart => (c.type === 'text' ? { type: 'text', text: c.text } : { type: 'image_url', image_url: { url: `data:${c.mediaType};base64,${c.base64}` } })),
+            : message.content.map(
+                (c): ContentPart =>
+                  c.type === 'text' ? { type: 'text', text: c.text } : { type: 'image_url', image_url: { url: `data:${c.mediaType};base64,${c.base64}` } },
+              ),
         });
         break;
       }
@@ -42,7 +45,13 @@ function openAiMessages(system: string, messages: readonly ConversationMessage[]
           role: 'assistant',
           content: message.text === '' && message.toolCalls.length > 0 ? null : message.text,
           ...(message.toolCalls.length > 0
-            ? { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: JSON.stringify(call.input) } })) }
+            ? {
+                tool_calls: message.toolCalls.map((call) => ({
+                  id: call.id,
+                  type: 'function' as const,
+                  function: { name: call.name, arguments: JSON.stringify(call.input) },
+                })),
+              }
             : {}),
         });
         break;
@@ -58,7 +67,13 @@ function openAiMessages(system: string, messages: readonly ConversationMessage[]
   return out;
 }
 
-export function openAiRequest(opts: { model: string; maxOutputTokens: number; system: string; messages: readonly ConversationMessage[]; tools: readonly ToolSpec[] }): OpenAiRequest {
+export function openAiRequest(opts: {
+  model: string;
+  maxOutputTokens: number;
+  system: string;
+  messages: readonly ConversationMessage[];
+  tools: readonly ToolSpec[];
+}): OpenAiRequest {
   return {
     model: opts.model,
     messages: openAiMessages(opts.system, opts.messages),
@@ -66,6 +81,8 @@ export function openAiRequest(opts: { model: string; maxOutputTokens: number; sy
     stream_options: { include_usage: true },
     max_tokens: opts.maxOutputTokens,
     // Some servers refuse an empty tools list: it is left out.
-    ...(opts.tools.length > 0 ? { tools: opts.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } })) } : {}),
+    ...(opts.tools.length > 0
+      ? { tools: opts.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.inputSchema } })) }
+      : {}),
   };
 }

@@ -41,7 +41,11 @@ test("the chunks' id and model are the response's id and model, the last non-emp
     return stream.response();
   };
   const delta = (content: string, extra: Record<string, unknown> = {}) => ({ choices: [{ index: 0, delta: { content } }], ...extra });
-  const named = responseOf([delta('he', { id: 'chatcmpl-1', model: 'gpt-4o-mini-2024-07-18' }), delta('y', { id: '', model: '' }), { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]);
+  const named = responseOf([
+    delta('he', { id: 'chatcmpl-1', model: 'gpt-4o-mini-2024-07-18' }),
+    delta('y', { id: '', model: '' }),
+    { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] },
+  ]);
   assert.deepEqual([named.responseId, named.responseModel, named.text], ['chatcmpl-1', 'gpt-4o-mini-2024-07-18', 'hey']);
   const unnamed = responseOf([delta('hey'), { choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }]);
   assert.equal('responseId' in unnamed, false);

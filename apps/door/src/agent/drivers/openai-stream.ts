@@ -17,7 +17,10 @@ interface ChunkToolCall {
 interface CompletionChunk {
   id?: string;
   model?: string;
-  choices?: { delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; refusal?: string | null; tool_calls?: ChunkToolCall[] }; finish_reason?: string | null }[];
+  choices?: {
+    delta?: { content?: string | null; reasoning_content?: string | null; reasoning?: string | null; refusal?: string | null; tool_calls?: ChunkToolCall[] };
+    finish_reason?: string | null;
+  }[];
   usage?: {
     prompt_tokens?: number;
     completion_tokens?: number;
@@ -57,7 +60,8 @@ export class OpenAiStream implements StreamConsumer {
     } catch {
       throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is not JSON`);
     }
-    if (chunk === null || typeof chunk !== 'object') throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is not an object`);
+    if (chunk === null || typeof chunk !== 'object')
+      throw new ProviderFailure('malformed', `the provider's stream could not be read: event ${this.events} is not an object`);
     if (chunk.error !== undefined) {
       const error = typeof chunk.error === 'string' ? { message: chunk.error } : chunk.error;
       const type = typeof error.type === 'string' ? error.type : undefined;
@@ -100,7 +104,11 @@ export class OpenAiStream implements StreamConsumer {
         const id = call.id || `call_${index}`;
         return { id, name: call.name, input: parseToolArguments(id, call.name, call.args) };
       });
-    return { text: this.text, thinking: this.thinking === '' ? [] : [{ text: this.thinking }], toolCalls, stop: this.stop(toolCalls.length > 0),
+    return {
+      text: this.text,
+      thinking: this.thinking === '' ? [] : [{ text: this.thinking }],
+      toolCalls,
+      stop: this.stop(toolCalls.length > 0),
       usage: this.usage,
       ...(this.responseId === undefined ? {} : { responseId: this.responseId }),
       ...(this.responseModel === undefined ? {} : { responseModel: this.responseModel }),

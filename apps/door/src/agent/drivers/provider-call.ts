@@ -33,8 +33,10 @@ export async function callProvider<C extends StreamConsumer>(spec: CallSpec, new
       return consumer;
     } catch (error) {
       if (spec.signal.aborted) throw spec.signal.reason;
-      if (!(error instanceof ProviderFailure)) throw new DriverError(`${spec.choice}: ${cut(error instanceof Error ? error.message : String(error), FAILURE_TEXT_LIMIT)}`);
-      if (consumer.streamed || attempt > spec.maxRetries || !shouldRetry(error)) throw new DriverError(`${spec.choice}: ${cut(error.describe(attempt), FAILURE_TEXT_LIMIT)}`);
+      if (!(error instanceof ProviderFailure))
+        throw new DriverError(`${spec.choice}: ${cut(error instanceof Error ? error.message : String(error), FAILURE_TEXT_LIMIT)}`);
+      if (consumer.streamed || attempt > spec.maxRetries || !shouldRetry(error))
+        throw new DriverError(`${spec.choice}: ${cut(error.describe(attempt), FAILURE_TEXT_LIMIT)}`);
       const delayMs = retryDelayMs(attempt, error);
       spec.onRetry?.({ attempt, reason: error.message, delayMs });
       await abortableDelay(delayMs, spec.signal);

@@ -67,6 +67,8 @@ export class SelectedDriver implements TaskDriver {
   }
 
   private ownThinkingOnly(messages: readonly ConversationMessage[], choice: string): ConversationMessage[] {
-    return messages.map((m) => (m.role === 'assistant' && m.thinking.length > 0 ? { ...m, thinking: m.thinking.filter((b) => this.producedBy.get(b) === choice) } : m));
+    return messages.map((m) =>
+      m.role === 'assistant' && m.thinking.length > 0 ? { ...m, thinking: m.thinking.filter((b) => this.producedBy.get(b) === choice) } : m,
+    );
   }
 }

@@ -61,7 +61,11 @@ export async function runAttempt(spec: AttemptSpec, consumer: StreamConsumer): P
         ended(error);
       }
       const { message, errorType } = providerMessage(text, spec.key);
-      throw new ProviderFailure('http', `HTTP ${response.status}: ${message}`, { status: response.status, headers: response.headers, ...(errorType ? { errorType } : {}) });
+      throw new ProviderFailure('http', `HTTP ${response.status}: ${message}`, {
+        status: response.status,
+        headers: response.headers,
+        ...(errorType ? { errorType } : {}),
+      });
     }
     if (!response.body) throw new ProviderFailure('closed', 'the provider answered without a body');
     let failure: unknown = null;

@@ -8,8 +8,18 @@ test('a turn: its start with the cache counted in input, its text and thinking, 
   const reader = new ClaudeCodeEventReader();
   assert.deepEqual(reader.read({ type: 'system', subtype: 'init', session_id: 's-1' }), [{ kind: 'session', id: 's-1' }]);
   assert.deepEqual(reader.read({ type: 'system', subtype: 'status', session_id: 's-1' }), []);
-  assert.deepEqual(reader.read(stream({ type: 'message_start', message: { id: 'msg_1', model: 'm', usage: { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 5 } } })), [{ kind: 'turn-start' }]);
-  assert.deepEqual(reader.read(stream({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'hm' } })), [{ kind: 'thinking', text: 'hm' }]);
+  assert.deepEqual(
+    reader.read(
+      stream({
+        type: 'message_start',
+        message: { id: 'msg_1', model: 'm', usage: { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 5 } },
+      }),
+    ),
+    [{ kind: 'turn-start' }],
+  );
+  assert.deepEqual(reader.read(stream({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'hm' } })), [
+    { kind: 'thinking', text: 'hm' },
+  ]);
   assert.deepEqual(reader.read(stream({ type: 'content_block_delta', index: 1, delta: { type: 'text_delta', text: 'hi' } })), [{ kind: 'text', text: 'hi' }]);
   assert.deepEqual(reader.read(stream({ type: 'content_block_delta', index: 2, delta: { type: 'input_json_delta', partial_json: '{' } })), []);
   assert.deepEqual(reader.read(stream({ type: 'message_delta', delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 7 } })), []);
@@ -22,7 +32,12 @@ test('the tools of its own start and end; a tool-server call is the tool serverâ
   const reader = new ClaudeCodeEventReader();
   const assistant = {
     type: 'assistant',
-    message: { content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }, { type: 'tool_use', id: 't2', name: 'mcp__murmur__session-status', input: {} }] },
+    message: {
+      content: [
+        { type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } },
+        { type: 'tool_use', id: 't2', name: 'mcp__murmur__session-status', input: {} },
+      ],
+    },
   };
   assert.deepEqual(reader.read(assistant), [{ kind: 'tool-start', id: 't1', name: 'Bash', input: { command: 'ls' } }]);
   const user = {
@@ -39,7 +54,13 @@ test('the tools of its own start and end; a tool-server call is the tool serverâ
 
 test('its windows, as seed 004 names and measures them, and its predicted prompt', () => {
   const reader = new ClaudeCodeEventReader();
-  const info = { status: 'allowed', unifiedWindows: { five_hour: { utilization: 0.42, resetsAt: 1_800_000_000, status: 'allowed_warning' }, seven_day: { utilization: 1.5, resetsAt: 1_800_086_400, status: 'rejected' } } };
+  const info = {
+    status: 'allowed',
+    unifiedWindows: {
+      five_hour: { utilization: 0.42, resetsAt: 1_800_000_000, status: 'allowed_warning' },
+      seven_day: { utilization: 1.5, resetsAt: 1_800_086_400, status: 'rejected' },
+    },
+  };
   assert.deepEqual(reader.read({ type: 'rate_limit_event', rate_limit_info: info }), [
     {
       kind: 'quota',
@@ -56,7 +77,9 @@ test('its windows, as seed 004 names and measures them, and its predicted prompt
 test('the result: an answer, its turns used up, a failure in its words, a resume it refused', () => {
   const reader = new ClaudeCodeEventReader();
   assert.deepEqual(reader.read({ type: 'result', subtype: 'success', is_error: false, result: 'done' }), [{ kind: 'answer', text: 'done' }]);
-  assert.deepEqual(reader.read({ type: 'result', subtype: 'error_max_turns' }), [{ kind: 'failure', message: 'it used all the turns it was given', maxTurns: true }]);
+  assert.deepEqual(reader.read({ type: 'result', subtype: 'error_max_turns' }), [
+    { kind: 'failure', message: 'it used all the turns it was given', maxTurns: true },
+  ]);
   assert.deepEqual(reader.read({ type: 'result', subtype: 'error_during_execution', is_error: true, errors: ['API Error: 500', 'then gave up'] }), [
     { kind: 'failure', message: 'API Error: 500; then gave up' },
   ]);

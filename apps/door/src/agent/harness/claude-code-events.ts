@@ -104,7 +104,15 @@ export class ClaudeCodeEventReader implements HarnessEventReader {
         return [];
       }
       case 'message_stop':
-        return [{ kind: 'turn-end', usage: this.usage, stop: this.stop, ...(this.responseId ? { responseId: this.responseId } : {}), ...(this.responseModel ? { responseModel: this.responseModel } : {}) }];
+        return [
+          {
+            kind: 'turn-end',
+            usage: this.usage,
+            stop: this.stop,
+            ...(this.responseId ? { responseId: this.responseId } : {}),
+            ...(this.responseModel ? { responseModel: this.responseModel } : {}),
+          },
+        ];
       default:
         return [];
     }

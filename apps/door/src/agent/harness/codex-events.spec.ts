@@ -6,7 +6,11 @@ test('a run: its thread, its turn, messages as text, reasoning as thinking, its 
   const reader = new CodexEventReader();
   assert.deepEqual(reader.read({ type: 'thread.started', thread_id: 'th-1' }), [{ kind: 'session', id: 'th-1' }]);
   assert.deepEqual(reader.read({ type: 'turn.started' }), [{ kind: 'turn-start' }]);
-  assert.deepEqual(reader.read({ type: 'item.completed', item: { id: 'i0', type: 'error', message: 'Model metadata not found' } }), [], 'a warning item is no failure');
+  assert.deepEqual(
+    reader.read({ type: 'item.completed', item: { id: 'i0', type: 'error', message: 'Model metadata not found' } }),
+    [],
+    'a warning item is no failure',
+  );
   assert.deepEqual(reader.read({ type: 'item.completed', item: { id: 'i1', type: 'reasoning', text: 'think' } }), [{ kind: 'thinking', text: 'think' }]);
   assert.deepEqual(reader.read({ type: 'item.completed', item: { id: 'i2', type: 'agent_message', text: 'first' } }), [{ kind: 'text', text: 'first' }]);
   assert.deepEqual(reader.read({ type: 'item.completed', item: { id: 'i3', type: 'agent_message', text: 'last' } }), [{ kind: 'text', text: 'last' }]);
@@ -18,13 +22,18 @@ test('a run: its thread, its turn, messages as text, reasoning as thinking, its 
 
 test('the tools of its own: a command that ran is a call that passed whatever its exit; an MCP call is the tool server’s', () => {
   const reader = new CodexEventReader();
-  assert.deepEqual(reader.read({ type: 'item.started', item: { id: 'c1', type: 'command_execution', command: 'ls /x' } }), [{ kind: 'tool-start', id: 'c1', name: 'shell', input: { command: 'ls /x' } }]);
-  assert.deepEqual(reader.read({ type: 'item.completed', item: { id: 'c1', type: 'command_execution', aggregated_output: 'no\n', exit_code: 2, status: 'failed' } }), [
-    { kind: 'tool-end', id: 'c1', output: 'no\n', isError: false, exitCode: 2 },
+  assert.deepEqual(reader.read({ type: 'item.started', item: { id: 'c1', type: 'command_execution', command: 'ls /x' } }), [
+    { kind: 'tool-start', id: 'c1', name: 'shell', input: { command: 'ls /x' } },
   ]);
+  assert.deepEqual(
+    reader.read({ type: 'item.completed', item: { id: 'c1', type: 'command_execution', aggregated_output: 'no\n', exit_code: 2, status: 'failed' } }),
+    [{ kind: 'tool-end', id: 'c1', output: 'no\n', isError: false, exitCode: 2 }],
+  );
   assert.deepEqual(reader.read({ type: 'item.started', item: { id: 'm1', type: 'mcp_tool_call', server: 'murmur', tool: 'session-status' } }), []);
   assert.deepEqual(reader.read({ type: 'item.completed', item: { id: 'm1', type: 'mcp_tool_call', server: 'murmur', tool: 'session-status' } }), []);
-  assert.deepEqual(reader.read({ type: 'item.started', item: { id: 'f1', type: 'file_change', changes: [{ path: 'a' }] } }), [{ kind: 'tool-start', id: 'f1', name: 'apply_patch', input: { changes: [{ path: 'a' }] } }]);
+  assert.deepEqual(reader.read({ type: 'item.started', item: { id: 'f1', type: 'file_change', changes: [{ path: 'a' }] } }), [
+    { kind: 'tool-start', id: 'f1', name: 'apply_patch', input: { changes: [{ path: 'a' }] } },
+  ]);
 });
 
 test('its failure in its words; an error line says why when no turn ends', () => {

@@ -59,7 +59,11 @@ export class CodexEventReader implements HarnessEventReader {
     const name = TOOL_NAMES[str(item?.type) ?? ''];
     if (!item || id === undefined || name === undefined) return [];
     const input: JsonValue =
-      item.type === 'command_execution' ? { command: str(item.command) ?? '' } : item.type === 'web_search' ? { query: str(item.query) ?? '' } : { changes: (item.changes ?? []) as JsonValue };
+      item.type === 'command_execution'
+        ? { command: str(item.command) ?? '' }
+        : item.type === 'web_search'
+          ? { query: str(item.query) ?? '' }
+          : { changes: (item.changes ?? []) as JsonValue };
     return [{ kind: 'tool-start', id, name, input }];
   }
 
@@ -81,7 +85,10 @@ export class CodexEventReader implements HarnessEventReader {
         const id = str(item.id);
         if (id === undefined) return [];
         const exitCode = num(item.exit_code) ?? null;
-        const output = item.type === 'command_execution' ? (str(item.aggregated_output) ?? '') : JSON.stringify(item.type === 'file_change' ? (item.changes ?? []) : { query: item.query ?? null });
+        const output =
+          item.type === 'command_execution'
+            ? (str(item.aggregated_output) ?? '')
+            : JSON.stringify(item.type === 'file_change' ? (item.changes ?? []) : { query: item.query ?? null });
         // A command that ran to its end is a successful call whatever its exit code (seed 001, "artifact").
         const isError = item.type === 'command_execution' ? exitCode === null && item.status !== 'completed' : item.status === 'failed';
         return [{ kind: 'tool-end', id, output, isError, exitCode }];

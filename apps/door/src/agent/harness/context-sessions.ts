@@ -63,7 +63,8 @@ export class ContextSessions {
     // Only entries of the shape the door writes are kept: the file is the door's own, but a person may have edited it.
     for (const [contextId, entry] of Object.entries(parsed)) {
       const e = entry as { harness?: unknown; sessionId?: unknown };
-      if (typeof e?.sessionId === 'string' && HARNESS_NAMES.includes(e.harness as HarnessName)) out[contextId] = { harness: e.harness as HarnessName, sessionId: e.sessionId };
+      if (typeof e?.sessionId === 'string' && HARNESS_NAMES.includes(e.harness as HarnessName))
+        out[contextId] = { harness: e.harness as HarnessName, sessionId: e.sessionId };
     }
     return out;
   }

@@ -75,7 +75,10 @@ export class HarnessLoop implements TaskRunner, OnModuleDestroy {
       for (;;) {
         let next: TurnNext;
         if (session.mode === null) {
-          const opening = openSession({ contexts: this.deps.contexts, adapter: this.deps.adapter, home: this.deps.home, trace: this.deps.trace }, { id: task.id, contextId: task.contextId, forgetSession: forget });
+          const opening = openSession(
+            { contexts: this.deps.contexts, adapter: this.deps.adapter, home: this.deps.home, trace: this.deps.trace },
+            { id: task.id, contextId: task.contextId, forgetSession: forget },
+          );
           forget = null;
           if (opening.kind === 'run') session.mode = opening.mode;
           next = opening.kind === 'run' ? await this.step(turns, prompt, session) : failing(opening.message);
@@ -99,7 +102,14 @@ export class HarnessLoop implements TaskRunner, OnModuleDestroy {
     const admitted = this.steps.spend.admit(Math.ceil(prompt.length / 4));
     if ('refusal' in admitted) {
       const { refusal } = admitted;
-      trace.write('spend_refused', { task_id: task.id, turn: turns.turn + 1, ceiling: refusal.ceiling, limit: refusal.limit, spent: refusal.spent, projected: refusal.projected });
+      trace.write('spend_refused', {
+        task_id: task.id,
+        turn: turns.turn + 1,
+        ceiling: refusal.ceiling,
+        limit: refusal.limit,
+        spent: refusal.spent,
+        projected: refusal.projected,
+      });
       return failing(refusal.message);
     }
     this.deps.lifecycle.progress(task.id, `inference turn ${turns.openTurn()}`);
@@ -128,12 +138,24 @@ export class HarnessLoop implements TaskRunner, OnModuleDestroy {
   }
 
   /** One run: its tool-server registration, its records, its frames; the session it confirms becomes the context's. */
-  private async runOnce(turns: TaskTurns, prompt: string, mode: SessionMode, session: { mode: SessionMode | null }): Promise<{ outcome: RunOutcome; recorder: RunRecorder }> {
+  private async runOnce(
+    turns: TaskTurns,
+    prompt: string,
+    mode: SessionMode,
+    session: { mode: SessionMode | null },
+  ): Promise<{ outcome: RunOutcome; recorder: RunRecorder }> {
     const { task } = turns;
     const deps = this.deps;
     const { spec, adapter, trace } = deps;
     let sessionId = mode.id;
-    trace.write('harness_start', { task_id: task.id, context_id: task.contextId, harness: spec.name, model: spec.model, session_mode: mode.kind, harness_session_id: sessionId });
+    trace.write('harness_start', {
+      task_id: task.id,
+      context_id: task.contextId,
+      harness: spec.name,
+      model: spec.model,
+      session_mode: mode.kind,
+      harness_session_id: sessionId,
+    });
     const recorder = new RunRecorder(
       {
         events: deps.events,
@@ -165,7 +187,15 @@ export class HarnessLoop implements TaskRunner, OnModuleDestroy {
     let exitCode: number | null = null;
     try {
       const end = await runHarness({
-        plan: { spec, mode, turnsLeft: turns.maxTurns - turns.turn, systemPrompt: this.prompt, workDir: deps.session.workDir, toolServerUrl: deps.toolServerUrl, toolTimeoutSecs: TOOL_TIMEOUT_SECS },
+        plan: {
+          spec,
+          mode,
+          turnsLeft: turns.maxTurns - turns.turn,
+          systemPrompt: this.prompt,
+          workDir: deps.session.workDir,
+          toolServerUrl: deps.toolServerUrl,
+          toolTimeoutSecs: TOOL_TIMEOUT_SECS,
+        },
         adapter,
         sandbox: deps.sandbox,
         env: deps.commandEnv,
@@ -206,4 +236,3 @@ export class HarnessLoop implements TaskRunner, OnModuleDestroy {
     return `spend ceiling reached: inference.max_session_tokens is ${ceiling} and this session has spent ${spent} tokens; the harness was stopped`;
   }
 }
-

@@ -66,7 +66,9 @@ export function locateHarness(name: HarnessName, binary: string | null, harnessD
   if (binary !== null) {
     const resolved = path.resolve(path.dirname(manifestFile), binary);
     if (!existsSync(resolved)) {
-      throw new HarnessNotInstalledError(manifestFile, [{ path: 'inference.harness.binary', found: `${shown(binary)} (no file at ${resolved})`, allowed: 'an executable file' }]);
+      throw new HarnessNotInstalledError(manifestFile, [
+        { path: 'inference.harness.binary', found: `${shown(binary)} (no file at ${resolved})`, allowed: 'an executable file' },
+      ]);
     }
     return { binDir: path.dirname(resolved), executable: path.basename(resolved) };
   }
@@ -75,7 +77,11 @@ export function locateHarness(name: HarnessName, binary: string | null, harnessD
   const executable = path.join(binDir, pin.executable);
   if (!existsSync(executable)) {
     throw new HarnessNotInstalledError(manifestFile, [
-      { path: 'inference.harness.name', found: `${shown(name)} (not installed: no ${executable})`, allowed: `an installed harness: ${installCommand(harnessDir, pin, arch)}` },
+      {
+        path: 'inference.harness.name',
+        found: `${shown(name)} (not installed: no ${executable})`,
+        allowed: `an installed harness: ${installCommand(harnessDir, pin, arch)}`,
+      },
     ]);
   }
   return { binDir, executable: pin.executable };

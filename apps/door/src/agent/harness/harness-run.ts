@@ -63,7 +63,8 @@ export async function runHarness(input: HarnessRunInput): Promise<RunEnd> {
   input.processes.ensureReaper();
   const command = new CommandProcess(line, { cwd: plan.workDir, env, stdin: true });
   const { child, pgid } = command;
-  if (pgid !== undefined) input.processes.track(pgid, { binary: adapter.name, command: `${adapter.name} run`, taskId: input.taskId, workId: null, startedAtMs: Date.now() });
+  if (pgid !== undefined)
+    input.processes.track(pgid, { binary: adapter.name, command: `${adapter.name} run`, taskId: input.taskId, workId: null, startedAtMs: Date.now() });
   child.stdin?.on('error', () => undefined);
   child.stdin?.end(input.prompt);
 
@@ -80,7 +81,8 @@ export async function runHarness(input: HarnessRunInput): Promise<RunEnd> {
     ended ??= outcome;
     void command.end();
   };
-  const garbage = (text: string) => stop({ kind: 'failed', message: `${adapter.name} printed something that is not its JSON stream (line ${lineNumber}: ${JSON.stringify(cut(text, 200))})` });
+  const garbage = (text: string) =>
+    stop({ kind: 'failed', message: `${adapter.name} printed something that is not its JSON stream (line ${lineNumber}: ${JSON.stringify(cut(text, 200))})` });
   const take = (text: string) => {
     lineNumber += 1;
     const trimmed = text.trim();
@@ -98,7 +100,13 @@ export async function runHarness(input: HarnessRunInput): Promise<RunEnd> {
     }
     for (const event of reader.read(parsed as Record<string, unknown>)) {
       if (event.kind === 'answer') answer = event.text;
-      else if (event.kind === 'failure') failure = { kind: 'failed', message: event.message, ...(event.maxTurns ? { maxTurns: true } : {}), ...(event.resumeRefused ? { resumeRefused: true } : {}) };
+      else if (event.kind === 'failure')
+        failure = {
+          kind: 'failed',
+          message: event.message,
+          ...(event.maxTurns ? { maxTurns: true } : {}),
+          ...(event.resumeRefused ? { resumeRefused: true } : {}),
+        };
       else {
         const stopped = input.onEvent(event);
         if (stopped !== null) {
@@ -122,10 +130,13 @@ export async function runHarness(input: HarnessRunInput): Promise<RunEnd> {
     stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
   });
   const idleSecs = Math.round(plan.spec.idleTimeoutMs / 1000);
-  const idle = setInterval(() => {
-    if (input.toolCallInFlight()) lastOutputMs = Date.now();
-    else if (Date.now() - lastOutputMs > plan.spec.idleTimeoutMs) stop({ kind: 'failed', message: `${adapter.name} printed nothing for ${idleSecs} s` });
-  }, Math.min(IDLE_CHECK_MS, plan.spec.idleTimeoutMs));
+  const idle = setInterval(
+    () => {
+      if (input.toolCallInFlight()) lastOutputMs = Date.now();
+      else if (Date.now() - lastOutputMs > plan.spec.idleTimeoutMs) stop({ kind: 'failed', message: `${adapter.name} printed nothing for ${idleSecs} s` });
+    },
+    Math.min(IDLE_CHECK_MS, plan.spec.idleTimeoutMs),
+  );
   const onAbort = () => void command.end();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -140,7 +151,10 @@ export async function runHarness(input: HarnessRunInput): Promise<RunEnd> {
     if (failure !== null) return { outcome: failure, exitCode };
     if (adapter.resumeRefused(stderr)) return { outcome: { kind: 'failed', message: lastLine(stderr), resumeRefused: true }, exitCode };
     const said = reader.lastWords ?? lastLine(stderr);
-    return { outcome: { kind: 'failed', message: `${adapter.name} exited ${exitCode ?? 'on a signal'} before it answered${said === '' ? '' : `: ${cut(said)}`}` }, exitCode };
+    return {
+      outcome: { kind: 'failed', message: `${adapter.name} exited ${exitCode ?? 'on a signal'} before it answered${said === '' ? '' : `: ${cut(said)}`}` },
+      exitCode,
+    };
   } finally {
     clearInterval(idle);
     signal.removeEventListener('abort', onAbort);
@@ -152,6 +166,9 @@ export async function runHarness(input: HarnessRunInput): Promise<RunEnd> {
 
 /** The last non-blank line of a harness's standard error. */
 function lastLine(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   return lines.at(-1) ?? '';
 }

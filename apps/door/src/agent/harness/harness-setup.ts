@@ -27,7 +27,9 @@ export function adapterFor(name: HarnessName): HarnessAdapter {
  * found (or the launch refused, naming the exact install command), its home and the context map beside the capsule's
  * sessions, the tool server, and the run's sandbox with the provider and the tool server relayed into it.
  */
-export async function createHarnessLoop(deps: TurnStepDeps & { sandbox: SessionSandbox; processes: ProcessRegistry; quota: QuotaWindows }): Promise<HarnessLoop> {
+export async function createHarnessLoop(
+  deps: TurnStepDeps & { sandbox: SessionSandbox; processes: ProcessRegistry; quota: QuotaWindows },
+): Promise<HarnessLoop> {
   const { session } = deps;
   const manifestFile = path.join(session.capsuleDir, MANIFEST_FILE);
   const problems: ConfigProblem[] = [];

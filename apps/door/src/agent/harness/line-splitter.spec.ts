@@ -15,5 +15,8 @@ test('lines come whole however the bytes are cut, a character split across chunk
 test('a line past the bound is refused as it grows, not held', () => {
   const splitter = new LineSplitter(8);
   assert.deepEqual(splitter.push(Buffer.from('12345678\n1234')), ['12345678']);
-  assert.throws(() => splitter.push(Buffer.from('56789')), (e: unknown) => e instanceof LineTooLongError && e.message === 'a line of more than 8 bytes');
+  assert.throws(
+    () => splitter.push(Buffer.from('56789')),
+    (e: unknown) => e instanceof LineTooLongError && e.message === 'a line of more than 8 bytes',
+  );
 });

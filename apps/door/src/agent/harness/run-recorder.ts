@@ -118,7 +118,16 @@ export class RunRecorder {
     const durationMs = started ? Date.now() - started.startedMs : null;
     const name = started?.name ?? 'tool';
     // The harness's own result, as it handed it to its model: not the runtime's, so not fenced by it.
-    const artifact: ToolArtifactFrameFields = { toolName: name, content, fenceSource: null, toolCallId: event.id, isError: event.isError, durationMs, exitCode: event.exitCode, truncated };
+    const artifact: ToolArtifactFrameFields = {
+      toolName: name,
+      content,
+      fenceSource: null,
+      toolCallId: event.id,
+      isError: event.isError,
+      durationMs,
+      exitCode: event.exitCode,
+      truncated,
+    };
     this.deps.trace.write('tool_call', {
       task_id: taskId,
       tool: name,

@@ -34,7 +34,13 @@ export function openSession(
   const { contexts, adapter, home, trace } = deps;
   if (task.forgetSession !== null) {
     const dropped = contexts.forget(task.contextId);
-    if (dropped !== null) trace.write('harness_session_forgotten', { task_id: task.id, context_id: task.contextId, harness_session_id: dropped.sessionId, requested_by: task.forgetSession });
+    if (dropped !== null)
+      trace.write('harness_session_forgotten', {
+        task_id: task.id,
+        context_id: task.contextId,
+        harness_session_id: dropped.sessionId,
+        requested_by: task.forgetSession,
+      });
   }
   const entry = contexts.get(task.contextId);
   if (entry === null) return { kind: 'run', mode: { kind: 'new', id: adapter.newSessionId() } };

@@ -30,7 +30,11 @@ after(() => {
 });
 
 /** One MCP request as a harness's client posts it; the answer's JSON-RPC message (an SSE event, or a JSON body). */
-async function mcp(token: string, body: Record<string, unknown>, path = '/mcp'): Promise<{ status: number; message: Record<string, unknown> | null; text: string }> {
+async function mcp(
+  token: string,
+  body: Record<string, unknown>,
+  path = '/mcp',
+): Promise<{ status: number; message: Record<string, unknown> | null; text: string }> {
   const response = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -50,9 +54,18 @@ test('a token of no open run is answered 401, a path other than /mcp 404', async
 
 test('the run’s tools are listed; a call is answered through the run, under the harness’s own id for it', async () => {
   const listed = await mcp(run.token, { method: 'tools/list' });
-  assert.deepEqual((listed.message!.result as { tools: { name: string }[] }).tools.map((t) => t.name), ['session-status']);
-  const called = await mcp(run.token, { method: 'tools/call', params: { name: 'session-status', arguments: {}, _meta: { 'claudecode/toolUseId': 'toolu_7' } } });
-  assert.deepEqual(called.message?.result, { content: [{ type: 'text', text: '<untrusted-content source=tool:session-status>\n{}\n</untrusted-content>' }], isError: false });
+  assert.deepEqual(
+    (listed.message!.result as { tools: { name: string }[] }).tools.map((t) => t.name),
+    ['session-status'],
+  );
+  const called = await mcp(run.token, {
+    method: 'tools/call',
+    params: { name: 'session-status', arguments: {}, _meta: { 'claudecode/toolUseId': 'toolu_7' } },
+  });
+  assert.deepEqual(called.message?.result, {
+    content: [{ type: 'text', text: '<untrusted-content source=tool:session-status>\n{}\n</untrusted-content>' }],
+    isError: false,
+  });
   assert.deepEqual(calls.at(-1), { id: 'toolu_7', name: 'session-status', input: {} });
   await mcp(run.token, { method: 'tools/call', params: { name: 'session-status', _meta: { callId: 'call_9' } } });
   assert.equal(calls.at(-1)!.id, 'call_9', "Codex's call id");

@@ -66,7 +66,9 @@ export class ToolServer {
   private async answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const entry = this.runs.get(bearer(req.headers.authorization));
     if (!entry) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthenticated","message":"this tool server answers the harness run it was opened for"}');
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"error":"unauthenticated","message":"this tool server answers the harness run it was opened for"}');
       return;
     }
     if (new URL(req.url ?? '/', 'http://tools').pathname !== TOOL_SERVER_PATH) {
@@ -96,12 +98,19 @@ export class ToolServer {
     }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const meta = request.params._meta as Record<string, unknown> | undefined;
-      const call: ToolCallRequest = { id: toolCallIdOf(meta) ?? `mcp_${++this.calls}`, name: request.params.name, input: (request.params.arguments ?? {}) as Record<string, unknown> };
+      const call: ToolCallRequest = {
+        id: toolCallIdOf(meta) ?? `mcp_${++this.calls}`,
+        name: request.params.name,
+        input: (request.params.arguments ?? {}) as Record<string, unknown>,
+      };
       const progressToken = meta?.progressToken;
       let progress = 0;
       const ticking =
         typeof progressToken === 'string' || typeof progressToken === 'number'
-          ? setInterval(() => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++progress } }).catch(() => undefined), PROGRESS_EVERY_MS)
+          ? setInterval(
+              () => void extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress: ++progress } }).catch(() => undefined),
+              PROGRESS_EVERY_MS,
+            )
           : null;
       entry.inFlight += 1;
       try {

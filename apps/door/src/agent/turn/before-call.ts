@@ -35,7 +35,12 @@ export class BeforeCall {
 
   /** A task's compactor; `summarize` is one summary call of its driver, made before call `turn`. */
   compactorFor(taskId: string, summarize: (transcript: string, turn: number) => Promise<SummaryOutcome>): Compactor {
-    return new Compactor({ settings: this.compaction, trace: this.deps.trace, started: () => this.deps.lifecycle.progress(taskId, 'compacting the conversation'), summarize });
+    return new Compactor({
+      settings: this.compaction,
+      trace: this.deps.trace,
+      started: () => this.deps.lifecycle.progress(taskId, 'compacting the conversation'),
+      summarize,
+    });
   }
 
   async admit(turns: TaskTurns, meter: ContextMeter, compactor: Compactor): Promise<Admitted> {
@@ -49,7 +54,14 @@ export class BeforeCall {
     const admitted = this.deps.spend.admit(tokens);
     if ('refusal' in admitted) {
       const { refusal } = admitted;
-      this.deps.trace.write('spend_refused', { task_id: task.id, turn: turns.turn + 1, ceiling: refusal.ceiling, limit: refusal.limit, spent: refusal.spent, projected: refusal.projected });
+      this.deps.trace.write('spend_refused', {
+        task_id: task.id,
+        turn: turns.turn + 1,
+        ceiling: refusal.ceiling,
+        limit: refusal.limit,
+        spent: refusal.spent,
+        projected: refusal.projected,
+      });
       return failing(refusal.message);
     }
     const turn = turns.countCall();

@@ -14,7 +14,9 @@ export async function summaryCall(spend: CallSpend, driver: TaskDriver, signal: 
   if ('refusal' in admitted) return { kind: 'failed', reason: admitted.refusal.message };
   let response: DriverResponse;
   try {
-    response = await spend.settled(admitted.admission, () => driver.infer({ turn, system: COMPACTION_SYSTEM, messages, tools: [], signal, purpose: 'compaction' }, () => undefined));
+    response = await spend.settled(admitted.admission, () =>
+      driver.infer({ turn, system: COMPACTION_SYSTEM, messages, tools: [], signal, purpose: 'compaction' }, () => undefined),
+    );
   } catch (error) {
     if (signal.aborted) throw error;
     return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };

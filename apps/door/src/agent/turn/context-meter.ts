@@ -42,7 +42,10 @@ export class ContextMeter {
 
   /** A call returned, before its answer joins `messages`: what session-status shows is its report, or the estimate. */
   called(usage: Usage | null, messages: readonly ConversationMessage[]): void {
-    this.progress.context = usage?.input !== undefined ? { usedTokens: usage.input + (usage.output ?? 0), measuredBy: 'actual' } : { usedTokens: estimateTokens(messages), measuredBy: 'estimate' };
+    this.progress.context =
+      usage?.input !== undefined
+        ? { usedTokens: usage.input + (usage.output ?? 0), measuredBy: 'actual' }
+        : { usedTokens: estimateTokens(messages), measuredBy: 'estimate' };
   }
 
   /** The call's answer joined `messages`: the next size grows from its report, or is estimated again without one. */

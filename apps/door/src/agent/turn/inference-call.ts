@@ -70,7 +70,10 @@ export class InferenceCall {
       if (!task.signal.aborted) {
         this.deps.usage.record(null);
         streamed.durationMs = Math.round(performance.now() - startedMs);
-        this.deps.trace.write('inference', inferenceRecord(task.id, turns.turn, this.driver, { failure: error instanceof Error ? error.message : String(error) }, streamed));
+        this.deps.trace.write(
+          'inference',
+          inferenceRecord(task.id, turns.turn, this.driver, { failure: error instanceof Error ? error.message : String(error) }, streamed),
+        );
       }
       throw error;
     }

@@ -42,7 +42,13 @@ export class ToolRound {
     // The on_tool_call decision point (docs/agent-loop.md, "Hooks"): a denied call runs nothing and writes no frame.
     const denied = await hooks.decide(task, turn, call);
     if (denied !== null) {
-      return { toolCallId: call.id, name: call.name, content: denied, isError: true, outcome: { name: call.name, stdout: '', stderr: denied, exitCode: null, workId: null, isError: true, content: denied } };
+      return {
+        toolCallId: call.id,
+        name: call.name,
+        content: denied,
+        isError: true,
+        outcome: { name: call.name, stdout: '', stderr: denied, exitCode: null, workId: null, isError: true, content: denied },
+      };
     }
     events.emit('tool-call-started', { taskId: task.id, toolCallId: call.id, toolName: call.name, input: call.input });
     const done = await this.deps.tools.dispatch(call, {
@@ -59,7 +65,8 @@ export class ToolRound {
       decide: (step) => hooks.decide(task, turn, step),
       onOutput: (stream, text) => events.emit('tool-call-progress', { taskId: task.id, toolCallId: call.id, stream, text }),
       // A tool's chunks through murmur:text/chunks are the task's text and thinking frames (seed 001).
-      onChunk: (stream, text) => (stream === 'text' ? events.emit('text', { taskId: task.id, text, final: false }) : events.emit('thinking', { taskId: task.id, text })),
+      onChunk: (stream, text) =>
+        stream === 'text' ? events.emit('text', { taskId: task.id, text, final: false }) : events.emit('thinking', { taskId: task.id, text }),
     });
     const called = {
       task_id: task.id,
@@ -73,7 +80,13 @@ export class ToolRound {
     };
     // A skill's call is recorded as one (seed 001: skill_call; docs/artifacts.md).
     if (done.skill) trace.write('skill_call', { ...called, skill: call.name, artifact: done.skill, exit_code: null });
-    else trace.write('tool_call', { ...called, tool: call.name, exit_code: done.artifact.exitCode, ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}) });
+    else
+      trace.write('tool_call', {
+        ...called,
+        tool: call.name,
+        exit_code: done.artifact.exitCode,
+        ...(done.outcome.workId ? { work_id: done.outcome.workId } : {}),
+      });
     events.emit('artifact', { taskId: task.id, artifact: done.artifact });
     let content = done.outcome.content;
     // Seed 004, "The deadline notice": a tool that ran carries it, even one that reported failure; a refused call does not.

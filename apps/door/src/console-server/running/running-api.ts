@@ -25,7 +25,11 @@ export function registerRunningApi(fastify: FastifyInstance, running: RunningNow
     const pathname = request.url.split('?')[0];
     if (pathname !== CONSOLE_RUNNING_PATH && !pathname.startsWith(`${CONSOLE_RUNNING_PATH}/`)) return;
     const peer = request.socket.remoteAddress ?? '';
-    if (!isLoopbackHost(peer)) return reply.code(refusalStatus('not_loopback')).header('content-type', 'application/json').send(encodeRefusalBody(notLoopbackRefusal(peer)));
+    if (!isLoopbackHost(peer))
+      return reply
+        .code(refusalStatus('not_loopback'))
+        .header('content-type', 'application/json')
+        .send(encodeRefusalBody(notLoopbackRefusal(peer)));
   });
 
   fastify.get(CONSOLE_RUNNING_PATH, async (_request, reply) => reply.header('cache-control', 'no-store').send(running.snapshot()));
@@ -58,7 +62,10 @@ export function registerRunningApi(fastify: FastifyInstance, running: RunningNow
   fastify.post(`${CONSOLE_RUNNING_DOORS_PREFIX}:key/retry`, async (request, reply) => {
     const { key } = request.params as { key: string };
     if (!running.askAgain(key)) {
-      return reply.code(refusalStatus('not_found')).header('content-type', 'application/json').send(encodeRefusalBody(runningDoorNotFoundRefusal(key)));
+      return reply
+        .code(refusalStatus('not_found'))
+        .header('content-type', 'application/json')
+        .send(encodeRefusalBody(runningDoorNotFoundRefusal(key)));
     }
     return reply.code(204).send();
   });

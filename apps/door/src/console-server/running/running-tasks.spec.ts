@@ -9,7 +9,13 @@ const id = (n: number) => `tsk_019ad${String(n).padStart(27, '0')}`;
 
 function status(taskId: string, state: TaskState, text?: string): StreamDataEvent {
   const message = text === undefined ? undefined : { messageId: 'msg_x', role: 'ROLE_AGENT' as const, parts: [{ text }] };
-  return { kind: 'status', id: '1', taskId, frame: null, response: { statusUpdate: { taskId, contextId: 'ctx_a', status: { state, timestamp: AT, ...(message ? { message } : {}) } } } };
+  return {
+    kind: 'status',
+    id: '1',
+    taskId,
+    frame: null,
+    response: { statusUpdate: { taskId, contextId: 'ctx_a', status: { state, timestamp: AT, ...(message ? { message } : {}) } } },
+  };
 }
 
 function frame(taskId: string, body: MurmurFrame): StreamDataEvent {
@@ -18,7 +24,9 @@ function frame(taskId: string, body: MurmurFrame): StreamDataEvent {
     id: '2',
     taskId,
     frame: body,
-    response: { statusUpdate: { taskId, contextId: 'ctx_a', status: { state: 'TASK_STATE_WORKING', timestamp: AT }, metadata: { [STREAM_EXTENSION_URI]: body as never } } },
+    response: {
+      statusUpdate: { taskId, contextId: 'ctx_a', status: { state: 'TASK_STATE_WORKING', timestamp: AT }, metadata: { [STREAM_EXTENSION_URI]: body as never } },
+    },
   };
 }
 
@@ -33,7 +41,16 @@ test('the activity follows the stream: queued, turn, tool, back to the turn, inp
   assert.deepEqual(tasks.view().tasks[0].activity, { kind: 'tool', tool: 'bash', toolCallId: 'call_1', turn: 2, startedAt: AT });
   // Text chunks change nothing.
   assert.equal(tasks.apply(frame(t, { frame: 'text', text: 'hello', final: false })), false);
-  const artifact = { toolName: 'bash', content: '', fenceSource: 'tool:bash', toolCallId: 'call_1', isError: false, durationMs: 1, exitCode: 0, truncated: false };
+  const artifact = {
+    toolName: 'bash',
+    content: '',
+    fenceSource: 'tool:bash',
+    toolCallId: 'call_1',
+    isError: false,
+    durationMs: 1,
+    exitCode: 0,
+    truncated: false,
+  };
   tasks.apply(frame(t, { frame: 'artifact', artifact } as MurmurFrame));
   assert.deepEqual(tasks.view().tasks[0].activity, { kind: 'turn', turn: 2 });
   tasks.apply(status(t, 'TASK_STATE_WORKING', 'compacting the conversation'));
@@ -52,19 +69,35 @@ test('at most `max` tasks are followed; past it the table says it is truncated',
   const view = tasks.view(2);
   assert.equal(view.truncated, true);
   assert.deepEqual(view.counts, { TASK_STATE_WORKING: 3 });
-  assert.deepEqual(view.tasks.map((t) => t.taskId), [id(1), id(2)]);
+  assert.deepEqual(
+    view.tasks.map((t) => t.taskId),
+    [id(1), id(2)],
+  );
   assert.equal(view.moreTasks, 1);
   // A seed starts again from what the door lists.
-  tasks.seed([{ id: id(4), contextId: 'ctx_a', status: { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: AT }, artifacts: [{ artifactId: 'prompt', parts: [{ text: 'Why?' }] }] }]);
+  tasks.seed([
+    {
+      id: id(4),
+      contextId: 'ctx_a',
+      status: { state: 'TASK_STATE_INPUT_REQUIRED', timestamp: AT },
+      artifacts: [{ artifactId: 'prompt', parts: [{ text: 'Why?' }] }],
+    },
+  ]);
   assert.equal(tasks.view().truncated, false);
-  assert.deepEqual(tasks.view().tasks.map((t) => [t.taskId, t.activity]), [[id(4), { kind: 'input', prompt: 'Why?' }]]);
+  assert.deepEqual(
+    tasks.view().tasks.map((t) => [t.taskId, t.activity]),
+    [[id(4), { kind: 'input', prompt: 'Why?' }]],
+  );
 });
 
 test('waiting for input is shown first', () => {
   const tasks = new RunningTasks();
   tasks.apply(status(id(1), 'TASK_STATE_WORKING', 'inference turn 1'));
   tasks.apply(status(id(2), 'TASK_STATE_INPUT_REQUIRED', 'Which?'));
-  assert.deepEqual(tasks.view().tasks.map((t) => t.taskId), [id(2), id(1)]);
+  assert.deepEqual(
+    tasks.view().tasks.map((t) => t.taskId),
+    [id(2), id(1)],
+  );
 });
 
 test('a task id tells its creation time (UUIDv7)', () => {

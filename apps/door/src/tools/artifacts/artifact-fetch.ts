@@ -54,7 +54,12 @@ export interface FetchDeps {
 function placesFor(deps: FetchDeps, lock: Lock, fullName: string, puller: Puller): { places: Place[]; source: GithubSource | null } {
   const stores: Place[] = [new StoreFolder('project store', projectStoreOf(deps.capsuleDir)), new StoreFolder('global store', globalStoreOf(deps.murmurHome))];
   const scope = fullName.split('/')[0]!;
-  const named = puller.kind === 'operator' ? (puller.source ?? lock.scopes[scope]?.source ?? null) : puller.kind === 'agent' && puller.grant.fromSources ? (lock.scopes[scope]?.source ?? null) : null;
+  const named =
+    puller.kind === 'operator'
+      ? (puller.source ?? lock.scopes[scope]?.source ?? null)
+      : puller.kind === 'agent' && puller.grant.fromSources
+        ? (lock.scopes[scope]?.source ?? null)
+        : null;
   const repo = named === null ? null : readGithubSource(named);
   const source = repo === null ? null : new GithubSource(repo, deps.sourceApiUrl, deps.signal);
   return { places: source === null ? stores : [...stores, source], source };
@@ -96,20 +101,26 @@ export async function fetchArtifact(deps: FetchDeps, lock: Lock, fullName: strin
   }
   try {
     if (unpacked.digest !== record.digest) {
-      throw PullRefusal.notFetched(`the ${placeWord(place)}'s archive of ${at} does not match its recorded digest (${shortDigest(record.digest)} recorded, ${shortDigest(unpacked.digest)} found)`);
+      throw PullRefusal.notFetched(
+        `the ${placeWord(place)}'s archive of ${at} does not match its recorded digest (${shortDigest(record.digest)} recorded, ${shortDigest(unpacked.digest)} found)`,
+      );
     }
     const artifact = await readChecked(folder, at);
     const { manifest } = artifact;
     if (manifest.name !== fullName || manifest.version !== search.found.version) {
       throw PullRefusal.notFetched(`the ${placeWord(place)}'s archive of ${at} says it is ${manifest.name} ${manifest.version}`);
     }
-    if (manifest.runtime === 'hook' || manifest.runtime === 'driver') throw PullRefusal.notGranted(`${fullName} is a ${manifest.runtime}; artifacts are pulled as skills and tools only`);
+    if (manifest.runtime === 'hook' || manifest.runtime === 'driver')
+      throw PullRefusal.notGranted(`${fullName} is a ${manifest.runtime}; artifacts are pulled as skills and tools only`);
     if (puller.kind === 'agent' && !puller.grant.names(manifest.runtime, fullName)) {
       throw PullRefusal.notGranted(`${fullName} is a ${manifest.runtime}, and ${puller.grant.quote(manifest.runtime)} does not name it`);
     }
     const wit = manifest.implementation === 'wasm' ? await checkLevel(deps.wasm, artifact, unpacked.digest, search) : null;
     if (pin !== undefined && pin.digest !== unpacked.digest) {
-      throw PullRefusal.conflict(fullName, `murmur.lock pins ${pin.version} as ${shortDigest(pin.digest)}, and the ${placeWord(place)} holds ${manifest.version} as ${shortDigest(unpacked.digest)}`);
+      throw PullRefusal.conflict(
+        fullName,
+        `murmur.lock pins ${pin.version} as ${shortDigest(pin.digest)}, and the ${placeWord(place)} holds ${manifest.version} as ${shortDigest(unpacked.digest)}`,
+      );
     }
     return { artifact, digest: unpacked.digest, fetchedFrom: place.label, owner, source: place === source ? source.label : null, wit, notes: search.notes };
   } catch (error) {

@@ -85,18 +85,31 @@ export class ArtifactInstaller {
 
   async pull(value: string, ctx: ToolCallContext): Promise<RuntimeToolAnswer> {
     if (value.endsWith('*')) return this.list(value);
-    const request = readArtifactRequest(value) ?? refuse(`${ARTIFACT_REFUSAL.notGranted} '${value}' is not a full name: name an artifact <scope>/<name>, <scope>/<name>@<version>, or a pattern ending in *`);
+    const request =
+      readArtifactRequest(value) ??
+      refuse(
+        `${ARTIFACT_REFUSAL.notGranted} '${value}' is not a full name: name an artifact <scope>/<name>, <scope>/<name>@<version>, or a pattern ending in *`,
+      );
     const { fullName } = request;
     const tool = toolNameOf(fullName);
-    if (isReservedToolName(tool)) refuse(`${ARTIFACT_REFUSAL.notGranted} ${ARTIFACT_CODE.reservedName}: '${tool}' is the name of a runtime-provided tool; no artifact can take it`);
-    if (!this.grant.namesAnyTier(fullName)) refuse(`${ARTIFACT_REFUSAL.notGranted} ${fullName} is outside the grant: ${this.grant.quote('tool')} and ${this.grant.quote('skill')} name it nowhere`);
+    if (isReservedToolName(tool))
+      refuse(`${ARTIFACT_REFUSAL.notGranted} ${ARTIFACT_CODE.reservedName}: '${tool}' is the name of a runtime-provided tool; no artifact can take it`);
+    if (!this.grant.namesAnyTier(fullName))
+      refuse(`${ARTIFACT_REFUSAL.notGranted} ${fullName} is outside the grant: ${this.grant.quote('tool')} and ${this.grant.quote('skill')} name it nowhere`);
     const { session, artifacts } = this.deps;
     const lock = await this.lock(fullName);
     const workRoot = toolsFolderOf(session.runtimeDir);
     let fetched: Fetched;
     try {
       fetched = await fetchArtifact(
-        { capsuleDir: session.capsuleDir, murmurHome: session.settings.home, sourceApiUrl: session.settings.sourceApiUrl, wasm: this.deps.wasm, workRoot, signal: ctx.signal },
+        {
+          capsuleDir: session.capsuleDir,
+          murmurHome: session.settings.home,
+          sourceApiUrl: session.settings.sourceApiUrl,
+          wasm: this.deps.wasm,
+          workRoot,
+          signal: ctx.signal,
+        },
         lock,
         fullName,
         request.version,
@@ -110,7 +123,8 @@ export class ArtifactInstaller {
     try {
       const installed = artifacts.byFullName(fullName);
       const holder = artifacts.holding(tool);
-      if (holder !== undefined && holder.fullName !== fullName) refuse(`${ARTIFACT_REFUSAL.notGranted} the tool name '${tool}' is held by ${holder.fullName} in this session`);
+      if (holder !== undefined && holder.fullName !== fullName)
+        refuse(`${ARTIFACT_REFUSAL.notGranted} the tool name '${tool}' is held by ${holder.fullName} in this session`);
       if (installed !== undefined && installed.digest !== fetched.digest) {
         refuse(PullRefusal.conflict(fullName, `this session holds ${installed.version}, and this pull is ${fetched.artifact.manifest.version}`).message);
       }
@@ -156,7 +170,10 @@ export class ArtifactInstaller {
       await updateLock(this.deps.session.capsuleDir, (lock) => {
         const pin = lock.artifacts[manifest.name];
         if (pin !== undefined && (pin.version !== manifest.version || pin.digest !== fetched.digest)) {
-          throw PullRefusal.conflict(manifest.name, `murmur.lock pins ${pin.version} (${shortDigest(pin.digest)}), and this pull is ${manifest.version} (${shortDigest(fetched.digest)})`);
+          throw PullRefusal.conflict(
+            manifest.name,
+            `murmur.lock pins ${pin.version} (${shortDigest(pin.digest)}), and this pull is ${manifest.version} (${shortDigest(fetched.digest)})`,
+          );
         }
         const entry = {
           version: manifest.version,
@@ -179,7 +196,8 @@ export class ArtifactInstaller {
     if (!/^[a-z0-9/_-]*\*$/.test(pattern) || (pattern.match(/\//g) ?? []).length > 1) {
       refuse(`${ARTIFACT_REFUSAL.notGranted} '${pattern}' is not a pattern: a pattern is the start of a full name <scope>/<name>, ending in *`);
     }
-    if (!this.grant.reaches(pattern)) refuse(`${ARTIFACT_REFUSAL.notGranted} ${pattern} reaches no name ${this.grant.quote('tool')} or ${this.grant.quote('skill')} grants`);
+    if (!this.grant.reaches(pattern))
+      refuse(`${ARTIFACT_REFUSAL.notGranted} ${pattern} reaches no name ${this.grant.quote('tool')} or ${this.grant.quote('skill')} grants`);
     return { data: JSON.stringify(await listPattern(pattern, this.stores(), this.grant)) };
   }
 
@@ -187,7 +205,8 @@ export class ArtifactInstaller {
     const { artifacts, session } = this.deps;
     const lock = await readLock(session.capsuleDir).catch((error: unknown) => (error instanceof LockError ? null : Promise.reject(error)));
     const installed = artifacts.byFullName(value) ?? artifacts.holding(value);
-    const pinned = lock === null ? undefined : Object.keys(lock.artifacts).find((name) => name === value || (!FULL_NAME.test(value) && toolNameOf(name) === value));
+    const pinned =
+      lock === null ? undefined : Object.keys(lock.artifacts).find((name) => name === value || (!FULL_NAME.test(value) && toolNameOf(name) === value));
     const fullName = installed?.fullName ?? pinned;
     if (fullName === undefined) return { data: JSON.stringify({ artifact: value, removed: false }) };
     const pin = lock?.artifacts[fullName];
@@ -207,6 +226,9 @@ export class ArtifactInstaller {
       artifacts.remove(tool);
       this.deps.removed(tool);
     }
-    return { data: JSON.stringify({ artifact: fullName, removed: true }), note: `${tool} is gone from your tool list from your next turn; a call to it is refused.` };
+    return {
+      data: JSON.stringify({ artifact: fullName, removed: true }),
+      note: `${tool} is gone from your tool list from your next turn; a call to it is refused.`,
+    };
   }
 }

@@ -22,7 +22,11 @@ interface Match {
  * What a pattern lists (seed 004): the artifacts the stores hold that the pattern names and an entry of their own
  * tier's list names, at most MAX_MATCHES sorted by name, with how many more matched and why a place could not be read.
  */
-export async function listPattern(pattern: string, stores: readonly StoreFolder[], grant: InstallGrant): Promise<{ pattern: string; matches: Match[]; omitted: number; notes?: string[] }> {
+export async function listPattern(
+  pattern: string,
+  stores: readonly StoreFolder[],
+  grant: InstallGrant,
+): Promise<{ pattern: string; matches: Match[]; omitted: number; notes?: string[] }> {
   const notes: string[] = [];
   const byName = new Map<string, { held: HeldArtifact; places: string[] }[]>();
   for (const store of stores) {

@@ -36,7 +36,8 @@ export async function stageArtifacts(session: SessionContext, wasm: WasmHost): P
   const lock = await readLock(session.capsuleDir);
   const problems: ConfigProblem[] = [];
   const staged: InstalledArtifact[] = [];
-  const problem = (index: number, entry: string, why: string) => problems.push({ path: `artifacts[${index}]`, found: `${shown(entry)} (${why})`, allowed: ALLOWED });
+  const problem = (index: number, entry: string, why: string) =>
+    problems.push({ path: `artifacts[${index}]`, found: `${shown(entry)} (${why})`, allowed: ALLOWED });
   for (const [index, entry] of declared.entries()) {
     const request = readArtifactRequest(entry)!;
     const { fullName } = request;

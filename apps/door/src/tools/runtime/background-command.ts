@@ -38,8 +38,10 @@ export async function runBackgroundCommand(
   const { operation, work_id: workId, wait_secs: waitSecs } = input;
   // The dispatcher checked the input against BACKGROUND_COMMAND_SCHEMA; the form of a work id is the tool's own rule.
   if (typeof workId !== 'string' || !/^wrk_[0-9a-f]+$/.test(workId)) throw new ToolInputError(`work_id ${JSON.stringify(workId)} is not of the form wrk_<hex>`);
-  if (operation !== 'status' && operation !== 'wait' && operation !== 'stop') throw new ToolInputError(`operation ${JSON.stringify(operation ?? null)} is not one of status, wait, stop`);
-  if (waitSecs !== undefined && (typeof waitSecs !== 'number' || !Number.isInteger(waitSecs) || waitSecs < 0)) throw new ToolInputError(`wait_secs ${JSON.stringify(waitSecs)} is not a whole number`);
+  if (operation !== 'status' && operation !== 'wait' && operation !== 'stop')
+    throw new ToolInputError(`operation ${JSON.stringify(operation ?? null)} is not one of status, wait, stop`);
+  if (waitSecs !== undefined && (typeof waitSecs !== 'number' || !Number.isInteger(waitSecs) || waitSecs < 0))
+    throw new ToolInputError(`wait_secs ${JSON.stringify(waitSecs)} is not a whole number`);
   const command = commands.get(workId);
   if (!command) throw new ToolInputError(`no background command with work id \`${workId}\` in this session`);
   const began = Date.now();

@@ -46,7 +46,10 @@ export async function runFetchPeerFile(input: Record<string, unknown>, deps: Fet
   const url = handleUrl(String(input.url));
   const saveAs = String(input.save_as);
   const segments = toolPathSegments(saveAs);
-  if (segments === null) throw new ToolInputError(`fetch-peer-file: '${saveAs}' is not a path under the workdir: give segments separated by /, without '.', '..', '\\', control characters or a leading /`);
+  if (segments === null)
+    throw new ToolInputError(
+      `fetch-peer-file: '${saveAs}' is not a path under the workdir: give segments separated by /, without '.', '..', '\\', control characters or a leading /`,
+    );
   const allow = deps.session.manifest.capabilities.network.allow;
   const formationDoors = deps.session.formation?.doors;
   if (!allowsUrl(allow, url) && !(formationDoors !== undefined && allowsMemberDoor(allow, url, formationDoors))) {

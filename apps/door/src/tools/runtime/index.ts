@@ -9,7 +9,14 @@ import type { UsageLedger } from '../../usage/usage-ledger.js';
 import type { SpendCeilings } from '../../usage/spend-ceilings.js';
 import type { BackgroundCommands } from '../background-commands.js';
 import type { DriverSelection } from './driver-selection.js';
-import { callMemberDescription, callMemberSchema, END_WITHOUT_ANSWER_CHECKED_SCHEMA, END_WITHOUT_ANSWER_DESCRIPTION, END_WITHOUT_ANSWER_SCHEMA, type MemberCallPort } from './call-member.js';
+import {
+  callMemberDescription,
+  callMemberSchema,
+  END_WITHOUT_ANSWER_CHECKED_SCHEMA,
+  END_WITHOUT_ANSWER_DESCRIPTION,
+  END_WITHOUT_ANSWER_SCHEMA,
+  type MemberCallPort,
+} from './call-member.js';
 import { BACKGROUND_COMMAND_DESCRIPTION, BACKGROUND_COMMAND_SCHEMA, backgroundCommandGranted, runBackgroundCommand } from './background-command.js';
 import type { ToolCallContext } from '../tool-call.js';
 import type { ArtifactInstaller } from '../artifacts/artifact-installer.js';
@@ -66,14 +73,24 @@ export { inputTimeoutText };
 /** The runtime tools implemented so far, by name: the dispatcher looks a call up here instead of branching on names. */
 export function runtimeTools(deps: RuntimeToolDeps): Partial<Record<RuntimeToolName, RuntimeTool>> {
   return {
-    'share-file': { description: SHARE_FILE_DESCRIPTION, inputSchema: SHARE_FILE_SCHEMA, granted: shareFileGranted, run: (input, ctx) => runShareFile(input, deps, ctx) },
+    'share-file': {
+      description: SHARE_FILE_DESCRIPTION,
+      inputSchema: SHARE_FILE_SCHEMA,
+      granted: shareFileGranted,
+      run: (input, ctx) => runShareFile(input, deps, ctx),
+    },
     'fetch-peer-file': {
       description: FETCH_PEER_FILE_DESCRIPTION,
       inputSchema: FETCH_PEER_FILE_SCHEMA,
       granted: fetchPeerFileGranted,
       run: (input, ctx) => runFetchPeerFile(input, { ...deps, maxBytes: deps.session.settings.peerFetchMaxBytes, owner: deps.fileOwner }, ctx),
     },
-    'session-status': { description: SESSION_STATUS_DESCRIPTION, inputSchema: SESSION_STATUS_SCHEMA, granted: sessionStatusGranted, run: (_input, ctx) => runSessionStatus({ ...deps, quota: deps.quota ?? undefined }, ctx) },
+    'session-status': {
+      description: SESSION_STATUS_DESCRIPTION,
+      inputSchema: SESSION_STATUS_SCHEMA,
+      granted: sessionStatusGranted,
+      run: (_input, ctx) => runSessionStatus({ ...deps, quota: deps.quota ?? undefined }, ctx),
+    },
     'switch-driver': {
       description: switchDriverDescription(deps.drivers),
       inputSchema: switchDriverSchema(deps.drivers),

@@ -52,10 +52,14 @@ function failure(error: unknown): string {
  */
 export async function runCapsuleStep(call: CapsuleStepCall): Promise<CapsuleStepEnd> {
   const client = doorClient({ url: call.url, headers: peerTaskHeaders(call.trust), traced: call.traced });
-  const cancel = (taskId: string) => void boundedRequest((signal) => client.cancelTask(taskId, { signal }), { timeoutMs: REQUEST_TIMEOUT_MS }).catch(() => undefined);
+  const cancel = (taskId: string) =>
+    void boundedRequest((signal) => client.cancelTask(taskId, { signal }), { timeoutMs: REQUEST_TIMEOUT_MS }).catch(() => undefined);
   let task: Task;
   try {
-    task = await boundedRequest((signal) => client.sendText(call.task, { returnImmediately: true, signal }), { timeoutMs: REQUEST_TIMEOUT_MS, signal: call.signal });
+    task = await boundedRequest((signal) => client.sendText(call.task, { returnImmediately: true, signal }), {
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      signal: call.signal,
+    });
   } catch (error) {
     if (call.signal.aborted) throw call.signal.reason;
     return { status: 'failed', output: failure(error), doorTaskId: null };

@@ -68,7 +68,10 @@ function fill(step: PlanStep, values: ReadonlyMap<string, Record<ReferenceField,
 function shownOf(tool: string, input: Record<string, unknown>, outcome: ToolOutcome): string {
   if (Buffer.byteLength(outcome.content) <= SHOWN_BYTES) return outcome.content;
   if (outcome.exitCode === null) return fenceToolResult(tool, cut(outcome.stdout));
-  return fenceToolResult(tool, `$ ${readShellInput(tool, input).shown}\nExit code: ${outcome.exitCode}\nStdout:\n${cut(outcome.stdout)}\nStderr:\n${cut(outcome.stderr)}\n`);
+  return fenceToolResult(
+    tool,
+    `$ ${readShellInput(tool, input).shown}\nExit code: ${outcome.exitCode}\nStdout:\n${cut(outcome.stdout)}\nStderr:\n${cut(outcome.stderr)}\n`,
+  );
 }
 
 function toolStatus(outcome: ToolOutcome): PlanStepStatus {
@@ -79,21 +82,47 @@ function toolStatus(outcome: ToolOutcome): PlanStepStatus {
 
 const noValues = (output = ''): Record<ReferenceField, string> => ({ output, stderr: '', exit_code: '' });
 
-async function runStep(step: PlanStep, stepCall: ToolCallRequest, task: string | null, ctx: ToolCallContext, host: PlanHost, planCallId: string): Promise<StepEnd> {
+async function runStep(
+  step: PlanStep,
+  stepCall: ToolCallRequest,
+  task: string | null,
+  ctx: ToolCallContext,
+  host: PlanHost,
+  planCallId: string,
+): Promise<StepEnd> {
   const denied = ctx.decide ? await ctx.decide(stepCall) : null;
   if (denied !== null) return { status: 'denied', shown: denied, values: noValues(), exitCode: null, doorTaskId: null };
   if (step.kind === 'capsule') {
-    const traced = (fetch: FetchLike) => host.tracing.a2a({ taskId: ctx.taskId, toolCallId: planCallId }, fetch, { planCallId, stepId: step.id, tool: CAPSULE_STEP_TOOL });
-    const end = await runCapsuleStep({ url: step.url, task: task!, trust: ctx.trust ?? 'trusted', deadlineSecs: host.deadlineSecs, signal: ctx.signal, traced });
-    return { status: end.status, shown: fenceUntrusted(`capsule:${step.id}`, cut(end.output)), values: noValues(trimmed(end.output)), exitCode: null, doorTaskId: end.doorTaskId };
+    const traced = (fetch: FetchLike) =>
+      host.tracing.a2a({ taskId: ctx.taskId, toolCallId: planCallId }, fetch, { planCallId, stepId: step.id, tool: CAPSULE_STEP_TOOL });
+    const end = await runCapsuleStep({
+      url: step.url,
+      task: task!,
+      trust: ctx.trust ?? 'trusted',
+      deadlineSecs: host.deadlineSecs,
+      signal: ctx.signal,
+      traced,
+    });
+    return {
+      status: end.status,
+      shown: fenceUntrusted(`capsule:${step.id}`, cut(end.output)),
+      values: noValues(trimmed(end.output)),
+      exitCode: null,
+      doorTaskId: end.doorTaskId,
+    };
   }
   // A step is never itself a decision point again, nor can it ask for one.
   const { outcome, refused } = await host.dispatch(stepCall, { ...ctx, decide: undefined });
-  if (refused) return { status: 'refused', shown: outcome.stderr !== '' ? outcome.stderr : outcome.content, values: noValues(), exitCode: null, doorTaskId: null };
+  if (refused)
+    return { status: 'refused', shown: outcome.stderr !== '' ? outcome.stderr : outcome.content, values: noValues(), exitCode: null, doorTaskId: null };
   return {
     status: toolStatus(outcome),
     shown: shownOf(step.tool, stepCall.input, outcome),
-    values: { output: trimmed(outcome.stdout), stderr: outcome.exitCode === null ? '' : trimmed(outcome.stderr), exit_code: outcome.exitCode === null ? '' : String(outcome.exitCode) },
+    values: {
+      output: trimmed(outcome.stdout),
+      stderr: outcome.exitCode === null ? '' : trimmed(outcome.stderr),
+      exit_code: outcome.exitCode === null ? '' : String(outcome.exitCode),
+    },
     exitCode: outcome.exitCode,
     doorTaskId: null,
   };
@@ -131,7 +160,11 @@ export async function runPlan(steps: readonly PlanStep[], planCallId: string, ct
   const statuses: PlanStepStatus[] = [];
   const lines: string[] = [];
   const header = (step: PlanStep) => `[submit-plan] step ${step.index} of ${steps.length}, "${step.id}" (${toolOf(step)})`;
-  const record = (step: PlanStep, status: PlanStepStatus, fields: { durationMs: number; exitCode?: number | null; input?: unknown; output?: string; doorTaskId?: string | null }) =>
+  const record = (
+    step: PlanStep,
+    status: PlanStepStatus,
+    fields: { durationMs: number; exitCode?: number | null; input?: unknown; output?: string; doorTaskId?: string | null },
+  ) =>
     trace.write('plan_step', {
       ...base,
       step: step.id,
@@ -176,7 +209,9 @@ export async function runPlan(steps: readonly PlanStep[], planCallId: string, ct
     statuses.push(end.status);
     values.set(step.id, end.values);
     const sentence = end.status === 'refused' || end.status === 'denied';
-    lines.push(sentence ? `${header(step)}: ${end.status} in ${durationMs} ms: ${end.shown}` : `${header(step)}: ${end.status} in ${durationMs} ms\n${end.shown}`);
+    lines.push(
+      sentence ? `${header(step)}: ${end.status} in ${durationMs} ms: ${end.shown}` : `${header(step)}: ${end.status} in ${durationMs} ms\n${end.shown}`,
+    );
     record(step, end.status, { durationMs, exitCode: end.exitCode, input, output: end.shown, doorTaskId: end.doorTaskId });
     if (STOPS.includes(end.status)) stoppedBy = step;
   }

@@ -39,4 +39,3 @@ export function missingGrantMessage(name: RuntimeToolName): string {
   const token = name === 'pull-artifact' || name === 'remove-artifact' ? `${ARTIFACT_REFUSAL.notGranted} ` : '';
   return `${token}tool '${name}' does not exist in this capsule: it is provided only when the manifest declares ${RUNTIME_TOOL_GRANTS[name]}`;
 }
-

@@ -76,7 +76,9 @@ function sessionStatus(
 }
 
 /** The window of the choice that served the last call, and the budget the compaction check compares with (seed 004). */
-function contextWindow(drivers: DriverSelection | undefined): Pick<Exclude<SessionStatus['context'], 'unknown'>, 'window_tokens' | 'budget_tokens' | 'budget_basis'> {
+function contextWindow(
+  drivers: DriverSelection | undefined,
+): Pick<Exclude<SessionStatus['context'], 'unknown'>, 'window_tokens' | 'budget_tokens' | 'budget_basis'> {
   const budget = contextBudget(drivers?.lastServed ?? null);
   if (!budget) return { window_tokens: 'none', budget_tokens: 'none', budget_basis: 'none' };
   return { window_tokens: budget.windowTokens, budget_tokens: budget.budgetTokens, budget_basis: budget.basis };

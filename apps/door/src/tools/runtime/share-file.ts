@@ -47,7 +47,10 @@ export async function runShareFile(input: Record<string, unknown>, deps: ShareFi
   const relative = String(input.path);
   const audience = String(input.audience);
   const segments = toolPathSegments(relative);
-  if (segments === null) throw new ToolInputError(`share-file: '${relative}' is not a path under exports.peer_files.root: give segments separated by /, without '.', '..', '\\', control characters or a leading /`);
+  if (segments === null)
+    throw new ToolInputError(
+      `share-file: '${relative}' is not a path under exports.peer_files.root: give segments separated by /, without '.', '..', '\\', control characters or a leading /`,
+    );
   const root = path.resolve(session.capsuleDir, exported.root);
   const opened = await openBeneath(root, segments, 'file');
   if (opened === null) throw new ToolInputError(`share-file: nothing can be shared at '${relative}': it is not a regular file under exports.peer_files.root`);

@@ -8,7 +8,10 @@ const MAX_PLAN_STEPS = 20;
 const STEP_ID = /^[a-z][a-z0-9_]{0,31}$/;
 
 /** One step of a plan, as read before anything runs; `index` counts from 1. */
-export type PlanStep = { id: string; index: number } & ({ kind: 'tool'; tool: string; input: Record<string, unknown> } | { kind: 'capsule'; url: string; task: string });
+export type PlanStep = { id: string; index: number } & (
+  | { kind: 'tool'; tool: string; input: Record<string, unknown> }
+  | { kind: 'capsule'; url: string; task: string }
+);
 
 /** A reference to an earlier step's result, as a step's strings may hold it. */
 export const STEP_REFERENCE = /\{\{\s*steps\.([^}\s]*?)\s*\}\}/g;
@@ -52,7 +55,7 @@ export const SUBMIT_PLAN_SCHEMA: JsonObject = {
 export const SUBMIT_PLAN_DESCRIPTION = [
   `Runs one plan of up to ${MAX_PLAN_STEPS} steps, one at a time in order, and returns every step's status, output and duration.`,
   'A tool step calls one of your tools with its input; a capsule step sends task to another door and waits for its answer.',
-  'A string in a step may name an earlier step\'s result as {{steps.<id>.output}} (also .stderr and .exit_code of a shell step).',
+  "A string in a step may name an earlier step's result as {{steps.<id>.output}} (also .stderr and .exit_code of a shell step).",
   'A step that fails stops the plan: the steps after it are skipped.',
   'switch-driver, pull-artifact, remove-artifact, end-without-answer and submit-plan cannot be plan steps.',
 ].join(' ');
@@ -97,13 +100,17 @@ export function readPlan(input: Record<string, unknown>, rules: { missing: (tool
     if (seen.has(id)) throw new ToolInputError(`step ${index}: id "${id}" is already the id of step ${seen.get(id)}`);
     seen.set(id, index);
     const refuse = (why: string) => new ToolInputError(`step "${id}": ${why}`);
-    if ((s.tool === undefined) === (s.capsule === undefined)) throw refuse('a step has exactly one of tool (a tool call of this session) and capsule (a task for another door)');
-    if ((s.tool !== undefined && s.task !== undefined) || (s.capsule !== undefined && s.input !== undefined)) throw refuse('task goes with capsule, input with tool');
+    if ((s.tool === undefined) === (s.capsule === undefined))
+      throw refuse('a step has exactly one of tool (a tool call of this session) and capsule (a task for another door)');
+    if ((s.tool !== undefined && s.task !== undefined) || (s.capsule !== undefined && s.input !== undefined))
+      throw refuse('task goes with capsule, input with tool');
     let step: PlanStep;
     if (s.tool !== undefined) {
       const tool = String(s.tool);
       if (NOT_FROM_A_PLAN.includes(tool))
-        throw refuse(`'${tool}' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`);
+        throw refuse(
+          `'${tool}' is not callable from a plan step: switch-driver, pull-artifact, remove-artifact and end-without-answer are called only on their own, never from a plan`,
+        );
       if (tool === 'submit-plan') throw refuse("'submit-plan' is not callable from a plan step: a plan does not submit another plan");
       const missing = rules.missing(tool);
       if (missing !== null) throw refuse(missing);
@@ -118,12 +125,14 @@ export function readPlan(input: Record<string, unknown>, rules: { missing: (tool
         throw refuse('capsule is not an http:// or https:// URL');
       }
       if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('capsule is not an http:// or https:// URL');
-      if (!allowsUrl(rules.allow, url)) throw refuse(`capabilities.network.allow does not list this step's door (${url.host}), so the plan may not send it a task`);
+      if (!allowsUrl(rules.allow, url))
+        throw refuse(`capabilities.network.allow does not list this step's door (${url.host}), so the plan may not send it a task`);
     }
     for (const text of stepStrings(step)) {
       for (const [whole, named] of text.matchAll(STEP_REFERENCE)) {
         const [ref, field, ...rest] = named.split('.');
-        if (rest.length > 0 || !(REFERENCE_FIELDS as readonly string[]).includes(field ?? '')) throw refuse(`${whole} names no result of a step: write {{steps.<id>.output}}, .stderr or .exit_code`);
+        if (rest.length > 0 || !(REFERENCE_FIELDS as readonly string[]).includes(field ?? ''))
+          throw refuse(`${whole} names no result of a step: write {{steps.<id>.output}}, .stderr or .exit_code`);
         const at = seen.get(ref!);
         if (at === undefined || at >= index) throw refuse(`${whole} names no earlier step`);
       }

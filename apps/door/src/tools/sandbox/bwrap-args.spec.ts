@@ -23,19 +23,42 @@ test('every namespace, no nested user namespace, the init as PID 1; the system r
   const sep = args.indexOf('--');
   const options = args.slice(0, sep);
   assert.deepEqual(valuesOf(options, '--bind', 2), [`${workdir} ${workdir}`], 'nothing else is bound writable');
-  for (const source of valuesOf(options, '--ro-bind', 2)) assert.match(source, /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt) \/\1$|^\/repo\/apps\/door\/dist\/native\/murmur-sandbox \/run\/murmur\/init$|^\/dev\/null \/proc\/key(s|-users)$/);
-  assert.deepEqual(options.slice(-9), ['--bind', workdir, workdir, '--chdir', workdir, '--remount-ro', '/dev', '--remount-ro', '/'], 'the workdir is bound after every cover, and the root made read-only last');
+  for (const source of valuesOf(options, '--ro-bind', 2))
+    assert.match(
+      source,
+      /^\/(usr|bin|sbin|lib|lib32|lib64|libx32|etc|opt) \/\1$|^\/repo\/apps\/door\/dist\/native\/murmur-sandbox \/run\/murmur\/init$|^\/dev\/null \/proc\/key(s|-users)$/,
+    );
+  assert.deepEqual(
+    options.slice(-9),
+    ['--bind', workdir, workdir, '--chdir', workdir, '--remount-ro', '/dev', '--remount-ro', '/'],
+    'the workdir is bound after every cover, and the root made read-only last',
+  );
   assert.deepEqual(args.slice(sep), ['--', INIT_PATH, 'init', '--fsize', String(4 * MIB), '--', '/usr/bin/bash', '-c', 'echo hi']);
 });
 
-test('a private /proc without the keyrings\' lists, a /dev with a bounded /dev/shm, a bounded /tmp (capabilities.shell.max_tmp_mib)', () => {
+test("a private /proc without the keyrings' lists, a /dev with a bounded /dev/shm, a bounded /tmp (capabilities.shell.max_tmp_mib)", () => {
   const args = bwrapArgs(layout, '/usr/bin/true', []);
   const at = args.indexOf('--proc');
   assert.deepEqual(args.slice(at, at + 2), ['--proc', '/proc']);
   const keyLists = ['/proc/keys', '/proc/key-users'].filter((f) => existsSync(f));
-  assert.deepEqual(valuesOf(args, '--ro-bind', 2).filter((pair) => pair.startsWith('/dev/null ')), keyLists.map((f) => `/dev/null ${f}`), "the keyrings' lists are covered");
+  assert.deepEqual(
+    valuesOf(args, '--ro-bind', 2).filter((pair) => pair.startsWith('/dev/null ')),
+    keyLists.map((f) => `/dev/null ${f}`),
+    "the keyrings' lists are covered",
+  );
   const dev = args.indexOf('--dev');
-  assert.deepEqual(args.slice(dev, dev + 10), ['--dev', '/dev', '--size', String(64 * MIB), '--tmpfs', '/dev/shm', '--size', String(8 * MIB), '--tmpfs', '/tmp']);
+  assert.deepEqual(args.slice(dev, dev + 10), [
+    '--dev',
+    '/dev',
+    '--size',
+    String(64 * MIB),
+    '--tmpfs',
+    '/dev/shm',
+    '--size',
+    String(8 * MIB),
+    '--tmpfs',
+    '/tmp',
+  ]);
 });
 
 test('a hidden folder under a system root is covered with an empty tmpfs; one elsewhere is never bound at all', () => {

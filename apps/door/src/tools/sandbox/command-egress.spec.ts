@@ -6,10 +6,25 @@ import { commandDestinations } from '../../egress/command-destinations.js';
 import { CommandEgress } from './command-egress.js';
 
 test('a command reaches host:port entries only; localhost and 127.0.0.1 name each other; a bare host or :* is the runtime tools alone', () => {
-  assert.deepEqual(commandDestinations(['localhost', 'localhost:*', '127.0.0.1:8080', 'LOCALHOST:8080', 'api.example.com:443', 'api.example.com', 'bad host:1', 'x:0', 'x:65536', ':80', '[::1]:80']), [
-    { host: 'localhost', port: 8080 },
-    { host: 'api.example.com', port: 443 },
-  ]);
+  assert.deepEqual(
+    commandDestinations([
+      'localhost',
+      'localhost:*',
+      '127.0.0.1:8080',
+      'LOCALHOST:8080',
+      'api.example.com:443',
+      'api.example.com',
+      'bad host:1',
+      'x:0',
+      'x:65536',
+      ':80',
+      '[::1]:80',
+    ]),
+    [
+      { host: 'localhost', port: 8080 },
+      { host: 'api.example.com', port: 443 },
+    ],
+  );
 });
 
 test("the door carries a connection on a destination's socket to the destination; named hosts get their own loopback address", async () => {
@@ -19,7 +34,11 @@ test("the door carries a connection on a destination's socket to the destination
   const egress = await CommandEgress.open(commandDestinations([`localhost:${port}`, 'api.example.test:443']), null);
   try {
     assert.equal(readFileSync(`${egress.dir}/hosts`, 'utf8'), '127.0.0.1 localhost\n::1 localhost\n127.0.0.2 api.example.test\n');
-    assert.deepEqual(egress.relays, [`127.0.0.1:${port}=/run/murmur/egress/0.sock`, `::1:${port}=/run/murmur/egress/0.sock`, '127.0.0.2:443=/run/murmur/egress/1.sock']);
+    assert.deepEqual(egress.relays, [
+      `127.0.0.1:${port}=/run/murmur/egress/0.sock`,
+      `::1:${port}=/run/murmur/egress/0.sock`,
+      '127.0.0.2:443=/run/murmur/egress/1.sock',
+    ]);
     assert.deepEqual(egress.binds('/dev/shm/egress'), [
       { source: '/dev/shm/egress/hosts', target: '/etc/hosts', writable: false },
       { source: '/dev/shm/egress', target: '/run/murmur/egress', writable: false },
@@ -27,7 +46,11 @@ test("the door carries a connection on a destination's socket to the destination
     assert.equal(statSync(egress.dir).mode & 0o777, 0o700, 'the folder says who may reach the sockets');
     const reply = await new Promise<string>((resolve, reject) => {
       let text = '';
-      net.connect(`${egress.dir}/0.sock`).on('data', (d) => (text += d)).on('close', () => resolve(text)).on('error', reject);
+      net
+        .connect(`${egress.dir}/0.sock`)
+        .on('data', (d) => (text += d))
+        .on('close', () => resolve(text))
+        .on('error', reject);
     });
     assert.equal(reply, 'from-target\n');
   } finally {

@@ -46,7 +46,11 @@ export class CommandEgress {
         relays.push(`${names.get(destination.host)}:${destination.port}=${inside}`);
       }
     }
-    writeFileSync(path.join(dir, 'hosts'), ['127.0.0.1 localhost', '::1 localhost', ...[...names].map(([name, address]) => `${address} ${name}`), ''].join('\n'), { mode: 0o644 });
+    writeFileSync(
+      path.join(dir, 'hosts'),
+      ['127.0.0.1 localhost', '::1 localhost', ...[...names].map(([name, address]) => `${address} ${name}`), ''].join('\n'),
+      { mode: 0o644 },
+    );
     if (user !== null) chownSync(dir, user, user);
     return new CommandEgress(dir, servers, relays);
   }

@@ -6,7 +6,11 @@ import { BoundedLines, InitChannel, MAX_STATUS_LINE_BYTES } from './init-channel
 test('lines are split across chunks, and a line past the bound breaks the reader once, holding nothing more', () => {
   const lines: string[] = [];
   let overflows = 0;
-  const reader = new BoundedLines(16, (line) => lines.push(line), () => (overflows += 1));
+  const reader = new BoundedLines(
+    16,
+    (line) => lines.push(line),
+    () => (overflows += 1),
+  );
   reader.push(Buffer.from('sta'));
   reader.push(Buffer.from('rted\nexit'));
   reader.push(Buffer.from(' 7\nhold'));
@@ -20,7 +24,11 @@ test('lines are split across chunks, and a line past the bound breaks the reader
 
 test('megabytes without a newline: bounded memory, linear work, one overflow', () => {
   let overflows = 0;
-  const reader = new BoundedLines(MAX_STATUS_LINE_BYTES, () => assert.fail('no line'), () => (overflows += 1));
+  const reader = new BoundedLines(
+    MAX_STATUS_LINE_BYTES,
+    () => assert.fail('no line'),
+    () => (overflows += 1),
+  );
   const chunk = Buffer.alloc(64 * 1024, 0x61);
   const started = performance.now();
   for (let i = 0; i < 16 * 32; i++) reader.push(chunk); // 32 MiB

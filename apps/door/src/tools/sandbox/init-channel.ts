@@ -72,7 +72,11 @@ export class InitChannel {
     this.exit = new Promise((resolve) => {
       this.settleExit = resolve;
     });
-    const lines = new BoundedLines(MAX_STATUS_LINE_BYTES, (text) => this.onLine(text), () => this.close());
+    const lines = new BoundedLines(
+      MAX_STATUS_LINE_BYTES,
+      (text) => this.onLine(text),
+      () => this.close(),
+    );
     socket.on('data', (chunk: Buffer) => lines.push(chunk));
     // The init exits with unread requests (a `holders` sent as the sandbox empties): a reset, not a fault.
     socket.on('error', () => undefined);

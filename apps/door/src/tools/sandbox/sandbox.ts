@@ -26,7 +26,9 @@ export class SandboxUnavailableError extends ConfigError {
 
   /** `needs`: the key that makes the capsule run commands (its shell, or a done check) and its value; `fix`: what to do. */
   constructor(manifestFile: string, needs: { path: string; found: unknown }, why: string, fix = SANDBOX_FIX) {
-    super(manifestFile, [{ path: needs.path, found: shown(needs.found), allowed: `a shell only where its commands can be sandboxed, and here ${why}: ${fix}` }]);
+    super(manifestFile, [
+      { path: needs.path, found: shown(needs.found), allowed: `a shell only where its commands can be sandboxed, and here ${why}: ${fix}` },
+    ]);
   }
 }
 
@@ -134,7 +136,8 @@ export function probeSandbox(sandbox: CommandSandbox, env: Record<string, string
       clearTimeout(timer);
       if (/^exit 0$/m.test(status)) return resolve(null);
       // The launcher's own refusals and bubblewrap's both end up on stderr; the last line says why.
-      const said = stderr.trim().split('\n').at(-1) || (signal === 'SIGKILL' ? `it did not finish within ${PROBE_TIMEOUT_MS / 1000} s` : `it exited ${code ?? signal}`);
+      const said =
+        stderr.trim().split('\n').at(-1) || (signal === 'SIGKILL' ? `it did not finish within ${PROBE_TIMEOUT_MS / 1000} s` : `it exited ${code ?? signal}`);
       resolve(`bubblewrap could not run a command (${said})`);
     });
   });

@@ -13,7 +13,10 @@ test('a shell capsule whose sandbox helper was never built does not start: the r
   const { doorSettings } = await import('../../config/settings.js');
   const { stageSession } = await import('../../session/stage-session.js');
   const dir = temp('capsule');
-  writeFileSync(path.join(dir, 'murmur.yaml'), 'name: helperless\nversion: 0.1.0\nlifecycle:\n  task_acceptance: none\ncapabilities:\n  shell:\n    allow: [bash]\n');
+  writeFileSync(
+    path.join(dir, 'murmur.yaml'),
+    'name: helperless\nversion: 0.1.0\nlifecycle:\n  task_acceptance: none\ncapabilities:\n  shell:\n    allow: [bash]\n',
+  );
   const session = stageSession({ dir, settings: doorSettings(), host: '127.0.0.1', port: 0 });
   const missing = path.join(dir, 'no-such-helper');
   await assert.rejects(SessionSandbox.forSession(session, process.getuid?.() ?? -1, missing), (error: Error) => {

@@ -93,7 +93,8 @@ export class SessionSandbox {
     const egress = await CommandEgress.open([...listed, ...added], parts.user);
     this.harnessEgress = egress;
     const staged = new Map<string, string>();
-    if (parts.user !== null) staged.set('init', parts.helper).set('work', session.workDir).set('egress', egress.dir).set('harness-bin', plan.binDir).set('harness-home', plan.home);
+    if (parts.user !== null)
+      staged.set('init', parts.helper).set('work', session.workDir).set('egress', egress.dir).set('harness-bin', plan.binDir).set('harness-home', plan.home);
     const source = (name: string, host: string) => (staged.has(name) ? stagedPath(name) : host);
     const layout: BwrapLayout = {
       workdir: session.workDir,
@@ -108,7 +109,13 @@ export class SessionSandbox {
       maxFileMib: shell.max_file_mib,
       maxTmpMib: shell.max_tmp_mib,
     };
-    const sandbox = bwrapSandbox({ bwrap: parts.bwrap, helper: parts.helper, doorPath: parts.doorPath, layout, launch: { joins: parts.joins, staged, user: parts.user } });
+    const sandbox = bwrapSandbox({
+      bwrap: parts.bwrap,
+      helper: parts.helper,
+      doorPath: parts.doorPath,
+      layout,
+      launch: { joins: parts.joins, staged, user: parts.user },
+    });
     return { sandbox, close: () => egress.close() };
   }
 
@@ -147,12 +154,12 @@ export class SessionSandbox {
         : harness
           ? { path: 'inference.transport', found: 'process' }
           : doneCheck
-          ? { path: 'lifecycle.done_check.command', found: doneCheck.command }
-          : hooks.length > 0
-            ? { path: 'hooks', found: hooks.map((h) => h.name) }
-            : session.manifest.artifacts.length > 0
-              ? { path: 'artifacts', found: session.manifest.artifacts }
-              : { path: 'capabilities.install', found: session.manifest.capabilities.install };
+            ? { path: 'lifecycle.done_check.command', found: doneCheck.command }
+            : hooks.length > 0
+              ? { path: 'hooks', found: hooks.map((h) => h.name) }
+              : session.manifest.artifacts.length > 0
+                ? { path: 'artifacts', found: session.manifest.artifacts }
+                : { path: 'capabilities.install', found: session.manifest.capabilities.install };
     const manifestFile = path.join(session.capsuleDir, MANIFEST_FILE);
     const bwrap = resolveOnPath('bwrap', doorPath);
     if (bwrap === null) throw new SandboxUnavailableError(manifestFile, needs, 'bubblewrap (bwrap) is not installed');

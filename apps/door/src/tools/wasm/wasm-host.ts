@@ -104,7 +104,16 @@ export class WasmHost {
     if (ctx.signal.aborted) throw ctx.signal.reason;
     const { port1: door, port2: tool } = new MessageChannel();
     const wake = new SharedArrayBuffer(4);
-    const job: RunJob = { job: 'run', js: component.js, modules: component.modules, input, port: tool, wake, maxChunkBytes: MAX_CHUNK_BYTES, maxRandomBytes: MAX_RANDOM_BYTES };
+    const job: RunJob = {
+      job: 'run',
+      js: component.js,
+      modules: component.modules,
+      input,
+      port: tool,
+      wake,
+      maxChunkBytes: MAX_CHUNK_BYTES,
+      maxRandomBytes: MAX_RANDOM_BYTES,
+    };
     const worker = new Worker(WORKER, { workerData: job, transferList: [tool], env: {}, stdout: true, stderr: true, resourceLimits: CALL_HEAP });
     const limitMs = this.bounds.maxSecs * 1000;
     let usedMs = 0;
@@ -114,7 +123,11 @@ export class WasmHost {
       return await new Promise<WasmCallOutcome>((resolve, reject) => {
         const arm = () => {
           runningSince = Date.now();
-          timer = setTimeout(() => resolve({ kind: 'timeout', text: `the WASM tool ran past capabilities.wasm.max_secs (${this.bounds.maxSecs} s) and was stopped`, note: null }), limitMs - usedMs);
+          timer = setTimeout(
+            () =>
+              resolve({ kind: 'timeout', text: `the WASM tool ran past capabilities.wasm.max_secs (${this.bounds.maxSecs} s) and was stopped`, note: null }),
+            limitMs - usedMs,
+          );
         };
         const pause = () => {
           clearTimeout(timer);

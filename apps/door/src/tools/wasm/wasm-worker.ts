@@ -11,7 +11,14 @@ import { type CoreImports, type CoreInstance, type CoreMemory, type CoreModule, 
 import type { AskAnswer, CallMessage, PrepareAnswer, PrepareJob, RunJob, WorkerJob } from './wasm-messages.js';
 
 /** jco's transpile options: instantiation by the door (imports passed in), plain errors, no TypeScript, no inline wasm. */
-const TRANSPILE = { name: 'tool', instantiation: { tag: 'async' }, noComponentErrorWrapping: true, base64Cutoff: 0, emitTypescriptDeclarations: false, minify: false } as const;
+const TRANSPILE = {
+  name: 'tool',
+  instantiation: { tag: 'async' },
+  noComponentErrorWrapping: true,
+  base64Cutoff: 0,
+  emitTypescriptDeclarations: false,
+  minify: false,
+} as const;
 
 async function prepare(job: PrepareJob): Promise<PrepareAnswer> {
   const tools = await import('@bytecodealliance/jco-transpile/wasm-tools');

@@ -25,7 +25,12 @@ export function* anthropicEvents(turn: FakeTurn, model: string): Generator<WireE
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: u ? u.input - cached - cacheWrite : 0, cache_creation_input_tokens: cacheWrite, cache_read_input_tokens: cached, output_tokens: 1 },
+      usage: {
+        input_tokens: u ? u.input - cached - cacheWrite : 0,
+        cache_creation_input_tokens: cacheWrite,
+        cache_read_input_tokens: cached,
+        output_tokens: 1,
+      },
     },
   });
   yield ev('ping', {});
@@ -46,12 +51,16 @@ export function* anthropicEvents(turn: FakeTurn, model: string): Generator<WireE
   for (const call of turn.toolCalls ?? []) {
     yield ev('content_block_start', { index, content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} } });
     yield ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } });
-    for (const piece of pieces(JSON.stringify(call.input))) yield ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
+    for (const piece of pieces(JSON.stringify(call.input)))
+      yield ev('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } });
     yield ev('content_block_stop', { index });
     index += 1;
   }
   const stop = turn.stop ?? ((turn.toolCalls?.length ?? 0) > 0 ? 'tool' : 'end');
-  yield ev('message_delta', { delta: { stop_reason: { end: 'end_turn', tool: 'tool_use', length: 'max_tokens', filter: 'refusal' }[stop], stop_sequence: null }, usage: { output_tokens: u?.output ?? 0 } });
+  yield ev('message_delta', {
+    delta: { stop_reason: { end: 'end_turn', tool: 'tool_use', length: 'max_tokens', filter: 'refusal' }[stop], stop_sequence: null },
+    usage: { output_tokens: u?.output ?? 0 },
+  });
   yield ev('message_stop', {});
 }
 
@@ -70,14 +79,24 @@ export const ANTHROPIC_UNKNOWN_PARTS: WireEvent[] = [
   ev('content_block_delta', { index: 0, delta: { type: 'text_delta' } }),
 ];
 
-export const ANTHROPIC_MALFORMED: WireEvent = { event: 'content_block_delta', data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":' };
+export const ANTHROPIC_MALFORMED: WireEvent = {
+  event: 'content_block_delta',
+  data: '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":',
+};
 
 export function anthropicErrorBody(status: FakeStatus): string {
   const type =
     status.errorType ??
-    ({ 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 429: 'rate_limit_error', 529: 'overloaded_error' } as Record<number, string>)[
-      status.status
-    ] ??
+    (
+      {
+        400: 'invalid_request_error',
+        401: 'authentication_error',
+        403: 'permission_error',
+        404: 'not_found_error',
+        429: 'rate_limit_error',
+        529: 'overloaded_error',
+      } as Record<number, string>
+    )[status.status] ??
     'api_error';
   return JSON.stringify({ type: 'error', error: { type, message: status.message ?? `fake provider error ${status.status}` }, request_id: 'req_fake' });
 }

@@ -5,7 +5,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ANTHROPIC_MALFORMED, ANTHROPIC_ORPHAN_DELTA, ANTHROPIC_UNKNOWN_PARTS, anthropicErrorBody, anthropicEvents, anthropicStreamError } from './anthropic-wire.js';
+import {
+  ANTHROPIC_MALFORMED,
+  ANTHROPIC_ORPHAN_DELTA,
+  ANTHROPIC_UNKNOWN_PARTS,
+  anthropicErrorBody,
+  anthropicEvents,
+  anthropicStreamError,
+} from './anthropic-wire.js';
 import { type FakeReply, type FakeStatus, type FakeTurn, isStatus, type WireEvent } from './fake-turn.js';
 import { OPENAI_MALFORMED, openAiErrorBody, openAiEvents, openAiStreamError } from './openai-wire.js';
 import { responsesEvents } from './responses-wire.js';
@@ -136,7 +143,9 @@ export class FakeProvider {
     const limit = this.options.contextLimitTokens;
     const counted = Math.ceil(Buffer.concat(chunks).length / FAKE_CHARS_PER_TOKEN);
     const scripted: FakeReply = keyOk
-      ? (this.options.respond?.({ path, headers: req.headers, body }) ?? this.replies.shift() ?? this.options.fallback ?? { text: ['ok'], usage: { input: 10, output: 1 } })
+      ? (this.options.respond?.({ path, headers: req.headers, body }) ??
+        this.replies.shift() ??
+        this.options.fallback ?? { text: ['ok'], usage: { input: 10, output: 1 } })
       : // As OpenAI does, the refusal quotes the key it was given: the door must not pass it on.
         { status: 401, message: `Incorrect API key provided: ${this.presentedKey(req) ?? '(none)'}` };
     const reply: FakeReply =
@@ -170,7 +179,12 @@ export class FakeProvider {
       finished = true;
       return;
     }
-    finished = await this.stream(res, reply, record, typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'fake-model');
+    finished = await this.stream(
+      res,
+      reply,
+      record,
+      typeof (body as { model?: unknown })?.model === 'string' ? (body as { model: string }).model : 'fake-model',
+    );
   }
 
   private presentedKey(req: IncomingMessage): string | undefined {
@@ -182,13 +196,22 @@ export class FakeProvider {
   /** The provider's refusal of a request past the model's context, in its own words. */
   private contextLengthError(counted: number, limit: number): FakeStatus {
     return this.kind !== 'anthropic'
-      ? { status: 400, errorType: 'invalid_request_error', message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${counted} tokens.` }
+      ? {
+          status: 400,
+          errorType: 'invalid_request_error',
+          message: `This model's maximum context length is ${limit} tokens. However, your messages resulted in ${counted} tokens.`,
+        }
       : { status: 400, errorType: 'invalid_request_error', message: `prompt is too long: ${counted} tokens > ${limit} maximum` };
   }
 
   private writeStatus(res: ServerResponse, reply: FakeStatus): void {
     const body = this.kind === 'anthropic' ? anthropicErrorBody(reply) : openAiErrorBody(reply);
-    res.writeHead(reply.status, { 'content-type': 'application/json', ...(this.kind === 'anthropic' ? { 'request-id': 'req_fake' } : { 'x-request-id': 'req_fake' }), ...this.options.headers, ...reply.headers });
+    res.writeHead(reply.status, {
+      'content-type': 'application/json',
+      ...(this.kind === 'anthropic' ? { 'request-id': 'req_fake' } : { 'x-request-id': 'req_fake' }),
+      ...this.options.headers,
+      ...reply.headers,
+    });
     res.end(body);
   }
 
@@ -196,7 +219,13 @@ export class FakeProvider {
   private async stream(res: ServerResponse, turn: FakeTurn, record: RecordedRequest, model: string): Promise<boolean> {
     if (turn.fault?.kind === 'no-headers') return false;
     const events = this.kind === 'openai' ? openAiEvents(turn, model) : this.kind === 'responses' ? responsesEvents(turn, model) : anthropicEvents(turn, model);
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...this.options.headers, ...turn.headers });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      ...this.options.headers,
+      ...turn.headers,
+    });
     let i = -1;
     for (const event of events) {
       i += 1;

@@ -17,7 +17,8 @@ import { anthropicWindowHeaders, claudeModel, codexModel, codexWindowHeaders } f
 import { FakeProvider } from './fake-provider.js';
 import type { FakeReply } from './fake-turn.js';
 
-const USAGE = 'usage: main.js openai|responses|anthropic [--port N] [--transcript replies.json] [--harness claude-code|codex] [--expect-key KEY] [--rate-limits]\n';
+const USAGE =
+  'usage: main.js openai|responses|anthropic [--port N] [--transcript replies.json] [--harness claude-code|codex] [--expect-key KEY] [--rate-limits]\n';
 const { positionals, values } = parseArgs({
   allowPositionals: true,
   options: {

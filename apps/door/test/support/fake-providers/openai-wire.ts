@@ -39,7 +39,11 @@ export function* openAiEvents(turn: FakeTurn, model: string): Generator<WireEven
 /** A chunk that is not JSON, as a broken proxy might pass on. */
 /** An OpenAI-compatible server's in-stream error chunk, as vLLM and the API send one when a stream fails midway. */
 export function openAiStreamError(errorType: string, message?: string): WireEvent {
-  return { data: JSON.stringify({ error: { type: errorType, message: message ?? (errorType === 'overloaded_error' ? 'Overloaded' : 'The stream failed'), code: null, param: null } }) };
+  return {
+    data: JSON.stringify({
+      error: { type: errorType, message: message ?? (errorType === 'overloaded_error' ? 'Overloaded' : 'The stream failed'), code: null, param: null },
+    }),
+  };
 }
 
 export const OPENAI_MALFORMED: WireEvent = { data: '{"id":"chatcmpl-broken","choices":[{"delta":{"content":"x"' };

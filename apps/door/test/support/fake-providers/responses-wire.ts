@@ -23,11 +23,24 @@ export function* responsesEvents(turn: FakeTurn, model: string): Generator<WireE
   if (turn.thinking && turn.thinking.length > 0) {
     const item = { type: 'reasoning', id: `rs_${id}`, summary: [] as unknown[] };
     yield ev('response.output_item.added', { output_index: index, item, ...seq() });
-    yield ev('response.reasoning_summary_part.added', { item_id: item.id, output_index: index, summary_index: 0, part: { type: 'summary_text', text: '' }, ...seq() });
-    for (const t of turn.thinking) yield ev('response.reasoning_summary_text.delta', { item_id: item.id, output_index: index, summary_index: 0, delta: t, ...seq() });
+    yield ev('response.reasoning_summary_part.added', {
+      item_id: item.id,
+      output_index: index,
+      summary_index: 0,
+      part: { type: 'summary_text', text: '' },
+      ...seq(),
+    });
+    for (const t of turn.thinking)
+      yield ev('response.reasoning_summary_text.delta', { item_id: item.id, output_index: index, summary_index: 0, delta: t, ...seq() });
     const text = turn.thinking.join('');
     yield ev('response.reasoning_summary_text.done', { item_id: item.id, output_index: index, summary_index: 0, text, ...seq() });
-    yield ev('response.reasoning_summary_part.done', { item_id: item.id, output_index: index, summary_index: 0, part: { type: 'summary_text', text }, ...seq() });
+    yield ev('response.reasoning_summary_part.done', {
+      item_id: item.id,
+      output_index: index,
+      summary_index: 0,
+      part: { type: 'summary_text', text },
+      ...seq(),
+    });
     const done = { ...item, summary: [{ type: 'summary_text', text }] };
     yield ev('response.output_item.done', { output_index: index, item: done, ...seq() });
     output.push(done);
@@ -36,8 +49,15 @@ export function* responsesEvents(turn: FakeTurn, model: string): Generator<WireE
   if (turn.text && turn.text.length > 0) {
     const item = { type: 'message', id: `msg_${id}`, role: 'assistant', status: 'in_progress', content: [] as unknown[] };
     yield ev('response.output_item.added', { output_index: index, item, ...seq() });
-    yield ev('response.content_part.added', { item_id: item.id, output_index: index, content_index: 0, part: { type: 'output_text', text: '', annotations: [] }, ...seq() });
-    for (const t of turn.text) yield ev('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: t, logprobs: [], ...seq() });
+    yield ev('response.content_part.added', {
+      item_id: item.id,
+      output_index: index,
+      content_index: 0,
+      part: { type: 'output_text', text: '', annotations: [] },
+      ...seq(),
+    });
+    for (const t of turn.text)
+      yield ev('response.output_text.delta', { item_id: item.id, output_index: index, content_index: 0, delta: t, logprobs: [], ...seq() });
     const text = turn.text.join('');
     yield ev('response.output_text.done', { item_id: item.id, output_index: index, content_index: 0, text, logprobs: [], ...seq() });
     const part = { type: 'output_text', text, annotations: [] };
@@ -49,7 +69,15 @@ export function* responsesEvents(turn: FakeTurn, model: string): Generator<WireE
   }
   for (const call of turn.toolCalls ?? []) {
     const args = JSON.stringify(call.input);
-    const item = { type: 'function_call', id: `fc_${call.id}`, call_id: call.id, name: call.name, ...(call.namespace ? { namespace: call.namespace } : {}), arguments: '', status: 'in_progress' };
+    const item = {
+      type: 'function_call',
+      id: `fc_${call.id}`,
+      call_id: call.id,
+      name: call.name,
+      ...(call.namespace ? { namespace: call.namespace } : {}),
+      arguments: '',
+      status: 'in_progress',
+    };
     yield ev('response.output_item.added', { output_index: index, item, ...seq() });
     for (const piece of pieces(args)) yield ev('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: piece, ...seq() });
     yield ev('response.function_call_arguments.done', { item_id: item.id, output_index: index, arguments: args, ...seq() });
@@ -60,7 +88,13 @@ export function* responsesEvents(turn: FakeTurn, model: string): Generator<WireE
   }
   const u = turn.usage;
   const usage = u
-    ? { input_tokens: u.input, input_tokens_details: { cached_tokens: u.cached ?? 0 }, output_tokens: u.output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: u.input + u.output }
+    ? {
+        input_tokens: u.input,
+        input_tokens_details: { cached_tokens: u.cached ?? 0 },
+        output_tokens: u.output,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: u.input + u.output,
+      }
     : null;
   yield ev('response.completed', { response: { ...response, status: 'completed', output, usage }, ...seq() });
 }
