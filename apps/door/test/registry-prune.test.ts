@@ -5,7 +5,7 @@
  * command other than ps removes them before it runs; an entry whose process still runs is never touched.
  */
 import assert from 'node:assert/strict';
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -124,5 +124,30 @@ describe('every mur command that reads the registry removes stale entries before
     assert.ok(existsSync(sessionFile(home, ALIVE)), 'a live process’s entry is kept');
     assert.ok(existsSync(liveFormation), 'a live supervisor’s entry is kept');
     assert.ok(existsSync(sessionFile(home, 'ses_0190half')), 'a file that is not an entry is kept');
+  });
+});
+
+/** The folders of cgroup `murmur-<session id>` on this host, in every hierarchy (docs/sandbox.md, "Resource limits"). */
+function sessionCgroups(sessionId: string): string[] {
+  const found = spawnSync('find', ['/sys/fs/cgroup', '-maxdepth', '8', '-type', 'd', '-name', `murmur-${sessionId}`], { encoding: 'utf8' });
+  return found.stdout.split('\n').filter(Boolean);
+}
+
+describe('a SIGKILLed door leaves its cgroups, and the next mur command removes them with its entry', () => {
+  const home = tempDir('home');
+  let door: DoorProcess | undefined;
+  after(() => door?.child.kill('SIGKILL'));
+
+  test('mur ps lists the session once and removes its entry and its empty cgroups', async (t) => {
+    door = await runDoor(makeCapsule(manifest(), ANSWER), [], home);
+    const made = sessionCgroups(door.sessionId);
+    if (made.length === 0) return t.skip('no cgroup could be made for the session here (not root, no delegated cgroup): docs/sandbox.md');
+    door.child.kill('SIGKILL');
+    await door.exited;
+    assert.deepEqual(sessionCgroups(door.sessionId), made, 'a door killed with SIGKILL cannot remove its cgroups');
+    const result = await runMur(['ps', '--json'], home);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(existsSync(sessionFile(home, door.sessionId)), false);
+    assert.deepEqual(sessionCgroups(door.sessionId), [], 'the stale session’s cgroups are removed with its entry');
   });
 });

@@ -138,7 +138,7 @@ async function main(argv: string[]): Promise<number> {
   // The environment's settings are read once, here, before any command runs (docs/cli.md, "Environment settings"):
   // a bad value stops the process now, exit 2, rather than whenever something first needs it.
   if (!HELP.has(command)) (await import('../config/settings.js')).doorSettings();
-  if (PRUNES_FIRST.has(command) && !rest.includes('--member') && !rest.includes('--delegation')) (await import('../session/session-registry.js')).pruneStale();
+  if (PRUNES_FIRST.has(command) && !rest.includes('--member') && !rest.includes('--delegation')) (await import('./prune-registry.js')).pruneRegistry();
   switch (command) {
     case 'run': {
       // Before the door's code loads: its start would grow the young generation for good (young-generation.ts).

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { listFormations, listSessions, pruneStale, type SessionEntry } from '../session/session-registry.js';
+import { listFormations, listSessions, type SessionEntry } from '../session/session-registry.js';
 import { checkCard, clientFor, type CommandIo, fetchCard, inPlainWords, withUsage } from './client-command-support.js';
+import { pruneRegistry } from './prune-registry.js';
 import { type FormationOrder, psTree } from './ps-tree.js';
 import type { Line } from './terminal-lines.js';
 import { UsageError } from './usage-error.js';
@@ -95,7 +96,7 @@ export async function ps(argv: string[], io: CommandIo): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`mur ps takes no arguments\n${PS_USAGE}`);
   const sessions = listSessions();
   const registered = listFormations();
-  const pruned = new Set(pruneStale(undefined, { sessions, formations: registered }).sessions.map((s) => s.sessionId));
+  const pruned = new Set(pruneRegistry({ sessions, formations: registered }).sessions.map((s) => s.sessionId));
   const probed = (await Promise.all(sessions.map(probe))).map((r) =>
     pruned.has(r.sessionId) ? { ...r, reason: `${r.reason}: removed from the registry` } : r,
   );

@@ -109,6 +109,18 @@ export function openSessionCgroups(sessionId: string, limits: { maxProcesses: nu
   };
 }
 
+/**
+ * Removes the cgroups a session's door left behind when it was killed with SIGKILL (its registry entry stale:
+ * docs/cli.md, "Stale registry entries"). Only an empty cgroup can be removed, so one a process still holds stays.
+ * Returns how many were removed.
+ */
+export function removeStaleSessionCgroups(sessionId: string): number {
+  return hierarchies().filter((h) => {
+    const dir = path.join(h.dir, `${PREFIX}${sessionId}`);
+    return existsSync(dir) && tryRmdir(dir);
+  }).length;
+}
+
 /** The `oom_kill N` line of memory.oom_control (v1) or memory.events (v2). */
 function oomKillsIn(file: string): number | null {
   try {
