@@ -212,6 +212,8 @@ export class TcpProxy {
   /** The first bytes each proxied connection sent: its request line and headers. */
   readonly requestHeads: string[] = [];
   accepted = 0;
+  /** When the proxy last passed the door's bytes on to a client (performance.now()); 0 before any. */
+  lastForwardedAt = 0;
   private refusing = false;
   private server!: net.Server;
   url = '';
@@ -237,7 +239,9 @@ export class TcpProxy {
         upstream.write(chunk);
       });
       upstream.on('data', (chunk) => {
-        if (!connection.stalled) client.write(chunk);
+        if (connection.stalled) return;
+        this.lastForwardedAt = performance.now();
+        client.write(chunk);
       });
       const close = () => {
         this.connections.delete(connection);
