@@ -10,11 +10,11 @@
 // (`npm test -w @murmur/door -- --test-name-pattern=…`, or `-- --test-concurrency=2` to change the pool below); `--list`
 // prints the files it would run, one a line, in the order they start, and runs nothing.
 //
-// The pool: one file more than there are cores (three on two), each its own process. Most black-box files spend most
-// of their time waiting on their doors (a file's CPU time is a third of its wall time, measured file by file), so more
-// files than cores keep the cores busy; more than that adds no speed once they are, only load on the files' own timing
-// checks. The files that take longest start first (SLOW_FIRST), so the suite does not end waiting on one of
-// them alone; every other file follows in name order.
+// The pool: two files more than there are cores (four on two), each its own process. Most black-box files spend most
+// of their time waiting on their doors (a file's CPU time is a third of its wall time, measured file by file; a whole
+// CI run used about one of its two cores on average, the end-to-end suite beside this one), so more files than cores
+// keep the cores busy. The files that take longest start first (SLOW_FIRST), so the suite does not end waiting on
+// one of them alone; every other file follows in name order.
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -40,7 +40,7 @@ function filesUnder(dir, suffix, deep) {
 /** The source a compiled test file was built from: dist/src/a/b.spec.js ← src/a/b.spec.ts. */
 export const sourceOf = (compiled) => compiled.replace(/^dist\//, '').replace(/\.js$/, '.ts');
 
-const CONCURRENCY = availableParallelism() + 1;
+const CONCURRENCY = availableParallelism() + 2;
 
 /**
  * The files that took 20 s or more (of wall time, two at a time on two cores), longest first; a file missing from the

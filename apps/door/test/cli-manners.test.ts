@@ -15,7 +15,8 @@ import { send } from './support/rpc.js';
 const home = tempDir('home');
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
-describe('help and version', () => {
+// Each check is its own mur process and reads nothing another writes: they run four at a time.
+describe('help and version', { concurrency: 4 }, () => {
   const commands: [string[], RegExp][] = [
     [['run'], /^usage: mur run \[DIR\]/],
     [['run', '--roster', 'roster.yaml'], /^usage: mur run --roster roster\.yaml/],
@@ -71,7 +72,7 @@ describe('help and version', () => {
   });
 });
 
-describe('completion', () => {
+describe('completion', { concurrency: 4 }, () => {
   test('bash completes the commands and a command’s flags from its own usage', async () => {
     const script = (await runMur(['completion', 'bash'], home)).stdout;
     const run = (words: string[]) =>

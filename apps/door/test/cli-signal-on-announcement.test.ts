@@ -46,14 +46,21 @@ async function signalOnAnnouncement(
 
 const registered = (home: string) => readdirSync(path.join(home, 'sessions')).filter((f) => f.endsWith('.json'));
 
+/** Runs trial 0 … count-1, `together` at a time: the same trials as one after the other, in less wall time. */
+async function trials(count: number, together: number, trial: (i: number) => Promise<void>): Promise<void> {
+  for (let first = 0; first < count; first += together) {
+    await Promise.all(Array.from({ length: Math.min(together, count - first) }, (_, k) => trial(first + k)));
+  }
+}
+
 test('mur run closes and exits 0 on a SIGTERM sent the moment it announces, its registry entry gone', async () => {
   const capsule = makeCapsule(manifestYaml(), SCRIPT);
-  for (let i = 0; i < 10; i++) {
+  await trials(10, 2, async (i) => {
     const home = tempDir('home');
     const { exit } = await signalOnAnnouncement(['run', capsule, '--json'], home, /^\{/);
     assert.deepEqual(exit, { code: 0, signal: null }, `run ${i + 1}`);
     assert.deepEqual(registered(home), [], `run ${i + 1}: the session is unregistered`);
-  }
+  });
 });
 
 test('a formation stops its members and exits 0 on a SIGTERM sent the moment it announces', async () => {
@@ -65,7 +72,7 @@ test('a formation stops its members and exits 0 on a SIGTERM sent the moment it 
       helper: callee('helper'),
     },
   );
-  for (let i = 0; i < 6; i++) {
+  await trials(6, 2, async (i) => {
     const home = tempDir('home');
     const { line, exit } = await signalOnAnnouncement(['run', '--roster', roster, '--json'], home, /^\{/);
     const members = (JSON.parse(line) as { members: { member: string; pid: number }[] }).members;
@@ -74,19 +81,19 @@ test('a formation stops its members and exits 0 on a SIGTERM sent the moment it 
     for (const m of members) assert.equal(isAlive(m.pid), false, `run ${i + 1}: ${m.member} exited with the supervisor`);
     await sleep(0);
     assert.deepEqual(registered(home), [], `run ${i + 1}: the members are unregistered`);
-  }
+  });
 });
 
 test('a formation member closes and exits 0 on a SIGTERM sent the moment it announces', async () => {
   const roster = makeFormation('name: solo\nentry: only\nmembers:\n  only: { capsule: ./only }\n', {
     only: { manifest: memberManifest('only'), script: SCRIPT },
   });
-  for (let i = 0; i < 6; i++) {
+  await trials(6, 2, async (i) => {
     const home = tempDir('home');
     const member = forkMember(roster, 'only', home);
     const exited = exitOf(member);
     await nextMessage(member, 'announced');
     member.kill('SIGTERM');
     assert.deepEqual(await exited, { code: 0, signal: null }, `run ${i + 1}`);
-  }
+  });
 });
