@@ -17,11 +17,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(ROOT, 'node_modules/.bin', name);
 
 /**
- * Two lanes on the two cores (turbo.json): the door's suite, the longest, from the start; beside it the light suites
- * (protocol, client, console, the API reference), then the end-to-end suite, then the runs on Node 22 and 24
- * (scripts/node-lines.mjs, the `test:node-lines` root task). Both big suites mostly wait (on their doors, on the
- * console's polls and back-offs), so together they take the cores one alone leaves idle. A suite that fails does not
- * stop the ones after it (--continue=always): every suite runs and reports its counts, and the run fails.
+ * The light suites (protocol, client, console, the API reference) two at a time; then two lanes on the two cores
+ * (turbo.json): the door's suite, and beside it the end-to-end suite followed by the runs on Node 22 and 24
+ * (scripts/node-lines.mjs, the `test:node-lines` root task). Both suites mostly wait (on their doors, on the console's
+ * polls and back-offs), so together they take the cores one alone leaves idle. A suite that fails does not stop the
+ * ones after it (--continue=always): every suite runs and reports its counts, and the run fails.
  */
 const TURBO = ['run', 'test', 'test:node-lines', '--concurrency=2', '--continue=always', '--summarize'];
 
