@@ -5,8 +5,8 @@ import type { HarnessName } from '../../manifest/manifest.schema.js';
 
 /**
  * The harness versions this runtime was tested with, and where each ships its native executable (docs/harness.md,
- * "Installing the harnesses"). npm 11 runs no install script unless approved, so the wrapper packages' `bin` may be a
- * placeholder: the platform package's executable is run directly.
+ * "Installing the harnesses"). npm 11 runs no install script unless approved, so a wrapper package's `bin` may still
+ * be the stub its install script would have replaced: the door runs the platform package's own executable instead.
  */
 interface HarnessPin {
   name: HarnessName;
