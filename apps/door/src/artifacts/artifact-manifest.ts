@@ -28,6 +28,29 @@ const entryPath = z
     'a path inside the artifact folder, without . or .. parts',
   );
 
+/** Schema keywords whose values map names to schemas: their keys are names, not keywords. */
+const NAMED_SCHEMAS = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
+/** Schema keywords whose values are data, never schemas. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'description', 'title']);
+/** The keywords that make the door run a regular expression on a call's input. */
+const REGEX_KEYWORDS = ['pattern', 'patternProperties'];
+
+/**
+ * The path of a regular expression in an input schema, or null. The door checks a call's input against the schema in
+ * its own thread, and JavaScript's regular expressions backtrack: a publisher's `^(a+)+$` would let a crafted input
+ * hold the door for ever, so an artifact's schema holds none.
+ */
+function regexIn(schema: unknown, at: (string | number)[] = [], named = false): (string | number)[] | null {
+  if (typeof schema !== 'object' || schema === null) return null;
+  for (const [key, value] of Object.entries(schema)) {
+    if (!named && REGEX_KEYWORDS.includes(key)) return [...at, key];
+    if (!named && DATA_KEYWORDS.has(key)) continue;
+    const found = regexIn(value, [...at, Array.isArray(schema) ? Number(key) : key], !named && NAMED_SCHEMAS.has(key));
+    if (found !== null) return found;
+  }
+  return null;
+}
+
 const artifactManifestSchema = z
   .strictObject({
     name: z.string().regex(FULL_NAME, FULL_NAME_RULE),
@@ -46,6 +69,13 @@ const artifactManifestSchema = z
       ctx.addIssue({ code: 'custom', path: ['implementation'], message: 'nothing: a skill is read, not run' });
     if (m.input_schema.type !== 'object')
       ctx.addIssue({ code: 'custom', path: ['input_schema', 'type'], message: '"object": a call’s input is a JSON object' });
+    const regex = regexIn(m.input_schema);
+    if (regex !== null)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['input_schema', ...regex],
+        message: 'no pattern or patternProperties: the door would run the artifact’s regular expression on the model’s input',
+      });
   });
 
 export type ArtifactManifest = z.output<typeof artifactManifestSchema>;

@@ -66,9 +66,14 @@ export function witFit(wit: string): WitFit {
   return { fits: true };
 }
 
+/** The most characters of a component's own words (a WIT item, the toolchain's refusal) that a refusal quotes. */
+const WHY_MAX_CHARS = 300;
+
 /** The does-not-fit refusal (seed 004: E-WIT-LEVEL-001, naming the newest version that fits). */
 export function doesNotFit(fullName: string, version: string, fit: Exclude<WitFit, { fits: true }>, newestFitting: string | null): string {
-  const built = fit.level === null ? 'is built for no WIT level this mur knows' : `is built for WIT level ${fit.level}`;
+  const built = fit.level === null ? 'is built for no WIT level this mur knows' : `is built for WIT level ${fit.level.slice(0, 40)}`;
+  // A component names its imports and exports as long as it likes: what the model reads of them is bounded.
+  const why = fit.why.length > WHY_MAX_CHARS ? `${fit.why.slice(0, WHY_MAX_CHARS - 1)}…` : fit.why;
   const newest = newestFitting === null ? `no version of ${fullName} fits` : `the newest version that fits is ${newestFitting}`;
-  return `${ARTIFACT_REFUSAL.doesNotFit} ${ARTIFACT_CODE.witLevel}: ${fullName} ${version} ${built} (${fit.why}), and this mur serves WIT level ${WIT_LEVEL}; ${newest}`;
+  return `${ARTIFACT_REFUSAL.doesNotFit} ${ARTIFACT_CODE.witLevel}: ${fullName} ${version} ${built} (${why}), and this mur serves WIT level ${WIT_LEVEL}; ${newest}`;
 }

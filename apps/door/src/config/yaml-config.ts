@@ -13,7 +13,13 @@ import { zodProblems } from './zod-problems.js';
 export function parseYamlConfig<S extends z.ZodType>(text: string, source: string, schema: S, Fault: ConfigErrorClass): z.output<S> {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) throw new Fault(source, `not valid YAML: ${doc.errors[0].message}`);
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    // yaml refuses an alias that expands past its bound (a "billion laughs" document) with a ReferenceError.
+    value = doc.toJS();
+  } catch (error) {
+    throw new Fault(source, `not valid YAML: ${error instanceof Error ? error.message : String(error)}`);
+  }
   if (value === null || value === undefined || typeof value !== 'object' || Array.isArray(value)) {
     throw new Fault(source, [
       { path: '(top level)', found: value === null || value === undefined ? 'an empty document' : shown(value), allowed: 'a mapping of keys' },

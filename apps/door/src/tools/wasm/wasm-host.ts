@@ -39,8 +39,13 @@ const WORKER = new URL('./wasm-worker.js', import.meta.url);
 /** How long transpiling one component may take, and the prepared components a session keeps. */
 const PREPARE_TIMEOUT_MS = 120_000;
 const PREPARED_KEPT = 32;
-/** A call's chunks together, and one get-random-bytes, at most. @unit bytes */
+/** A call's chunks together, one chunk, and one get-random-bytes, at most. @unit bytes */
 const MAX_CHUNK_BYTES = 4 * 1024 * 1024;
+const MAX_ONE_CHUNK_BYTES = 64 * 1024;
+/** A call's chunks, however small (an empty one is a frame too), at most. */
+const MAX_CHUNKS = 16_384;
+/** The request-input questions one call may put to the task: each wait is outside the time bound, so their number is bounded. */
+const MAX_ASKS = 16;
 const MAX_RANDOM_BYTES = 1024 * 1024;
 const MIB = 1024 * 1024;
 
@@ -112,11 +117,14 @@ export class WasmHost {
       port: tool,
       wake,
       maxChunkBytes: MAX_CHUNK_BYTES,
+      maxOneChunkBytes: MAX_ONE_CHUNK_BYTES,
+      maxChunks: MAX_CHUNKS,
       maxRandomBytes: MAX_RANDOM_BYTES,
     };
     const worker = new Worker(WORKER, { workerData: job, transferList: [tool], env: {}, stdout: true, stderr: true, resourceLimits: CALL_HEAP });
     const limitMs = this.bounds.maxSecs * 1000;
     let usedMs = 0;
+    let asks = 0;
     let runningSince = Date.now();
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -141,7 +149,15 @@ export class WasmHost {
           if (message.kind === 'chunk') ctx.onChunk?.(message.stream, message.text);
           else if (message.kind === 'ask') {
             pause();
-            void this.answer(message.prompt, ctx).then((answer) => {
+            asks += 1;
+            const answering: Promise<AskAnswer> =
+              asks > MAX_ASKS
+                ? Promise.resolve({
+                    kind: 'none',
+                    text: `the WASM tool asked for input more than ${MAX_ASKS} times in one call: this question was not put to the task`,
+                  })
+                : this.answer(message.prompt, ctx);
+            void answering.then((answer) => {
               door.postMessage(answer);
               const flag = new Int32Array(wake);
               Atomics.store(flag, 0, 1);

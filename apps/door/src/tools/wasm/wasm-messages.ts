@@ -23,8 +23,10 @@ export interface RunJob {
   port: MessagePort;
   /** One Int32: the worker waits on it while the door answers request-input, and the door sets it to 1 when it has. */
   wake: SharedArrayBuffer;
-  /** The most bytes of chunks a call may stream, and of random bytes one get-random-bytes may ask. */
+  /** The most bytes of chunks a call may stream, of one chunk, the most chunks, and the most random bytes one get-random-bytes may ask. */
   maxChunkBytes: number;
+  maxOneChunkBytes: number;
+  maxChunks: number;
   maxRandomBytes: number;
 }
 

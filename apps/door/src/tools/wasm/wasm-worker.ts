@@ -48,9 +48,14 @@ async function run(job: RunJob): Promise<void> {
   const memories: CoreMemory[] = [];
   const largestMemory = () => memories.reduce((most, m) => Math.max(most, m.buffer.byteLength), 0);
   let chunkBytes = 0;
+  let chunks = 0;
   const chunk = (stream: 'text' | 'thinking') => (text: string) => {
-    chunkBytes += Buffer.byteLength(text);
+    const bytes = Buffer.byteLength(text);
+    chunkBytes += bytes;
+    chunks += 1;
+    if (bytes > job.maxOneChunkBytes) throw new Error(`the WASM tool streamed a chunk of more than ${job.maxOneChunkBytes} bytes`);
     if (chunkBytes > job.maxChunkBytes) throw new Error(`the WASM tool streamed more than ${job.maxChunkBytes} bytes of chunks`);
+    if (chunks > job.maxChunks) throw new Error(`the WASM tool streamed more than ${job.maxChunks} chunks`);
     send({ kind: 'chunk', stream, text });
   };
   const imports = {
