@@ -95,17 +95,22 @@ function paging(query: URLSearchParams): Paging {
  * The page of `count` items from `offset`, each loaded as it is placed: at most `limit`, and no more once their JSON
  * passes RECORD_PAGE_CHARS_MAX (the first always goes), as ListTasks windows its text (docs/reliability.md).
  */
-async function pageOf<T>(count: number, { offset, limit }: Paging, load: (i: number) => T | Promise<T>): Promise<{ page: T[]; nextCursor: string | null }> {
+async function pageOf<T>(count: number, { offset, limit }: Paging, items: AsyncIterable<T>): Promise<{ page: T[]; nextCursor: string | null }> {
   const page: T[] = [];
   let chars = 0;
-  for (let i = offset; i < count && page.length < limit; i++) {
-    const item = await load(i);
+  for await (const item of items) {
+    if (page.length === limit) break;
     chars += JSON.stringify(item).length;
     if (page.length > 0 && chars > RECORD_PAGE_CHARS_MAX) break;
     page.push(item);
   }
   const end = offset + page.length;
   return { page, nextCursor: end < count ? String(end) : null };
+}
+
+/** load(i) for each i from `from` up to `to`, as they are asked for. */
+async function* loaded<T>(from: number, to: number, load: (i: number) => Promise<T>): AsyncGenerator<T> {
+  for (let i = from; i < to; i++) yield await load(i);
 }
 
 interface Filters {
@@ -134,8 +139,29 @@ interface SessionTask {
 interface TaskRecordReading {
   summary: TaskRecordSummary;
   ordered: OrderedEntry[];
-  /** The entry as the record shows it: a tool call's input and output read in full from its line. */
-  inFull(entry: OrderedEntry): Promise<TaskRecordEntry>;
+  /** The entries as the record shows them, in the order given: each tool call's input and output read in full from its line, all in one read. */
+  inFull(entries: readonly OrderedEntry[]): Promise<TaskRecordEntry[]>;
+  /** The bytes inFull() reads for an entry: its line's for a tool call, none for the rest. */
+  fullBytes(entry: OrderedEntry): number;
+}
+
+/** The bytes of tool-call lines one batch of inFull() reads at most (a longer line is read alone). */
+const FULL_BATCH_BYTES = 1 << 20;
+
+/**
+ * A task's entries from `offset` up to `end` as the record shows them, read in batches: each batch's tool calls in one read of at
+ * most FULL_BATCH_BYTES of their lines, so a page or an export opens the trace once a batch, not once a tool call,
+ * and holds one batch at a time.
+ */
+async function* entriesInFull(record: TaskRecordReading, offset = 0, end = Number.POSITIVE_INFINITY): AsyncGenerator<TaskRecordEntry> {
+  const ordered = record.ordered.slice(0, end);
+  for (let i = offset; i < ordered.length; ) {
+    let j = i + 1;
+    let bytes = record.fullBytes(ordered[i]);
+    while (j < ordered.length && bytes + record.fullBytes(ordered[j]) <= FULL_BATCH_BYTES) bytes += record.fullBytes(ordered[j++]);
+    yield* await record.inFull(ordered.slice(i, j));
+    i = j;
+  }
 }
 
 /**
@@ -244,12 +270,21 @@ class RecordReading {
       toolCalls: task?.toolCalls ?? 0,
     });
     const ordered = orderedEntries(row, light.records, await this.memberCalls(row.id, light.records));
-    const inFull = async ({ entry, from }: OrderedEntry): Promise<TaskRecordEntry> => {
-      if (entry.kind !== 'tool-call') return entry;
-      for await (const { record } of index.read([light.lines[from]])) return withToolCallInFull(entry, record);
-      return entry;
+    const lineOf = ({ entry, from }: OrderedEntry) => (entry.kind === 'tool-call' ? light.lines[from] : null);
+    const inFull = async (entries: readonly OrderedEntry[]): Promise<TaskRecordEntry[]> => {
+      const lines = [...new Set(entries.map(lineOf).filter((n) => n !== null))].sort((a, b) => a - b);
+      const full = new Map<number, TraceLine>();
+      for await (const { line, record } of index.read(lines)) full.set(line, record);
+      return entries.map((o) => {
+        const record = full.get(lineOf(o) ?? -1);
+        return record ? withToolCallInFull(o.entry, record) : o.entry;
+      });
     };
-    return { summary, ordered, inFull };
+    const fullBytes = (o: OrderedEntry) => {
+      const line = lineOf(o);
+      return line === null ? 0 : index.bytesOf(line);
+    };
+    return { summary, ordered, inFull, fullBytes };
   }
 
   async taskRecord(taskId: string): Promise<TaskRecordReading | null> {
@@ -273,7 +308,7 @@ class RecordReading {
         const record = await this.taskRecord(id);
         if (!record) continue;
         const shown: TaskRecordEntry[] = [];
-        for (const entry of record.ordered.slice(0, RECORD_MEMBER_ENTRIES_MAX)) shown.push(await record.inFull(entry));
+        for await (const entry of entriesInFull(record, 0, RECORD_MEMBER_ENTRIES_MAX)) shown.push(entry);
         members.push({ task: record.summary, entries: shown });
         next.push(...memberTaskIds(record.ordered.map((o) => o.entry)));
       }
@@ -334,11 +369,6 @@ async function sessionsRollup(
   return rollupTasks(tasks, { sessionIds: sessions.map((s) => s.sessionId), missing, filters: shown, readAtMs });
 }
 
-/** A task's entries as the record shows them, each tool call read in full only as its line is asked for. */
-async function* entriesInFull(record: TaskRecordReading): AsyncGenerator<TaskRecordEntry> {
-  for (const entry of record.ordered) yield record.inFull(entry);
-}
-
 /**
  * Answers one GET of the record: `rest` is the path after the record's base (`/api/records` on mur console,
  * `/resources/records` on a door), already percent-decoded segment by segment; `shown` is the path as the refusal
@@ -371,7 +401,11 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
         const f = filters(query);
         const p = paging(query);
         const kept = await reading.filtered(session, f);
-        const { page, nextCursor } = await pageOf(kept.length, p, (i) => reading.summary(session, kept[i]));
+        const { page, nextCursor } = await pageOf(
+          kept.length,
+          p,
+          loaded(p.offset, kept.length, (i) => reading.summary(session, kept[i])),
+        );
         return json({ session, tasks: page, total: kept.length, nextCursor } satisfies ConsoleTaskSummariesPage);
       }
       if (parts[2] === 'export') return { kind: 'ndjson', filename: `${session.sessionId}.ndjson`, lines: () => sessionLines(reading, session) };
@@ -427,7 +461,7 @@ export async function answerRecordRequest(source: RecordSource, rest: string, qu
           },
         };
       }
-      const { page, nextCursor } = await pageOf(record.ordered.length, p, (i) => record.inFull(record.ordered[i]));
+      const { page, nextCursor } = await pageOf(record.ordered.length, p, entriesInFull(record, p.offset, p.offset + p.limit));
       const body: ConsoleTaskRecordPage = {
         task: record.summary,
         entries: page,

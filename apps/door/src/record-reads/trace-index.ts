@@ -89,6 +89,11 @@ export class TraceIndex {
     return TRACE_TYPES[this.#columns.types[line]];
   }
 
+  /** The length of a line in bytes, without its newline. */
+  bytesOf(line: number): number {
+    return this.#columns.lengths[line];
+  }
+
   /** The records of `lines`, in the order given, read by position in runs of adjacent lines; `light` as lighten() says. */
   async *read(lines: readonly number[], options: { light?: boolean } = {}): AsyncGenerator<{ line: number; record: TraceLine }> {
     if (lines.length === 0) return;
