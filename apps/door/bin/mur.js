@@ -4,6 +4,7 @@
 // newer than the bundle (tsc ran alone), it runs tsc's output and says so, rather than yesterday's code. A sqlite3
 // build this Node cannot load (made by another Node's `npm ci`) is rebuilt first, saying so (scripts/ensure-native.mjs).
 import { existsSync, statSync } from 'node:fs';
+import module from 'node:module';
 import { ensureSqlite3Build } from '../scripts/ensure-native.mjs';
 
 const bundled = new URL('../dist/bundle/cli/main.js', import.meta.url);
@@ -18,4 +19,8 @@ if (!existsSync(bundled) || statSync(bundled).mtimeMs < statSync(compiled).mtime
   process.stderr.write('mur: apps/door/dist/bundle is missing or older than dist/src (tsc ran alone); running dist/src: `npm run build` bundles it\n');
   cli = compiled;
 }
+// Node 22.1+ keeps V8's compiled code of the bundle's chunks on disk (in the OS's temp folder, or NODE_COMPILE_CACHE's)
+// and the next start reads it instead of compiling again; NODE_DISABLE_COMPILE_CACHE=1 turns it off. Node 20 has no
+// such cache for ES modules, and this line does nothing there (docs/benchmarks.md, "Compile cache").
+module.enableCompileCache?.();
 await import(cli.href);
