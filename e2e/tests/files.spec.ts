@@ -1,58 +1,18 @@
 /**
- * A door's exported files and peer handles in the console (docs/planes.md, "In the console"): a two-member formation
- * (`mur run --roster`) whose `owner` exports files and shares them with `reader`; the console lists, opens a folder,
+ * A door's exported files and peer handles in the console (docs/planes.md, "In the console"): examples/planes, a
+ * two-member formation (`mur run --roster`) whose `owner` exports files and shares them with `reader`; the console lists, opens a folder,
  * previews a text file and an image, downloads, and shows the handles the owner's session minted with their state.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { MurmurClient } from '@murmur/client';
-import { expect, MUR, test } from '../support/fixtures.js';
+import { expect, MUR, REPO, test } from '../support/fixtures.js';
 
-const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-
-const OWNER = [
-  'name: owner',
-  'version: 0.1.0',
-  'lifecycle:',
-  '  task_acceptance: queue',
-  'inference:',
-  '  driver: script',
-  '  script: script.yaml',
-  'capabilities:',
-  '  network:',
-  '    allow: [localhost]',
-  'exports:',
-  '  files:',
-  '    root: files',
-  '  peer_files:',
-  '    root: shared',
-  '',
-].join('\n');
-const OWNER_SCRIPT = JSON.stringify({
-  rules: [
-    { match: '^share (\\S+)$', turns: [{ tools: [{ tool: 'share-file', input: { path: '{{match.1}}', audience: 'reader' } }], answer: '{{tool.content}}' }] },
-  ],
-  default: { turns: [{ answer: 'owner: {{task.text}}' }] },
-});
-const READER = [
-  'name: reader',
-  'version: 0.1.0',
-  'lifecycle:',
-  '  task_acceptance: queue',
-  'inference:',
-  '  driver: script',
-  '  script: script.yaml',
-  'exports:',
-  '  peer_tasks:',
-  '    accept: true',
-  '',
-].join('\n');
-const READER_SCRIPT = JSON.stringify({ rules: [], default: { turns: [{ answer: 'reader: {{task.text}}' }] } });
-const ROSTER =
-  'name: files\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n';
+/** examples/planes: `owner` exports its files and shares them with `reader` (the planes bench runs it too). */
+const EXAMPLE = path.join(REPO, 'examples/planes');
 
 interface Announced {
   members: { member: string; url: string }[];
@@ -64,22 +24,8 @@ let owner: { url: string; address: string };
 
 test.beforeAll(async ({ murmur }) => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'murmur-e2e-files-'));
-  for (const [name, manifest, script] of [
-    ['owner', OWNER, OWNER_SCRIPT],
-    ['reader', READER, READER_SCRIPT],
-  ]) {
-    mkdirSync(path.join(dir, name), { recursive: true });
-    writeFileSync(path.join(dir, name, 'murmur.yaml'), manifest);
-    writeFileSync(path.join(dir, name, 'script.yaml'), script);
-  }
-  writeFileSync(path.join(dir, 'roster.yaml'), ROSTER);
-  const files = path.join(dir, 'owner', 'files');
-  mkdirSync(path.join(files, 'docs'), { recursive: true });
-  writeFileSync(path.join(files, 'report.txt'), 'the quarterly numbers\nare up\n');
-  writeFileSync(path.join(files, 'pic.png'), Buffer.from(PNG_1PX, 'base64'));
-  writeFileSync(path.join(files, 'docs', 'guide.md'), '# Guide\n');
-  mkdirSync(path.join(dir, 'owner', 'shared'));
-  writeFileSync(path.join(dir, 'owner', 'shared', 'handoff.txt'), 'for the reader\n');
+  // A copy: the example's files as they are committed (docs/, pic.png, report.txt; shared/handoff.txt), nothing written into the repository.
+  cpSync(EXAMPLE, dir, { recursive: true });
 
   const child = spawn(process.execPath, [MUR, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], {
     env: { ...process.env, MURMUR_HOME: murmur.home },

@@ -4,53 +4,18 @@
  * baseline: a child process that pipes `fs.createReadStream` of one file to every socket that connects.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { stopChild, track } from './children.js';
 import { MUR_CLI } from './door-process.js';
 
+/** A file of the example's `owner/shared`, the folder its peer_files export. */
 export const SHARED_FILE = 'handoff.txt';
 
-const OWNER = [
-  'name: owner',
-  'version: 0.1.0',
-  'lifecycle:',
-  '  task_acceptance: queue',
-  'inference:',
-  '  driver: script',
-  '  script: script.yaml',
-  'capabilities:',
-  '  network:',
-  '    allow: [localhost]',
-  'exports:',
-  '  files:',
-  '    root: files',
-  '  peer_files:',
-  '    root: shared',
-  '',
-].join('\n');
-const OWNER_SCRIPT = JSON.stringify({
-  rules: [
-    { match: '^share (\\S+)$', turns: [{ tools: [{ tool: 'share-file', input: { path: '{{match.1}}', audience: 'reader' } }], answer: '{{tool.content}}' }] },
-  ],
-  default: { turns: [{ answer: 'owner: {{task.text}}' }] },
-});
-const READER = [
-  'name: reader',
-  'version: 0.1.0',
-  'lifecycle:',
-  '  task_acceptance: queue',
-  'inference:',
-  '  driver: script',
-  '  script: script.yaml',
-  'exports:',
-  '  peer_tasks:',
-  '    accept: true',
-  '',
-].join('\n');
-const ROSTER =
-  'name: planes-bench\nentry: owner\nmembers:\n  owner: { capsule: ./owner }\n  reader: { capsule: ./reader }\nrules:\n  - from: owner\n    to: [reader]\n';
+/** examples/planes: the owner exporting its files and sharing with the reader (the e2e suite's files spec runs it too). */
+const EXAMPLE = fileURLToPath(new URL('../../../../examples/planes/', import.meta.url));
 
 export interface PlanesFormation {
   /** The owner's door. */
@@ -62,23 +27,12 @@ export interface PlanesFormation {
 }
 
 /**
- * Writes the roster and both capsules under `dir`, starts the formation, resolves once it is announced. `nodeFlags`
+ * Copies examples/planes into `dir`, starts the formation, resolves once it is announced. `nodeFlags`
  * go to `mur run --roster`, and through fork's inherited execArgv to every member (`--cpu-prof`, say).
  */
 export async function startPlanesFormation(dir: string, home: string, nodeFlags: readonly string[] = []): Promise<PlanesFormation> {
-  for (const [name, manifest, script] of [
-    ['owner', OWNER, OWNER_SCRIPT],
-    ['reader', READER, JSON.stringify({ rules: [], default: { turns: [{ answer: 'ok' }] } })],
-  ]) {
-    mkdirSync(path.join(dir, name), { recursive: true });
-    writeFileSync(path.join(dir, name, 'murmur.yaml'), manifest);
-    writeFileSync(path.join(dir, name, 'script.yaml'), script);
-  }
+  cpSync(EXAMPLE, dir, { recursive: true });
   const filesRoot = path.join(dir, 'owner', 'files');
-  mkdirSync(filesRoot);
-  mkdirSync(path.join(dir, 'owner', 'shared'));
-  writeFileSync(path.join(dir, 'owner', 'shared', SHARED_FILE), 'a file for the reader\n');
-  writeFileSync(path.join(dir, 'roster.yaml'), ROSTER);
   const child = track(
     spawn(process.execPath, [...nodeFlags, MUR_CLI, 'run', '--roster', path.join(dir, 'roster.yaml'), '--json'], {
       env: { ...process.env, MURMUR_HOME: home },
