@@ -6,6 +6,26 @@ const AGENT_BUCKETS = [0.1, 0.2, 0.4, 0.8, 1.6, 3.2, 6.4, 12.8, 25.6, 51.2, 102.
 /** @unit tokens */
 const TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864];
 
+/** A histogram as its convention defines it (gen-ai-metrics.md): name, unit, description, bucket boundaries. */
+type HistogramSpec = readonly [name: string, unit: string, description: string, buckets: number[]];
+
+const HISTOGRAMS = {
+  operation: ['gen_ai.client.operation.duration', 's', 'GenAI operation duration.', OPERATION_BUCKETS],
+  tokens: ['gen_ai.client.token.usage', '{token}', 'Number of input and output tokens used.', TOKEN_BUCKETS],
+  agent: ['gen_ai.invoke_agent.duration', 's', 'The end-to-end duration of a single agent invocation.', AGENT_BUCKETS],
+  tool: ['gen_ai.execute_tool.duration', 's', 'The duration of a single tool execution.', OPERATION_BUCKETS],
+  firstChunk: [
+    'gen_ai.client.operation.time_to_first_chunk',
+    's',
+    'Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream.',
+    OPERATION_BUCKETS,
+  ],
+  workflow: ['gen_ai.workflow.duration', 's', 'GenAI workflow duration.', AGENT_BUCKETS],
+} as const satisfies Record<string, HistogramSpec>;
+
+const histogram = (meter: Meter, [name, unit, description, buckets]: HistogramSpec): Histogram =>
+  meter.createHistogram(name, { unit, description, advice: { explicitBucketBoundaries: buckets } });
+
 /**
  * The GenAI metrics the door records (docs/telemetry.md, "Metrics"): each duration is its span's, in seconds;
  * token usage is recorded once per inference call that reported it, input and output apart; the time to the first
@@ -20,37 +40,12 @@ export class GenAiMetrics {
   private readonly workflow: Histogram;
 
   constructor(meter: Meter) {
-    this.operation = meter.createHistogram('gen_ai.client.operation.duration', {
-      unit: 's',
-      description: 'GenAI operation duration.',
-      advice: { explicitBucketBoundaries: OPERATION_BUCKETS },
-    });
-    this.tokens = meter.createHistogram('gen_ai.client.token.usage', {
-      unit: '{token}',
-      description: 'Number of input and output tokens used.',
-      advice: { explicitBucketBoundaries: TOKEN_BUCKETS },
-    });
-    this.agent = meter.createHistogram('gen_ai.invoke_agent.duration', {
-      unit: 's',
-      description: 'The end-to-end duration of a single agent invocation.',
-      advice: { explicitBucketBoundaries: AGENT_BUCKETS },
-    });
-    this.tool = meter.createHistogram('gen_ai.execute_tool.duration', {
-      unit: 's',
-      description: 'The duration of a single tool execution.',
-      advice: { explicitBucketBoundaries: OPERATION_BUCKETS },
-    });
-    this.firstChunk = meter.createHistogram('gen_ai.client.operation.time_to_first_chunk', {
-      unit: 's',
-      description:
-        'Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream.',
-      advice: { explicitBucketBoundaries: OPERATION_BUCKETS },
-    });
-    this.workflow = meter.createHistogram('gen_ai.workflow.duration', {
-      unit: 's',
-      description: 'GenAI workflow duration.',
-      advice: { explicitBucketBoundaries: AGENT_BUCKETS },
-    });
+    this.operation = histogram(meter, HISTOGRAMS.operation);
+    this.tokens = histogram(meter, HISTOGRAMS.tokens);
+    this.agent = histogram(meter, HISTOGRAMS.agent);
+    this.tool = histogram(meter, HISTOGRAMS.tool);
+    this.firstChunk = histogram(meter, HISTOGRAMS.firstChunk);
+    this.workflow = histogram(meter, HISTOGRAMS.workflow);
   }
 
   /**
