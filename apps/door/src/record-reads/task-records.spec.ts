@@ -15,6 +15,18 @@ function rec(ms: number, type: TraceType, fields: Record<string, unknown> = {}):
   return line;
 }
 const row = { id: 'tsk_p', createdAtMs: T0, response: null } as StoredTask;
+/** The task's task_start at 0 ms: an operator's trusted "go". */
+const started = (contextId = 'ctx_p', messageId = 'msg_p') =>
+  rec(0, 'task_start', {
+    context_id: contextId,
+    message_id: messageId,
+    origin: 'operator',
+    trust: 'trusted',
+    text_chars: 2,
+    text: 'go',
+    references: [],
+    attachments: [],
+  });
 const step = (ms: number, callId: string, fields: Record<string, unknown>) =>
   rec(ms, 'plan_step', { tool_call_id: callId, exit_code: null, input: null, output: '', door_task_id: null, ...fields });
 const toolCall = (ms: number, callId: string, tool: string, durationMs: number) =>
@@ -121,16 +133,7 @@ test('two plans in one task: each call gets its own steps in plan order; a plan 
 
 test('a reopen is an entry of its own, between the attempts it separates (docs/console.md, "Entries")', () => {
   const records = [
-    rec(0, 'task_start', {
-      context_id: 'ctx_p',
-      message_id: 'msg_p',
-      origin: 'operator',
-      trust: 'trusted',
-      text_chars: 2,
-      text: 'go',
-      references: [],
-      attachments: [],
-    }),
+    started(),
     toolCall(50, 'call_1', 'bash', 10),
     rec(60, 'task_reopened', { hook: 'recheck', attempt: 2 }),
     toolCall(90, 'call_2', 'bash', 10),
@@ -146,16 +149,7 @@ test('a reopen is an entry of its own, between the attempts it separates (docs/c
 test('a harness run’s records are entries of their own: its start, its end, a forget (docs/console.md, "Entries")', () => {
   const session = '0f1e2d3c-4b5a-4697-8877-665544332211';
   const records = [
-    rec(0, 'task_start', {
-      context_id: 'ctx_p',
-      message_id: 'msg_p',
-      origin: 'operator',
-      trust: 'trusted',
-      text_chars: 2,
-      text: 'go',
-      references: [],
-      attachments: [],
-    }),
+    started(),
     rec(5, 'harness_session_forgotten', { context_id: 'ctx_p', harness_session_id: 'old-session', requested_by: 'a2a' }),
     rec(10, 'harness_start', { context_id: 'ctx_p', harness: 'claude-code', model: 'claude-sonnet-4-5', session_mode: 'new', harness_session_id: session }),
     toolCall(50, 'call_1', 'Bash', 10),
@@ -234,16 +228,7 @@ test('an inference record with the telemetry call facts (driver_kind, max_tokens
 
 test('the governors, hooks, input timeouts, retries and delegations are entries of their own, each at its start (issue 37)', () => {
   const records = [
-    rec(0, 'task_start', {
-      context_id: 'ctx_1',
-      message_id: 'msg_1',
-      origin: 'operator',
-      trust: 'trusted',
-      text_chars: 2,
-      text: 'go',
-      references: [],
-      attachments: [],
-    }),
+    started('ctx_1', 'msg_1'),
     rec(90, 'inference_retry', { turn: 1, driver: 'script', attempt: 1, reason: 'HTTP 503', delay_ms: 250 }),
     rec(100, 'compaction', {
       turn: 2,
