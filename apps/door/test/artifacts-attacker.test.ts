@@ -11,9 +11,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { gzipSync } from 'node:zlib';
-import { type Header, pack } from 'tar-stream';
 import { stringify } from 'yaml';
+import { gzTarOf, type TarEntry as Entry } from './support/hostile-tar.js';
 import { nativeTool, projectStore, publishInto, writeLock } from './support/artifacts.js';
 import { taskOf } from './support/assertions.js';
 import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
@@ -22,26 +21,6 @@ import { send } from './support/rpc.js';
 
 const AS_ROOT = process.getuid?.() === 0;
 
-type Entry = Partial<Header> & { name: string; body?: string | Buffer };
-
-/** A tar of exactly these entries, whatever they say. */
-async function tarOf(entries: Entry[]): Promise<Buffer> {
-  const tar = pack();
-  const chunks: Buffer[] = [];
-  tar.on('data', (c: unknown) => chunks.push(c as Buffer));
-  const ended = new Promise<void>((resolve) => tar.on('end', () => resolve()));
-  for (const { body, ...header } of entries) {
-    const bytes = body === undefined ? undefined : Buffer.from(body);
-    const type = header.type ?? 'file';
-    if (bytes === undefined) tar.entry({ mode: 0o644, ...header, type });
-    else tar.entry({ mode: 0o644, ...header, type, size: bytes.length }, bytes);
-  }
-  tar.finalize();
-  await ended;
-  return Buffer.concat(chunks);
-}
-
-const gzTarOf = async (entries: Entry[]) => gzipSync(await tarOf(entries));
 /**
  * An archive's digest as docs/artifacts.md ("The digest") defines it, for its regular files and folders in path order:
  * `D <path>\n`, or `F <644|755> <size> <path>\n` and the bytes.

@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, test } from 'node:test';
-import { createGzip, gzipSync } from 'node:zlib';
-import { type Header, pack } from 'tar-stream';
+import { createGzip } from 'node:zlib';
 import { stringify } from 'yaml';
+import { gzTarOf } from '../../test/support/hostile-tar.js';
 import { ARCHIVE_BOUNDS, ArchiveRefusal } from './archive-bounds.js';
 import { unpackArchive } from './archive-unpack.js';
 import { parseArtifactManifest } from './artifact-manifest.js';
@@ -21,26 +21,6 @@ import { doesNotFit, witFit } from './wit-level.js';
 const MIB = 1024 * 1024;
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), `murmur-${prefix}-`));
 
-type Entry = Partial<Header> & { name: string; body?: string | Buffer };
-
-/** A tar of exactly these entries, whatever they say. */
-async function tarOf(entries: Entry[]): Promise<Buffer> {
-  const tar = pack();
-  const chunks: Buffer[] = [];
-  tar.on('data', (c: unknown) => chunks.push(c as Buffer));
-  const ended = new Promise<void>((resolve) => tar.on('end', () => resolve()));
-  for (const { body, ...header } of entries) {
-    const bytes = body === undefined ? undefined : Buffer.from(body);
-    const type = header.type ?? 'file';
-    if (bytes === undefined) tar.entry({ mode: 0o644, ...header, type });
-    else tar.entry({ mode: 0o644, ...header, type, size: bytes.length }, bytes);
-  }
-  tar.finalize();
-  await ended;
-  return Buffer.concat(chunks);
-}
-
-const gzTarOf = async (entries: Entry[]) => gzipSync(await tarOf(entries));
 /** One ustar header block, written by hand: what a hostile archive says, not what a packer would let it say. */
 function ustarHeader(name: string, type: string, size: number): Buffer {
   const block = Buffer.alloc(512);
