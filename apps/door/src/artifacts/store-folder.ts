@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import semver from 'semver';
@@ -20,12 +20,12 @@ export const globalStoreOf = (murmurHome: string): string => path.join(murmurHom
 const STORE_PATH = { 'project store': '.murmur/store in the capsule folder', 'global store': '$MURMUR_HOME/store' } as const;
 
 /**
- * The store's root, or the folder `segments` names under it, opened through the walker with no link followed — the
+ * The folder `segments` names under a store's root, made where missing, through the walker with no link followed — the
  * root itself included, so a root that is a link is met as one (docs/artifacts.md, "The stores"). The root's parent is
  * the operator's (the capsule's `.murmur`, MURMUR_HOME, a --store path's folder). Throws LinkRefused, OutsideRoot.
  */
-const storeFolderBeneath = (root: string, segments: readonly string[], make: { mode: number; owner: null } | null = null): Promise<FolderBeneath> =>
-  folderBeneath(path.dirname(root), [path.basename(root), ...segments], { links: 'refuse', make });
+const storeFolderBeneath = (root: string, segments: readonly string[]): Promise<FolderBeneath> =>
+  folderBeneath(path.dirname(root), [path.basename(root), ...segments], { links: 'refuse', make: { mode: 0o755, owner: null } });
 
 const versionOf = (file: string, suffix: string): string | null => {
   if (!file.endsWith(suffix)) return null;
@@ -50,17 +50,17 @@ export class StoreFolder implements Place {
    * that cannot be looked at; a root that is missing (or a file) holds nothing.
    */
   private async present(): Promise<boolean> {
-    let folder: FolderBeneath;
+    let stats: Stats;
     try {
-      folder = await storeFolderBeneath(this.root, []);
+      // lstat: the root's own entry, never what a link names (the walker below starts from the root's real path).
+      stats = await lstat(this.root);
     } catch (error) {
-      if (error instanceof LinkRefused)
-        throw new PlaceUnreadable(`the ${this.label} cannot be read: ${STORE_PATH[this.label]} is a symbolic link, which the door does not follow`);
-      if (error instanceof OutsideRoot || (error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw this.unreadable(error);
     }
-    await folder.handle.close();
-    return true;
+    if (stats.isSymbolicLink())
+      throw new PlaceUnreadable(`the ${this.label} cannot be read: ${STORE_PATH[this.label]} is a symbolic link, which the door does not follow`);
+    return stats.isDirectory();
   }
 
   /** Why the store cannot be read, by the system's error code: a note the model may read names no host path. */
@@ -172,7 +172,7 @@ export async function writeToStore(root: string, fullName: string, version: stri
   await mkdir(path.dirname(root), { recursive: true, mode: 0o755 });
   let folder: FolderBeneath;
   try {
-    folder = await storeFolderBeneath(root, segments, { mode: 0o755, owner: null });
+    folder = await storeFolderBeneath(root, segments);
   } catch (error) {
     if (error instanceof LinkRefused)
       throw new PlaceUnreadable(
