@@ -1,6 +1,6 @@
 /**
  * pull-artifact and remove-artifact on a real door (seed 004; docs/artifacts.md): a pull then a call in the next turn
- * (a tool and a skill), every refusal token and message, the pattern listing of at most 50, a removal between two
+ * (a tool and a skill), every refusal token and message (an input schema Ajv does not compile among them), the pattern listing of at most 50, a removal between two
  * calls of one turn, the policy point, and that a refusal writes nothing.
  */
 import assert from 'node:assert/strict';
@@ -117,6 +117,11 @@ hooks:
         { 'tool.wasm': 'plain text' },
       ),
     );
+    // A schema strict Ajv does not compile: the test support publishes what mur publish would refuse.
+    await publishInto(
+      store,
+      nativeTool('acme/uncompiled', 'cat', { input_schema: { type: 'object', properties: { said: { type: 'string', widget: 'textarea' } } } }),
+    );
     await publishInto(store, wasmTool('acme/levels', await componentOf(answerWat('one'))));
     await publishInto(store, wasmTool('acme/levels', await componentOf(answerWat('two', { version: '0.2.0' }), '0.2.0'), { version: '2.0.0' }), '0.2');
     await publishInto(store, skill('acme/pinned', 'pinned at 1.0.0'));
@@ -227,6 +232,10 @@ hooks:
         'does-not-fit: E-WIT-LEVEL-001: acme/levels 2.0.0 is built for WIT level 0.2 (it exports murmur:tool/run@0.2.0), and this mur serves WIT level 0.1; the newest version that fits is 1.0.0',
       ],
       ['pull acme/tampered', "not-fetched: the project store's archive of acme/tampered 1.0.0 does not match its recorded digest"],
+      [
+        'pull acme/uncompiled',
+        'not-fetched: acme/uncompiled 1.0.0 failed a check: acme/uncompiled 1.0.0\'s murmur.yaml:   input_schema: found a schema Ajv does not compile (strict mode: unknown keyword: "widget"); allowed: a JSON Schema that compiles as a call’s input is checked (Ajv, strict mode)',
+      ],
       ['pull acme/pinned', "murmur.lock conflict for 'acme/pinned': murmur.lock pins 1.0.0 as sha256:"],
       ['pull acme/pinned@1.1.0', "murmur.lock conflict for 'acme/pinned': murmur.lock pins 1.0.0 (sha256:"],
       ['pull zed/echo', 'not-granted: zed/echo is outside the grant'],

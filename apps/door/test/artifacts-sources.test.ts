@@ -114,7 +114,7 @@ describe('sources', () => {
       );
       writeLock(capsule, {}, { acme: { source: SOURCE, owner: String(OWNER) }, beta: { source: SOURCE } });
       const home = tempDir('home');
-      // The global store cannot be read: a pull goes ahead without it, and says so.
+      // The global store cannot be read (a link, which the door does not follow): a pull goes ahead without it, and says so.
       symlinkSync('store', globalStore(home));
       door = await runDoor(capsule, [], home, { env: { MURMUR_SOURCE_API_URL: github.url } });
     });
@@ -125,7 +125,7 @@ describe('sources', () => {
     test('a version no store holds is fetched from the scope’s source and written to no store', async () => {
       assert.equal(
         await answerOf('pull acme/remote-tool'),
-        `${fenced(`{"artifact":"acme/remote-tool","fetched_from":"${SOURCE}","notes":["the global store cannot be read (ELOOP)"],"runtime":"tool","tool_name":"remote-tool","version":"1.0.0"}`)}\nremote-tool is in your tool list from your next turn.`,
+        `${fenced(`{"artifact":"acme/remote-tool","fetched_from":"${SOURCE}","notes":["the global store cannot be read: $MURMUR_HOME/store is a symbolic link, which the door does not follow"],"runtime":"tool","tool_name":"remote-tool","version":"1.0.0"}`)}\nremote-tool is in your tool list from your next turn.`,
       );
       assert.ok(!existsSync(path.join(projectStore(door.capsuleDir), 'acme', 'remote-tool')));
       assert.match(
@@ -154,7 +154,12 @@ describe('sources', () => {
       );
       github.failWith = 503;
       try {
-        assert.equal(await answerOf('pull acme/third'), fenced(`not-fetched: the global store cannot be read (ELOOP); ${SOURCE} answered 503 for acme/third`));
+        assert.equal(
+          await answerOf('pull acme/third'),
+          fenced(
+            `not-fetched: the global store cannot be read: $MURMUR_HOME/store is a symbolic link, which the door does not follow; ${SOURCE} answered 503 for acme/third`,
+          ),
+        );
       } finally {
         github.failWith = null;
       }

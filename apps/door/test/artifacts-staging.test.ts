@@ -1,9 +1,9 @@
 /**
  * Declared artifacts at staging (docs/artifacts.md, "Declaring artifacts"): a reserved bare name refused with
  * E-CAP-013 whether or not the grant is declared, a name the lock does not pin, a version or a digest the lock does
- * not pin (a tampered store), an owner the lock does not record for the scope, a WIT level that does not fit — every
- * problem at once, exit 2, nothing served; and seed 004's precedence: a native artifact answers ahead of the shell
- * binary of the same name, the shell binary ahead of a WASM artifact.
+ * not pin (a tampered store), an owner the lock does not record for the scope, a WIT level that does not fit, an input
+ * schema Ajv does not compile — every problem at once, exit 2, nothing served; and seed 004's precedence: a native
+ * artifact answers ahead of the shell binary of the same name, the shell binary ahead of a WASM artifact.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -76,8 +76,11 @@ describe('staging refuses', () => {
     );
   });
 
-  test('every problem of the declared artifacts at once: unpinned, another version, a tampered store, another owner, another WIT level', async () => {
-    const capsule = makeCapsule(manifest(['acme/unpinned', 'acme/versioned@2.0.0', 'acme/tampered', 'acme/owned', 'acme/levelled', 'acme/fine']), SCRIPT);
+  test('every problem of the declared artifacts at once: unpinned, another version, a tampered store, another owner, another WIT level, a schema Ajv does not compile', async () => {
+    const capsule = makeCapsule(
+      manifest(['acme/unpinned', 'acme/versioned@2.0.0', 'acme/tampered', 'acme/owned', 'acme/levelled', 'acme/uncompiled', 'acme/fine']),
+      SCRIPT,
+    );
     const store = projectStore(capsule);
     await publishInto(store, skill('acme/unpinned', 'x'));
     const versioned = await publishInto(store, skill('acme/versioned', 'x'));
@@ -87,6 +90,7 @@ describe('staging refuses', () => {
     writeFileSync(real.archive, readFileSync(other.archive));
     const owned = await publishInto(store, skill('acme/owned', 'x'));
     const levelled = await publishInto(store, wasmTool('acme/levelled', await componentOf(answerWat('x', { version: '0.2.0' }), '0.2.0')), '0.2');
+    const uncompiled = await publishInto(store, skill('acme/uncompiled', 'x', { input_schema: { type: 'object', properties: { a: { $ref: '#/$defs/a' } } } }));
     const fine = await publishInto(store, skill('acme/fine', 'x'));
     writeLock(
       capsule,
@@ -95,6 +99,7 @@ describe('staging refuses', () => {
         'acme/tampered': { version: '1.0.0', digest: real.digest, runtime: 'skill' },
         'acme/owned': { version: '1.0.0', digest: owned.digest, runtime: 'skill', owner: '111' },
         'acme/levelled': { version: '1.0.0', digest: levelled.digest },
+        'acme/uncompiled': { version: '1.0.0', digest: uncompiled.digest, runtime: 'skill' },
         'acme/fine': { version: '1.0.0', digest: fine.digest, runtime: 'skill' },
       },
       { acme: { owner: '222' } },
@@ -109,6 +114,7 @@ describe('staging refuses', () => {
       `  artifacts[2]: found "acme/tampered" (not-fetched: the project store's archive of acme/tampered 1.0.0 does not match its recorded digest (${real.digest.slice(0, 19)}… recorded, ${other.digest.slice(0, 19)}… found)); ${allowed}`,
       `  artifacts[3]: found "acme/owned" (murmur.lock pins acme/owned for owner 111, and records owner 222 for its scope); ${allowed}`,
       `  artifacts[4]: found "acme/levelled" (does-not-fit: E-WIT-LEVEL-001: acme/levelled 1.0.0 is built for WIT level 0.2 (it exports murmur:tool/run@0.2.0), and this mur serves WIT level 0.1; no version of acme/levelled fits); ${allowed}`,
+      `  artifacts[5]: found "acme/uncompiled" (not-fetched: acme/uncompiled 1.0.0 failed a check: acme/uncompiled 1.0.0's murmur.yaml:   input_schema: found a schema Ajv does not compile (can't resolve reference #/$defs/a from id #); allowed: a JSON Schema that compiles as a call’s input is checked (Ajv, strict mode)); ${allowed}`,
     ]);
   });
 

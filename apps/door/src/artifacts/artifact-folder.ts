@@ -1,7 +1,7 @@
 import { lstat, open } from 'node:fs/promises';
 import path from 'node:path';
 import { ArchiveRefusal } from './archive-bounds.js';
-import { ARTIFACT_MANIFEST_MAX_BYTES, ArtifactManifestError, type ArtifactManifest, parseArtifactManifest } from './artifact-manifest.js';
+import { ARTIFACT_MANIFEST_MAX_BYTES, ArtifactManifestError, type ArtifactManifest, readArtifactManifest } from './artifact-manifest.js';
 
 /** A skill's text, at most. @unit bytes */
 const SKILL_TEXT_MAX_BYTES = 256 * 1024;
@@ -38,9 +38,9 @@ async function readBounded(file: string, max: number): Promise<Buffer> {
 const roleOf = (m: ArtifactManifest): string => (m.runtime === 'tool' ? `runtime: tool, implementation: ${m.implementation}` : `runtime: ${m.runtime}`);
 
 /**
- * Reads an unpacked artifact folder (one the runtime made, so nothing in it is a link): its murmur.yaml, and whether its
- * entry is what its role says — a component for a wasm tool, an executable for a native one, UTF-8 text of at most
- * SKILL_TEXT_MAX_BYTES for a skill. Throws ArchiveRefusal for a folder that is not an artifact, RoleMismatch for one
+ * Reads an unpacked artifact folder (one the runtime made, so nothing in it is a link): its murmur.yaml (its input
+ * schema compiled: readArtifactManifest), and whether its entry is what its role says — a component for a wasm tool, an
+ * executable for a native one, UTF-8 text of at most SKILL_TEXT_MAX_BYTES for a skill. Throws ArchiveRefusal for a folder that is not an artifact, RoleMismatch for one
  * whose payload disagrees with its role.
  */
 export async function readArtifactFolder(folder: string, label: string): Promise<ArtifactFolder> {
@@ -49,7 +49,7 @@ export async function readArtifactFolder(folder: string, label: string): Promise
   if (!manifestStats?.isFile()) throw new ArchiveRefusal(`${label} holds no murmur.yaml`);
   let manifest: ArtifactManifest;
   try {
-    manifest = parseArtifactManifest((await readBounded(manifestFile, ARTIFACT_MANIFEST_MAX_BYTES)).toString('utf8'), `${label}'s murmur.yaml`);
+    manifest = await readArtifactManifest((await readBounded(manifestFile, ARTIFACT_MANIFEST_MAX_BYTES)).toString('utf8'), `${label}'s murmur.yaml`);
   } catch (error) {
     if (error instanceof ArtifactManifestError) throw new ArchiveRefusal(error.message.replaceAll('\n', ' '));
     throw error;

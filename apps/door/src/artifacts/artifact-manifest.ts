@@ -1,10 +1,12 @@
 /**
  * An artifact's own murmur.yaml (docs/artifacts.md, "The artifact"): its full name, version, runtime, implementation,
- * description, input schema and entry. Read by the one YAML-config reader, so a refusal names every bad key alike.
+ * description, input schema and entry. Read by the one YAML-config reader, so a refusal names every bad key alike; its
+ * input schema is then compiled as a call's check compiles it.
  */
 import type { JsonObject } from '@murmur/protocol';
 import semver from 'semver';
 import * as z from 'zod';
+import { inputSchemaFault } from '../common/input-schemas.js';
 import { ConfigError } from '../config/config-problem.js';
 import { parseYamlConfig } from '../config/yaml-config.js';
 import { FULL_NAME, FULL_NAME_RULE, toolNameOf } from '../manifest/artifact-entries.js';
@@ -80,9 +82,33 @@ const artifactManifestSchema = z
 
 export type ArtifactManifest = z.output<typeof artifactManifestSchema>;
 
-/** The artifact's murmur.yaml, read from `text`; `source` names it in a refusal. */
+/**
+ * The artifact's murmur.yaml, read from `text` by its format alone (keys and values, no regular expression in the input
+ * schema); `source` names it in a refusal. Whatever reads an artifact reads it with readArtifactManifest.
+ */
 export function parseArtifactManifest(text: string, source: string): ArtifactManifest {
   return parseYamlConfig(text, source, artifactManifestSchema, ArtifactManifestError);
+}
+
+/**
+ * The artifact's murmur.yaml as every reader of an artifact takes it (mur pack, mur publish, a pull, staging): parsed,
+ * then its input schema compiled with the options a call's check compiles it with (common/input-schemas.ts). A schema
+ * Ajv does not compile (an unknown keyword or format, a bad `type`, a `$ref` to nowhere) is refused here, in the one
+ * problem format, rather than at the tool's first call.
+ */
+export async function readArtifactManifest(text: string, source: string): Promise<ArtifactManifest> {
+  const manifest = parseArtifactManifest(text, source);
+  const fault = await inputSchemaFault(manifest.input_schema);
+  if (fault !== null) {
+    throw new ArtifactManifestError(source, [
+      {
+        path: 'input_schema',
+        found: `a schema Ajv does not compile (${fault})`,
+        allowed: 'a JSON Schema that compiles as a call’s input is checked (Ajv, strict mode)',
+      },
+    ]);
+  }
+  return manifest;
 }
 
 /** The name the model calls the artifact by. */

@@ -1,4 +1,6 @@
-import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:fs';
+import { type FileHandle, lstat, open, rename, rm, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { stringify } from 'yaml';
@@ -60,15 +62,35 @@ const emptyLock = (): Lock => ({ lock_version: 1, scopes: {}, artifacts: {} });
 
 const lockFileOf = (capsuleDir: string): string => path.join(capsuleDir, LOCK_FILE);
 
-/** The capsule's murmur.lock, or an empty one when there is none. Throws LockError for one that cannot be read. */
+/** The refusal of a murmur.lock that is a link: it is read and written as a file of the capsule folder, never through one. */
+const LINKED = 'is a symbolic link: murmur.lock is read and written only as a regular file of the capsule folder, never through a link';
+
+/**
+ * The capsule's murmur.lock, or an empty one when there is none. Opened O_NOFOLLOW (and O_NONBLOCK: a FIFO cannot
+ * stall it), then checked on its descriptor. Throws LockError for one that cannot be read, that is a symbolic link, or
+ * that is not a regular file.
+ */
 export async function readLock(capsuleDir: string): Promise<Lock> {
   const file = lockFileOf(capsuleDir);
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return emptyLock();
+    if (code === 'ELOOP') throw new LockError(file, LINKED);
+    throw new LockError(file, `cannot be read: ${(error as Error).message}`);
+  }
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    if (!(await handle.stat()).isFile())
+      throw new LockError(file, 'is not a regular file: murmur.lock is read and written only as a regular file of the capsule folder');
+    text = (await handle.readFile()).toString('utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyLock();
+    if (error instanceof LockError) throw error;
     throw new LockError(file, `cannot be read: ${(error as Error).message}`);
+  } finally {
+    await handle.close();
   }
   return parseYamlConfig(text, file, lockSchema, LockError);
 }
@@ -100,7 +122,7 @@ async function hold(capsuleDir: string): Promise<() => Promise<void>> {
       return () => rm(file, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LockError(lockFileOf(capsuleDir), `cannot be written: ${(error as Error).message}`);
-      const age = await stat(file).then(
+      const age = await lstat(file).then(
         (s) => Date.now() - s.mtimeMs,
         () => 0,
       );
@@ -114,16 +136,31 @@ async function hold(capsuleDir: string): Promise<() => Promise<void>> {
 
 /**
  * Changes murmur.lock under its hold: `change` reads the lock as it is now (another session's pin included) and returns
- * what to write, or throws to write nothing. The file is written whole to a temporary name, then renamed.
+ * what to write, or throws to write nothing. The file is written whole to a temporary name in the capsule folder, made
+ * O_EXCL|O_NOFOLLOW (so never a file a link names), then renamed over murmur.lock (which replaces a name, never writes
+ * through one).
  */
 export async function updateLock<T>(capsuleDir: string, change: (lock: Lock) => { lock: Lock; result: T }): Promise<T> {
   const release = await hold(capsuleDir);
   try {
     const { lock, result } = change(await readLock(capsuleDir));
     const file = lockFileOf(capsuleDir);
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, HEADER + stringify(ordered(lock)), { mode: 0o644 });
-    await rename(temporary, file);
+    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    let handle: FileHandle;
+    try {
+      handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    } catch (error) {
+      throw new LockError(file, `cannot be written: ${(error as Error).message}`);
+    }
+    try {
+      await handle.writeFile(HEADER + stringify(ordered(lock)));
+      await handle.close();
+      await rename(temporary, file);
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await unlink(temporary).catch(() => undefined);
+      throw error;
+    }
     return result;
   } finally {
     await release();

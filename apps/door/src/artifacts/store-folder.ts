@@ -1,8 +1,10 @@
-import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { lstat, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import semver from 'semver';
-import { folderBeneath, OutsideRoot, openBeneath, viaDescriptor } from '../paths/beneath.js';
+import { type FolderBeneath, folderBeneath, LinkRefused, OutsideRoot, openBeneath, viaDescriptor } from '../paths/beneath.js';
 import { namesArtifact } from '../manifest/artifact-entries.js';
 import { type HeldArtifact, type Place, PlaceUnreadable } from './place.js';
 import { parseStoreRecord, RECORD_MAX_BYTES, RecordError, type StoreRecord } from './store-record.js';
@@ -13,6 +15,17 @@ const MAX_LISTED_NAMES = 5000;
 
 export const projectStoreOf = (capsuleDir: string): string => path.join(capsuleDir, '.murmur', 'store');
 export const globalStoreOf = (murmurHome: string): string => path.join(murmurHome, 'store');
+
+/** Where each store is, as a note the model may read names it: by the documented place, never the host path. */
+const STORE_PATH = { 'project store': '.murmur/store in the capsule folder', 'global store': '$MURMUR_HOME/store' } as const;
+
+/**
+ * The folder `segments` names under a store's root, made where missing, through the walker with no link followed — the
+ * root itself included, so a root that is a link is met as one (docs/artifacts.md, "The stores"). The root's parent is
+ * the operator's (the capsule's `.murmur`, MURMUR_HOME, a --store path's folder). Throws LinkRefused, OutsideRoot.
+ */
+const storeFolderBeneath = (root: string, segments: readonly string[]): Promise<FolderBeneath> =>
+  folderBeneath(path.dirname(root), [path.basename(root), ...segments], { links: 'refuse', make: { mode: 0o755, owner: null } });
 
 const versionOf = (file: string, suffix: string): string | null => {
   if (!file.endsWith(suffix)) return null;
@@ -32,14 +45,22 @@ export class StoreFolder implements Place {
     readonly root: string,
   ) {}
 
-  /** Whether the store exists; a root that cannot be looked at is a place that cannot be read. */
+  /**
+   * Whether the store exists, as a folder: a root that is a symbolic link is a place that cannot be read, as is one
+   * that cannot be looked at; a root that is missing (or a file) holds nothing.
+   */
   private async present(): Promise<boolean> {
+    let stats: Stats;
     try {
-      return (await stat(this.root)).isDirectory();
+      // lstat: the root's own entry, never what a link names (the walker below starts from the root's real path).
+      stats = await lstat(this.root);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw this.unreadable(error);
     }
+    if (stats.isSymbolicLink())
+      throw new PlaceUnreadable(`the ${this.label} cannot be read: ${STORE_PATH[this.label]} is a symbolic link, which the door does not follow`);
+    return stats.isDirectory();
   }
 
   /** Why the store cannot be read, by the system's error code: a note the model may read names no host path. */
@@ -121,10 +142,13 @@ export class StoreFolder implements Place {
   }
 }
 
-/** The digest a store at `root` records for one version, or null when it holds none (mur publish never changes a published version). */
+/**
+ * The digest a store at `root` records for one version, or null when it holds none (mur publish never changes a
+ * published version); read through no link, as writeToStore writes.
+ */
 export async function publishedDigest(root: string, fullName: string, version: string): Promise<string | null> {
   const [scope, name] = fullName.split('/') as [string, string];
-  const opened = await openBeneath(root, [scope, name, `${version}.yaml`], 'file');
+  const opened = await openBeneath(path.dirname(root), [path.basename(root), scope, name, `${version}.yaml`], 'file', { links: 'refuse' });
   if (opened === null) return null;
   try {
     if (opened.stats.size > RECORD_MAX_BYTES) return null;
@@ -137,18 +161,45 @@ export async function publishedDigest(root: string, fullName: string, version: s
   }
 }
 
-/** mur publish: an archive and its record into the store at `root`, each written under a temporary name then renamed. */
+/**
+ * mur publish (and mur pull, of what a source sent): an archive and its record into the store at `root`. The root and
+ * `<scope>/<name>/` are made or opened through the walker with no link followed; each file is written to a temporary
+ * name made O_EXCL|O_NOFOLLOW in that opened folder, then renamed there. A link where a folder is expected is refused
+ * (PlaceUnreadable, naming its path), and nothing is written.
+ */
 export async function writeToStore(root: string, fullName: string, version: string, archive: Buffer, recordText: string): Promise<string> {
-  const folder = path.join(root, ...fullName.split('/'));
-  await mkdir(folder, { recursive: true, mode: 0o755 });
-  const archiveFile = path.join(folder, `${version}.tgz`);
-  for (const [file, bytes] of [
-    [archiveFile, archive],
-    [path.join(folder, `${version}.yaml`), recordText],
-  ] as const) {
-    const temporary = `${file}.${process.pid}.tmp`;
-    await writeFile(temporary, bytes, { mode: 0o644 });
-    await rename(temporary, file);
+  const segments = fullName.split('/');
+  await mkdir(path.dirname(root), { recursive: true, mode: 0o755 });
+  let folder: FolderBeneath;
+  try {
+    folder = await storeFolderBeneath(root, segments);
+  } catch (error) {
+    if (error instanceof LinkRefused)
+      throw new PlaceUnreadable(
+        `${path.join(path.dirname(root), error.at)} is a symbolic link: a store is written only into folders of its own, never through a link`,
+      );
+    if (error instanceof OutsideRoot) throw new PlaceUnreadable(`${path.join(root, ...segments)} cannot be made a folder of the store (${error.message})`);
+    throw error;
   }
-  return archiveFile;
+  try {
+    for (const [file, bytes] of [
+      [`${version}.tgz`, archive],
+      [`${version}.yaml`, recordText],
+    ] as const) {
+      const temporary = viaDescriptor(folder.handle, `.${file}.${randomBytes(6).toString('hex')}.tmp`);
+      const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+      try {
+        await handle.writeFile(bytes);
+        await handle.close();
+        await rename(temporary, viaDescriptor(folder.handle, file));
+      } catch (error) {
+        await handle.close().catch(() => undefined);
+        await unlink(temporary).catch(() => undefined);
+        throw error;
+      }
+    }
+  } finally {
+    await folder.handle.close();
+  }
+  return path.join(root, ...segments, `${version}.tgz`);
 }

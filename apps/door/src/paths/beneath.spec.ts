@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { folderBeneath, openBeneath, OutsideRoot, viaDescriptor } from './beneath.js';
+import { folderBeneath, LinkRefused, openBeneath, OutsideRoot, viaDescriptor } from './beneath.js';
 
 function tree(): { base: string; root: string; outside: string } {
   const base = mkdtempSync(path.join(os.tmpdir(), 'murmur-beneath-'));
@@ -107,4 +107,21 @@ test('under a concurrent swap of a folder for a link out, a walk never leaves th
   assert.deepEqual(readdirSync(outside), ['secret.txt'], 'nothing was made outside');
   assert.ok(inside + refused > 50, `${inside} walks inside, ${refused} refused`);
   rmSync(base, { recursive: true, force: true });
+});
+
+test("links: 'refuse': a link anywhere on the way is LinkRefused, naming its path under the root, even one that stays inside", async () => {
+  const { root } = tree();
+  symlinkSync('b', path.join(root, 'a', 'inside'));
+  symlinkSync('b/f.txt', path.join(root, 'a', 'file-link'));
+  const refused = (at: string) => (error: unknown) => error instanceof LinkRefused && error.at === at && error.message === `${at} is a symbolic link`;
+  await assert.rejects(folderBeneath(root, ['a', 'inside'], { links: 'refuse' }), refused('a/inside'));
+  await assert.rejects(folderBeneath(root, ['a', 'inside', 'new'], { links: 'refuse', make: { mode: 0o755, owner: null } }), refused('a/inside'));
+  assert.ok(!existsSync(path.join(root, 'a', 'b', 'new')), 'nothing is made past the link');
+  assert.equal(await openBeneath(root, ['a', 'file-link'], 'file', { links: 'refuse' }), null);
+  const followed = await openBeneath(root, ['a', 'file-link'], 'file');
+  assert.notEqual(followed, null, 'followed inside the root without the option');
+  await followed?.handle.close();
+  const made = await folderBeneath(root, ['a', 'b', 'new'], { links: 'refuse', make: { mode: 0o755, owner: null } });
+  await made.handle.close();
+  assert.ok(existsSync(path.join(root, 'a', 'b', 'new')), 'a path without a link is walked and made as before');
 });

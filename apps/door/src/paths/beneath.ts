@@ -23,7 +23,16 @@ export const viaDescriptor = (handle: FileHandle, name?: string): string =>
 
 /** Why a walk stopped short: nothing there, a link or `..` out of the root, or a component of the wrong kind. */
 export class OutsideRoot extends Error {
-  override readonly name = 'OutsideRoot';
+  override readonly name: string = 'OutsideRoot';
+}
+
+/** A walk that follows no link (`links: 'refuse'`) met one: `at` is its path under the root, as the walk went. */
+export class LinkRefused extends OutsideRoot {
+  override readonly name = 'LinkRefused';
+
+  constructor(readonly at: string) {
+    super(`${at} is a symbolic link`);
+  }
 }
 
 /** A folder reached under the root: its open descriptor, and the root's real path. */
@@ -35,6 +44,12 @@ export interface FolderBeneath {
 export interface WalkOptions {
   /** Make each missing folder on the way (in the folder already opened), with this mode; refuse a missing one otherwise. */
   make?: { mode: number; owner: number | null } | null;
+  /**
+   * `inside`: a link met on the way is followed while its target stays under the root. `refuse`: no link is followed,
+   * the last component's included; the walk throws LinkRefused (for the door's own folders, which hold none).
+   * @default 'inside'
+   */
+  links?: 'inside' | 'refuse';
 }
 
 /**
@@ -49,6 +64,8 @@ async function walk(
 ): Promise<{ folder: FolderBeneath; last: string | null }> {
   const rootReal = await realpath(root);
   const stack: FileHandle[] = [await open(rootReal, O_RDONLY | O_DIRECTORY)];
+  /** The names of the folders opened after the root, as `stack` holds them. */
+  const names: string[] = [];
   const pending = [...segments];
   let links = 0;
   let retries = 0;
@@ -59,9 +76,9 @@ async function walk(
     await Promise.all(stack.map((h) => h.close().catch(() => undefined)));
     return { folder: { handle, rootReal }, last };
   };
-  const fail = async (why: string): Promise<never> => {
+  const fail = async (why: string | OutsideRoot): Promise<never> => {
     await Promise.all(stack.map((h) => h.close().catch(() => undefined)));
-    throw new OutsideRoot(why);
+    throw typeof why === 'string' ? new OutsideRoot(why) : why;
   };
   const again = async (name: string, why: string) => {
     pending.unshift(name);
@@ -73,6 +90,7 @@ async function walk(
     if (name === '..') {
       if (stack.length === 1) return fail('a link climbs out of the root');
       await stack.pop()!.close();
+      names.pop();
       continue;
     }
     const isLast = pending.length === 0;
@@ -98,6 +116,7 @@ async function walk(
       continue;
     }
     if (stats.isSymbolicLink()) {
+      if (options.links === 'refuse') return fail(new LinkRefused([...names, name].join('/')));
       if (++links > MAX_LINKS) return fail('too many links');
       let target: string;
       try {
@@ -110,6 +129,7 @@ async function walk(
         // An absolute link stays inside only when it names a path under the root's real path.
         if (target !== rootReal && !target.startsWith(`${rootReal}/`)) return fail('a link leads out of the root');
         for (const handle of stack.splice(1)) await handle.close();
+        names.length = 0;
         pending.unshift(...path.relative(rootReal, target).split('/'));
       } else pending.unshift(...target.split('/'));
       continue;
@@ -128,6 +148,7 @@ async function walk(
     if (made === name && options.make?.owner != null) await opened.chown(options.make.owner, options.make.owner).catch(() => undefined);
     made = null;
     stack.push(opened);
+    names.push(name);
   }
   return finish(null);
 }
@@ -149,13 +170,19 @@ export interface OpenedBeneath {
 /**
  * Opens `segments` under `root` for reading, a regular file (`kind: 'file'`), a folder, or either; null for every refusal
  * (absent, a link out of the root, the wrong kind, a FIFO or device — opened with O_NONBLOCK, so it cannot stall the
- * door, and refused by its kind on the descriptor). An empty `segments` is the root itself.
+ * door, and refused by its kind on the descriptor; with `links: 'refuse'`, a link anywhere on the way). An empty
+ * `segments` is the root itself.
  */
-export async function openBeneath(root: string, segments: readonly string[], kind: 'file' | 'folder' | 'either'): Promise<OpenedBeneath | null> {
+export async function openBeneath(
+  root: string,
+  segments: readonly string[],
+  kind: 'file' | 'folder' | 'either',
+  options: Pick<WalkOptions, 'links'> = {},
+): Promise<OpenedBeneath | null> {
   let folder: FolderBeneath;
   let last: string | null;
   try {
-    ({ folder, last } = await walk(root, segments, { folder: kind === 'folder' }));
+    ({ folder, last } = await walk(root, segments, { ...options, folder: kind === 'folder' }));
   } catch {
     return null;
   }

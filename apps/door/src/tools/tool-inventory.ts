@@ -3,7 +3,9 @@ import path from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../common/private-files.js';
 import type { JsonObject } from '@murmur/protocol';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { compileInputSchema, InputSchemaFault, inputSchemaAjv } from '../common/input-schemas.js';
 import { stringify } from 'yaml';
+import { ToolInputError } from './tool-call.js';
 
 /** One tool the model is told of: its name, what it does, and the JSON Schema of its input. */
 export interface ToolEntry {
@@ -95,25 +97,24 @@ export class ToolInventory {
   /**
    * Why an input does not fit the tool's schema, in words naming the field and its value; null when it fits. Ajv
    * itself is loaded with the first call that checks one (a door that runs no tool never loads it: docs/benchmarks.md).
+   * A schema that does not compile throws ToolInputError: the call is a tool error, it does not run, and the door goes
+   * on (an artifact's schema was compiled when its murmur.yaml was read, so this is a fault of the door's own).
    */
   async inputRefusal(name: string, input: Record<string, unknown>): Promise<string | null> {
     const tool = this.byName.get(name);
     if (!tool) return null;
-    this.ajv ??= new (await ajvClass())({ allErrors: false, strict: true });
-    tool.validate ??= this.ajv.compile(tool.entry.checkedSchema ?? tool.entry.inputSchema);
+    this.ajv ??= await inputSchemaAjv();
+    if (tool.validate === null) {
+      try {
+        tool.validate = compileInputSchema(this.ajv, tool.entry.checkedSchema ?? tool.entry.inputSchema);
+      } catch (error) {
+        if (!(error instanceof InputSchemaFault)) throw error;
+        throw new ToolInputError(`${name}: its input schema does not compile, so no call of it can be checked and none runs (${error.message})`);
+      }
+    }
     if (tool.validate(input)) return null;
     return describeSchemaError(tool.validate.errors?.[0], input);
   }
-}
-
-/**
- * Ajv's class, imported on first use. Node's ES module loader names ajv's CommonJS exports (`Ajv`); the bundle's chunk
- * of it exports only its `module.exports`, which is the class with `Ajv` set on it: read where either has it.
- */
-async function ajvClass(): Promise<typeof Ajv> {
-  const loaded = await import('ajv');
-  const named: typeof Ajv | undefined = loaded.Ajv;
-  return named ?? loaded.default.Ajv;
 }
 
 function valueAt(input: Record<string, unknown>, pointer: string): unknown {
