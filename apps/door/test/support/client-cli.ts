@@ -9,6 +9,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { completeLines } from './tasks.js';
 import { type DoorProcess, MUR_CLI, runDoor } from './door-process.js';
+import { stoppedAtEnd } from './leftover-children.js';
 
 export interface MurResult {
   code: number | null;
@@ -29,7 +30,9 @@ export interface MurProcess {
 
 /** Starts `mur <args>` with MURMUR_HOME set, collecting its output as it comes. */
 export function spawnMur(args: string[], home: string, env: Record<string, string> = {}): MurProcess {
-  const child = spawn(process.execPath, [MUR_CLI, ...args], { env: { ...process.env, MURMUR_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = stoppedAtEnd(
+    spawn(process.execPath, [MUR_CLI, ...args], { env: { ...process.env, MURMUR_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
   let stdout = '';
   let stderr = '';
   const listeners = new Set<() => void>();

@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import type { Stream } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { assertNoAddressToModel, assertTraceOnSchema } from './trace-schema-check.js';
+import { stoppedAtEnd } from './leftover-children.js';
 
 /** The `mur` users run (bin/mur.js, which runs the bundle the build makes). */
 export const MUR_CLI = fileURLToPath(new URL('../../../bin/mur.js', import.meta.url));
@@ -97,11 +98,13 @@ export async function runDoor(capsuleDir: string, args: string[] = [], home = te
     options.umask === undefined ? [process.execPath, argv] : ['/bin/sh', ['-c', `umask ${options.umask} && exec "$0" "$@"`, process.execPath, ...argv]];
   const [command, ...commandArgs] = [...(options.launcher ?? []), shell, ...shellArgs];
   if (options.user !== undefined) for (const dir of [home, capsuleDir]) chownTree(dir, options.user);
-  const child = spawn(command!, commandArgs, {
-    env: { ...process.env, MURMUR_HOME: home, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe', ...(options.inherit ?? [])],
-    ...(options.user === undefined ? {} : { uid: options.user, gid: options.user }),
-  });
+  const child = stoppedAtEnd(
+    spawn(command!, commandArgs, {
+      env: { ...process.env, MURMUR_HOME: home, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe', ...(options.inherit ?? [])],
+      ...(options.user === undefined ? {} : { uid: options.user, gid: options.user }),
+    }),
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
