@@ -1,6 +1,6 @@
 /**
- * A capsule killed with SIGKILL: the session view marks it within 3 s by mur console's process check, keeping the
- * timeline it showed; the capsules page, left open, shows it stale without a reload.
+ * A capsule killed with SIGKILL: the session view marks it within seconds by mur console's process check (asked
+ * every second), keeping the timeline it showed; the capsules page, left open, shows it stale without a reload.
  */
 import { type Capsule, clientOf, makeCapsule } from '../support/capsules.js';
 import { openDoor, timelineOf } from '../support/console.js';
@@ -12,7 +12,13 @@ test.beforeAll(() => {
 });
 test.afterAll(() => capsule?.remove());
 
-test('a SIGKILLed capsule is marked within 3 s, and its timeline is kept', async ({ page, murmur, consoleErrors }) => {
+/**
+ * The bound: the check runs every second (1–2 s on a quiet machine); 6 s holds on a loaded CI machine and is a tenth of
+ * the ~60 s the watch's own back-off (8 retries, 0.5 s doubling to 15 s) would take to give up without the check.
+ */
+const MARKED_WITHIN_MS = 6000;
+
+test('a SIGKILLed capsule is marked within seconds by the process check, and its timeline is kept', async ({ page, murmur, consoleErrors }) => {
   // The kill cuts the watch's open response: Chromium logs the broken stream.
   consoleErrors.allow(/^Failed to load resource: net::ERR_INCOMPLETE_CHUNKED_ENCODING$/);
   const door = await murmur.startDoor(capsule.dir);
@@ -24,8 +30,8 @@ test('a SIGKILLed capsule is marked within 3 s, and its timeline is kept', async
   const killedAt = Date.now();
   await door.stop('SIGKILL');
   const indicator = page.getByRole('status', { name: 'Session stream' });
-  await expect(indicator).toHaveText('lost', { timeout: 3000 });
-  expect(Date.now() - killedAt).toBeLessThan(3000);
+  await expect(indicator).toHaveText('lost', { timeout: MARKED_WITHIN_MS });
+  expect(Date.now() - killedAt).toBeLessThan(MARKED_WITHIN_MS);
   await expect(page.getByText(/the capsule's process \d+ is gone/)).toBeVisible();
   await expect(timeline.getByRole('link', { name: task.id })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Reconnect' })).toBeVisible();
