@@ -2,7 +2,7 @@ import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ConsoleRecordSession } from '@murmur/protocol';
 import { listSessions } from '../session/session-registry.js';
-import { traceIndex } from '../record-reads/trace-index.js';
+import { traceSessionFacts } from '../record-reads/trace-session.js';
 
 const SESSION_DIR = /^ses_[0-9a-f]{32}$/;
 /** Records folders nest the capsule's absolute path; deeper than this is not looked into. */
@@ -41,7 +41,8 @@ export async function recordSessions(home: string): Promise<ConsoleRecordSession
   for (const recordsDir of folders) {
     const sessionId = path.basename(recordsDir);
     if (!SESSION_DIR.test(sessionId) || !existsSync(path.join(recordsDir, 'trace.jsonl'))) continue;
-    const trace = await traceIndex(path.join(recordsDir, 'trace.jsonl'));
+    // Its session lines alone, not an index of the whole trace: the listing names sessions, it reads no task.
+    const trace = await traceSessionFacts(path.join(recordsDir, 'trace.jsonl'));
     const entry = registered.get(sessionId);
     const state = entry ? (entry.stale ? 'stale' : 'live') : 'ended';
     const previous = byId.get(sessionId);
@@ -49,12 +50,12 @@ export async function recordSessions(home: string): Promise<ConsoleRecordSession
     if (previous && previous.state !== 'ended') continue;
     byId.set(sessionId, {
       sessionId,
-      name: entry?.name ?? trace.session.name,
-      url: entry?.url ?? trace.session.url,
+      name: entry?.name ?? trace.name,
+      url: entry?.url ?? trace.url,
       recordsDir,
       state,
-      startedAt: entry?.startedAt ?? trace.session.startedAt,
-      endedAt: state === 'live' ? null : trace.session.endedAt,
+      startedAt: entry?.startedAt ?? trace.startedAt,
+      endedAt: state === 'live' ? null : trace.endedAt,
     });
   }
   return [...byId.values()].sort((a, b) => (b.startedAt ?? '').localeCompare(a.startedAt ?? ''));

@@ -145,6 +145,12 @@ interface TaskRecordReading {
   fullBytes(entry: OrderedEntry): number;
 }
 
+/**
+ * Each task's ordered entries by its light records (TraceIndex.light): they live as long as the index keeps those
+ * records as its last light read, and no longer.
+ */
+const orderedOf = new WeakMap<readonly TraceLine[], { rowKey: string; ordered: OrderedEntry[] }>();
+
 /** The bytes of tool-call lines one batch of inFull() reads at most (a longer line is read alone). */
 const FULL_BATCH_BYTES = 1 << 20;
 
@@ -183,18 +189,22 @@ class RecordReading {
     return isId('session', sessionId) ? ((await this.sessions()).find((s) => s.sessionId === sessionId) ?? null) : null;
   }
 
-  async index(session: ConsoleRecordSession): Promise<TraceIndex> {
+  /** A session's index, refreshed once for the request; `keep`: a task whose records the request reads light (TraceIndex.refresh). */
+  async index(session: ConsoleRecordSession, keep?: string): Promise<TraceIndex> {
     let index = this.#indexes.get(session.recordsDir);
     if (!index) {
-      index = await traceIndex(path.join(session.recordsDir, 'trace.jsonl'));
+      index = await traceIndex(path.join(session.recordsDir, 'trace.jsonl'), { keep });
       this.#indexes.set(session.recordsDir, index);
     }
     return index;
   }
 
-  /** The session holding a task: task ids are unique across sessions (UUIDv7), so the first trace naming it. */
-  async sessionOfTask(taskId: string): Promise<ConsoleRecordSession | null> {
-    for (const session of await this.sessions()) if ((await this.index(session)).tasks.has(taskId)) return session;
+  /**
+   * The session holding a task: task ids are unique across sessions (UUIDv7), so the first trace naming it. `read`:
+   * its records are read next, so an index built now keeps them light as it decodes them.
+   */
+  async sessionOfTask(taskId: string, read = false): Promise<ConsoleRecordSession | null> {
+    for (const session of await this.sessions()) if ((await this.index(session, read ? taskId : undefined)).tasks.has(taskId)) return session;
     return null;
   }
 
@@ -259,6 +269,21 @@ class RecordReading {
     return byToolCall;
   }
 
+  /**
+   * A task's entries ordered from its light records: kept with those records while its row is the same and it called
+   * no member (a member's session and door may change), so paging through a task orders its entries once.
+   */
+  async #ordered(row: StoredTask, records: readonly TraceLine[]): Promise<OrderedEntry[]> {
+    const memberCalls = await this.memberCalls(row.id, records);
+    if (memberCalls !== undefined) return orderedEntries(row, records, memberCalls);
+    const rowKey = JSON.stringify(row);
+    const kept = orderedOf.get(records);
+    if (kept?.rowKey === rowKey) return kept.ordered;
+    const ordered = orderedEntries(row, records);
+    orderedOf.set(records, { rowKey, ordered });
+    return ordered;
+  }
+
   /** A task's record of one of the session's tasks. */
   async record(session: ConsoleRecordSession, { row, task }: SessionTask): Promise<TaskRecordReading> {
     const index = await this.index(session);
@@ -269,7 +294,7 @@ class RecordReading {
       turns: task?.turns ?? 0,
       toolCalls: task?.toolCalls ?? 0,
     });
-    const ordered = orderedEntries(row, light.records, await this.memberCalls(row.id, light.records));
+    const ordered = await this.#ordered(row, light.records);
     const lineOf = ({ entry, from }: OrderedEntry) => (entry.kind === 'tool-call' ? light.lines[from] : null);
     const inFull = async (entries: readonly OrderedEntry[]): Promise<TaskRecordEntry[]> => {
       const lines = [...new Set(entries.map(lineOf).filter((n) => n !== null))].sort((a, b) => a - b);
@@ -288,7 +313,7 @@ class RecordReading {
   }
 
   async taskRecord(taskId: string): Promise<TaskRecordReading | null> {
-    const session = await this.sessionOfTask(taskId);
+    const session = await this.sessionOfTask(taskId, true);
     if (!session) return null;
     const [row] = await readStoredTasks(session.recordsDir, taskId);
     if (!row) return null;

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -120,4 +120,27 @@ test('a missing file indexes as an empty trace', async () => {
   const index = await new TraceIndex(path.join(os.tmpdir(), 'murmur-no-such-folder', 'trace.jsonl')).refresh();
   assert.equal(index.tasks.size, 0);
   assert.deepEqual(await records(index, []), []);
+});
+
+test('a refresh that keeps a task gives its light read without reading its lines again, and keeps it as lines are appended', async () => {
+  const file = traceFile();
+  const calls = [toolCall('tsk_a', 'bash', 'one', 'call_1'), toolCall('tsk_a', 'bash', 'two', 'call_2')];
+  writeFileSync(file, line(start('tsk_a')) + line(start('tsk_b')) + line(calls[0]));
+  const index = await new TraceIndex(file).refresh({ keep: 'tsk_a' });
+  const light = (record: TraceLine) => (record.type === 'tool_call' ? { ...record, input: null, output: '' } : record);
+  const expected = [start('tsk_a'), light(calls[0])];
+  // The same bytes overwritten in place: a read of the file now would not decode; the kept records answer.
+  const size = readFileSync(file).length;
+  writeFileSync(file, ' '.repeat(size - 1) + '\n');
+  const task = index.tasks.get('tsk_a')!;
+  assert.deepEqual(await index.light(task), { lines: [0, 2], records: expected });
+
+  const fresh = traceFile();
+  writeFileSync(fresh, line(start('tsk_a')) + line(calls[0]));
+  const growing = await new TraceIndex(fresh).refresh({ keep: 'tsk_a' });
+  appendFileSync(fresh, line(start('tsk_b')) + line(calls[1]));
+  await growing.refresh({ keep: 'tsk_a' });
+  const grown = growing.tasks.get('tsk_a')!;
+  assert.deepEqual(await growing.light(grown), { lines: [0, 1, 3], records: [start('tsk_a'), light(calls[0]), light(calls[1])] });
+  assert.deepEqual(await new TraceIndex(fresh).refresh().then((i) => i.light(i.tasks.get('tsk_a')!)), await growing.light(grown), 'as a light read gives');
 });

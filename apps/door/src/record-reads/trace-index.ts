@@ -12,6 +12,12 @@ export interface IndexedTask {
   delegates: boolean;
 }
 
+/** Records read light, with the numbers of their lines. */
+interface LightRead {
+  lines: number[];
+  records: TraceLine[];
+}
+
 /** Tools whose input and output a light read keeps: they link a member call or a delegation to its tool call. */
 const LINKING_TOOLS: ReadonlySet<string> = new Set(['call-member', 'delegate-task']);
 
@@ -56,12 +62,6 @@ class LineColumns {
  * lines asked for, decoded, by position.
  */
 export class TraceIndex {
-  readonly session: { name: string | null; url: string | null; startedAt: string | null; endedAt: string | null } = {
-    name: null,
-    url: null,
-    startedAt: null,
-    endedAt: null,
-  };
   readonly tasks = new Map<string, IndexedTask>();
   /** The peer handles' lines (`peer_handle_mint`, `_redeem`, `_refused`). */
   readonly handleLines: number[] = [];
@@ -71,16 +71,20 @@ export class TraceIndex {
   readonly undecoded: Record<UndecodedLine, number> = { 'not-json': 0, 'unknown-type': 0, 'off-schema': 0 };
   #columns = new LineColumns();
   /** The last task read light, while it has no new lines: paging through one task reads its records once. */
-  #lastLight: { task: IndexedTask; lineCount: number; read: { lines: number[]; records: TraceLine[] } } | null = null;
+  #lastLight: { task: IndexedTask; lineCount: number; read: LightRead } | null = null;
   #indexedBytes = 0;
   #identity: string | null = null;
   #refreshing: Promise<void> = Promise.resolve();
 
   constructor(readonly file: string) {}
 
-  /** The records this index holds, read afresh: the lines appended since the last refresh (the whole file if replaced). */
-  refresh(): Promise<this> {
-    const next = this.#refreshing.then(() => this.#indexAppended());
+  /**
+   * The records this index holds, read afresh: the lines appended since the last refresh (the whole file if replaced).
+   * `keep`: a task whose records are about to be read light: its lines appended are kept light as they are indexed, so
+   * light() does not decode them a second time (a cold page of a 10,000-line task decoded each of its lines twice).
+   */
+  refresh(options: { keep?: string } = {}): Promise<this> {
+    const next = this.#refreshing.then(() => this.#indexAppended(options.keep));
     this.#refreshing = next.catch(() => undefined);
     return next.then(() => this);
   }
@@ -175,11 +179,11 @@ export class TraceIndex {
     this.tasks.clear();
     this.handleLines.length = 0;
     this.artifactLines.length = 0;
-    Object.assign(this.session, { name: null, url: null, startedAt: null, endedAt: null });
     for (const reason of Object.keys(this.undecoded) as UndecodedLine[]) this.undecoded[reason] = 0;
   }
 
-  async #indexAppended(): Promise<void> {
+  async #indexAppended(keep: string | undefined): Promise<void> {
+    const kept: LightRead | null = keep === undefined ? null : { lines: [], records: [] };
     let handle: FileHandle;
     try {
       handle = await open(this.file, 'r');
@@ -203,7 +207,7 @@ export class TraceIndex {
         for (let nl = buffer.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = buffer.indexOf(10, from)) {
           const piece = buffer.subarray(from, nl);
           const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
-          this.#indexLine(line, pendingStart);
+          this.#indexLine(line, pendingStart, keep, kept);
           pending = [];
           pendingStart = position + nl + 1;
           from = nl + 1;
@@ -212,12 +216,24 @@ export class TraceIndex {
         position += bytesRead;
         this.#indexedBytes = pendingStart;
       }
+      if (keep !== undefined && kept !== null) this.#keepLight(keep, kept);
     } finally {
       await handle.close();
     }
   }
 
-  #indexLine(bytes: Buffer, offset: number): void {
+  /** What a refresh with `keep` indexed of that task becomes its light read, if it holds (with the last one) every line of it. */
+  #keepLight(taskId: string, kept: LightRead): void {
+    const task = this.tasks.get(taskId);
+    if (!task || kept.lines.length === 0) return;
+    const lineCount = task.lines.length;
+    const last = this.#lastLight;
+    if (kept.lines.length === lineCount) this.#lastLight = { task, lineCount, read: kept };
+    else if (last && last.task === task && last.lineCount + kept.lines.length === lineCount)
+      this.#lastLight = { task, lineCount, read: { lines: [...last.read.lines, ...kept.lines], records: [...last.read.records, ...kept.records] } };
+  }
+
+  #indexLine(bytes: Buffer, offset: number, keep: string | undefined, kept: LightRead | null): void {
     if (bytes.length === 0) return;
     const record = decodeTraceLine(bytes.toString('utf8'));
     if (typeof record === 'string') {
@@ -225,12 +241,6 @@ export class TraceIndex {
       return;
     }
     const line = this.#columns.push(offset, bytes.length, TYPE_CODE.get(record.type) as number);
-    if (record.type === 'session_start') {
-      this.session.name ??= record.name;
-      this.session.url = record.url;
-      this.session.startedAt ??= record.ts;
-      this.session.endedAt = null;
-    } else if (record.type === 'session_end') this.session.endedAt = record.ts;
     if (record.type === 'peer_handle_mint' || record.type === 'peer_handle_redeem' || record.type === 'peer_handle_refused') this.handleLines.push(line);
     if (record.type === 'artifact_staged' || record.type === 'artifact_pulled' || record.type === 'tools_refreshed') this.artifactLines.push(line);
     if (!('task_id' in record)) return;
@@ -240,6 +250,10 @@ export class TraceIndex {
       this.tasks.set(record.task_id, task);
     }
     task.lines.push(line);
+    if (kept !== null && record.task_id === keep) {
+      kept.lines.push(line);
+      kept.records.push(lighten(record));
+    }
     if (record.type === 'inference') task.turns += 1;
     else if (record.type === 'skill_call') task.toolCalls += 1;
     else if (record.type === 'tool_call') {
@@ -254,11 +268,11 @@ const kept = new Map<string, TraceIndex>();
 const INDEXES_KEPT = 64;
 
 /** The index of a trace file, brought up to date with what was appended since it was last read. */
-export function traceIndex(file: string): Promise<TraceIndex> {
+export function traceIndex(file: string, options: { keep?: string } = {}): Promise<TraceIndex> {
   let index = kept.get(file);
   if (index) kept.delete(file);
   else index = new TraceIndex(file);
   kept.set(file, index);
   if (kept.size > INDEXES_KEPT) kept.delete(kept.keys().next().value as string);
-  return index.refresh();
+  return index.refresh(options);
 }
