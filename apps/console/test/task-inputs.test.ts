@@ -35,7 +35,7 @@ describe('TaskInputs', () => {
 });
 
 describe('TaskRecordView', () => {
-  it('reads every page of a record and spans its latest entry', async () => {
+  it('reads every page of a record, a short first page then longer ones, and spans its latest entry', async () => {
     const pages = [
       { task: { taskId: 'tsk_a', durationMs: null }, entries: [{ kind: 'input', offsetMs: 0 }], nextCursor: '1', total: 2 },
       { task: { taskId: 'tsk_a', durationMs: null }, entries: [{ kind: 'tool-call', offsetMs: 40, durationMs: 200 }], nextCursor: null, total: 2 },
@@ -46,7 +46,11 @@ describe('TaskRecordView', () => {
     await view.load();
     expect(view.entries.map((e) => e.kind)).toEqual(['input', 'tool-call']);
     expect(view.spanMs).toBe(240);
-    expect(String((fetch.mock.calls[1] as unknown[])[0])).toContain('cursor=1');
+    // The first page short, so the trace draws sooner while the rest come.
+    expect(fetch.mock.calls.map((call) => String((call as unknown[])[0]))).toEqual([
+      '/api/records/tasks/tsk_a?cursor=0&limit=200',
+      '/api/records/tasks/tsk_a?cursor=1&limit=1000',
+    ]);
   });
 
   it('a task no records folder holds is missing, not a problem', async () => {
@@ -134,7 +138,7 @@ describe('TaskRecordView', () => {
     const view = new TaskRecordView('tsk_a', { door: () => ({ key: '10.0.0.5:4000', token: 'mur_t' }) });
     await view.load();
     expect(view.from).toBe('door');
-    expect(asked).toEqual([{ url: '/api/door/10.0.0.5:4000/resources/records/tasks/tsk_a?cursor=0&limit=1000', auth: 'Bearer mur_t' }]);
+    expect(asked).toEqual([{ url: '/api/door/10.0.0.5:4000/resources/records/tasks/tsk_a?cursor=0&limit=200', auth: 'Bearer mur_t' }]);
   });
 
   it('a door gone: the record from the records on this host (the post-mortem path)', async () => {
@@ -149,7 +153,7 @@ describe('TaskRecordView', () => {
     await view.load();
     expect(view.from).toBe('console');
     expect(view.entries.map((e) => e.kind)).toEqual(['input']);
-    expect(asked).toEqual(['/api/door/127.0.0.1:4000/resources/records/tasks/tsk_a?cursor=0&limit=1000', '/api/records/tasks/tsk_a?cursor=0&limit=1000']);
+    expect(asked).toEqual(['/api/door/127.0.0.1:4000/resources/records/tasks/tsk_a?cursor=0&limit=200', '/api/records/tasks/tsk_a?cursor=0&limit=200']);
   });
 
   it('a member task not in the caller’s answer is read from the member’s door', async () => {
@@ -189,7 +193,7 @@ describe('TaskRecordView', () => {
     expect([...view.members.keys()]).toEqual(['tsk_m']);
     expect(view.rows.map((r) => r.kind)).toEqual(['entry', 'member-task']);
     expect(asked).toEqual([
-      '/api/door/10.0.0.5:4000/resources/records/tasks/tsk_a?cursor=0&limit=1000',
+      '/api/door/10.0.0.5:4000/resources/records/tasks/tsk_a?cursor=0&limit=200',
       '/api/door/10.0.0.6:4100/resources/records/tasks/tsk_m?cursor=0&limit=1000',
     ]);
   });
