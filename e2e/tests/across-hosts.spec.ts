@@ -190,7 +190,7 @@ test.describe('the console across hosts', () => {
 
   // From here on the console reads the record from the door itself: the door's record surface.
 
-  test("a remote task's page shows its full record and its waterfall", async ({ page }) => {
+  test("a remote task's page shows its full record and its trace", async ({ page }) => {
     await page.goto(`${consoleUrl}/#/door/${alpha.address}/tasks/${remoteTask.id}`);
     await expect(page.getByRole('region', { name: 'Input' })).toContainText(remoteTask.text);
     const record = page.getByRole('table', { name: 'Task record' });
@@ -198,8 +198,10 @@ test.describe('the console across hosts', () => {
     await expect(record.getByRole('row').filter({ hasText: 'Tool call bash (exit 0)' })).toContainText('$ echo 7 stars');
     await expect(record.getByRole('row').filter({ hasText: 'Answer' })).toContainText('counted 7 stars');
     await expect(record.getByRole('row').filter({ hasText: 'Ended completed' })).toBeVisible();
-    await expect(record.locator('.wf-bar.tool')).toHaveCount(1);
-    await expect(record.locator('.wf-bar:not(.tool)')).toHaveCount(2);
+    // Where they fall on the task's axis is the trace's: a span for the tool call, one for each turn.
+    const trace = page.getByTestId('trace-grid');
+    await expect(trace.locator('[data-span-kind="tool"]')).toHaveCount(1);
+    await expect(trace.locator('[data-span-kind="turn"]')).toHaveCount(2);
   });
 
   test('the search finds the remote task by a word of its input', async ({ page }) => {

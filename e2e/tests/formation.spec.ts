@@ -98,7 +98,7 @@ test.describe('formation view', () => {
     await expect(page.getByRole('status', { name: 'Session stream' })).toHaveText('live');
   });
 
-  test("the waterfall nests the worker's task under the call-member tool call that started it", async ({ page, murmur }) => {
+  test("the record and the trace nest the worker's task under the call-member tool call that started it", async ({ page, murmur }) => {
     test.skip(!callerTaskId, 'needs the call made above');
     const recordsAsked: string[] = [];
     page.on('request', (request) => {
@@ -127,16 +127,11 @@ test.describe('formation view', () => {
     const answer = (await (await page.request.get(`${murmur.consoleUrl}/api/records/tasks/${callerTaskId}`)).json()) as ConsoleTaskRecordPage;
     const called = answer.entries.flatMap((e) => (e.kind === 'tool-call' && e.memberCall?.memberTaskId ? [e.memberCall.memberTaskId] : []));
 
-    // On the caller's axis, the worker's turn 1 (it slept) and the worker's task are drawn in the proportion their
-    // record gives them, whatever the machine's speed made those times.
+    // The worker's turn 1 (it slept) against the worker's task, as their record gives them (drawn in the trace below).
     const worker = answer.members.find((m) => m.task.taskId === called[0])!;
     const turn1 = worker.entries.find((e) => e.kind === 'turn' && e.turn === 1);
     const recorded = turn1?.kind === 'turn' && turn1.durationMs !== null && worker.task.durationMs ? turn1.durationMs / worker.task.durationMs : null;
     expect(recorded).not.toBeNull();
-    const memberBar = rows.nth(callRow + 2).locator('.wf-bar');
-    const taskBar = rows.nth(callRow + 1).locator('.wf-bar.member');
-    const [turnBox, taskBox] = [await memberBar.boundingBox(), await taskBar.boundingBox()];
-    expect(turnBox && taskBox && Math.abs(turnBox.width / taskBox.width - recorded!)).toBeLessThan(0.1);
     expect(called).toHaveLength(2);
     expect(answer.members.map((m) => m.task.taskId).sort()).toEqual([...called].sort());
     expect(answer.members.every((m) => m.entries.length > 0)).toBe(true);
@@ -155,6 +150,12 @@ test.describe('formation view', () => {
     expect(await level(wait)).toBe((await level(callSpan)) + 1);
     expect(await level(memberTask)).toBe((await level(wait)) + 1);
     await expect(wait).toContainText('on the critical path');
+    // On the caller's axis, the worker's first model call (it slept) and the worker's task are drawn in the proportion
+    // their record gives them, whatever the machine's speed made those times.
+    const memberLevel = await level(memberTask);
+    const firstCall = grid.locator(`[data-span-kind="model"][aria-level="${memberLevel + 2}"]`).first();
+    const [turnBox, taskBox] = [await firstCall.locator('.bar').boundingBox(), await memberTask.locator('.bar').boundingBox()];
+    expect(turnBox && taskBox && Math.abs(turnBox.width / taskBox.width - recorded!)).toBeLessThan(0.1);
     const [waitBar, callBar] = [await wait.locator('.bar').boundingBox(), await callSpan.locator('.bar').boundingBox()];
     expect(waitBar && callBar && waitBar.width).toBeGreaterThan(callBar?.width ?? 0);
     await wait.click();

@@ -45,9 +45,12 @@ test.describe('a plan on the waterfall', () => {
     await steps.nth(2).getByText('Output of step report').click();
     await expect(steps.nth(2)).toContainText('# Host report');
 
-    // Each step's bar lies inside the plan's bar on the task's axis, one after another.
-    const planBar = await plan.locator('.wf-bar').boundingBox();
-    const stepBars = await Promise.all([0, 1, 2].map((i) => steps.nth(i).locator('.wf-bar.step').boundingBox()));
+    // In the trace, each step's span lies inside the plan's tool call on the task's axis, one after another.
+    const trace = page.getByTestId('trace-grid');
+    const planBar = await trace.locator('[data-span-kind="tool"]', { hasText: 'submit-plan' }).locator('.bar').boundingBox();
+    const stepSpans = trace.locator('[data-span-kind="plan-step"]');
+    await expect(stepSpans).toHaveCount(3);
+    const stepBars = await Promise.all([0, 1, 2].map((i) => stepSpans.nth(i).locator('.bar').boundingBox()));
     expect(planBar).not.toBeNull();
     let previousLeft = -1;
     for (const bar of stepBars) {

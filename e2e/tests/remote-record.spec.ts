@@ -86,16 +86,17 @@ test.describe('the record of a door whose records are on another host', () => {
     expect(((await viaProxy.json()) as { task: { input: string } }).task.input).toBe('paint the fence');
   });
 
-  test('the task page shows the full record and its waterfall', async ({ page }) => {
+  test('the task page shows the full record and its trace', async ({ page }) => {
     await page.goto(`${consoleUrl}/#/door/${door.address}/tasks/${taskId}`);
     const record = page.getByRole('table', { name: 'Task record' });
     await expect(record.getByRole('row').filter({ hasText: 'Tool call bash' })).toContainText('echo mixed viridian');
     await expect(record.getByRole('row').filter({ hasText: 'Turn 1' })).toContainText('90 in · 5 out tokens');
     await expect(record).toContainText('painted viridian');
     await expect(page.getByText('210 in · 9 out', { exact: true })).toBeVisible();
-    // A bar each for the input, two turns, the tool call, the answer and the end; the tool call's is brown.
-    await expect(page.locator('.wf-bar.tool')).toHaveCount(1);
-    await expect(page.locator('.wf-bar')).not.toHaveCount(0);
+    // The trace draws them on the task's axis: a span for the tool call, one for each turn, each with its bar.
+    const trace = page.getByTestId('trace-grid');
+    await expect(trace.locator('[data-span-kind="tool"] .bar')).toHaveCount(1);
+    await expect(trace.locator('[data-span-kind="turn"] .bar')).toHaveCount(2);
   });
 
   test('the task’s record exports as NDJSON from the door', async ({ page }) => {

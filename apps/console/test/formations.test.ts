@@ -9,7 +9,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { callElapsedMs, callStatus, memberActivity, orderCalls, readFormations } from '../src/lib/formations/formations';
 import { Formations } from '../src/lib/formations/formations.svelte';
-import { entryDurationMs, recordRows, rowBar, rowSpan, rowsSpanMs, waterfallSpanMs } from '../src/lib/records/record-rows';
+import { entryDurationMs, recordRows } from '../src/lib/records/record-rows';
 import { href, parseRoute } from '../src/lib/routing/routes';
 import { useConsoleFetch } from './support/console-fetch';
 
@@ -178,7 +178,6 @@ describe('recordRows: a member task nested under its call-member tool call', () 
     ).toEqual(['entry 0', 'entry 1', 'task 1 20 3000', 'worker turn 20', 'worker tool-call 2600', 'entry 2']);
     const nestedTask = rows[2];
     expect(nestedTask.kind === 'member-task' && nestedTask.door).toBe('127.0.0.1:4002');
-    expect(rowsSpanMs(rows)).toBe(3020);
     expect(memberTaskIds(caller)).toEqual(['tsk_w']);
   });
 
@@ -211,7 +210,7 @@ describe('recordRows: a member task nested under its call-member tool call', () 
     ]);
   });
 
-  it('gives every row its span from one rule: bars for turns, tool calls and member tasks, the axis over all of them', () => {
+  it('places every row on the caller’s axis: its entries, a member’s task (its creation to its end) and the member’s entries', () => {
     const caller = [
       { kind: 'input', ...at(0), text: 'go', attachments: [] } as TaskRecordEntry,
       turn(0, 5),
@@ -220,21 +219,19 @@ describe('recordRows: a member task nested under its call-member tool call', () 
     ];
     const worker = { task: summary('tsk_w', t0 + 20, 3000), entries: [turn(20, 2500)] };
     const rows = recordRows(caller, new Date(t0).toISOString(), new Map([['tsk_w', worker]]));
-    expect(rows.map((r) => rowBar(r))).toEqual([
-      null,
-      { offsetMs: 0, durationMs: 5 },
-      { offsetMs: 10, durationMs: 40 },
-      { offsetMs: 20, durationMs: 3000 },
-      { offsetMs: 20, durationMs: 2500 },
-      null,
+    const placed = rows.map((r) => {
+      if (r.kind === 'entry') return [r.entry.offsetMs, entryDurationMs(r.entry)];
+      if (r.kind === 'member-task') return [r.offsetMs, r.durationMs];
+      return r.kind === 'member-entry' ? [r.offsetMs, r.entry.durationMs] : null;
+    });
+    expect(placed).toEqual([
+      [0, null],
+      [0, 5],
+      [10, 40],
+      [20, 3000],
+      [20, 2500],
+      [3500, null],
     ]);
-    expect(rowSpan(rows[5])).toEqual({ offsetMs: 3500, durationMs: null });
-    expect(entryDurationMs(caller[0])).toBeNull();
-    // Running: up to the latest row (the answer at 3,500 ms, past the member's end at 3,020 ms); ended: its duration.
-    expect(waterfallSpanMs(rows, null)).toBe(3500);
-    expect(waterfallSpanMs(rows.slice(0, 5), null)).toBe(3020);
-    expect(waterfallSpanMs(rows, 4000)).toBe(4000);
-    expect(waterfallSpanMs([], null)).toBe(1);
   });
 
   it('shows a call whose member never took the task, and one whose record is not on this host', () => {

@@ -1,7 +1,7 @@
 /**
  * The formation as a graph (docs/console.md, "The formation as a graph"): the members and delegated sub-capsules as
  * nodes, the calls and delegations between them aggregated into edges, each call nested in the call that started its
- * caller's task, each linked to its place in the caller's waterfall. Pure: layout is graph-layout.ts's.
+ * caller's task, each linked to its place in the caller's record. Pure: layout is graph-layout.ts's.
  */
 import type { ConsoleFormation, ConsoleFormationDelegation, ConsoleMemberCall } from '@murmur/protocol';
 import { doorKeyOfUrl } from '../door/door-address.js';

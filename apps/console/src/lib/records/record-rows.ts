@@ -95,49 +95,6 @@ export function recordRows(entries: readonly TaskRecordEntry[], createdAt: strin
   return rows;
 }
 
-/** Where a row sits on the calling task's time axis: its start, and how long it lasted (null: not known). @unit ms */
-export interface RowSpan {
-  offsetMs: number;
-  durationMs: number | null;
-}
-
-/** The one rule for a waterfall row's start and extent, whatever the row (the task's own entry, a member's task or entry). */
-export function rowSpan(row: RecordRow): RowSpan {
-  switch (row.kind) {
-    case 'entry':
-      return { offsetMs: row.entry.offsetMs, durationMs: entryDurationMs(row.entry) };
-    case 'member-task':
-      return { offsetMs: row.offsetMs, durationMs: row.durationMs };
-    case 'member-entry':
-      return { offsetMs: row.offsetMs, durationMs: row.entry.durationMs };
-    case 'plan-step':
-      return { offsetMs: row.offsetMs, durationMs: row.step.durationMs };
-    default: {
-      const unreachable: never = row;
-      throw new TypeError(`unknown record row ${String(unreachable)}`);
-    }
-  }
-}
-
-/** The span a row's waterfall bar draws: turns, tool calls, plan steps and member tasks have one; the other entries do not. */
-export function rowBar(row: RecordRow): RowSpan | null {
-  if (row.kind === 'entry' && row.entry.kind !== 'turn' && row.entry.kind !== 'tool-call') return null;
-  return rowSpan(row);
-}
-
-const endMs = (span: RowSpan) => span.offsetMs + (span.durationMs ?? 0);
-
-/** Where the nested rows end on the calling task's axis (member tasks may end after the caller's own entries). @unit ms */
-export function rowsSpanMs(rows: readonly RecordRow[]): number {
-  return rows.reduce((max, row) => (row.kind === 'entry' ? max : Math.max(max, endMs(rowSpan(row)))), 0);
-}
-
-/** The waterfall's axis: the task's duration once it ended, else up to where its latest row ends (at least 1). @unit ms */
-export function waterfallSpanMs(rows: readonly RecordRow[], taskDurationMs: number | null): number {
-  const own = rows.reduce((max, row) => (row.kind === 'entry' ? Math.max(max, endMs(rowSpan(row))) : max), 0);
-  return Math.max(taskDurationMs ?? 0, own, rowsSpanMs(rows), 1);
-}
-
 /** The index of the tool-call entry with that tool call id (a `?toolCall=` link's entry); undefined until it is read. */
 export function entryOfToolCall(entries: readonly TaskRecordEntry[], toolCallId: string | undefined): number | undefined {
   if (toolCallId === undefined) return undefined;

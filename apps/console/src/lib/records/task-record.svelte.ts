@@ -6,7 +6,7 @@ import { isTerminalState, type TaskRecordEntry, type TaskRecordMember, type Task
 import type { Problem } from '../io/errors.js';
 import { Loader } from '../io/loader.svelte.js';
 import { buildTrace, type Trace } from '../trace/trace-spans.js';
-import { type RecordRow, recordRows, waterfallSpanMs } from './record-rows.js';
+import { type RecordRow, recordRows } from './record-rows.js';
 import { type PartialRecord, type RecordDoor, readTaskRecord } from './records.js';
 
 /** A record as read: null `task` when neither the door nor the records on this host hold it. */
@@ -100,11 +100,6 @@ export class TaskRecordView {
   get firstTokenMs(): number | null {
     const first = this.entries.find((e) => e.kind === 'turn');
     return first?.kind === 'turn' && first.firstTokenMs !== null ? first.offsetMs + first.firstTokenMs : null;
-  }
-
-  /** The waterfall's axis: the task's duration once ended, else up to its latest row (record-rows.ts). @unit ms */
-  get spanMs(): number {
-    return waterfallSpanMs(this.#rows, this.task?.durationMs ?? null);
   }
 
   /** Reads the record (every page, each with its member tasks' records); only the newest read lands. */
