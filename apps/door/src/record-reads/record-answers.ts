@@ -44,7 +44,8 @@ import { readStoredTasks } from './store-reader.js';
 import type { StoredTask } from '../records/task-table.js';
 import { matches, type OrderedEntry, orderedEntries, recordEntries, recordSummary, withToolCallInFull } from './task-records.js';
 import { type RollupTask, rollupTasks } from './task-rollup.js';
-import { type IndexedTask, type TraceIndex, traceIndex } from './trace-index.js';
+import { type IndexedTask, type TraceIndex, traceIndex, traceIndexKept } from './trace-index.js';
+import { fileMentions } from './trace-mentions.js';
 import type { TraceLine } from '../records/trace-schema.js';
 
 /**
@@ -201,10 +202,20 @@ class RecordReading {
 
   /**
    * The session holding a task: task ids are unique across sessions (UUIDv7), so the first trace naming it. `read`:
-   * its records are read next, so an index built now keeps them light as it decodes them.
+   * its records are read next, so an index built now keeps them light as it decodes them. The sessions whose indexes
+   * are kept are asked first; of the others, only a trace holding the id's bytes is indexed (trace-mentions.ts), so
+   * opening one task does not decode every other session's trace on the host.
    */
   async sessionOfTask(taskId: string, read = false): Promise<ConsoleRecordSession | null> {
-    for (const session of await this.sessions()) if ((await this.index(session, read ? taskId : undefined)).tasks.has(taskId)) return session;
+    const keep = read ? taskId : undefined;
+    const sessions = await this.sessions();
+    const traceOf = (session: ConsoleRecordSession) => path.join(session.recordsDir, 'trace.jsonl');
+    const indexed = sessions.filter((s) => this.#indexes.has(s.recordsDir) || traceIndexKept(traceOf(s)));
+    for (const session of indexed) if ((await this.index(session, keep)).tasks.has(taskId)) return session;
+    for (const session of sessions) {
+      if (indexed.includes(session) || !(await fileMentions(traceOf(session), taskId))) continue;
+      if ((await this.index(session, keep)).tasks.has(taskId)) return session;
+    }
     return null;
   }
 

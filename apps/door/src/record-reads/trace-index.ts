@@ -267,6 +267,9 @@ export class TraceIndex {
 const kept = new Map<string, TraceIndex>();
 const INDEXES_KEPT = 64;
 
+/** Whether a trace file's index is kept: asking for it then reads only what was appended since. */
+export const traceIndexKept = (file: string): boolean => kept.has(file);
+
 /** The index of a trace file, brought up to date with what was appended since it was last read. */
 export function traceIndex(file: string, options: { keep?: string } = {}): Promise<TraceIndex> {
   let index = kept.get(file);
