@@ -221,7 +221,8 @@ describe('the deadline', () => {
   });
 
   test('the deadline ends the session: live tasks fail saying so, and the process exits 0', async () => {
-    const d = await door(lifecycleManifest({}), ['--deadline', '4s']);
+    // 10 s from the launch: a loaded machine's start took more than 4 (the door had ended before the task was sent).
+    const d = await door(lifecycleManifest({}), ['--deadline', '10s']);
     // Live at the deadline, working or still queued: either way it fails saying so.
     const id = taskOf(await send(d.url, 'nap', {}, { returnImmediately: true })).id;
     const exit = await d.exited;

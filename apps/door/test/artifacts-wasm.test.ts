@@ -36,7 +36,7 @@ const MANIFEST = `name: wasm-capsule
 version: 0.1.0
 lifecycle:
   task_acceptance: queue
-  input_timeout_secs: 5
+  input_timeout_secs: 8
 inference:
   driver: script
   script: script.yaml
@@ -44,7 +44,7 @@ inference:
 artifacts: [acme/fine, acme/bad, acme/loop, acme/grow, acme/greet, acme/chatty]
 capabilities:
   wasm:
-    max_secs: 2
+    max_secs: 3
     max_memory_mib: 16
 `;
 
@@ -107,7 +107,7 @@ describe('WASM tools', () => {
     const started = Date.now();
     assert.equal(
       await answerOf('call loop'),
-      '<untrusted-content source=tool:loop>\nthe WASM tool ran past capabilities.wasm.max_secs (2 s) and was stopped\n</untrusted-content>',
+      '<untrusted-content source=tool:loop>\nthe WASM tool ran past capabilities.wasm.max_secs (3 s) and was stopped\n</untrusted-content>',
     );
     const took = Date.now() - started;
     assert.ok(took >= 1900 && took < 8000, `took ${took} ms`);
@@ -139,8 +139,8 @@ describe('WASM tools', () => {
     const asked = taskOf(await send(door.url, 'call greet', {}, { returnImmediately: true }));
     const waiting = await waitForState(door.url, asked.id, 'TASK_STATE_INPUT_REQUIRED');
     assert.equal(waiting.artifacts[0].parts[0].text, 'Whose name shall I greet?');
-    // Longer than max_secs: the time bound is paused while the task waits for its reply.
-    await new Promise((r) => setTimeout(r, 2500));
+    // Longer than max_secs (3 s: a loaded machine's worker start and run stay within it; the reply is due within 8 s): the time bound is paused while the task waits for its reply.
+    await new Promise((r) => setTimeout(r, 3500));
     const done = taskOf(await send(door.url, 'Ana', { taskId: asked.id }));
     assert.equal(done.status.state, 'TASK_STATE_COMPLETED');
     assert.equal(done.artifacts[0].parts[0].text, '<untrusted-content source=tool:greet>\nHello, Ana!\n</untrusted-content>');
@@ -159,10 +159,10 @@ describe('WASM tools', () => {
 
   test('a wait for input that times out: request-input returns err, and the call fails with it', async () => {
     const asked = taskOf(await send(door.url, 'call greet', {}, { returnImmediately: true }));
-    const ended = await waitForState(door.url, asked.id, 'TASK_STATE_COMPLETED', 15_000);
+    const ended = await waitForState(door.url, asked.id, 'TASK_STATE_COMPLETED', 30_000);
     assert.equal(
       ended.artifacts[0].parts[0].text,
-      '<untrusted-content source=tool:greet>\nno reply came within 5s: the question was withdrawn; go on without the answer\n</untrusted-content>',
+      '<untrusted-content source=tool:greet>\nno reply came within 8s: the question was withdrawn; go on without the answer\n</untrusted-content>',
     );
     assert.equal(lastCall('greet')?.status, 'error');
   });

@@ -113,7 +113,7 @@ async function completion(url: string, headers: Record<string, string>, token?: 
 }
 
 /** Waits until probe holds (until() takes undefined as "not yet"). */
-const waitFor = (probe: () => boolean | Promise<boolean>, what: string, ms = 15_000) => until(async () => ((await probe()) ? true : undefined), what, ms);
+const waitFor = (probe: () => boolean | Promise<boolean>, what: string, ms = 60_000) => until(async () => ((await probe()) ? true : undefined), what, ms);
 
 const responseText = (task: { artifacts?: { artifactId: string; parts: { text?: string }[] }[] }) =>
   task.artifacts?.find((a) => a.artifactId === 'response')?.parts[0]?.text ?? '';
@@ -302,7 +302,8 @@ describe('a delegation bounded by MURMUR_DELEGATION_TIMEOUT_SECS', () => {
     const client = new MurmurClient(parent.url);
     const started = Date.now();
     const task = await client.sendText('hold');
-    assert.ok(Date.now() - started < 10_000, 'the 60 s child did not hold the task');
+    // Well short of the child's 60 s (a loaded machine's child start and stop take seconds of it).
+    assert.ok(Date.now() - started < 40_000, 'the 60 s child did not hold the task');
     assert.match(
       responseText(task as never),
       /ended timed_out, with no outcome from worker:\n<untrusted-content source=delegation:worker>\nworker did not finish within 1s; it was stopped\n/,

@@ -90,7 +90,8 @@ describe('resource limits: a command runs into them, the door runs on and says w
   });
 
   test('the workdir growing past capabilities.shell.max_workdir_mib: the door ends the running command, and says so', async () => {
-    const text = await content('for i in $(seq 40); do head -c 1000000 /dev/urandom > grow-$i; sleep 0.1; done; echo wrote-them-all');
+    // 40 MB over 16 s: past the 8 MiB bound after ~3 s, so the door's workdir check has ~13 s to end it even on a loaded machine.
+    const text = await content('for i in $(seq 40); do head -c 1000000 /dev/urandom > grow-$i; sleep 0.4; done; echo wrote-them-all');
     assert.doesNotMatch(text, /^wrote-them-all$/m);
     assert.match(text, /\nnote: the workdir grew past capabilities\.shell\.max_workdir_mib \(8 MiB\): the door ended the session's running commands$/);
     // Over the bound, a command that removes files runs to its end.

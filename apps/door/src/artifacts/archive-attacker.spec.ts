@@ -170,7 +170,9 @@ describe('a hostile archive, on the real unpack', () => {
     // A directory entry that says it holds bytes: they are read, and counted by the streaming bound.
     const folder = bomb(ustarHeader('d/', '5', 1024 * MIB));
     await unpackRefused(folder.stream, /unpacks to more than 67108864 bytes/);
-    assert.ok(folder.produced() < ARCHIVE_BOUNDS.unpackedBytes + 16 * MIB, `a folder's bytes are cut at the bound (${folder.produced()} bytes made)`);
+    // Cut at the bound, far short of the 1 GiB it says: what the source made past the bound is the read-ahead of the
+    // gzip and stream buffers between it and the unpack, which Node 22 and 24 make larger (~58 MiB) than Node 20 (<16).
+    assert.ok(folder.produced() < ARCHIVE_BOUNDS.unpackedBytes + 128 * MIB, `a folder's bytes are cut at the bound (${folder.produced()} bytes made)`);
   });
 });
 
