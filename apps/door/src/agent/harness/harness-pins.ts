@@ -5,8 +5,9 @@ import type { HarnessName } from '../../manifest/manifest.schema.js';
 
 /**
  * The harness versions this runtime was tested with, and where each ships its native executable (docs/harness.md,
- * "Installing the harnesses"). npm 11 runs no install script unless approved, so a wrapper package's `bin` may still
- * be the stub its install script would have replaced: the door runs the platform package's own executable instead.
+ * "Installing the harnesses"). The harnesses are installed with `--ignore-scripts`, so a wrapper package's `bin` is
+ * still the small launcher its install script would have swapped for the real program: the door runs the platform
+ * package's own executable instead, never that launcher.
  */
 interface HarnessPin {
   name: HarnessName;
