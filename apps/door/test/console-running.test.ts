@@ -53,8 +53,16 @@ rules:
     to: [helper]
 `;
 
-/** Reads SSE snapshots from the aggregated stream until `probe` accepts one. */
-async function streamUntil<T>(url: string, probe: (s: ConsoleRunningSnapshot) => T | undefined, what: string): Promise<{ value: T; snapshots: number }> {
+/**
+ * Reads SSE snapshots from the aggregated stream until `probe` accepts one; `afterFirst` runs once the first snapshot
+ * has arrived (and before the next is read), so a change it makes cannot land before the stream's first snapshot.
+ */
+async function streamUntil<T>(
+  url: string,
+  probe: (s: ConsoleRunningSnapshot) => T | undefined,
+  what: string,
+  afterFirst?: () => Promise<unknown>,
+): Promise<{ value: T; snapshots: number }> {
   const abort = new AbortController();
   const answer = await fetch(url, { signal: abort.signal });
   assert.equal(answer.status, 200);
@@ -77,6 +85,7 @@ async function streamUntil<T>(url: string, probe: (s: ConsoleRunningSnapshot) =>
         snapshots += 1;
         const found = probe(JSON.parse(event.slice(6)) as ConsoleRunningSnapshot);
         if (found !== undefined) return { value: found, snapshots };
+        if (snapshots === 1) await afterFirst?.();
       }
     }
   } finally {
@@ -177,13 +186,13 @@ describe('the running-now watch', () => {
     assert.equal(shown.input.state, 'TASK_STATE_INPUT_REQUIRED');
     assert.deepEqual(shown.d.counts, { TASK_STATE_INPUT_REQUIRED: 1 });
 
-    const pushed = streamUntil(
+    // The reply is sent once the stream's first snapshot (the task still waiting) has arrived.
+    const { value, snapshots } = await streamUntil(
       `${consoleUrl}/api/running/stream`,
       (s) => (doorOf(s, doors[1].url)?.tasks.some((t) => t.taskId === asking.id) === false ? s : undefined),
       'the answered task gone',
+      () => asker.reply(asking.id, 'teal', { returnImmediately: true }),
     );
-    await asker.reply(asking.id, 'teal', { returnImmediately: true });
-    const { value, snapshots } = await pushed;
     assert.ok(snapshots >= 2, 'the stream sent the snapshot at once, then the change');
     assert.deepEqual(doorOf(value, doors[1].url)?.counts, {});
     await sleeper.cancelTask(sleeping.id);
