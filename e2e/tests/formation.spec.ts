@@ -9,7 +9,7 @@ import type { ConsoleTaskRecordPage } from '@murmur/protocol';
 import { type Formation, expect, test } from '../support/fixtures.js';
 import { type FormationFolder, reviewFormation } from '../support/formation.js';
 
-const WORKER_SLEEP_MS = 6000;
+const WORKER_SLEEP_MS = 8000;
 
 test.describe('formation view', () => {
   let folder: FormationFolder;
@@ -58,15 +58,7 @@ test.describe('formation view', () => {
     const toWorker = calls.getByRole('row').filter({ hasText: 'planner → worker' });
     const toCritic = calls.getByRole('row').filter({ hasText: 'planner → critic' });
     await expect(toWorker).toContainText('running');
-    await expect(toWorker.getByRole('link', { name: callerTaskId })).toBeVisible();
-    // Critic answered at once, but the caller records the round's calls when it delivers them.
-    await expect(toCritic).toContainText('answered, awaiting the round');
-    const members = page.getByRole('table', { name: 'Members' });
-    await expect(members.getByRole('row').filter({ hasText: 'planner' })).toContainText('waiting on 2 calls');
-    await expect(members.getByRole('row').filter({ hasText: 'worker' })).toContainText('working');
-    await expect(page.getByRole('heading', { name: /Calls/ })).toContainText('2 in flight');
-
-    // The elapsed time counts while the call is out.
+    // The elapsed time counts while the call is out: read at once, while most of the worker's 8 s are still ahead.
     const elapsed = toWorker.locator('td.elapsed');
     // One read of the text: two could straddle its change from "999 ms" to "1.0 s" and read 999 seconds.
     const seconds = async () => {
@@ -75,6 +67,13 @@ test.describe('formation view', () => {
     };
     const first = await seconds();
     await expect.poll(seconds, { timeout: 5000 }).toBeGreaterThanOrEqual(first + 1);
+    await expect(toWorker.getByRole('link', { name: callerTaskId })).toBeVisible();
+    // Critic answered at once, but the caller records the round's calls when it delivers them.
+    await expect(toCritic).toContainText('answered, awaiting the round');
+    const members = page.getByRole('table', { name: 'Members' });
+    await expect(members.getByRole('row').filter({ hasText: 'planner' })).toContainText('waiting on 2 calls');
+    await expect(members.getByRole('row').filter({ hasText: 'worker' })).toContainText('working');
+    await expect(page.getByRole('heading', { name: /Calls/ })).toContainText('2 in flight');
 
     await expect(toWorker).toContainText('completed', { timeout: 20_000 });
     await expect(toCritic).toContainText('completed');
