@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { totals } from '../.ci/total.mjs';
 import { testFiles } from '../apps/door/scripts/run-tests.mjs';
+import { runTmpdir } from './run-tmpdir.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -103,7 +104,9 @@ function suites() {
 /** Runs `node args` in `cwd`, resolving with its exit code and everything it printed. */
 function run(node, cwd, args) {
   return new Promise((resolve) => {
-    const child = spawn(node, args, { cwd: path.join(ROOT, cwd), env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const runTmp = runTmpdir('node-lines');
+    const env = { ...process.env, NO_COLOR: '1', TMPDIR: runTmp.dir };
+    const child = spawn(node, args, { cwd: path.join(ROOT, cwd), env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -111,7 +114,10 @@ function run(node, cwd, args) {
     child.stderr.on('data', (chunk) => {
       output += chunk;
     });
-    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+    child.on('close', (code) => {
+      runTmp.remove();
+      resolve({ code: code ?? 1, output });
+    });
   });
 }
 

@@ -3,9 +3,14 @@
 // writes the figures the bench reports. Arguments go to Playwright (`-- --grep …`).
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { runTmpdir } from '../../scripts/run-tmpdir.mjs';
 
 const project = process.env.MURMUR_E2E_PROJECT === 'measured' ? 'measured' : 'parallel';
 const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
 const args = [cli, 'test', `--project=${project}`, `--output=test-results/${project}`, ...process.argv.slice(2)];
-const run = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, PLAYWRIGHT_HTML_OUTPUT_DIR: `playwright-report/${project}` } });
+// The folders the specs, their doors and Chromium make go under the run's own TMPDIR, removed at its end.
+const runTmp = runTmpdir('e2e');
+const env = { ...process.env, TMPDIR: runTmp.dir, PLAYWRIGHT_HTML_OUTPUT_DIR: `playwright-report/${project}` };
+const run = spawnSync(process.execPath, args, { stdio: 'inherit', env });
+runTmp.remove();
 process.exit(run.status ?? 1);

@@ -19,6 +19,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runTmpdir } from '../../../scripts/run-tmpdir.mjs';
 
 const DOOR = fileURLToPath(new URL('..', import.meta.url));
 
@@ -103,7 +104,15 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
     `--test-reporter=${path.join(DOOR, 'scripts/file-times-reporter.mjs')}`,
     '--test-reporter-destination=stderr',
   ];
-  const child = spawn(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, ...reporters, ...args, ...files], { cwd: DOOR, stdio: 'inherit' });
+  const runTmp = runTmpdir('test');
+  const child = spawn(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, ...reporters, ...args, ...files], {
+    cwd: DOOR,
+    stdio: 'inherit',
+    env: { ...process.env, TMPDIR: runTmp.dir },
+  });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code) => process.exit(code ?? 1));
+  child.on('exit', (code) => {
+    runTmp.remove();
+    process.exit(code ?? 1);
+  });
 }

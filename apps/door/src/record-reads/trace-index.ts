@@ -1,6 +1,7 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { decodeTraceLine, type UndecodedLine } from '../records/trace-lines.js';
 import { TRACE_TYPES, type TraceLine, type TraceLineOf, type TraceType } from '../records/trace-schema.js';
+import { AppendedLines, eachLine } from './appended-lines.js';
 
 /** One task's lines in a trace index, and what its summary counts without reading them. */
 export interface IndexedTask {
@@ -72,11 +73,12 @@ export class TraceIndex {
   #columns = new LineColumns();
   /** The last task read light, while it has no new lines: paging through one task reads its records once. */
   #lastLight: { task: IndexedTask; lineCount: number; read: LightRead } | null = null;
-  #indexedBytes = 0;
-  #identity: string | null = null;
+  readonly #appended: AppendedLines;
   #refreshing: Promise<void> = Promise.resolve();
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string) {
+    this.#appended = new AppendedLines(file);
+  }
 
   /**
    * The records this index holds, read afresh: the lines appended since the last refresh (the whole file if replaced).
@@ -171,11 +173,9 @@ export class TraceIndex {
     return task.lines.filter((n) => codes.has(this.#columns.types[n]));
   }
 
-  #reset(identity: string | null): void {
+  #reset(): void {
     this.#columns = new LineColumns();
     this.#lastLight = null;
-    this.#indexedBytes = 0;
-    this.#identity = identity;
     this.tasks.clear();
     this.handleLines.length = 0;
     this.artifactLines.length = 0;
@@ -184,42 +184,13 @@ export class TraceIndex {
 
   async #indexAppended(keep: string | undefined): Promise<void> {
     const kept: LightRead | null = keep === undefined ? null : { lines: [], records: [] };
-    let handle: FileHandle;
-    try {
-      handle = await open(this.file, 'r');
-    } catch {
-      this.#reset(null);
-      return;
-    }
-    try {
-      const { size, ino, dev } = await handle.stat();
-      const identity = `${dev}:${ino}`;
-      if (identity !== this.#identity || size < this.#indexedBytes) this.#reset(identity);
-      // Lines are cut at '\n' bytes (never inside a UTF-8 character); a line not yet ended stays for the next refresh.
-      let pending: Buffer[] = [];
-      let pendingStart = this.#indexedBytes;
-      let position = this.#indexedBytes;
-      const buffer = Buffer.allocUnsafe(READ_BYTES);
-      while (position < size) {
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_BYTES, size - position), position);
-        if (bytesRead === 0) break;
-        let from = 0;
-        for (let nl = buffer.indexOf(10, 0); nl !== -1 && nl < bytesRead; nl = buffer.indexOf(10, from)) {
-          const piece = buffer.subarray(from, nl);
-          const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
-          this.#indexLine(line, pendingStart, keep, kept);
-          pending = [];
-          pendingStart = position + nl + 1;
-          from = nl + 1;
-        }
-        if (from < bytesRead) pending.push(Buffer.from(buffer.subarray(from, bytesRead)));
-        position += bytesRead;
-        this.#indexedBytes = pendingStart;
-      }
-      if (keep !== undefined && kept !== null) this.#keepLight(keep, kept);
-    } finally {
-      await handle.close();
-    }
+    await this.#appended.read(
+      () => this.#reset(),
+      (lines, offset) => {
+        for (const { line, offset: at } of eachLine(lines, offset)) this.#indexLine(line, at, keep, kept);
+      },
+    );
+    if (keep !== undefined && kept !== null) this.#keepLight(keep, kept);
   }
 
   /** What a refresh with `keep` indexed of that task becomes its light read, if it holds (with the last one) every line of it. */

@@ -1,5 +1,5 @@
-import { type FileHandle, open } from 'node:fs/promises';
 import { decodeTraceLine } from '../records/trace-lines.js';
+import { AppendedLines } from './appended-lines.js';
 
 /** What a trace says of its session: its name and URL, when it started, and when it last ended (null once reopened). */
 export interface TraceSessionFacts {
@@ -9,7 +9,6 @@ export interface TraceSessionFacts {
   endedAt: string | null;
 }
 
-const READ_BYTES = 1 << 20;
 /** Bytes every session_start and session_end line holds, as its type's value; other lines holding them are decoded and skipped. */
 const MARKS = [Buffer.from('session_start'), Buffer.from('session_end')];
 const NEWLINE = 10;
@@ -24,61 +23,23 @@ const NEWLINE = 10;
  */
 export class TraceSession {
   readonly facts: TraceSessionFacts = { name: null, url: null, startedAt: null, endedAt: null };
-  #scannedBytes = 0;
-  #identity: string | null = null;
+  readonly #lines: AppendedLines;
   #scanning: Promise<void> = Promise.resolve();
 
-  constructor(readonly file: string) {}
+  constructor(readonly file: string) {
+    this.#lines = new AppendedLines(file);
+  }
 
   /** The facts, with the lines appended since the last scan read. */
   scan(): Promise<TraceSessionFacts> {
-    const next = this.#scanning.then(() => this.#scanAppended());
+    const next = this.#scanning.then(() =>
+      this.#lines.read(
+        () => Object.assign(this.facts, { name: null, url: null, startedAt: null, endedAt: null }),
+        (lines) => this.#scanLines(lines),
+      ),
+    );
     this.#scanning = next.catch(() => undefined);
     return next.then(() => this.facts);
-  }
-
-  #reset(identity: string | null): void {
-    this.#scannedBytes = 0;
-    this.#identity = identity;
-    Object.assign(this.facts, { name: null, url: null, startedAt: null, endedAt: null });
-  }
-
-  async #scanAppended(): Promise<void> {
-    let handle: FileHandle;
-    try {
-      handle = await open(this.file, 'r');
-    } catch {
-      this.#reset(null);
-      return;
-    }
-    try {
-      const { size, ino, dev } = await handle.stat();
-      const identity = `${dev}:${ino}`;
-      if (identity !== this.#identity || size < this.#scannedBytes) this.#reset(identity);
-      // A line cut by a read: its pieces, joined once its newline comes (one line held at a time, as the index does).
-      let pending: Buffer[] = [];
-      let position = this.#scannedBytes;
-      const buffer = Buffer.allocUnsafe(READ_BYTES);
-      while (position < size) {
-        const { bytesRead } = await handle.read(buffer, 0, Math.min(READ_BYTES, size - position), position);
-        if (bytesRead === 0) break;
-        const read = buffer.subarray(0, bytesRead);
-        const first = read.indexOf(NEWLINE);
-        const last = read.lastIndexOf(NEWLINE);
-        if (first === -1) {
-          pending.push(Buffer.from(read));
-        } else {
-          const head = pending.length === 0 ? read.subarray(0, first) : Buffer.concat([...pending, read.subarray(0, first)]);
-          this.#scanLines(head);
-          this.#scanLines(read.subarray(first + 1, last));
-          pending = last + 1 < bytesRead ? [Buffer.from(read.subarray(last + 1))] : [];
-          this.#scannedBytes = position + last + 1;
-        }
-        position += bytesRead;
-      }
-    } finally {
-      await handle.close();
-    }
   }
 
   /** The session lines among `lines` (whole lines, newline-separated), applied in file order. */

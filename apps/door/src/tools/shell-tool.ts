@@ -98,16 +98,23 @@ function holdersNote(holders: GroupMember[]): string {
 interface LimitWatch {
   /** The note for the limit that ended the command, once it has exited. */
   note(exit: CommandExit): string | null;
+  /** Resolves once the door's own ending of the command's group (a limit it ran into) is over; at once if none. */
+  ending(): Promise<void>;
   done(): void;
 }
 
 /** Watches the limits a sandboxed command can run into; none for an unsandboxed one. */
 function watchLimits(deps: ShellDeps, command: CommandProcess): LimitWatch {
   const { limits, cgroups, workdirBound } = deps.sandbox;
-  if (limits === null) return { note: () => null, done: () => undefined };
+  if (limits === null) return { note: () => null, ending: () => Promise.resolve(), done: () => undefined };
   const oomBefore = cgroups?.oomKills() ?? null;
-  const workdir = workdirBound?.watch(() => void command.end()) ?? null;
+  let ending: Promise<void> = Promise.resolve();
+  const workdir =
+    workdirBound?.watch(() => {
+      ending = command.end();
+    }) ?? null;
   return {
+    ending: () => ending,
     note: (exit) => {
       if (workdir?.ended)
         return `note: the workdir grew past capabilities.shell.max_workdir_mib (${limits.maxWorkdirMib} MiB): the door ended the session's running commands`;
@@ -242,6 +249,9 @@ export async function runShell(call: ShellCall, deps: ShellDeps): Promise<ShellR
         limit: null,
       };
     }
+    // A limit's ending signals the whole group: once the shell has exited, its children may still be dying (a loaded
+    // machine took more than DRAIN_MS), and they are not holders that "run on".
+    await limits.ending();
     const outputEnded = await drained(command.closed);
     const holders = outputEnded ? [] : await command.holders();
     if (!outputEnded) {
