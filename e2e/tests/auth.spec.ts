@@ -171,9 +171,9 @@ test('a door nobody answers is asked once, then again on the back-off (5 s first
       .filter({ hasText: `Cannot reach the door at ${address}` })
       .first(),
   ).toBeVisible();
-  await expect.poll(() => asked.length, { timeout: 4_000 }).toBe(1);
-  await page.waitForTimeout(3_000);
-  expect(asked).toHaveLength(1);
-  await expect.poll(() => asked.length, { timeout: 8_000 }).toBe(2);
+  // Judged by when Chromium sent each ask, not by when this test looked: on a loaded machine the test's own steps
+  // can take longer than the back-off. The second ask is the next after the first, and came 5 s or more after it.
+  await expect.poll(() => asked.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
   expect(asked[1] - asked[0]).toBeGreaterThanOrEqual(4_900);
+  expect(asked[1] - asked[0]).toBeLessThan(9_000);
 });
