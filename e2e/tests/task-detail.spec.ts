@@ -32,8 +32,13 @@ test.describe('task detail', () => {
 
     // Reached from the session view's Tasks table.
     await page.goto(`${murmur.consoleUrl}/#/door/${door.address}`);
-    await page.getByRole('table', { name: 'Tasks' }).getByRole('link', { name: task.id }).click();
-    await expect(page).toHaveURL(new RegExp(`#/door/${door.address}/tasks/${task.id}$`));
+    // The view is still filling in above the table as it first draws: a click that lands as the link moves down is
+    // lost (seen once on a loaded machine), so it is clicked again until the task page opens.
+    const link = page.getByRole('table', { name: 'Tasks' }).getByRole('link', { name: task.id });
+    await expect(async () => {
+      await link.click();
+      await expect(page).toHaveURL(new RegExp(`#/door/${door.address}/tasks/${task.id}$`), { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     await expect(page.getByRole('heading', { name: `Task ${task.id}`, level: 1 })).toBeVisible();
 
     const status = statusPanel(page);
