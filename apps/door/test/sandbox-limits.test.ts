@@ -97,6 +97,20 @@ describe('resource limits: a command runs into them, the door runs on and says w
     // Over the bound, a command that removes files runs to its end.
     assert.match(await run(door, 'cleanup', 'rm -f grow-*; echo removed'), /^removed$/m);
   });
+
+  test('the workdir bound against a child that ignores SIGTERM and holds the output: the shell ends, the child is killed, none is named as running on', async () => {
+    // The shell ends at SIGTERM; its child outlives it until the door's SIGKILL 2 s later. Read 50 ms after the shell's
+    // exit, it was named as a holder that "runs on until the session ends", though the door was ending it.
+    const started = Date.now();
+    const text = await content(
+      "(trap '' TERM; exec sleep 60) & for i in $(seq 40); do head -c 1000000 /dev/urandom > grow-$i; sleep 0.4; done; echo wrote-them-all",
+    );
+    assert.doesNotMatch(text, /^wrote-them-all$/m);
+    assert.match(text, /\nnote: the workdir grew past capabilities\.shell\.max_workdir_mib \(8 MiB\): the door ended the session's running commands$/);
+    assert.doesNotMatch(text, /runs on until the session ends/, 'the door killed the child: it is not a holder');
+    assert.ok(Date.now() - started < 30_000, `answered ${Date.now() - started} ms after the send`);
+    assert.match(await run(door, 'cleanup-2', 'rm -f grow-*; echo removed'), /^removed$/m);
+  });
 });
 
 describe("seed 004's stop inside the sandbox", () => {
