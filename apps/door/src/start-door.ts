@@ -8,7 +8,7 @@ import { removeControlToken } from './auth/control-token.js';
 import { RequestGate } from './auth/request-gate.js';
 import { type MintedToken, removeTokens } from './auth/tokens.js';
 import { TraceWriter } from './records/trace-writer.js';
-import { NO_ROUTE_SCHEMAS } from './rpc/no-route-schemas.js';
+import { NO_ROUTE_SCHEMAS } from './common/no-route-schemas.js';
 import { RPC_FAST_LANE, type RpcFastLane, serverWithFastLane } from './rpc/rpc-fast-lane.js';
 import { DOOR_ROUTES, type DoorRoutes, registerDoorRoutes } from './rpc/rpc-routes.js';
 import { routableUrl } from './rpc/request-target.js';

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { CONSOLE_DOORS_PATH, type ConsoleDoorsResponse, consoleNotFoundRefusal, encodeRefusalBody, refusalStatus } from '@murmur/protocol';
+import { NO_ROUTE_SCHEMAS } from '../common/no-route-schemas.js';
 import type { DoorSettings } from '../config/settings.js';
 import type { AddedDoor } from './added-doors.js';
 import { ConsoleNotBuiltError } from './console-not-built-error.js';
@@ -35,7 +36,7 @@ export async function startConsoleServer(options: {
   if (!existsSync(path.join(root, 'index.html'))) {
     throw new ConsoleNotBuiltError(`the console is not built: no index.html in ${root}; run npm run build first`);
   }
-  const server = Fastify({ logger: false, forceCloseConnections: true });
+  const server = Fastify({ logger: false, forceCloseConnections: true, schemaController: NO_ROUTE_SCHEMAS });
   // Bodies pass through the proxy untouched.
   server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
