@@ -139,21 +139,22 @@ describe('the inventory: one list staged, declared and sent', () => {
   });
 
   test('the refusal texts', async () => {
-    const seen: string[] = [];
-    for (const [tool, input, expected] of [
+    const cases = [
       ['bash', '{ command: 5 }', 'command 5 is not a string'],
       ['bash', '{ bogus: 1 }', 'the input has an unknown field "bogus"'],
       ['background-command', '{ operation: restart, work_id: wrk_1 }', 'operation "restart" is not one of status, wait, stop'],
       ['background-command', '{ operation: status }', 'work_id is required'],
       ['background-command', '{ operation: wait, work_id: wrk_1, wait_secs: -1 }', 'wait_secs -1 must be >= 0'],
-    ] as const) {
-      const script = `default:\n  turns:\n    - tools:\n        - tool: ${tool}\n          input: ${input}\n      answer: "{{tool.stderr}}"\n`;
-      const one = await runDoor(makeCapsule(lifecycleManifest({ graceSecs: 2 }), script));
-      doors.push(one);
-      seen.push(await answerOf(one.url, 'go'));
-      assert.equal(seen.at(-1), expected, `${tool} ${input}`);
-      await one.stop();
-    }
+    ] as const;
+    // One door, a rule a case: task "case N" makes case N's one call and answers with what the call was told.
+    const rules = cases.map(
+      ([tool, input], i) =>
+        `  - match: '^case ${i}$'\n    turns:\n      - tools:\n          - tool: ${tool}\n            input: ${input}\n        answer: "{{tool.stderr}}"\n`,
+    );
+    const one = await runDoor(makeCapsule(lifecycleManifest({ graceSecs: 2 }), `rules:\n${rules.join('')}default:\n  turns:\n    - answer: "no rule"\n`));
+    doors.push(one);
+    for (const [i, [tool, input, expected]] of cases.entries()) assert.equal(await answerOf(one.url, `case ${i}`), expected, `${tool} ${input}`);
+    await one.stop();
   });
 });
 
