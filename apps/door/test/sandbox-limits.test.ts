@@ -111,6 +111,32 @@ describe('resource limits: a command runs into them, the door runs on and says w
     assert.ok(Date.now() - started < 30_000, `answered ${Date.now() - started} ms after the send`);
     assert.match(await run(door, 'cleanup-2', 'rm -f grow-*; echo removed'), /^removed$/m);
   });
+
+  test('the workdir bound against a setsid child that ignores SIGTERM and holds the output: answered in bound, the child ended with the sandbox', async () => {
+    // The escapee leaves the command's process group, so the group's signals miss it; the sandbox's PID namespace ends
+    // with its init, and the call may not wait on what it cannot reach.
+    const started = Date.now();
+    const text = await content(
+      'setsid bash -c "trap \'\' TERM; exec sleep 61" & for i in $(seq 40); do head -c 1000000 /dev/urandom > grow-$i; sleep 0.4; done; echo wrote-them-all',
+    );
+    assert.doesNotMatch(text, /^wrote-them-all$/m);
+    assert.match(text, /\nnote: the workdir grew past capabilities\.shell\.max_workdir_mib \(8 MiB\): the door ended the session's running commands/);
+    assert.ok(Date.now() - started < 30_000, `answered ${Date.now() - started} ms after the send`);
+    await waitFor(async () => (processesRunning('sleep', '61').length === 0 ? true : undefined), 'the escapee to end with its sandbox');
+    assert.match(await run(door, 'cleanup-3', 'rm -f grow-*; echo removed'), /^removed$/m);
+  });
+
+  test('the workdir bound against 200 children that ignore SIGTERM: the ending is bounded, every child is gone, the door answers', async () => {
+    const started = Date.now();
+    const text = await content(
+      "for i in $(seq 200); do (trap '' TERM; exec sleep 62) & done; for i in $(seq 40); do head -c 1000000 /dev/urandom > grow-$i; sleep 0.4; done; echo wrote-them-all",
+    );
+    assert.doesNotMatch(text, /^wrote-them-all$/m);
+    assert.match(text, /\nnote: the workdir grew past capabilities\.shell\.max_workdir_mib \(8 MiB\): the door ended the session's running commands/);
+    assert.ok(Date.now() - started < 30_000, `answered ${Date.now() - started} ms after the send`);
+    await waitFor(async () => (processesRunning('sleep', '62').length === 0 ? true : undefined), 'every child to end');
+    assert.match(await run(door, 'cleanup-4', 'rm -f grow-*; echo removed'), /^removed$/m);
+  });
 });
 
 describe("seed 004's stop inside the sandbox", () => {
