@@ -57,18 +57,19 @@ test.describe('waterfall', () => {
     const task = await clientOf(door).sendText('many calls', { returnImmediately: false });
     expect(task.status.state).toBe('TASK_STATE_COMPLETED');
 
-    // The record API: the first page of 1,000 entries, asked 21 times after a warm-up; p50.
+    // The record API: the first page of 1,000 entries, asked 21 times after a warm-up; p50. Outside `measured` the
+    // figure is recorded nowhere, so the page is asked for once (its entries checked) and the figure is NaN.
     const url = `${murmur.consoleUrl}/api/records/tasks/${task.id}?limit=1000`;
-    await (await fetch(url)).json();
+    expect(((await (await fetch(url)).json()) as { entries: unknown[] }).entries.length).toBe(1000);
     const times: number[] = [];
-    for (let i = 0; i < 21; i++) {
+    for (let i = 0; i < (measuring() ? 21 : 0); i++) {
       const started = performance.now();
       const body = (await (await fetch(url)).json()) as { entries: unknown[] };
       times.push(performance.now() - started);
       expect(body.entries.length).toBe(1000);
     }
     times.sort((a, b) => a - b);
-    const pageP50Ms = Math.round(times[10] * 10) / 10;
+    const pageP50Ms = times.length > 0 ? Math.round(times[10] * 10) / 10 : Number.NaN;
 
     // The trace (docs/console.md, "The task page"): from the navigation's start until its grid holds a row for every
     // span (the task, its two turns with their model calls and tool calls, its marks); rows are virtualized, so this is
