@@ -4,6 +4,7 @@
  * filters.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readlinkSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { type ConsoleRollup, type ConsoleTaskRecordPage, type ConsoleTaskSummariesPage, type TaskRecordEntry, taskTimeSplit } from '@murmur/protocol';
 import { startTestConsole } from './support/console.js';
@@ -36,6 +37,7 @@ describe('the rollups', () => {
   let first: DoorProcess;
   let second: DoorProcess;
   let consoleUrl: string;
+  let consolePid: number;
   let close: () => Promise<void>;
   // mur console starts beside the doors: it reads the home on each request, so nothing needs to exist before it.
   let consoleStarting: Promise<void> | undefined;
@@ -43,6 +45,7 @@ describe('the rollups', () => {
   before(async () => {
     consoleStarting = startTestConsole(home).then((started) => {
       consoleUrl = started.url;
+      consolePid = started.pid;
       close = started.close;
     });
     first = await runDoor(makeCapsule(manifestYaml({ name: 'rollup-one' }), SCRIPT), [], home);
@@ -121,6 +124,20 @@ describe('the rollups', () => {
     assert.equal(bash?.calls, 2);
     assert.ok((bash?.p50 ?? 0) >= 100, 'each bash call slept 0.1 s');
     assert.deepEqual(rollup.sessionIds, [first.sessionId]);
+  });
+
+  test('a rollup reads each session’s trace through one handle and closes it: the console holds no more files after it', async () => {
+    const traces = () =>
+      readdirSync(`/proc/${consolePid}/fd`).filter((fd) => {
+        try {
+          return readlinkSync(`/proc/${consolePid}/fd/${fd}`).endsWith('/trace.jsonl');
+        } catch {
+          return false;
+        }
+      }).length;
+    const before = traces();
+    for (let i = 0; i < 3; i++) await get<ConsoleRollup>(`/api/records/sessions/${first.sessionId}/rollup`);
+    assert.equal(traces(), before);
   });
 
   test('the tasks table’s filters keep the same tasks: a search, a state', async () => {

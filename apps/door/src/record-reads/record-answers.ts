@@ -1,3 +1,4 @@
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import {
   CONSOLE_ARTIFACTS_SUFFIX,
@@ -254,8 +255,8 @@ class RecordReading {
   }
 
   /** A task's records, light (record-reads/trace-index.ts): every record, a tool call's input and output left out. */
-  async lightRecords(session: ConsoleRecordSession, task: IndexedTask | undefined): Promise<{ lines: number[]; records: TraceLine[] }> {
-    return task ? (await this.index(session)).light(task) : { lines: [], records: [] };
+  async lightRecords(session: ConsoleRecordSession, task: IndexedTask | undefined, handle?: FileHandle): Promise<{ lines: number[]; records: TraceLine[] }> {
+    return task ? (await this.index(session)).light(task, handle) : { lines: [], records: [] };
   }
 
   /** The member calls a task's call-member tool calls made, by tool call id, each with the member task's session. */
@@ -393,16 +394,31 @@ async function sessionsRollup(
   const f = filters(query);
   const readAtMs = Date.now();
   const tasks: RollupTask[] = [];
+  // The tasks' records are read one task after another, a session's together: through one handle on its trace at a
+  // time, not a file opened and closed for each task (10,000 tasks: 10,000 opens and closes on libuv's pool).
+  const open: { session?: ConsoleRecordSession; handle?: Promise<FileHandle | null> } = {};
+  const handleOf = async (session: ConsoleRecordSession): Promise<FileHandle | undefined> => {
+    if (open.session !== session) {
+      await (await open.handle)?.close();
+      open.session = session;
+      open.handle = reading.index(session).then((index) => index.openTrace());
+    }
+    return (await open.handle) ?? undefined;
+  };
   for (const session of sessions) {
     for (const { row, task } of await reading.filtered(session, f)) {
       tasks.push({
         summary: recordSummary(session.sessionId, row, { input: null, turns: task?.turns ?? 0, toolCalls: task?.toolCalls ?? 0 }),
-        entries: async () => recordEntries(row, (await reading.lightRecords(session, task)).records),
+        entries: async () => recordEntries(row, (await reading.lightRecords(session, task, task && (await handleOf(session)))).records),
       });
     }
   }
   const shown = { q: f.q, state: f.state ?? '', contextId: f.contextId ?? '', since: query.get('since') ?? '' };
-  return rollupTasks(tasks, { sessionIds: sessions.map((s) => s.sessionId), missing, filters: shown, readAtMs });
+  try {
+    return await rollupTasks(tasks, { sessionIds: sessions.map((s) => s.sessionId), missing, filters: shown, readAtMs });
+  } finally {
+    await (await open.handle)?.close();
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -99,6 +99,23 @@ test('a light read drops a tool call’s input and output, except call-member’
   assert.equal(task.callsMember, true);
   assert.deepEqual((await index.light(task)).records, [{ ...toolCall('tsk_a', 'bash', ''), input: null }, linking, delegating]);
   assert.deepEqual(await records(index, task.lines), [toolCall('tsk_a', 'bash', 'a long output'), linking, delegating], 'a full read keeps them');
+});
+
+test('read through a handle it is given: the same records, and the handle left open for the next read; its own it closes', async () => {
+  const file = traceFile();
+  writeFileSync(file, line(start('tsk_a')) + line(toolCall('tsk_a', 'bash', 'out a')) + line(start('tsk_b')) + line(toolCall('tsk_b', 'bash', 'out b')));
+  const index = await new TraceIndex(file).refresh();
+  const handle = (await index.openTrace())!;
+  const a = index.tasks.get('tsk_a')!;
+  const b = index.tasks.get('tsk_b')!;
+  assert.deepEqual((await index.light(a, handle)).records, [start('tsk_a'), { ...toolCall('tsk_a', 'bash', ''), input: null }]);
+  assert.deepEqual((await index.readAll(b.lines, { handle })).records, [start('tsk_b'), toolCall('tsk_b', 'bash', 'out b')]);
+  assert.equal((await handle.stat()).size > 0, true, 'the handle is still open');
+  await handle.close();
+  const fds = readdirSync('/proc/self/fd').length;
+  await index.readAll(a.lines);
+  assert.equal(readdirSync('/proc/self/fd').length, fds, 'a read without a handle closes the one it opened');
+  assert.equal(await new TraceIndex(path.join(path.dirname(file), 'none.jsonl')).openTrace(), null, 'no file: no handle');
 });
 
 test('a file replaced or shortened is indexed afresh', async () => {

@@ -30,6 +30,11 @@ function lighten(record: TraceLine): TraceLine {
 }
 
 const READ_BYTES = 1 << 20;
+
+interface ReadOptions {
+  light?: boolean;
+  handle?: FileHandle;
+}
 const TYPE_CODE = new Map<TraceType, number>(TRACE_TYPES.map((type, code) => [type, code]));
 
 /** Typed columns that grow by doubling: a line costs 13 bytes in them. */
@@ -100,14 +105,19 @@ export class TraceIndex {
     return this.#columns.lengths[line];
   }
 
-  /** The records of `lines`, in the order given, read by position in runs of adjacent lines; `light` as lighten() says. */
-  async *read(lines: readonly number[], options: { light?: boolean } = {}): AsyncGenerator<{ line: number; record: TraceLine }> {
+  /**
+   * The records of `lines`, in the order given, read by position in runs of adjacent lines; `light` as lighten() says.
+   * `handle`: an open handle on this trace (openTrace()), used and left open, so that reading many tasks in a row (a
+   * rollup) does not open and close the file once each.
+   */
+  async *read(lines: readonly number[], options: ReadOptions = {}): AsyncGenerator<{ line: number; record: TraceLine }> {
     if (lines.length === 0) return;
     let handle: FileHandle;
-    try {
-      handle = await open(this.file, 'r');
-    } catch {
-      return;
+    if (options.handle !== undefined) handle = options.handle;
+    else {
+      const opened = await this.openTrace();
+      if (opened === null) return;
+      handle = opened;
     }
     const { offsets, lengths } = this.#columns;
     try {
@@ -135,12 +145,21 @@ export class TraceIndex {
         i = j;
       }
     } finally {
-      await handle.close();
+      if (handle !== options.handle) await handle.close();
+    }
+  }
+
+  /** A handle on the trace for read()'s `handle`, which the caller closes; null when the file cannot be opened. */
+  async openTrace(): Promise<FileHandle | null> {
+    try {
+      return await open(this.file, 'r');
+    } catch {
+      return null;
     }
   }
 
   /** The records of `lines`, read whole into one array: for lines whose records are small or light. */
-  async readAll(lines: readonly number[], options: { light?: boolean } = {}): Promise<{ lines: number[]; records: TraceLine[] }> {
+  async readAll(lines: readonly number[], options: ReadOptions = {}): Promise<{ lines: number[]; records: TraceLine[] }> {
     const read = { lines: [] as number[], records: [] as TraceLine[] };
     for await (const { line, record } of this.read(lines, options)) {
       read.lines.push(line);
@@ -149,12 +168,15 @@ export class TraceIndex {
     return read;
   }
 
-  /** A task's every record, light (lighten() above); the last task read is kept until it gains a line. */
-  async light(task: IndexedTask): Promise<{ lines: number[]; records: TraceLine[] }> {
+  /**
+   * A task's every record, light (lighten() above); the last task read is kept until it gains a line. `handle`: as
+   * read()'s.
+   */
+  async light(task: IndexedTask, handle?: FileHandle): Promise<{ lines: number[]; records: TraceLine[] }> {
     const last = this.#lastLight;
     if (last && last.task === task && last.lineCount === task.lines.length) return last.read;
     const lineCount = task.lines.length;
-    const read = await this.readAll(task.lines.slice(0, lineCount), { light: true });
+    const read = await this.readAll(task.lines.slice(0, lineCount), { light: true, handle });
     this.#lastLight = { task, lineCount, read };
     return read;
   }

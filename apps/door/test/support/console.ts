@@ -11,6 +11,7 @@ export interface ConsoleDoorArg {
 
 export interface TestConsole {
   url: string;
+  pid: number;
   /** Stops it as an operator does (SIGTERM) and resolves once it has exited. */
   close(): Promise<void>;
 }
@@ -35,6 +36,7 @@ export async function startTestConsole(home: string, options: { host?: string; d
     const { url } = JSON.parse(line) as { url: string };
     return {
       url,
+      pid: mur.child.pid!,
       close: async () => {
         mur.kill('SIGTERM');
         await mur.exited;
