@@ -29,7 +29,16 @@ export function codexAdapter(): HarnessAdapter {
     args(plan: RunPlan): string[] {
       const { spec } = plan;
       const provider = { name: 'murmur', base_url: spec.baseUrl, wire_api: 'responses', ...(spec.apiKeyEnv === null ? {} : { env_key: spec.apiKeyEnv }) };
-      const tools = { url: plan.toolServerUrl, bearer_token_env_var: TOOLS_TOKEN_VARIABLE, tool_timeout_sec: plan.toolTimeoutSecs, startup_timeout_sec: 30 };
+      // required: Codex starts its first turn only once the runtime's tools are listed (a turn that began before the
+      // tool server answered offered the model no runtime tool, and a call to one was refused "unsupported call"),
+      // and a tool server that cannot start fails the run instead of leaving the capsule without its tools.
+      const tools = {
+        url: plan.toolServerUrl,
+        bearer_token_env_var: TOOLS_TOKEN_VARIABLE,
+        tool_timeout_sec: plan.toolTimeoutSecs,
+        startup_timeout_sec: 30,
+        required: true,
+      };
       const overrides = [
         'model_provider="murmur"',
         `model_providers.murmur=${tomlValue(provider)}`,
