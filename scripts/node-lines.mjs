@@ -18,7 +18,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { totals } from '../.ci/total.mjs';
-import { testFiles } from '../apps/door/scripts/run-tests.mjs';
+import { bundledTestFiles, testFiles } from '../apps/door/scripts/run-tests.mjs';
 import { runTmpdir } from './run-tmpdir.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -80,7 +80,13 @@ const built = (dir, suffix) =>
 
 /** What each line runs, in order: the door's specs and smokes are relative to apps/door. */
 function suites() {
-  const door = testFiles().files.filter((f) => f.startsWith('dist/src/'));
+  // Bundled as in the door's suite (apps/door/scripts/bundle-tests.mjs), whose check says when tsc's output runs instead.
+  const { files: door, why } = bundledTestFiles([
+    ...testFiles().files.filter((f) => f.startsWith('dist/src/')),
+    'dist/test/smoke.test.js',
+    'dist/test/demo-smoke.test.js',
+  ]);
+  if (why !== null) console.error(`node-lines: the door's specs run as tsc wrote them, not bundled: ${why}`);
   return [
     {
       name: 'protocol',
@@ -96,7 +102,7 @@ function suites() {
       name: 'door specs and smokes',
       cwd: 'apps/door',
       before: ['scripts/ensure-native.mjs'],
-      args: ['--test', '--test-concurrency=3', ...door, 'dist/test/smoke.test.js', 'dist/test/demo-smoke.test.js'],
+      args: ['--test', '--test-concurrency=3', ...door],
     },
   ];
 }

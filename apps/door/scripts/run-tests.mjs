@@ -15,7 +15,8 @@
 // files than cores keep the cores busy: alone on two cores, four files at a time left them idle 2% of the time. The files that take longest start first (SLOW_FIRST), so the suite does not end waiting on
 // one of them alone; every other file follows in name order.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -87,16 +88,38 @@ export function testFiles() {
   };
 }
 
+const BUNDLED = 'dist/bundle-tests';
+
+/**
+ * `files` as run: their bundled copies (scripts/bundle-tests.mjs) while every compiled module the bundle was made from
+ * is unchanged and it holds every one of `files`; else `files` as tsc wrote them, with `why` the bundle is not run.
+ */
+export function bundledTestFiles(files) {
+  const manifest = path.join(DOOR, BUNDLED, 'inputs.json');
+  if (!existsSync(manifest)) return { files, why: `${BUNDLED} is not built (npm run build -w @murmur/door bundles the tests)` };
+  const { files: bundled, inputs } = JSON.parse(readFileSync(manifest, 'utf8'));
+  const missing = files.filter((f) => !bundled.includes(f));
+  if (missing.length > 0) return { files, why: `${BUNDLED} holds no ${missing[0]}: it is older than the tests` };
+  for (const [input, hash] of Object.entries(inputs)) {
+    const file = path.join(DOOR, input);
+    if (!existsSync(file) || createHash('sha1').update(readFileSync(file)).digest('hex') !== hash)
+      return { files, why: `${BUNDLED} was made from another ${input} (tsc ran since): npm run build -w @murmur/door bundles it again` };
+  }
+  return { files: files.map((f) => f.replace(/^dist\//, `${BUNDLED}/`)), why: null };
+}
+
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const { files, stale, unbuilt } = testFiles();
+  const { files: compiledFiles, stale, unbuilt } = testFiles();
   for (const file of stale) console.error(`run-tests: ${file} is left out: its source ${sourceOf(file)} is gone (a stale build output)`);
   for (const source of unbuilt) console.error(`run-tests: ${source} has no compiled test under dist/; run npm run build -w @murmur/door`);
   if (args.includes('--list')) {
-    for (const file of files) console.log(file);
+    for (const file of compiledFiles) console.log(file);
     process.exit(0);
   }
   if (unbuilt.length > 0) process.exit(1);
+  const { files, why } = bundledTestFiles(compiledFiles);
+  if (why !== null) console.error(`run-tests: running tsc's output, not the bundled tests: ${why}`);
   // TAP on stdout, as .ci/total.mjs reads it; the slowest files on stderr at the end (scripts/file-times-reporter.mjs).
   const reporters = [
     '--test-reporter=tap',
