@@ -174,6 +174,8 @@ describe('a sandboxed command reaches nothing the card does not grant', () => {
     const text = await run(door, 'setsid', 'setsid sleep 307.25 < /dev/null > /dev/null 2>&1 & echo started');
     assert.match(text, /^started$/m);
     const escapee = () => processesRunning('sleep', '307.25');
+    // The call answers once `echo` has run; the background job may not have exec'd `sleep` yet on a loaded machine.
+    await waitFor(async () => (escapee().length > 0 ? true : undefined), 'the escapee to start', 5000);
     assert.equal(escapee().length, 1, 'it runs while the session does');
     await door.stop();
     await waitFor(async () => (escapee().length === 0 ? true : undefined), 'the escapee to be gone', 8000);
