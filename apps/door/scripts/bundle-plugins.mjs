@@ -134,6 +134,20 @@ const typeormUnusedHelpers = {
   },
 };
 
+/**
+ * What both bundles (scripts/bundle.mjs, scripts/bundle-tests.mjs) leave to load from node_modules: sqlite3's native
+ * module; Fastify's schema compilers (Ajv, fast-json-stringify), which the door's server never asks for
+ * (src/common/no-route-schemas.ts): bundled, their source costs an idle door as much heap as running code does; and
+ * jco-transpile, which reads its own wasm files beside its modules (it loads in the WASM worker only).
+ */
+export const BUNDLE_EXTERNAL = [
+  'sqlite3',
+  '@fastify/ajv-compiler',
+  '@fastify/fast-json-stringify-compiler',
+  '@bytecodealliance/jco-transpile',
+  '@bytecodealliance/jco-transpile/wasm-tools',
+];
+
 export const BUNDLE_PLUGINS = [nestTypeormCompat, typeormSqliteOnly, typeormUnusedHelpers, rxjsEsm, missingStaysExternal];
 
 /**

@@ -16,7 +16,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
-import { BUNDLE_PLUGINS, NODE_ESM_BANNER } from './bundle-plugins.mjs';
+import { BUNDLE_EXTERNAL, BUNDLE_PLUGINS, NODE_ESM_BANNER } from './bundle-plugins.mjs';
 import { testFiles } from './run-tests.mjs';
 
 const DOOR = fileURLToPath(new URL('..', import.meta.url));
@@ -46,16 +46,8 @@ const result = await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // As scripts/bundle.mjs: sqlite3's native module and what loads files beside its own modules stay in node_modules.
-  external: [
-    'sqlite3',
-    '@fastify/ajv-compiler',
-    '@fastify/fast-json-stringify-compiler',
-    '@bytecodealliance/jco-transpile',
-    '@bytecodealliance/jco-transpile/wasm-tools',
-    'esbuild',
-    'playwright-core',
-  ],
+  // As the door's bundle; esbuild's own API finds its binary from its package, and Playwright's core is not bundled.
+  external: [...BUNDLE_EXTERNAL, 'esbuild', 'playwright-core'],
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',

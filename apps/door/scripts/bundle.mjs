@@ -11,7 +11,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { BUNDLE_PLUGINS, NODE_ESM_BANNER } from './bundle-plugins.mjs';
+import { BUNDLE_EXTERNAL, BUNDLE_PLUGINS, NODE_ESM_BANNER } from './bundle-plugins.mjs';
 
 const door = fileURLToPath(new URL('..', import.meta.url));
 const outdir = path.join(door, 'dist/bundle/cli');
@@ -27,17 +27,7 @@ const result = await esbuild.build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // sqlite3's native module loads from node_modules; so would Fastify's schema compilers (Ajv, fast-json-stringify),
-  // which the door's server never asks for (src/rpc/no-route-schemas.ts): left out, their source costs an idle door
-  // as much heap as running code does.
-  // jco-transpile reads its own wasm files beside its modules, so it loads from node_modules, in the worker only.
-  external: [
-    'sqlite3',
-    '@fastify/ajv-compiler',
-    '@fastify/fast-json-stringify-compiler',
-    '@bytecodealliance/jco-transpile',
-    '@bytecodealliance/jco-transpile/wasm-tools',
-  ],
+  external: BUNDLE_EXTERNAL,
   // Whitespace and syntax only: identifiers stay as written. Not `keepNames`: it wraps every function the code
   // creates, closures made per request included, in a call that redefines its `name` (GetTask ~30% more CPU). So a
   // class the bundler renames to avoid a clash (tsc's decorated `let TaskRow = class TaskRow`) reads `TaskRow2` as
