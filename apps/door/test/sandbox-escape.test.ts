@@ -226,6 +226,78 @@ describe('capabilities.network.allow: a command reaches the host:port entries li
   });
 });
 
+/** The connections a session's commands hold through the egress at once, at most (docs/sandbox.md, "Listed destinations"). */
+const MAX_EGRESS_CONNECTIONS = 256;
+
+/** A loopback TCP service of the host's that keeps every connection open, and counts those open now. */
+async function holdOpen(): Promise<{ server: Server; port: number; open: () => number }> {
+  let open = 0;
+  const server = createServer((socket) => {
+    open += 1;
+    socket
+      .on('error', () => undefined)
+      .on('close', () => {
+        open -= 1;
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as { port: number }).port, open: () => open };
+}
+
+/** The file descriptors a process holds. */
+const descriptorsOf = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+
+/**
+ * A command's connections straight to the egress socket its sandbox shows, past the init's relay and its 128 pairs:
+ * Node.js opening them, as many as it is told, and holding them for `holdMs`.
+ */
+const FLOOD_JS = `const net = require('net');
+const [socket, count, holdMs] = process.argv.slice(2);
+for (let i = 0; i < Number(count); i++) net.connect(socket).on('error', () => undefined);
+setTimeout(() => process.exit(0), Number(holdMs));
+`;
+
+describe('a command\'s connections through the egress are bounded at the door (docs/sandbox.md, "Listed destinations")', () => {
+  let door: DoorProcess;
+  let held: Awaited<ReturnType<typeof holdOpen>>;
+
+  before(async () => {
+    held = await holdOpen();
+    const manifest = `${lifecycleManifest({ acceptance: 'queue' })}  network:\n    allow: ["127.0.0.1:${held.port}"]\n`;
+    door = await runDoor(makeCapsule(manifest, OBEY));
+  });
+
+  after(async () => {
+    await door?.stop();
+    held?.server.close();
+  });
+
+  test(`2,000 connections straight to the egress socket from a setsid escapee: the door carries ${MAX_EGRESS_CONNECTIONS} at once, its descriptors stay bounded, it serves on, and it stops as soon as asked`, async (t) => {
+    if (!/^\/(usr|opt)\//.test(process.execPath)) return t.skip(`node is at ${process.execPath}, which the sandbox does not show`);
+    const before = descriptorsOf(door.pid);
+    const script = Buffer.from(FLOOD_JS).toString('base64');
+    const text = await run(
+      door,
+      'egress-flood',
+      `echo ${script} | base64 -d > /tmp/flood.js; setsid ${process.execPath} /tmp/flood.js /run/murmur/egress/0.sock 2000 600000 < /dev/null > /dev/null 2>&1 & echo started`,
+    );
+    assert.match(text, /^started$/m);
+    await waitFor(async () => (held.open() >= MAX_EGRESS_CONNECTIONS ? true : undefined), 'the escapee to fill the bound', 15_000);
+    // What comes past the bound is refused as it arrives: given time, none of it is carried.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(held.open(), MAX_EGRESS_CONNECTIONS);
+    const grown = descriptorsOf(door.pid) - before;
+    assert.ok(grown <= 2 * MAX_EGRESS_CONNECTIONS + 16, `the door holds ${grown} descriptors more than before the flood`);
+    assert.match(await run(door, 'after-flood', 'echo serving'), /^serving$/m);
+    // The held connections do not hold the door's stop: they end with it, ten minutes before the escapee would let go.
+    const stopping = Date.now();
+    const exit = await door.stop();
+    assert.deepEqual(exit, { code: 0, signal: null });
+    assert.ok(Date.now() - stopping < 15_000, `the door took ${Date.now() - stopping} ms to stop`);
+    await waitFor(async () => (held.open() === 0 ? true : undefined), 'the carried connections to end', 5000);
+  });
+});
+
 /** The host pids whose command line is exactly `argv` (each NUL-ended, as /proc writes it). */
 function processesRunning(...argv: string[]): string[] {
   const wanted = `${argv.join('\u0000')}\u0000`;

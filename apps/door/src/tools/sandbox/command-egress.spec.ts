@@ -3,7 +3,7 @@ import { readFileSync, statSync } from 'node:fs';
 import net from 'node:net';
 import { test } from 'node:test';
 import { commandDestinations } from '../../egress/command-destinations.js';
-import { CommandEgress } from './command-egress.js';
+import { CommandEgress, MAX_EGRESS_CONNECTIONS } from './command-egress.js';
 
 test('a command reaches host:port entries only; localhost and 127.0.0.1 name each other; a bare host or :* is the runtime tools alone', () => {
   assert.deepEqual(
@@ -58,3 +58,47 @@ test("the door carries a connection on a destination's socket to the destination
     target.close();
   }
 });
+
+test(`an egress carries ${MAX_EGRESS_CONNECTIONS} connections at once over all its destinations, refuses more as they come, and ends those it holds when it closes`, async () => {
+  const held = new Set<net.Socket>();
+  const targets = [0, 1].map(() =>
+    net.createServer((s) => {
+      held.add(s);
+      s.on('close', () => held.delete(s));
+    }),
+  );
+  const ports = await Promise.all(
+    targets.map((t) => new Promise<number>((resolve) => t.listen(0, '127.0.0.1', () => resolve((t.address() as net.AddressInfo).port)))),
+  );
+  const egress = await CommandEgress.open(commandDestinations(ports.map((p) => `localhost:${p}`)), null);
+  const open = async (socket: string) =>
+    new Promise<net.Socket>((resolve, reject) => {
+      const c = net
+        .connect(socket)
+        .on('connect', () => resolve(c))
+        .on('error', reject);
+    });
+  try {
+    const first = await Promise.all(Array.from({ length: MAX_EGRESS_CONNECTIONS }, (_, i) => open(`${egress.dir}/${i % 2}.sock`)));
+    await waitUntil(() => held.size === MAX_EGRESS_CONNECTIONS, 'the bound carried');
+    const refused = await open(`${egress.dir}/1.sock`);
+    let refusedClosed = false;
+    refused.on('close', () => (refusedClosed = true)).resume();
+    await waitUntil(() => refusedClosed, 'the connection past the bound closed');
+    assert.equal(held.size, MAX_EGRESS_CONNECTIONS, 'one past the bound reached no destination');
+    first[0].destroy();
+    await waitUntil(() => held.size === MAX_EGRESS_CONNECTIONS - 1, 'one ended');
+    await open(`${egress.dir}/0.sock`);
+    await waitUntil(() => held.size === MAX_EGRESS_CONNECTIONS, 'a place freed is taken again');
+    await egress.close();
+    await waitUntil(() => held.size === 0, 'the egress closed, every carried connection ended');
+  } finally {
+    await egress.close();
+    for (const t of targets) t.close();
+  }
+});
+
+async function waitUntil(done: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 400 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(done(), `not met within 4 s: ${what}`);
+}

@@ -7,6 +7,14 @@ import { EGRESS_SOCKETS_PATH, type ExtraBind } from './bwrap-args.js';
 import { splice } from './splice.js';
 
 /**
+ * The connections one egress carries at once, at most, whatever its destinations (docs/sandbox.md, "Listed
+ * destinations"). The init's relay carries 128 a command, but its sockets are in the sandbox's view, and a command can
+ * connect to them itself, past the relay: without a bound of its own the door would hold two descriptors and two
+ * sockets' buffers for every connection a command opened.
+ */
+export const MAX_EGRESS_CONNECTIONS = 256;
+
+/**
  * The door's side of a session's command egress: one unix socket a destination, in a private folder of the host's
  * /tmp (a socket's path must stay under 108 bytes), each connection on it carried to that destination by the door.
  * Inside the sandbox the init listens for each (its `--relay`s): `localhost:<port>` on 127.0.0.1 and ::1; a named host
@@ -18,6 +26,8 @@ export class CommandEgress {
     /** The folder of the sockets and the hosts file. */
     readonly dir: string,
     private readonly servers: net.Server[],
+    /** The connections carried now: ended when the egress closes, which would otherwise wait for each to end. */
+    private readonly live: Set<net.Socket>,
     /** The init's `<ip>:<port>=<socket>` relays. */
     readonly relays: readonly string[],
   ) {}
@@ -28,10 +38,17 @@ export class CommandEgress {
     const servers: net.Server[] = [];
     const relays: string[] = [];
     const names = new Map<string, string>();
+    const live = new Set<net.Socket>();
     for (const [i, destination] of destinations.entries()) {
       const socket = path.join(dir, `${i}.sock`);
       const { serve } = destination;
       const server = net.createServer((inner) => {
+        if (live.size >= MAX_EGRESS_CONNECTIONS) {
+          inner.destroy();
+          return;
+        }
+        live.add(inner);
+        inner.once('close', () => live.delete(inner));
         if (serve) serve(inner);
         else splice(inner, net.connect({ host: destination.host === 'localhost' ? '127.0.0.1' : destination.host, port: destination.port }));
       });
@@ -52,7 +69,7 @@ export class CommandEgress {
       { mode: 0o644 },
     );
     if (user !== null) chownSync(dir, user, user);
-    return new CommandEgress(dir, servers, relays);
+    return new CommandEgress(dir, servers, live, relays);
   }
 
   /** What the sandbox shows of the folder, found by bubblewrap at `source` (the folder itself, or the launcher's staged copy). */
@@ -64,6 +81,7 @@ export class CommandEgress {
   }
 
   async close(): Promise<void> {
+    for (const connection of this.live) connection.destroy();
     await Promise.all(this.servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     rmSync(this.dir, { recursive: true, force: true });
   }
