@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { INTAKE_SMALL_BODY_BYTES, IntakeBudget, intakeBytesFor, SMALL_INTAKE_BYTES } from './intake-budget.js';
+import { IntakeBudget } from '../common/request-body.js';
+import { INTAKE_SMALL_BODY_BYTES, intakeBytesFor, SMALL_INTAKE_BYTES } from './intake-budget.js';
 import { bodyLimitFor } from './rpc-routes.js';
 
 describe('the intake budget', () => {

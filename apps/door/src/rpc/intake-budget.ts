@@ -1,3 +1,5 @@
+import { IntakeBudget } from '../common/request-body.js';
+
 /**
  * Bytes of request bodies the door reads and parses at once. A body costs several copies of itself while it is read,
  * decoded, parsed and stored (raw chunks, the text, the parsed message), so concurrent intake is bounded by bytes,
@@ -35,77 +37,4 @@ export interface DoorIntake {
 
 export function doorIntakeFor(bodyLimit: number): DoorIntake {
   return { large: new IntakeBudget(intakeBytesFor(bodyLimit)), small: new IntakeBudget(SMALL_INTAKE_BYTES) };
-}
-
-/** A reserved body that receives no byte for this long is dropped, so a stalled sender cannot keep its reservation. */
-export const INTAKE_STALL_MS = 30_000;
-
-interface Waiter {
-  bytes: number;
-  grant: (release: () => void) => void;
-  cancelled: boolean;
-}
-
-/** A byte semaphore, first come first served: a large body is not overtaken by later ones forever. */
-export class IntakeBudget {
-  private held = 0;
-  private readonly waiters: Waiter[] = [];
-
-  constructor(readonly budgetBytes: number) {}
-
-  get heldBytes(): number {
-    return this.held;
-  }
-
-  get waiting(): number {
-    return this.waiters.length;
-  }
-
-  /**
-   * Reserves `bytes` (capped at the budget, so any body the limit admits gets in alone): `grant` is called with the
-   * release at once when there is room and nobody waits ahead, else once there is. Returns a cancel for a waiter
-   * whose request went away before it was granted.
-   */
-  reserve(bytes: number, grant: (release: () => void) => void): { waited: boolean; cancel: () => void } {
-    const waiter: Waiter = { bytes: Math.min(bytes, this.budgetBytes), grant, cancelled: false };
-    this.waiters.push(waiter);
-    const waited = !this.grantWaiting().includes(waiter);
-    return {
-      waited,
-      cancel: () => {
-        if (waiter.cancelled) return;
-        waiter.cancelled = true;
-        const at = this.waiters.indexOf(waiter);
-        if (at >= 0) this.waiters.splice(at, 1);
-        this.grantWaiting();
-      },
-    };
-  }
-
-  /** Reserves `bytes` only when that needs no wait (room, nobody ahead): the release, else null and nothing held. */
-  tryReserve(bytes: number): (() => void) | null {
-    if (this.waiters.length > 0 || this.held + Math.min(bytes, this.budgetBytes) > this.budgetBytes) return null;
-    let release: (() => void) | null = null;
-    this.reserve(bytes, (granted) => {
-      release = granted;
-    });
-    return release;
-  }
-
-  private grantWaiting(): Waiter[] {
-    const granted: Waiter[] = [];
-    while (this.waiters.length > 0 && this.held + this.waiters[0].bytes <= this.budgetBytes) {
-      const waiter = this.waiters.shift()!;
-      this.held += waiter.bytes;
-      granted.push(waiter);
-      let released = false;
-      waiter.grant(() => {
-        if (released) return;
-        released = true;
-        this.held -= waiter.bytes;
-        this.grantWaiting();
-      });
-    }
-    return granted;
-  }
 }

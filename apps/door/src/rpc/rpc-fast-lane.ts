@@ -2,9 +2,10 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type RequestHeaderLines, readRequestHeaders } from '@murmur/protocol';
 import type { RequestGate } from '../auth/request-gate.js';
 import type { Caller } from '../auth/caller.js';
-import { INTAKE_SMALL_BODY_BYTES, type IntakeBudget } from './intake-budget.js';
+import { type IntakeBudget, readBody } from '../common/request-body.js';
+import { INTAKE_SMALL_BODY_BYTES } from './intake-budget.js';
 import type { RpcPipeline, RpcReply } from './rpc-pipeline.js';
-import { isJsonContentType, NOT_FOUND_BODY, readBody } from './rpc-routes.js';
+import { isJsonContentType, NOT_FOUND_BODY } from './rpc-routes.js';
 
 /**
  * The door's common request — POST / with a JSON content type, a door token the gate admits (or none needed) and a

@@ -17,7 +17,8 @@ import { ifNoneMatchHits, PUBLIC_CARD_CACHE_CONTROL } from '../card/card-cache.j
 import type { CardService } from '../card/card.service.js';
 import type { Manifest } from '../manifest/manifest.schema.js';
 import { type ControlServer, isControlPath } from './control-server.js';
-import { type DoorIntake, INTAKE_SMALL_BODY_BYTES, INTAKE_STALL_MS } from './intake-budget.js';
+import { readBody, TOO_LARGE } from '../common/request-body.js';
+import { type DoorIntake, INTAKE_SMALL_BODY_BYTES } from './intake-budget.js';
 import { type PlaneServer, type PlaneServers, planeOf, planeRefusal } from './plane-refusal.js';
 import type { RpcPipeline } from './rpc-pipeline.js';
 
@@ -47,7 +48,6 @@ export function bodyLimitFor(maxImageBytes: number, maxImagesPerTurn: number): n
   return Math.max(TEXT_BODY_BYTES, Math.ceil((maxImageBytes * maxImagesPerTurn * 4) / 3) + IMAGE_BODY_SLACK_BYTES);
 }
 
-const TOO_LARGE = Symbol('body too large');
 /** The reply serializer of a body that is already JSON text. */
 const asIs = (payload: unknown): string => payload as string;
 export const NOT_FOUND_BODY = encodeRefusalBody(doorNotFoundRefusal());
@@ -225,43 +225,4 @@ export function registerDoorRoutes(fastify: FastifyInstance, deps: DoorRoutes): 
 function sendPlaneRefusal(reply: FastifyReply, plane: 'files' | 'peer_files', manifest: Manifest): FastifyReply {
   const refusal = planeRefusal(plane, manifest);
   return reply.code(refusal.status).header('content-type', 'application/json').send(Buffer.from(refusal.body));
-}
-
-/**
- * Reads a body into one string: into a buffer of its declared length (one copy, not a list of chunks and their
- * concatenation), or chunk by chunk when it names none. A body over the limit is read and dropped (TOO_LARGE); one
- * that receives nothing for INTAKE_STALL_MS is destroyed, so a stalled sender gives its reservation back.
- */
-export function readBody(
-  payload: NodeJS.ReadableStream & { destroy(error?: Error): void },
-  declared: number | null,
-  limit: number,
-  release: () => void,
-  done: (error: Error | null, body?: unknown) => void,
-): void {
-  const into = declared !== null && declared <= limit ? Buffer.allocUnsafe(declared) : null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  const stall = setTimeout(() => payload.destroy(new Error('request body stalled')), INTAKE_STALL_MS).unref();
-  let finished = false;
-  const finish = (error: Error | null, body?: unknown) => {
-    if (finished) return;
-    finished = true;
-    clearTimeout(stall);
-    if (error || body === TOO_LARGE) release();
-    done(error, body);
-  };
-  payload.on('data', (chunk: Buffer) => {
-    stall.refresh();
-    const at = size;
-    size += chunk.length;
-    if (size > limit) return;
-    if (into) chunk.copy(into, at);
-    else chunks.push(chunk);
-  });
-  payload.on('end', () => {
-    if (size > limit) return finish(null, TOO_LARGE);
-    finish(null, (into ? into.subarray(0, size) : Buffer.concat(chunks)).toString('utf8'));
-  });
-  payload.on('error', (error) => finish(error as Error));
 }

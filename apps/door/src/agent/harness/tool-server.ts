@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { JsonObject } from '@murmur/protocol';
+import { IntakeBudget, readBody, TOO_LARGE } from '../../common/request-body.js';
 import type { DoorLog } from '../../session/door-log.js';
 import type { ToolCallRequest } from '../../tools/tool-call.js';
 
@@ -10,6 +11,30 @@ export const TOOL_SERVER_PATH = '/mcp';
 
 /** While a call is in flight the harness is sent a progress notification this often, so its client does not time out. @unit ms */
 const PROGRESS_EVERY_MS = 15_000;
+
+/**
+ * A request's body, at most (docs/harness.md, "The runtime's tools"): a tool call's arguments, or any other MCP
+ * message a harness posts. A larger one is answered 413 unread when its Content-Length says so, read and dropped
+ * otherwise.
+ * @unit bytes
+ */
+export const TOOL_SERVER_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * Bytes of request bodies the tool server holds at once, over every run: each request reserves its Content-Length (a
+ * chunked one the whole limit) from before its body is read until it is answered, so what the requests a run's
+ * sandbox sends can make the door hold is bounded whatever it sends; a request that does not fit waits, unread.
+ * @unit bytes
+ */
+export const TOOL_SERVER_INTAKE_BYTES = 8 * TOOL_SERVER_BODY_LIMIT;
+
+/** The JSON-RPC error of a body over TOOL_SERVER_BODY_LIMIT (id null: no request was read to take one from). */
+const TOO_LARGE_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32000, message: `the request body is larger than the tool server takes (${TOOL_SERVER_BODY_LIMIT} bytes)` },
+});
+const NOT_JSON_BODY = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not JSON' } });
 
 /** A tool as the harness is told of it: the tool inventory's entry. */
 interface ServedTool {
@@ -40,6 +65,7 @@ export interface OpenRun {
 export class ToolServer {
   private readonly runs = new Map<string, { run: ToolServerRun; inFlight: number }>();
   private readonly http: HttpServer;
+  private readonly intake = new IntakeBudget(TOOL_SERVER_INTAKE_BYTES);
   private calls = 0;
 
   constructor(private readonly log: DoorLog) {
@@ -67,16 +93,20 @@ export class ToolServer {
     const entry = this.runs.get(bearer(req.headers.authorization));
     if (!entry) {
       res
-        .writeHead(401, { 'content-type': 'application/json' })
+        .writeHead(401, { 'content-type': 'application/json', connection: 'close' })
         .end('{"error":"unauthenticated","message":"this tool server answers the harness run it was opened for"}');
       return;
     }
     if (new URL(req.url ?? '/', 'http://tools').pathname !== TOOL_SERVER_PATH) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(`{"error":"not_found","message":"the tool server answers ${TOOL_SERVER_PATH}"}`);
+      res
+        .writeHead(404, { 'content-type': 'application/json', connection: 'close' })
+        .end(`{"error":"not_found","message":"the tool server answers ${TOOL_SERVER_PATH}"}`);
       return;
     }
+    const body = req.method === 'POST' ? await this.bodyOf(req, res) : undefined;
+    if (body === null) return;
     try {
-      await this.mcp(entry, req, res);
+      await this.mcp(entry, req, res, body);
     } catch (error) {
       this.log.error('tool server: a request failed', { error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"internal","message":"the tool server could not answer"}');
@@ -84,8 +114,41 @@ export class ToolServer {
     }
   }
 
-  /** One MCP request, answered by a server and a stateless transport of its own. */
-  private async mcp(entry: { run: ToolServerRun; inFlight: number }, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * A POST's body, parsed, once the intake budget has room for it; the reservation is given back when the request is
+   * answered. Null when it was answered here instead (too large, not JSON) or its sender went away or stalled.
+   */
+  private bodyOf(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    const length = req.headers['content-length'];
+    const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : null;
+    const refuse = (status: number, text: string) => {
+      res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), connection: 'close' }).end(text);
+      return null;
+    };
+    if (declared !== null && declared > TOOL_SERVER_BODY_LIMIT) return Promise.resolve(refuse(413, TOO_LARGE_BODY));
+    return new Promise((resolve) => {
+      const waiting = this.intake.reserve(declared ?? TOOL_SERVER_BODY_LIMIT, (release) => {
+        res.once('close', release);
+        readBody(req, declared, TOOL_SERVER_BODY_LIMIT, release, (error, body) => {
+          if (error) return resolve(null);
+          if (body === TOO_LARGE) return resolve(refuse(413, TOO_LARGE_BODY));
+          try {
+            resolve(JSON.parse(body as string));
+          } catch {
+            resolve(refuse(400, NOT_JSON_BODY));
+          }
+        });
+      });
+      // A sender that leaves while its body waits for room gives its place in the queue back.
+      res.once('close', () => {
+        waiting.cancel();
+        resolve(null);
+      });
+    });
+  }
+
+  /** One MCP request, answered by a server and a stateless transport of its own; `body` a POST's, already read. */
+  private async mcp(entry: { run: ToolServerRun; inFlight: number }, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     // Loaded when a harness first calls: a door on transport: http never loads the SDK.
     const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/index.js'),
@@ -127,7 +190,7 @@ export class ToolServer {
       void server.close();
     });
     await server.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   }
 }
 
