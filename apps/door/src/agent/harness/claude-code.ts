@@ -1,7 +1,6 @@
-import path from 'node:path';
-import { existsSync, readdirSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { ClaudeCodeEventReader } from './claude-code-events.js';
+import { folderEntries, inStoreFolder, inSubfolder, isStoreFile } from './harness-store.js';
 import { type HarnessAdapter, type RunPlan, TOOLS_TOKEN_VARIABLE } from './run-plan.js';
 
 /** The variable Claude Code reads the provider's key from, by inference.harness.key_as (docs/harness.md). */
@@ -59,15 +58,12 @@ export const claudeCode: HarnessAdapter = {
   },
   newSessionId: () => randomUUID(),
   reader: () => new ClaudeCodeEventReader(),
-  sessionStored(home: string, id: string): boolean {
-    const projects = path.join(home, '.claude', 'projects');
-    let folders: string[];
-    try {
-      folders = readdirSync(projects);
-    } catch {
-      return false;
-    }
-    return folders.some((folder) => existsSync(path.join(projects, folder, `${id}.jsonl`)));
-  },
+  // Its projects' folders under the harness's home, read as the sandbox left them (harness-store.ts): no link followed.
+  sessionStored: (home: string, id: string): boolean =>
+    inStoreFolder(home, ['.claude', 'projects'], (projects) =>
+      folderEntries(projects).some(
+        (entry) => entry.isDirectory() && inSubfolder(projects, entry.name, (folder) => isStoreFile(folder, `${id}.jsonl`)) === true,
+      ),
+    ) === true,
   resumeRefused: (stderr) => /No conversation found/i.test(stderr),
 };

@@ -1,13 +1,15 @@
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { QuotaWindowFrameFields } from '@murmur/protocol';
 import { CodexEventReader, codexQuota } from './codex-events.js';
 import { obj } from './harness-events.js';
+import { folderEntries, inStoreFolder, inSubfolder, readAt, withStoreFile } from './harness-store.js';
 import { type HarnessAdapter, type RunPlan, TOOLS_TOKEN_VARIABLE } from './run-plan.js';
 import { tomlKey, tomlValue } from './toml-value.js';
 
 /** Where Codex keeps its state under the harness's home (CODEX_HOME). */
 const codexHome = (home: string) => path.join(home, '.codex');
+/** Its sessions' logs, from the harness's home. */
+const CODEX_SESSIONS = ['.codex', 'sessions'];
 
 /** The most of a session log read at once for its windows, and the longest line of it read. @unit bytes */
 const LOG_READ_BYTES = 4 * 1024 * 1024;
@@ -75,11 +77,13 @@ export function codexAdapter(): HarnessAdapter {
     sessionStored: (home, id) => sessionLog(home, id) !== null,
     resumeRefused: (stderr) => /no rollout found/i.test(stderr),
     quotaSince(home: string, sessionId: string): QuotaWindowFrameFields[] {
-      const file = sessionLog(home, sessionId);
-      if (file === null) return [];
-      const from = logOffsets.get(file) ?? 0;
-      const { text, end } = readFrom(file, from);
-      logOffsets.set(file, end);
+      const log = sessionLog(home, sessionId);
+      if (log === null) return [];
+      const key = [...log.folders, log.name].join('/');
+      const read = inStoreFolder(home, log.folders, (folder) => withStoreFile(folder, log.name, (fd, size) => readFrom(fd, size, logOffsets.get(key) ?? 0)));
+      if (!read) return [];
+      const { text, end } = read;
+      logOffsets.set(key, end);
       let windows: QuotaWindowFrameFields[] = [];
       for (const line of text.split('\n')) {
         if (line.length > LOG_LINE_BYTES || !line.includes('"rate_limits"')) continue;
@@ -100,49 +104,36 @@ export function codexAdapter(): HarnessAdapter {
   };
 }
 
-/** The session's log, `sessions/<y>/<m>/<d>/rollout-<time>-<id>.jsonl` under CODEX_HOME, or null. */
-function sessionLog(home: string, id: string): string | null {
+/**
+ * The session's log, `sessions/<y>/<m>/<d>/rollout-<time>-<id>.jsonl` under CODEX_HOME: the folders from the home and
+ * the file's name, or null. Found in the store as the sandbox left it (harness-store.ts): folders and a file that are
+ * links, and entries past a folder's first STORE_FOLDER_ENTRIES, are not looked at.
+ */
+function sessionLog(home: string, id: string): { folders: string[]; name: string } | null {
   const suffix = `-${id}.jsonl`;
-  const walk = (dir: string, depth: number): string | null => {
-    let entries: string[];
-    try {
-      entries = readdirSync(dir);
-    } catch {
-      return null;
-    }
-    for (const entry of entries) {
-      const full = path.join(dir, entry);
-      if (depth === 3) {
-        if (entry.startsWith('rollout-') && entry.endsWith(suffix)) return full;
+  const walk = (folder: number, below: string[]): { folders: string[]; name: string } | null => {
+    for (const entry of folderEntries(folder)) {
+      if (below.length === 3) {
+        if (entry.isFile() && entry.name.startsWith('rollout-') && entry.name.endsWith(suffix)) return { folders: below, name: entry.name };
         continue;
       }
-      const found = walk(full, depth + 1);
-      if (found !== null) return found;
+      if (!entry.isDirectory()) continue;
+      const found = inSubfolder(folder, entry.name, (sub) => walk(sub, [...below, entry.name]));
+      if (found) return found;
     }
     return null;
   };
-  return walk(path.join(codexHome(home), 'sessions'), 0);
+  const found = inStoreFolder(home, CODEX_SESSIONS, (sessions) => walk(sessions, []));
+  return found ? { folders: [...CODEX_SESSIONS, ...found.folders], name: found.name } : null;
 }
 
-/** The whole lines appended to `file` since `from`, at most LOG_READ_BYTES of them, and where the next read starts. */
-function readFrom(file: string, from: number): { text: string; end: number } {
-  let size: number;
-  try {
-    size = statSync(file).size;
-  } catch {
-    return { text: '', end: from };
-  }
+/** The whole lines of an open log appended since `from`, at most LOG_READ_BYTES of them, and where the next read starts. */
+function readFrom(fd: number, size: number, from: number): { text: string; end: number } {
   // A log that shrank was replaced: read it from its start.
   const start = size < from ? 0 : Math.max(from, size - LOG_READ_BYTES);
   const length = size - start;
   if (length <= 0) return { text: '', end: start };
-  const buffer = Buffer.alloc(length);
-  const fd = openSync(file, 'r');
-  try {
-    readSync(fd, buffer, 0, length, start);
-  } finally {
-    closeSync(fd);
-  }
+  const buffer = readAt(fd, start, length);
   const lastNewline = buffer.lastIndexOf(0x0a);
   if (lastNewline === -1) return { text: '', end: start };
   return { text: buffer.subarray(0, lastNewline).toString('utf8'), end: start + lastNewline + 1 };
