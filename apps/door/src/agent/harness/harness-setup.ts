@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ConfigProblem } from '../../config/config-problem.js';
 import { makePrivateDir } from '../../common/private-files.js';
+import { makeStoreFolder } from './harness-store.js';
 import { harnessSpec } from '../../manifest/harness-spec.js';
 import { MANIFEST_FILE, ManifestError } from '../../manifest/manifest.loader.js';
 import type { HarnessName } from '../../manifest/manifest.schema.js';
@@ -39,7 +40,9 @@ export async function createHarnessLoop(
   const state = harnessStateFolder(session.recordsDir);
   const home = path.join(state, spec.name);
   const adapter = adapterFor(spec.name);
-  for (const folder of ['', ...adapter.homeFolders]) makePrivateDir(path.join(home, folder));
+  makePrivateDir(home);
+  // Below the home, what an earlier run's sandbox left is the harness's doing: never followed (harness-store.ts).
+  for (const folder of adapter.homeFolders) makeStoreFolder(home, folder);
   const toolServer = new ToolServer(deps.log);
   const provider = providerDestination(spec.baseUrl);
   const port = toolServerPort(session.manifest.capabilities.network.allow, provider);

@@ -5,13 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { claudeCode } from './claude-code.js';
 import { codexAdapter } from './codex.js';
-import { folderEntries, inStoreFolder, STORE_FOLDER_ENTRIES } from './harness-store.js';
+import { folderEntries, inStoreFolder, makeStoreFolder, STORE_FOLDER_ENTRIES } from './harness-store.js';
 
 const ID = '0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000';
 const WINDOWS = `${JSON.stringify({ payload: { type: 'token_count', rate_limits: { primary: { used_percent: 40, window_minutes: 300 } } } })}\n`;
@@ -95,4 +95,28 @@ test('claude-code: a session is stored when a project folder holds <id>.jsonl as
   mkdirSync(path.join(linkedFile, '.claude/projects/-work'), { recursive: true });
   symlinkSync(path.join(project, `${ID}.jsonl`), path.join(linkedFile, `.claude/projects/-work/${ID}.jsonl`));
   assert.equal(claudeCode.sessionStored(linkedFile, ID), false);
+});
+
+test("the harness's folder the door makes: a link left at its name is removed, never followed, and the folder made 0700", () => {
+  const outside = folder('outside-dir');
+  chmodSync(outside, 0o755);
+  const home = folder('home-link');
+  symlinkSync(outside, path.join(home, '.codex'));
+  makeStoreFolder(home, '.codex');
+  assert.equal(statSync(outside).mode & 0o777, 0o755, 'the folder the link named keeps its mode');
+  const made = lstatSync(path.join(home, '.codex'));
+  assert.ok(made.isDirectory() && !made.isSymbolicLink());
+  assert.equal(made.mode & 0o777, 0o700);
+
+  const fileHome = folder('home-file');
+  writeFileSync(path.join(fileHome, '.codex'), 'not a folder');
+  makeStoreFolder(fileHome, '.codex');
+  assert.ok(lstatSync(path.join(fileHome, '.codex')).isDirectory());
+
+  const kept = folder('home-kept');
+  mkdirSync(path.join(kept, '.codex/sessions'), { recursive: true, mode: 0o755 });
+  chmodSync(path.join(kept, '.codex'), 0o755);
+  makeStoreFolder(kept, '.codex');
+  assert.equal(statSync(path.join(kept, '.codex')).mode & 0o777, 0o700, 'an existing folder is tightened');
+  assert.ok(statSync(path.join(kept, '.codex/sessions')).isDirectory(), 'and keeps what it holds');
 });

@@ -1,4 +1,5 @@
-import { closeSync, constants, type Dirent, fstatSync, opendirSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, type Dirent, fchmodSync, fstatSync, lstatSync, mkdirSync, opendirSync, openSync, readSync, unlinkSync } from 'node:fs';
+import { PRIVATE_DIR_MODE } from '../../common/private-files.js';
 
 /**
  * What the door reads of a harness's own store — its home, which the run's sandbox writes (docs/harness.md, "The
@@ -103,4 +104,43 @@ export function readAt(fd: number, position: number, length: number): Buffer {
     got += n;
   }
   return buffer.subarray(0, got);
+}
+
+/** A folder of the store the door makes for the harness could not be made: something kept taking its name. */
+export class StoreFolderError extends Error {
+  override readonly name = 'StoreFolderError';
+}
+
+/**
+ * Makes `name` a private folder (0700) in `home` (the door's own folder) for the harness, whatever an earlier run's
+ * sandbox left at the name: a link, a file, a FIFO there is removed first (itself, never what it points to), and the
+ * folder is made and tightened through its own descriptor, so its mode never lands on a folder a link names.
+ */
+export function makeStoreFolder(home: string, name: string): void {
+  if (!isPlainName(name)) throw new StoreFolderError(`not one folder name: ${name}`);
+  const made = inStoreFolder(home, [], (folder) => {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      let kind: 'folder' | 'other' | 'none' = 'none';
+      try {
+        kind = lstatSync(via(folder, name)).isDirectory() ? 'folder' : 'other';
+      } catch {
+        kind = 'none';
+      }
+      if (kind === 'other') unlinkSync(via(folder, name));
+      if (kind !== 'folder') {
+        try {
+          mkdirSync(via(folder, name), PRIVATE_DIR_MODE);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+      }
+      const tightened = inSubfolder(folder, name, (sub) => {
+        fchmodSync(sub, PRIVATE_DIR_MODE);
+        return true;
+      });
+      if (tightened) return true;
+    }
+    return false;
+  });
+  if (made !== true) throw new StoreFolderError(`the harness's folder ${name} in ${home} could not be made: something else kept taking its name`);
 }
