@@ -1,7 +1,8 @@
 /**
  * A harness that misbehaves (docs/harness.md, "How a task runs"): a stand-in for Claude Code (`inference.harness.binary`,
  * a shell script printing its stream-json) that crashes, hangs, prints garbage or a line past the bound, reports a
- * failure or its turns used up, or spends past the session's ceiling. Each task fails with a clear status, nothing it
+ * failure or its turns used up, fills its home or the workdir past max_workdir_mib, or spends past the session's
+ * ceiling. Each task fails with a clear status, nothing it
  * started is left running, and the door goes on answering. Needs no real harness.
  */
 import assert from 'node:assert/strict';
@@ -37,6 +38,8 @@ case "$prompt" in
   *max-turns*) init; echo '{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":10}' ;;
   *api-error*) init; echo '{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["API Error: 529 overloaded"]}' ;;
   *spend*) init; turn 800 500; sleep 60 ;;
+  *fill-home*) init; while :; do head -c 400000 /dev/zero >> "$HOME/fill"; echo '{"type":"system","subtype":"status"}'; sleep 0.2; done ;;
+  *fill-work*) init; while :; do head -c 400000 /dev/zero >> fill; echo '{"type":"system","subtype":"status"}'; sleep 0.2; done ;;
   *) init; turn 10 2; echo '{"type":"result","subtype":"success","is_error":false,"result":"stand-in answer"}' ;;
 esac
 `;
@@ -48,6 +51,7 @@ before(async () => {
     harnessManifest({
       harness: { name: 'claude-code', model: 'stand-in', base_url: 'http://127.0.0.1:9', binary: './harness/claude', idle_timeout_secs: 1 },
       inference: ['max_session_tokens: 1000'],
+      extra: 'capabilities:\n  shell:\n    max_workdir_mib: 1\n',
     }),
     undefined,
     { 'harness/claude': STAND_IN },
@@ -90,6 +94,11 @@ test('a harness that used its turns fails the task as max_turns does on http', (
   failsWith('max-turns', 'max_turns exceeded: the task used all 10 inference turns'));
 
 test('a failure the harness reports is the task’s, in its words', () => failsWith('api-error', 'harness failed: claude-code: API Error: 529 overloaded'));
+
+test("a run that fills the harness's home past max_workdir_mib is stopped, as one that fills the workdir", async () => {
+  await failsWith('fill-home', "harness failed: claude-code: the harness's home grew past capabilities.shell.max_workdir_mib (1 MiB): the door ended the run");
+  await failsWith('fill-work', 'harness failed: claude-code: the workdir grew past capabilities.shell.max_workdir_mib (1 MiB): the door ended the run');
+});
 
 test('the spend ceiling stops a run that passes it, then refuses the next run before it starts', async () => {
   await failsWith('spend', 'spend ceiling reached: inference.max_session_tokens is 1000 and this session has spent 1312 tokens; the harness was stopped');

@@ -3,6 +3,7 @@ import type { HarnessSpec } from '../../manifest/harness-spec.js';
 import type { RunningTask, TaskRunner } from '../../tasks/task-queue.js';
 import type { ProcessRegistry } from '../../tools/process-registry.js';
 import type { CommandSandbox } from '../../tools/sandbox/sandbox.js';
+import type { WorkdirBound } from '../../tools/sandbox/workdir-bound.js';
 import { HARNESS_BIN_PATH, HARNESS_HOME_PATH } from '../../tools/sandbox/session-sandbox.js';
 import type { QuotaWindows } from '../../usage/quota-windows.js';
 import { type ConversationMessage, userText } from '../conversation.js';
@@ -36,7 +37,9 @@ export interface HarnessLoopDeps extends TurnStepDeps {
   quota: QuotaWindows;
   /** The provider's key, read by the manifest's variable when the door started; null when none is sent. */
   key: string | null;
-  /** The session is ending: the harness's egress folder goes. */
+  /** What a run's writes are measured against: the workdir's bound and the harness's home's (docs/harness.md). */
+  bounds: readonly { bound: WorkdirBound; what: string }[];
+  /** The session is ending: the harness's egress folder goes, and its home is no longer measured. */
   closeSandbox(): Promise<void>;
 }
 
@@ -209,6 +212,7 @@ export class HarnessLoop implements TaskRunner, OnModuleDestroy {
         processes: deps.processes,
         toolCallInFlight: served.inFlight,
         onEvent: (event) => recorder.take(event),
+        bounds: deps.bounds,
       });
       outcome = end.outcome;
       exitCode = end.exitCode;

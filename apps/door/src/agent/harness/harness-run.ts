@@ -1,6 +1,7 @@
 import type { ProcessRegistry } from '../../tools/process-registry.js';
 import { CommandProcess } from '../../tools/command-process.js';
 import type { CommandSandbox } from '../../tools/sandbox/sandbox.js';
+import type { WorkdirBound } from '../../tools/sandbox/workdir-bound.js';
 import type { HarnessEvent } from './harness-events.js';
 import { LineSplitter, LineTooLongError, MAX_LINE_BYTES } from './line-splitter.js';
 import type { HarnessAdapter, RunPlan } from './run-plan.js';
@@ -39,6 +40,11 @@ export interface HarnessRunInput {
   toolCallInFlight: () => boolean;
   /** Each event as it comes; a message returned stops the run (the spend ceilings). */
   onEvent: (event: HarnessEvent) => string | null;
+  /**
+   * The folders the run writes that are measured while it runs (the workdir, the harness's home), each with its
+   * bound and how a failure names it: past one, the run is stopped and the task fails (docs/harness.md, "The boundary").
+   */
+  bounds: readonly { bound: WorkdirBound; what: string }[];
 }
 
 /** A run's end as `harness_end` records it, beside the outcome. */
@@ -137,6 +143,9 @@ export async function runHarness(input: HarnessRunInput): Promise<RunEnd> {
     },
     Math.min(IDLE_CHECK_MS, plan.spec.idleTimeoutMs),
   );
+  const watched = input.bounds.map(({ bound, what }) =>
+    bound.watch(() => stop({ kind: 'failed', message: `${what} grew past capabilities.shell.max_workdir_mib (${bound.maxMib} MiB): the door ended the run` })),
+  );
   const onAbort = () => void command.end();
   signal.addEventListener('abort', onAbort, { once: true });
   try {
@@ -157,6 +166,7 @@ export async function runHarness(input: HarnessRunInput): Promise<RunEnd> {
     };
   } finally {
     clearInterval(idle);
+    for (const watch of watched) watch.done();
     signal.removeEventListener('abort', onAbort);
     // A run ends with its sandbox: whatever the harness left running goes with it (docs/harness.md).
     await command.end();

@@ -7,6 +7,7 @@ import { MANIFEST_FILE, ManifestError } from '../../manifest/manifest.loader.js'
 import type { HarnessName } from '../../manifest/manifest.schema.js';
 import type { ProcessRegistry } from '../../tools/process-registry.js';
 import type { SessionSandbox } from '../../tools/sandbox/session-sandbox.js';
+import { WorkdirBound } from '../../tools/sandbox/workdir-bound.js';
 import type { QuotaWindows } from '../../usage/quota-windows.js';
 import type { TurnStepDeps } from '../turn/turn-steps.js';
 import { claudeCode } from './claude-code.js';
@@ -50,6 +51,10 @@ export async function createHarnessLoop(
     { binDir: located.binDir, home, destinations: [provider, { host: 'localhost', port, serve: (socket) => toolServer.serve(socket) }] },
     session,
   );
+  // A run writes the workdir and the harness's home: both are measured while it runs, against max_workdir_mib each.
+  const workdirBound = deps.sandbox.workdirBound;
+  if (workdirBound === null) throw new Error('a harness runs only in a bubblewrap sandbox, whose workdir is measured');
+  const homeBound = new WorkdirBound(home, session.manifest.capabilities.shell.max_workdir_mib);
   return new HarnessLoop({
     ...deps,
     spec,
@@ -62,6 +67,13 @@ export async function createHarnessLoop(
     toolServer,
     toolServerUrl: `http://127.0.0.1:${port}${TOOL_SERVER_PATH}`,
     key: spec.apiKeyEnv === null ? null : (session.settings.variable(spec.apiKeyEnv) ?? null),
-    closeSandbox: built.close,
+    bounds: [
+      { bound: workdirBound, what: 'the workdir' },
+      { bound: homeBound, what: "the harness's home" },
+    ],
+    closeSandbox: async () => {
+      homeBound.close();
+      await built.close();
+    },
   });
 }
