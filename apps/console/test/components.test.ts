@@ -1,6 +1,7 @@
 // @vitest-environment jsdom (renders components)
 import { fireEvent, render, screen, within } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
+import ArtifactParts from '../src/components/ArtifactParts.svelte';
 import ConnectionStatus from '../src/components/ConnectionStatus.svelte';
 import ShortId from '../src/components/ShortId.svelte';
 import TasksPanel from '../src/components/TasksPanel.svelte';
@@ -205,5 +206,24 @@ describe('ShortId', () => {
     await fireEvent.click(screen.getByRole('button', { name: `Copy ${id}` }));
     expect(writeText).toHaveBeenCalledWith(id);
     await vi.waitFor(() => expect(screen.getByRole('button', { name: `Copied ${id}` })).toBeTruthy());
+  });
+});
+
+describe('ArtifactParts', () => {
+  it("links a part's http(s) URL only: a javascript: or data: URL a caller or a peer sent is shown, not linked", () => {
+    const { container } = render(ArtifactParts, {
+      props: {
+        parts: [
+          { url: 'javascript:alert(document.cookie)', filename: 'notes.txt' },
+          { url: 'data:text/html,<script>alert(1)</script>' },
+          { url: 'https://files.example.test/report.pdf', filename: 'report.pdf', mediaType: 'application/pdf' },
+        ],
+      },
+    });
+    const links = [...container.querySelectorAll('a')];
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['https://files.example.test/report.pdf']);
+    expect(links[0].textContent).toBe('report.pdf');
+    expect(container.textContent).toContain('javascript:alert(document.cookie)');
+    expect(container.textContent).toContain('(not a web address: shown, not linked)');
   });
 });
