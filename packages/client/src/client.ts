@@ -57,6 +57,11 @@ export interface MurmurClientOptions {
   sseTransport?: SseTransportName | 'auto';
   /** The most characters one SSE event may hold (fetch transport) before the stream fails. @default 33554432 */
   maxEventSize?: number;
+  /**
+   * The most bytes one answer's body (JSON-RPC, the card) may hold: past it the call fails with
+   * `InvalidResponseError('too-large')`, the rest unread. @default 33554432 @unit bytes
+   */
+  maxResponseSize?: number;
 }
 
 export interface CallOptions {
@@ -78,6 +83,7 @@ export interface ReplyOptions extends Omit<TextMessageOptions, 'taskId' | 'forge
 
 const DEFAULT_RETRY: Required<RetryOptions> = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 8000 };
 const DEFAULT_MAX_EVENT_SIZE = 32 * 1024 * 1024;
+const DEFAULT_MAX_RESPONSE_SIZE = 32 * 1024 * 1024;
 
 export class MurmurClient {
   /** The door's address as given, without trailing slashes. */
@@ -92,6 +98,7 @@ export class MurmurClient {
   readonly #streamDefaults: StreamOptions;
   readonly #transport: SseTransport;
   readonly #maxEventSize: number;
+  readonly #maxResponseSize: number;
   #nextId = 1;
 
   /**
@@ -110,6 +117,7 @@ export class MurmurClient {
     this.sseTransport = selectSseTransport(options.sseTransport ?? 'auto');
     this.#transport = sseTransport(this.sseTransport);
     this.#maxEventSize = options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE;
+    this.#maxResponseSize = options.maxResponseSize ?? DEFAULT_MAX_RESPONSE_SIZE;
   }
 
   // --- one-shot methods -------------------------------------------------------------------------------------
@@ -319,14 +327,53 @@ export class MurmurClient {
   }
 
   async #send(what: string, url: string, init: RequestInit): Promise<Answer> {
+    let response: Response;
+    let text: string | null;
     try {
-      const response = await this.#fetch(url, init);
-      return { status: response.status, headers: response.headers, text: await response.text() };
+      response = await this.#fetch(url, init);
+      text = await boundedText(response, this.#maxResponseSize);
     } catch (error) {
       if (init.signal?.aborted) throw init.signal.reason;
       const detail = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
       throw new ConnectionError(`${what}: no answer from ${url}: ${detail}`, { cause: error });
     }
+    if (text === null)
+      throw new InvalidResponseError(
+        'too-large',
+        `${what}: the answer from ${url} is larger than the client's maxResponseSize (${this.#maxResponseSize} bytes)`,
+        {
+          status: response.status,
+        },
+      );
+    return { status: response.status, headers: response.headers, text };
+  }
+}
+
+/**
+ * A response's body as text, or null once it passes `max` bytes (by its Content-Length before a byte is read, else as
+ * it arrives): the rest is not read, and the connection is let go. An answer is whatever the other side sends, so the
+ * client never holds more of it than it would accept.
+ */
+async function boundedText(response: Response, max: number): Promise<string | null> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (response.body === null) return '';
+  if (declared > max) {
+    await response.body.cancel().catch(() => undefined);
+    return null;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let bytes = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    bytes += value.byteLength;
+    if (bytes > max) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
   }
 }
 

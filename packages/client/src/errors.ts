@@ -237,9 +237,9 @@ export function isConnectionError(value: unknown): value is ConnectionError {
   return brandOf(value) === 'ConnectionError';
 }
 
-export type InvalidResponseReason = 'not-json' | 'not-jsonrpc' | 'id-mismatch' | 'unexpected-result';
+export type InvalidResponseReason = 'not-json' | 'not-jsonrpc' | 'id-mismatch' | 'unexpected-result' | 'too-large';
 
-/** An answer this client cannot read: not JSON, not a JSON-RPC response, an id that is not the request's, or a result of the wrong shape. */
+/** An answer this client cannot read: not JSON, not a JSON-RPC response, an id that is not the request's, a result of the wrong shape, or a body past `maxResponseSize`. */
 export class InvalidResponseError extends MurmurError {
   override name = 'InvalidResponseError';
   readonly reason: InvalidResponseReason;
