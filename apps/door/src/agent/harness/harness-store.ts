@@ -107,7 +107,7 @@ export function readAt(fd: number, position: number, length: number): Buffer {
 }
 
 /** A folder of the store the door makes for the harness could not be made: something kept taking its name. */
-export class StoreFolderError extends Error {
+class StoreFolderError extends Error {
   override readonly name = 'StoreFolderError';
 }
 
