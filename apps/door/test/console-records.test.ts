@@ -3,6 +3,7 @@
  * store.db, served for live, stale and ended sessions, paged, searchable and exported as NDJSON.
  */
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { ConsoleRecordSessionsResponse, ConsoleTaskRecordPage, ConsoleTaskSummariesPage, TaskRecordEntry } from '@murmur/protocol';
 import { startTestConsole } from './support/console.js';
@@ -64,6 +65,31 @@ describe('the record API', () => {
     assert.equal(answer.status, 200, `${p}: ${await answer.clone().text()}`);
     return (await answer.json()) as T;
   };
+
+  test('a request whose Host names another site (DNS rebinding) is refused 421 misdirected, before any API, proxy or page answers', async () => {
+    const port = Number(new URL(consoleUrl).port);
+    const ask = (host: string, path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path, headers: { host } }, (res) => {
+            let body = '';
+            res.setEncoding('utf8').on('data', (d: string) => (body += d));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+          })
+          .on('error', reject);
+      });
+    for (const path of ['/api/records/sessions', `/api/door/${new URL(live.url).host}/.well-known/agent-card.json`, '/']) {
+      const refused = await ask(`rebind.example.test:${port}`, path);
+      assert.equal(refused.status, 421, path);
+      assert.equal(
+        refused.body,
+        `{"error":"misdirected","message":"mur console answers requests addressed to this machine by an IP address or localhost (or its --host), not to rebind.example.test:${port}"}`,
+      );
+    }
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LocalHost:${port}`, `[::1]:${port}`]) {
+      assert.equal((await ask(host, '/api/records/sessions')).status, 200, host);
+    }
+  });
 
   test('lists the ended and the live session with their state', async () => {
     const { sessions } = await get<ConsoleRecordSessionsResponse>('/api/records/sessions');

@@ -41,6 +41,8 @@ export const HTTP_REFUSALS = {
   not_loopback: { code: 'not_loopback', status: 403, from: 'console' },
   /** mur console's proxy: nothing answered at the door address (door down, port closed). */
   door_unreachable: { code: 'door_unreachable', status: 502, from: 'console' },
+  /** mur console: a request whose Host names neither this machine (localhost, an IP address) nor its --host (DNS rebinding). */
+  misdirected: { code: 'misdirected', status: 421, from: 'console' },
 } as const satisfies Record<string, { code: string; status: number; from: 'door' | 'console' | 'door or console' }>;
 
 /** The `error` code of an HTTP refusal body. */
@@ -191,6 +193,17 @@ export function badAddressRefusal(): HttpRefusalBody<'bad_address'> {
 /** 403 not_loopback: the proxy reaches loopback doors only. */
 export function notLoopbackRefusal(host: string): HttpRefusalBody<'not_loopback'> {
   return { error: 'not_loopback', message: `the console only reaches doors on this machine's loopback, not ${host}` };
+}
+
+/**
+ * 421 misdirected: mur console answers a request addressed to it by an IP address, `localhost` or the name its --host
+ * gave, so that a page of another site whose name was made to resolve to this machine (DNS rebinding) reads nothing.
+ */
+export function misdirectedRefusal(host: string): HttpRefusalBody<'misdirected'> {
+  return {
+    error: 'misdirected',
+    message: `mur console answers requests addressed to this machine by an IP address or localhost (or its --host), not to ${host}`,
+  };
 }
 
 /**

@@ -120,6 +120,7 @@ export {
   invalidTokenRefusal,
   methodNotAllowedRefusal,
   notLoopbackPeerRefusal,
+  misdirectedRefusal,
   notLoopbackRefusal,
   type PlaneName,
   peerNotAcceptedRefusal,

@@ -13,6 +13,7 @@ import {
   insufficientScopeRefusal,
   invalidTokenRefusal,
   notLoopbackPeerRefusal,
+  misdirectedRefusal,
   notLoopbackRefusal,
   peerNotAcceptedRefusal,
   planeNotServedRefusal,
@@ -39,6 +40,7 @@ test('every row is keyed by its own code, with the status seed 000 and mur conso
     bad_address: 400,
     not_loopback: 403,
     door_unreachable: 502,
+    misdirected: 421,
   };
   for (const [code, row] of Object.entries(HTTP_REFUSALS)) {
     assert.equal(row.code, code);
@@ -95,6 +97,10 @@ test('the bodies are byte-identical to what the door and mur console have always
   assert.equal(
     wire(doorUnreachableRefusal('127.0.0.1:9', 'connect ECONNREFUSED 127.0.0.1:9')),
     '{"error":"door_unreachable","message":"cannot reach the door at 127.0.0.1:9: connect ECONNREFUSED 127.0.0.1:9"}',
+  );
+  assert.equal(
+    wire(misdirectedRefusal('rebind.example.test:7000')),
+    '{"error":"misdirected","message":"mur console answers requests addressed to this machine by an IP address or localhost (or its --host), not to rebind.example.test:7000"}',
   );
   // Key order on the wire is error, then message, whatever order the object was built in.
   assert.equal(encodeRefusalBody({ message: 'm', error: 'not_found' } as HttpRefusalBody), '{"error":"not_found","message":"m"}');

@@ -10,6 +10,7 @@ import type { AddedDoor } from './added-doors.js';
 import { ConsoleNotBuiltError } from './console-not-built-error.js';
 import { DOOR_PROXY_PREFIX, registerDoorProxy } from './door-proxy.js';
 import { registerFormationsApi } from './formations-api.js';
+import { registerHostCheck } from './host-check.js';
 import { registerRecordsApi } from './records-api.js';
 import { registerRunningApi } from './running/running-api.js';
 import { RunningNow } from './running/running-now.js';
@@ -38,6 +39,7 @@ export async function startConsoleServer(options: {
   }
   const server = Fastify({ logger: false, forceCloseConnections: true, schemaController: NO_ROUTE_SCHEMAS });
   // Bodies pass through the proxy untouched.
+  registerHostCheck(server, options.host);
   server.removeAllContentTypeParsers();
   server.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 * 1024 }, (_req, body, done) => done(null, body));
   registerSessionsApi(server, home);
