@@ -91,13 +91,24 @@ export function testFiles() {
 const BUNDLED = 'dist/bundle-tests';
 
 /**
+ * The bundled unit specs' modules (scripts/bundle-tests.mjs), under dist/bundle-tests: the ~70 specs run in four
+ * processes rather than one each, so a Node start and the shared modules' loading are paid four times, not ~70; four,
+ * not one, so the specs that wait (a subprocess, a timer) still wait beside each other (docs/decisions.md, "The test
+ * run"). Their tests and names are as before; a failure's stack names its file.
+ */
+export const SPECS_ENTRIES = ['unit-specs-1.js', 'unit-specs-2.js', 'unit-specs-3.js', 'unit-specs-4.js'];
+
+/** A spec source whose hook is at its top level, outside any describe: in one process it would run for every file's tests. */
+const TOP_LEVEL_HOOK = /^(?:before|after|beforeEach|afterEach)\(/m;
+
+/**
  * `files` as run: their bundled copies (scripts/bundle-tests.mjs) while every compiled module the bundle was made from
  * is unchanged and it holds every one of `files`; else `files` as tsc wrote them, with `why` the bundle is not run.
  */
 export function bundledTestFiles(files) {
   const manifest = path.join(DOOR, BUNDLED, 'inputs.json');
   if (!existsSync(manifest)) return { files, why: `${BUNDLED} is not built (npm run build -w @murmur/door bundles the tests)` };
-  const { files: bundled, inputs } = JSON.parse(readFileSync(manifest, 'utf8'));
+  const { files: bundled, inputs, specs = [] } = JSON.parse(readFileSync(manifest, 'utf8'));
   const missing = files.filter((f) => !bundled.includes(f));
   if (missing.length > 0) return { files, why: `${BUNDLED} holds no ${missing[0]}: it is older than the tests` };
   for (const [input, hash] of Object.entries(inputs)) {
@@ -105,7 +116,14 @@ export function bundledTestFiles(files) {
     if (!existsSync(file) || createHash('sha1').update(readFileSync(file)).digest('hex') !== hash)
       return { files, why: `${BUNDLED} was made from another ${input} (tsc ran since): npm run build -w @murmur/door bundles it again` };
   }
-  return { files: files.map((f) => f.replace(/^dist\//, `${BUNDLED}/`)), why: null };
+  const asked = files.filter((f) => f.startsWith('dist/src/'));
+  const hooked = asked.find((f) => TOP_LEVEL_HOOK.test(readFileSync(path.join(DOOR, sourceOf(f)), 'utf8')));
+  if (hooked !== undefined)
+    return { files, why: `${sourceOf(hooked)} has a hook outside any describe, which in one process would run for every spec's tests: put its tests and hooks in a describe` };
+  // Every spec, a few to a process (SPECS_ENTRIES), else each in its own (a subset was asked for).
+  const together = asked.length > 0 && asked.length === specs.length && asked.every((f) => specs.includes(f));
+  const run = together ? [...SPECS_ENTRIES.map((entry) => `dist/${entry}`), ...files.filter((f) => !f.startsWith('dist/src/'))] : files;
+  return { files: run.map((f) => f.replace(/^dist\//, `${BUNDLED}/`)), why: null };
 }
 
 if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
