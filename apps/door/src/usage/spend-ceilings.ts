@@ -20,8 +20,11 @@ export interface SpendStatus {
   machine: { tokens_today: number; ceiling: number } | 'none';
 }
 
-/** The tokens a call spent as the ceilings count them: reported input plus output; nothing when it reported none. */
-export const spentBy = (usage: Usage | null): number => (usage?.input ?? 0) + (usage?.output ?? 0);
+/**
+ * The tokens a call spent as the ceilings count them: reported input plus output; nothing when it reported none; a
+ * count below 0 (which no provider reports, and a harness's stream must not be able to) as 0.
+ */
+export const spentBy = (usage: Usage | null): number => Math.max(0, usage?.input ?? 0) + Math.max(0, usage?.output ?? 0);
 
 /**
  * The spend ceilings (docs/agent-loop.md, "Spend ceilings"): inference.max_session_tokens against this session's

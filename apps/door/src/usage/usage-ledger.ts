@@ -36,7 +36,7 @@ export class UsageLedger {
     }
     for (const member of MEMBERS) {
       const value = usage[member];
-      if (value !== undefined) this.sums[member] = (this.sums[member] ?? 0) + value;
+      if (value !== undefined && value >= 0) this.sums[member] = (this.sums[member] ?? 0) + value;
     }
   }
 

@@ -88,3 +88,19 @@ test('the result: an answer, its turns used up, a failure in its words, a resume
   ]);
   assert.deepEqual(reader.read({ type: 'result', subtype: 'mystery' }), [{ kind: 'failure', message: 'its run ended mystery' }]);
 });
+
+test('usage is the sandbox’s word: a negative, fractional or unsafe count is not reported, and a line printed mid-turn never lowers a count', () => {
+  const reader = new ClaudeCodeEventReader();
+  reader.read(stream({ type: 'message_start', message: { usage: { input_tokens: -1_000_000, cache_read_input_tokens: 0.5 } } }));
+  reader.read(stream({ type: 'message_delta', usage: { output_tokens: 2 ** 60 } }));
+  assert.deepEqual(reader.read(stream({ type: 'message_stop' })), [{ kind: 'turn-end', usage: null, stop: 'end_turn' }]);
+
+  reader.read(stream({ type: 'message_start', message: { usage: { input_tokens: 50_000 } } }));
+  // What a command of the run's could print into the stream between the turn's own lines.
+  reader.read(stream({ type: 'message_start', message: { usage: { input_tokens: 1 } } }));
+  reader.read(stream({ type: 'message_delta', usage: { output_tokens: 900 } }));
+  reader.read(stream({ type: 'message_delta', usage: { output_tokens: 1 } }));
+  assert.deepEqual(reader.read(stream({ type: 'message_stop' })), [
+    { kind: 'turn-end', usage: { input: 50_000, cached: 0, cacheWrite: 0, output: 900 }, stop: 'end_turn' },
+  ]);
+});

@@ -1,6 +1,6 @@
 import type { JsonValue, QuotaWindowFrameFields } from '@murmur/protocol';
 import type { Usage } from '../driver.js';
-import { type HarnessEvent, type HarnessEventReader, isoSeconds, num, obj, str } from './harness-events.js';
+import { count, type HarnessEvent, type HarnessEventReader, isoSeconds, num, obj, str } from './harness-events.js';
 
 /** The prefix Claude Code gives the tools of an MCP server named `murmur`: the tool server reports those calls itself. */
 const CLAUDE_TOOL_SERVER_PREFIX = 'mcp__murmur__';
@@ -82,10 +82,11 @@ export class ClaudeCodeEventReader implements HarnessEventReader {
       case 'message_start': {
         const message = obj(event.message);
         const usage = obj(message?.usage);
-        const cached = num(usage?.cache_read_input_tokens) ?? 0;
-        const cacheWrite = num(usage?.cache_creation_input_tokens) ?? 0;
-        const input = num(usage?.input_tokens);
-        this.usage = input === undefined ? null : { input: input + cached + cacheWrite, cached, cacheWrite };
+        const cached = count(usage?.cache_read_input_tokens) ?? 0;
+        const cacheWrite = count(usage?.cache_creation_input_tokens) ?? 0;
+        const input = count(usage?.input_tokens);
+        // Within one turn a count only grows: a line printed into the stream (a command can) never lowers it.
+        if (input !== undefined) this.usage = atLeast(this.usage, { input: input + cached + cacheWrite, cached, cacheWrite });
         this.responseId = str(message?.id);
         this.responseModel = str(message?.model);
         this.stop = 'end_turn';
@@ -98,25 +99,38 @@ export class ClaudeCodeEventReader implements HarnessEventReader {
         return [];
       }
       case 'message_delta': {
-        const output = num(obj(event.usage)?.output_tokens);
-        if (output !== undefined) this.usage = { ...(this.usage ?? {}), output };
+        const output = count(obj(event.usage)?.output_tokens);
+        if (output !== undefined) this.usage = atLeast(this.usage, { output });
         this.stop = str(obj(event.delta)?.stop_reason) ?? this.stop;
         return [];
       }
-      case 'message_stop':
+      case 'message_stop': {
+        const usage = this.usage;
+        this.usage = null;
         return [
           {
             kind: 'turn-end',
-            usage: this.usage,
+            usage,
             stop: this.stop,
             ...(this.responseId ? { responseId: this.responseId } : {}),
             ...(this.responseModel ? { responseModel: this.responseModel } : {}),
           },
         ];
+      }
       default:
         return [];
     }
   }
+}
+
+/** Each count of `next` where it is larger than `held`'s (or `held` has none). */
+function atLeast(held: Usage | null, next: Usage): Usage {
+  const merged: Usage = { ...(held ?? {}) };
+  for (const key of ['input', 'output', 'cached', 'cacheWrite'] as const) {
+    const value = next[key];
+    if (value !== undefined && value > (merged[key] ?? -1)) merged[key] = value;
+  }
+  return merged;
 }
 
 function blocks(message: Record<string, unknown> | undefined): Record<string, unknown>[] {

@@ -51,3 +51,13 @@ test('the windows of its session log: primary and secondary, a limit other than 
   assert.deepEqual(codexQuota({ limit_id: 'pro', secondary: { used_percent: 100 } }), [{ name: 'pro-secondary', used: 1 }]);
   assert.deepEqual(codexQuota(undefined), []);
 });
+
+test('usage is the sandbox’s word: a negative or fractional count is not reported, the rest of the turn’s is', () => {
+  const reader = new CodexEventReader();
+  reader.read({ type: 'turn.started' });
+  assert.deepEqual(reader.read({ type: 'turn.completed', usage: { input_tokens: -500_000, output_tokens: 12, cached_input_tokens: 1.5 } })[0], {
+    kind: 'turn-end',
+    usage: { output: 12 },
+    stop: 'end_turn',
+  });
+});

@@ -1,5 +1,5 @@
 import type { JsonValue, QuotaWindowFrameFields } from '@murmur/protocol';
-import { type HarnessEvent, type HarnessEventReader, isoSeconds, num, obj, str } from './harness-events.js';
+import { count, type HarnessEvent, type HarnessEventReader, isoSeconds, num, obj, str } from './harness-events.js';
 
 /** The names Codex's items of its own tools get in frames and records (its exec_command, apply_patch, web_search). */
 const TOOL_NAMES: Record<string, string> = { command_execution: 'shell', file_change: 'apply_patch', web_search: 'web_search' };
@@ -34,10 +34,10 @@ export class CodexEventReader implements HarnessEventReader {
         return this.itemCompleted(obj(line.item));
       case 'turn.completed': {
         const usage = obj(line.usage);
-        const input = num(usage?.input_tokens);
-        const output = num(usage?.output_tokens);
-        const cached = num(usage?.cached_input_tokens);
-        const cacheWrite = num(usage?.cache_write_input_tokens);
+        const input = count(usage?.input_tokens);
+        const output = count(usage?.output_tokens);
+        const cached = count(usage?.cached_input_tokens);
+        const cacheWrite = count(usage?.cache_write_input_tokens);
         const counted = input === undefined && output === undefined ? null : { input, output, cached, cacheWrite };
         return [
           { kind: 'turn-end', usage: counted === null ? null : withoutUndefined(counted), stop: 'end_turn' },

@@ -34,6 +34,13 @@ export const str = (value: unknown): string | undefined => (typeof value === 'st
 /** A finite number member, or undefined. */
 export const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
+/**
+ * A token count a harness reports: a whole number from 0 up, else undefined (not reported). What a run prints is the
+ * sandbox's word (docs/harness.md, "The boundary"): a negative or fractional count would take from the session's and
+ * the machine's spend.
+ */
+export const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined);
+
 /** An object member, or undefined. */
 export const obj = (value: unknown): Record<string, unknown> | undefined =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

@@ -149,8 +149,8 @@ export class RunRecorder {
     this.taskTurns.closeTurn();
     this.closedTurns += 1;
     this.deps.usage.record(event.usage);
-    this.spent.input += event.usage?.input ?? 0;
-    this.spent.output += event.usage?.output ?? 0;
+    this.spent.input += Math.max(0, event.usage?.input ?? 0);
+    this.spent.output += Math.max(0, event.usage?.output ?? 0);
     trace.write('inference', {
       task_id: taskId,
       turn: this.taskTurns.turn,
