@@ -119,7 +119,10 @@ export function bundledTestFiles(files) {
   const asked = files.filter((f) => f.startsWith('dist/src/'));
   const hooked = asked.find((f) => TOP_LEVEL_HOOK.test(readFileSync(path.join(DOOR, sourceOf(f)), 'utf8')));
   if (hooked !== undefined)
-    return { files, why: `${sourceOf(hooked)} has a hook outside any describe, which in one process would run for every spec's tests: put its tests and hooks in a describe` };
+    return {
+      files,
+      why: `${sourceOf(hooked)} has a hook outside any describe, which in one process would run for every spec's tests: put its tests and hooks in a describe`,
+    };
   // Every spec, a few to a process (SPECS_ENTRIES), else each in its own (a subset was asked for).
   const together = asked.length > 0 && asked.length === specs.length && asked.every((f) => specs.includes(f));
   const run = together ? [...SPECS_ENTRIES.map((entry) => `dist/${entry}`), ...files.filter((f) => !f.startsWith('dist/src/'))] : files;
