@@ -3,7 +3,7 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { DoorLog } from '../../session/door-log.js';
 import type { ToolCallRequest } from '../../tools/tool-call.js';
-import { TOOL_SERVER_BODY_LIMIT, TOOL_SERVER_INTAKE_BYTES, ToolServer } from './tool-server.js';
+import { TOOL_SERVER_BODY_LIMIT, TOOL_SERVER_INTAKE_BYTES, TOOL_SERVER_MAX_DEPTH, ToolServer } from './tool-server.js';
 
 const log = { error: () => undefined } as unknown as DoorLog;
 const server = new ToolServer(log);
@@ -113,6 +113,25 @@ describe('the tool server', () => {
     for (let sent = 0; sent <= TOOL_SERVER_BODY_LIMIT; sent += chunk.length) chunked.socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
     chunked.socket.write('0\r\n\r\n');
     assert.match(await chunked.answer, /^HTTP\/1\.1 413 [\s\S]*"code":-32000/);
+  });
+
+  test(`a body nested past ${TOOL_SERVER_MAX_DEPTH} levels is answered 400, -32600, and reaches no tool`, async () => {
+    const before = calls.length;
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const response = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${run.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"session-status","arguments":{"x":${deep}}}}`,
+    });
+    assert.equal(response.status, 400);
+    assert.deepEqual(await response.json(), {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: `Invalid Request: the request body nests deeper than ${TOOL_SERVER_MAX_DEPTH} levels` },
+    });
+    assert.equal(calls.length, before);
+    const within = await mcp(run.token, { method: 'tools/call', params: { name: 'session-status', arguments: { x: [[[[{ y: [1] }]]]] } } });
+    assert.equal(within.status, 200, 'a body nested a few levels is answered');
   });
 
   test('a body that is not JSON is answered 400, -32700', async () => {

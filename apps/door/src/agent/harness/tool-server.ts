@@ -36,6 +36,17 @@ const TOO_LARGE_BODY = JSON.stringify({
 });
 const NOT_JSON_BODY = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not JSON' } });
 
+/**
+ * How deep a request's JSON may nest (objects and arrays): far past any tool's arguments, far short of what the door's
+ * own JSON printing can take when it records them (a value nested deeper would fail that later, as an internal error).
+ */
+export const TOOL_SERVER_MAX_DEPTH = 64;
+const TOO_DEEP_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  id: null,
+  error: { code: -32600, message: `Invalid Request: the request body nests deeper than ${TOOL_SERVER_MAX_DEPTH} levels` },
+});
+
 /** A tool as the harness is told of it: the tool inventory's entry. */
 interface ServedTool {
   name: string;
@@ -132,11 +143,13 @@ export class ToolServer {
         readBody(req, declared, TOOL_SERVER_BODY_LIMIT, release, (error, body) => {
           if (error) return resolve(null);
           if (body === TOO_LARGE) return resolve(refuse(413, TOO_LARGE_BODY));
+          let parsed: unknown;
           try {
-            resolve(JSON.parse(body as string));
+            parsed = JSON.parse(body as string);
           } catch {
-            resolve(refuse(400, NOT_JSON_BODY));
+            return resolve(refuse(400, NOT_JSON_BODY));
           }
+          resolve(nestsWithin(parsed, TOOL_SERVER_MAX_DEPTH) ? parsed : refuse(400, TOO_DEEP_BODY));
         });
       });
       // A sender that leaves while its body waits for room gives its place in the queue back.
@@ -192,6 +205,18 @@ export class ToolServer {
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
+}
+
+/** Whether `value` nests objects and arrays at most `max` deep; walked without recursion, so any depth can be asked. */
+function nestsWithin(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: at, depth } = stack.pop()!;
+    if (at === null || typeof at !== 'object') continue;
+    if (depth >= max) return false;
+    for (const child of Array.isArray(at) ? at : Object.values(at)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return true;
 }
 
 /** The token of `Authorization: Bearer <token>`, or "" (which names no run). */
