@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { JsonObject } from '@murmur/protocol';
+import { MAX_JSON_DEPTH, nestsWithin } from '../../common/json-depth.js';
 import { IntakeBudget, readBody, TOO_LARGE } from '../../common/request-body.js';
 import type { DoorLog } from '../../session/door-log.js';
 import type { ToolCallRequest } from '../../tools/tool-call.js';
@@ -36,11 +37,8 @@ const TOO_LARGE_BODY = JSON.stringify({
 });
 const NOT_JSON_BODY = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not JSON' } });
 
-/**
- * How deep a request's JSON may nest (objects and arrays): far past any tool's arguments, far short of what the door's
- * own JSON printing can take when it records them (a value nested deeper would fail that later, as an internal error).
- */
-export const TOOL_SERVER_MAX_DEPTH = 64;
+/** How deep a request's JSON may nest (common/json-depth.ts). */
+export const TOOL_SERVER_MAX_DEPTH = MAX_JSON_DEPTH;
 const TOO_DEEP_BODY = JSON.stringify({
   jsonrpc: '2.0',
   id: null,
@@ -205,18 +203,6 @@ export class ToolServer {
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   }
-}
-
-/** Whether `value` nests objects and arrays at most `max` deep; walked without recursion, so any depth can be asked. */
-function nestsWithin(value: unknown, max: number): boolean {
-  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
-  while (stack.length > 0) {
-    const { value: at, depth } = stack.pop()!;
-    if (at === null || typeof at !== 'object') continue;
-    if (depth >= max) return false;
-    for (const child of Array.isArray(at) ? at : Object.values(at)) stack.push({ value: child, depth: depth + 1 });
-  }
-  return true;
 }
 
 /** The token of `Authorization: Bearer <token>`, or "" (which names no run). */
