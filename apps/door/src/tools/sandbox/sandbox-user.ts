@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fchownSync, fstatSync, lchownSync, lstatSync, openSync, readdirSync, type Stats } from 'node:fs';
+import { closeSync, constants, fchownSync, fstatSync, lchownSync, lstatSync, opendirSync, openSync, type Stats } from 'node:fs';
 
 /** The first uid of the range the sessions' own users are taken from (docs/sandbox.md, "The sandbox's user"). */
 export const SANDBOX_UID_BASE = 1_000_000_000;
@@ -40,34 +40,42 @@ export function giveTree(dir: string, uid: number): void {
 }
 
 function giveFolder(folder: number, dev: number, uid: number, depth: number): void {
-  for (const name of readdirSync(via(folder))) {
-    let stats: Stats;
-    try {
-      stats = lstatSync(via(folder, name));
-    } catch {
-      continue; // gone since the listing
-    }
-    if (stats.dev !== dev) continue;
-    if (!stats.isDirectory()) {
-      // A file with another name may be a host file's (a hard link only a host process can make): never given away.
-      if (stats.nlink === 1 && (stats.uid !== uid || stats.gid !== uid)) lchownIfThere(via(folder, name), uid);
-      continue;
-    }
-    if (depth === 0) continue;
-    let sub: number;
-    try {
-      sub = openSync(via(folder, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-    } catch {
-      continue; // swapped for a link or a file since its lstat
-    }
-    try {
-      const opened = fstatSync(sub);
-      if (opened.dev !== dev) continue;
-      if (opened.uid !== uid || opened.gid !== uid) fchownSync(sub, uid, uid);
-      giveFolder(sub, dev, uid, depth - 1);
-    } finally {
-      closeSync(sub);
-    }
+  // Read an entry at a time: a folder the sandbox filled with a million names is never held whole.
+  const dir = opendirSync(via(folder));
+  try {
+    for (let entry = dir.readSync(); entry !== null; entry = dir.readSync()) giveEntry(folder, entry.name, dev, uid, depth);
+  } finally {
+    dir.closeSync();
+  }
+}
+
+function giveEntry(folder: number, name: string, dev: number, uid: number, depth: number): void {
+  let stats: Stats;
+  try {
+    stats = lstatSync(via(folder, name));
+  } catch {
+    return; // gone since the listing
+  }
+  if (stats.dev !== dev) return;
+  if (!stats.isDirectory()) {
+    // A file with another name may be a host file's (a hard link only a host process can make): never given away.
+    if (stats.nlink === 1 && (stats.uid !== uid || stats.gid !== uid)) lchownIfThere(via(folder, name), uid);
+    return;
+  }
+  if (depth === 0) return;
+  let sub: number;
+  try {
+    sub = openSync(via(folder, name), O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  } catch {
+    return; // swapped for a link or a file since its lstat
+  }
+  try {
+    const opened = fstatSync(sub);
+    if (opened.dev !== dev) return;
+    if (opened.uid !== uid || opened.gid !== uid) fchownSync(sub, uid, uid);
+    giveFolder(sub, dev, uid, depth - 1);
+  } finally {
+    closeSync(sub);
   }
 }
 
