@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import type { IntakeBudget } from '../../common/request-body.js';
 import type { DoorLog } from '../../session/door-log.js';
 import type { ToolCallRequest } from '../../tools/tool-call.js';
 import { TOOL_SERVER_BODY_LIMIT, TOOL_SERVER_INTAKE_BYTES, TOOL_SERVER_MAX_DEPTH, ToolServer } from './tool-server.js';
@@ -146,7 +147,10 @@ describe('the tool server', () => {
 
   test(`the bodies held at once are bounded (${TOOL_SERVER_INTAKE_BYTES} bytes): past it a request waits unread, and goes on when a sender leaves`, async () => {
     const holders = Array.from({ length: TOOL_SERVER_INTAKE_BYTES / TOOL_SERVER_BODY_LIMIT }, () => rawPost(TOOL_SERVER_BODY_LIMIT, '{"jsonrpc"'));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Every holder's body reserved (on a loaded machine their heads may take a while to arrive), so the next waits.
+    const intake = (server as unknown as { intake: IntakeBudget }).intake;
+    for (let i = 0; i < 500 && intake.heldBytes < TOOL_SERVER_INTAKE_BYTES; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(intake.heldBytes, TOOL_SERVER_INTAKE_BYTES, 'the holders fill the intake');
     let answered = false;
     const listed = mcp(run.token, { method: 'tools/list' }).then((r) => {
       answered = true;
