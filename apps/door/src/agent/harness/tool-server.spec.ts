@@ -4,7 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import type { IntakeBudget } from '../../common/request-body.js';
 import type { DoorLog } from '../../session/door-log.js';
 import type { ToolCallRequest } from '../../tools/tool-call.js';
-import { TOOL_SERVER_BODY_LIMIT, TOOL_SERVER_INTAKE_BYTES, TOOL_SERVER_MAX_DEPTH, ToolServer } from './tool-server.js';
+import { MAX_JSON_DEPTH } from '../../common/json-depth.js';
+import { TOOL_SERVER_BODY_LIMIT, TOOL_SERVER_INTAKE_BYTES, ToolServer } from './tool-server.js';
 
 const log = { error: () => undefined } as unknown as DoorLog;
 const server = new ToolServer(log);
@@ -116,7 +117,7 @@ describe('the tool server', () => {
     assert.match(await chunked.answer, /^HTTP\/1\.1 413 [\s\S]*"code":-32000/);
   });
 
-  test(`a body nested past ${TOOL_SERVER_MAX_DEPTH} levels is answered 400, -32600, and reaches no tool`, async () => {
+  test(`a body nested past ${MAX_JSON_DEPTH} levels is answered 400, -32600, and reaches no tool`, async () => {
     const before = calls.length;
     const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
     const response = await fetch(`${url}/mcp`, {
@@ -128,7 +129,7 @@ describe('the tool server', () => {
     assert.deepEqual(await response.json(), {
       jsonrpc: '2.0',
       id: null,
-      error: { code: -32600, message: `Invalid Request: the request body nests deeper than ${TOOL_SERVER_MAX_DEPTH} levels` },
+      error: { code: -32600, message: `Invalid Request: the request body nests deeper than ${MAX_JSON_DEPTH} levels` },
     });
     assert.equal(calls.length, before);
     const within = await mcp(run.token, { method: 'tools/call', params: { name: 'session-status', arguments: { x: [[[[{ y: [1] }]]]] } } });

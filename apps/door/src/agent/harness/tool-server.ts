@@ -37,12 +37,10 @@ const TOO_LARGE_BODY = JSON.stringify({
 });
 const NOT_JSON_BODY = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the request body is not JSON' } });
 
-/** How deep a request's JSON may nest (common/json-depth.ts). */
-export const TOOL_SERVER_MAX_DEPTH = MAX_JSON_DEPTH;
 const TOO_DEEP_BODY = JSON.stringify({
   jsonrpc: '2.0',
   id: null,
-  error: { code: -32600, message: `Invalid Request: the request body nests deeper than ${TOOL_SERVER_MAX_DEPTH} levels` },
+  error: { code: -32600, message: `Invalid Request: the request body nests deeper than ${MAX_JSON_DEPTH} levels` },
 });
 
 /** A tool as the harness is told of it: the tool inventory's entry. */
@@ -147,7 +145,7 @@ export class ToolServer {
           } catch {
             return resolve(refuse(400, NOT_JSON_BODY));
           }
-          resolve(nestsWithin(parsed, TOOL_SERVER_MAX_DEPTH) ? parsed : refuse(400, TOO_DEEP_BODY));
+          resolve(nestsWithin(parsed) ? parsed : refuse(400, TOO_DEEP_BODY));
         });
       });
       // A sender that leaves while its body waits for room gives its place in the queue back.
