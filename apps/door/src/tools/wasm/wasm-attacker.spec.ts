@@ -1,7 +1,7 @@
 /**
  * The WASM host against a hostile component, in real worker threads (docs/artifacts.md, "What an attacker can and
- * cannot do"): a flood of empty chunks, a chunk too large, request-input without end, and wasi:filesystem — refused
- * by the level, and given nothing (no preopen) even if run.
+ * cannot do"): a flood of empty chunks, a chunk too large, request-input without end, wasi:filesystem — refused
+ * by the level, and given nothing (no preopen) even if run — and the transpiler's own memories, bounded.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { componentEmbed, componentNew, parse } from '@bytecodealliance/jco-transpile/wasm-tools';
 import { ContentDigest } from '../../artifacts/content-digest.js';
 import { witFit } from '../../artifacts/wit-level.js';
-import { type WasmCallContext, WasmHost } from './wasm-host.js';
+import { ComponentUnprepared, TRANSPILER_MEMORY_BYTES, type WasmCallContext, WasmHost } from './wasm-host.js';
 
 const tempDir = (prefix: string) => mkdtempSync(path.join(os.tmpdir(), `murmur-${prefix}-`));
 /** The runtime's WIT package, apps/door/wit, from where the spec runs (dist/src/tools/wasm). */
@@ -138,5 +138,38 @@ describe('a hostile WASM tool, in the real host', () => {
     const outcome = await host.call(ready, '{}', context());
     assert.equal(outcome.kind, 'trap', JSON.stringify(outcome));
     assert.doesNotMatch(outcome.text, /root:|\$6\$|\$y\$/, 'no byte of a host file');
+  });
+});
+
+describe('the transpiler of a hostile component, in the real host', () => {
+  const componentFile = async () => {
+    const file = path.join(tempDir('component'), 'tool.wasm');
+    writeFileSync(file, await componentOf(EMPTY_CHUNKS_WAT));
+    return file;
+  };
+
+  // A component that makes jco's own WebAssembly allocate without end meets the same bound; a small bound stands in
+  // for it here, since the memory a component makes the transpiler use is the transpiler's to choose, not the test's.
+  test('its own memories are bounded: a transpile that needs more fails, naming the bound', async () => {
+    const host = new WasmHost({ maxSecs: 30, maxMemoryMib: 16 }, 2 * 1024 * 1024);
+    await assert.rejects(host.prepare('bounded', await componentFile()), (error: unknown) => {
+      assert.ok(error instanceof ComponentUnprepared, String(error));
+      assert.match(error.message, /; note: the transpiler's memory was at 2 MiB of its 2 MiB bound when it failed: a grow past the bound fails$/);
+      return true;
+    });
+  });
+
+  test('a bound below the transpiler’s own first memory is named as such', async () => {
+    const host = new WasmHost({ maxSecs: 30, maxMemoryMib: 16 }, 1024 * 1024);
+    await assert.rejects(host.prepare('too-small', await componentFile()), {
+      name: 'ComponentUnprepared',
+      message: /^the transpiler's own core module does not fit its memory bound \(1 MiB\): a memory of the component starts at \d+ bytes, more than the bound$/,
+    });
+  });
+
+  test('within the bound a door has (512 MiB), the same component transpiles', async () => {
+    assert.equal(TRANSPILER_MEMORY_BYTES, 512 * 1024 * 1024);
+    const ready = await new WasmHost({ maxSecs: 30, maxMemoryMib: 16 }).prepare('default', await componentFile());
+    assert.match(ready.wit, /murmur:tool\/run@0\.1\.0/);
   });
 });

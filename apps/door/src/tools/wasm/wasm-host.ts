@@ -51,6 +51,10 @@ const MIB = 1024 * 1024;
 
 /** A worker's own heap: what jco's module and a call need, never what the door has. */
 const CALL_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
+/** The transpiling worker's heap: what jco needs for a component as large as an artifact may be (64 MiB unpacked). */
+const TRANSPILE_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 };
+/** Each memory of the transpiler's own core modules, which the heap bound does not count. @unit bytes */
+export const TRANSPILER_MEMORY_BYTES = 512 * 1024 * 1024;
 
 /** A component that cannot be made ready (jco refused it, or the bound could not hold it). */
 export class ComponentUnprepared extends Error {
@@ -65,7 +69,10 @@ export class ComponentUnprepared extends Error {
 export class WasmHost {
   private readonly prepared = new Map<string, Promise<PreparedComponent>>();
 
-  constructor(private readonly bounds: WasmBounds) {}
+  constructor(
+    private readonly bounds: WasmBounds,
+    private readonly transpilerMemoryBytes = TRANSPILER_MEMORY_BYTES,
+  ) {}
 
   /** The component's WIT and transpiled form, made once per digest; the door's thread only compiles the core modules. */
   prepare(digest: string, componentFile: string): Promise<PreparedComponent> {
@@ -81,7 +88,8 @@ export class WasmHost {
 
   private async transpile(componentFile: string): Promise<PreparedComponent> {
     const component = new Uint8Array(await readFile(componentFile));
-    const worker = new Worker(WORKER, { workerData: { job: 'prepare', component } satisfies PrepareJob, env: {}, stdout: true, stderr: true });
+    const job: PrepareJob = { job: 'prepare', component, maxTranspilerMemoryBytes: this.transpilerMemoryBytes };
+    const worker = new Worker(WORKER, { workerData: job, env: {}, stdout: true, stderr: true, resourceLimits: TRANSPILE_HEAP });
     let timer: NodeJS.Timeout | undefined;
     const answer = await new Promise<PrepareAnswer>((resolve) => {
       timer = setTimeout(() => resolve({ kind: 'failed', message: `transpiling took longer than ${PREPARE_TIMEOUT_MS / 1000} s` }), PREPARE_TIMEOUT_MS);

@@ -9,6 +9,8 @@ import type { CoreModule } from './wasm-api.js';
 export interface PrepareJob {
   job: 'prepare';
   component: Uint8Array;
+  /** The bound on each memory of the transpiler's own core modules (jco's wasm-tools and bindgen). @unit bytes */
+  maxTranspilerMemoryBytes: number;
 }
 
 /** Run one call of a prepared component. */

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { capMemories } from './memory-cap.js';
 import { type CoreImports, type CoreInstance, type CoreMemory, type CoreModule, webAssembly } from './wasm-api.js';
 import type { AskAnswer, CallMessage, PrepareAnswer, PrepareJob, RunJob, WorkerJob } from './wasm-messages.js';
 
@@ -20,7 +21,53 @@ const TRANSPILE = {
   minify: false,
 } as const;
 
+const MIB = 1024 * 1024;
+
+/**
+ * jco's own core modules (wasm-tools and the bindgen, WebAssembly themselves) compiled with each memory's maximum
+ * lowered to `maxBytes`, as a tool's are: their memories are outside the worker's heap bound, and a component made to
+ * blow up the transpiler would otherwise grow them to 4 GiB in the door's process. Patched before jco is loaded (it
+ * keeps `WebAssembly.instantiate` as it finds it); returns the size of the largest memory its instances made so far.
+ */
+function boundTranspiler(maxBytes: number): () => number {
+  const api = webAssembly as { compile: typeof webAssembly.compile; instantiate: typeof webAssembly.instantiate };
+  const compile = api.compile.bind(webAssembly);
+  const instantiate = api.instantiate.bind(webAssembly);
+  const memories: CoreMemory[] = [];
+  api.compile = (bytes) => {
+    try {
+      return compile(capMemories(new Uint8Array(bytes), maxBytes));
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return Promise.reject(new Error(`the transpiler's own core module does not fit its memory bound (${Math.round(maxBytes / MIB)} MiB): ${why}`));
+    }
+  };
+  api.instantiate = async (module, imports) => {
+    const made = (await instantiate(module, imports)) as CoreInstance & { instance?: CoreInstance };
+    for (const value of Object.values((made.instance ?? made).exports)) if (value instanceof webAssembly.Memory) memories.push(value);
+    return made;
+  };
+  return () => memories.reduce((most, m) => Math.max(most, m.buffer.byteLength), 0);
+}
+
 async function prepare(job: PrepareJob): Promise<PrepareAnswer> {
+  const largest = boundTranspiler(job.maxTranspilerMemoryBytes);
+  try {
+    return await transpile(job);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const at = largest();
+    // Which allocation failed the worker cannot see; past half the bound, the bound is named as the likely cause.
+    if (at * 2 <= job.maxTranspilerMemoryBytes) return { kind: 'failed', message };
+    const mib = (bytes: number) => Math.round(bytes / MIB);
+    return {
+      kind: 'failed',
+      message: `${message}; note: the transpiler's memory was at ${mib(at)} MiB of its ${mib(job.maxTranspilerMemoryBytes)} MiB bound when it failed: a grow past the bound fails`,
+    };
+  }
+}
+
+async function transpile(job: PrepareJob): Promise<PrepareAnswer> {
   const tools = await import('@bytecodealliance/jco-transpile/wasm-tools');
   const wit = await tools.componentWit(job.component);
   const { transpileBytes } = await import('@bytecodealliance/jco-transpile');
@@ -109,9 +156,5 @@ async function run(job: RunJob): Promise<void> {
 }
 
 const job = workerData as WorkerJob;
-if (job.job === 'prepare') {
-  prepare(job).then(
-    (answer) => parentPort?.postMessage(answer),
-    (error: unknown) => parentPort?.postMessage({ kind: 'failed', message: error instanceof Error ? error.message : String(error) } satisfies PrepareAnswer),
-  );
-} else void run(job);
+if (job.job === 'prepare') void prepare(job).then((answer) => parentPort?.postMessage(answer));
+else void run(job);
