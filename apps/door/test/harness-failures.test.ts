@@ -1,8 +1,8 @@
 /**
  * A harness that misbehaves (docs/harness.md, "How a task runs"): a stand-in for Claude Code (`inference.harness.binary`,
  * a shell script printing its stream-json) that crashes, hangs, prints garbage or a line past the bound, reports a
- * failure or its turns used up, fills its home or the workdir past max_workdir_mib, or spends past the session's
- * ceiling. Each task fails with a clear status, nothing it
+ * failure or its turns used up, fills its home or the workdir past max_workdir_mib, has usage forged into its stdout by
+ * a command it runs, or spends past the session's ceiling. Each task fails with a clear status, nothing it
  * started is left running, and the door goes on answering. Needs no real harness.
  */
 import assert from 'node:assert/strict';
@@ -38,6 +38,16 @@ case "$prompt" in
   *max-turns*) init; echo '{"type":"result","subtype":"error_max_turns","is_error":true,"num_turns":10}' ;;
   *api-error*) init; echo '{"type":"result","subtype":"error_during_execution","is_error":true,"errors":["API Error: 529 overloaded"]}' ;;
   *spend*) init; turn 800 500; sleep 60 ;;
+  *forge*) init
+    echo '{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_1","model":"stand-in","usage":{"input_tokens":10,"output_tokens":1}}}}'
+    # Commands the harness runs write into the harness's own stdout, the descriptor they keep from it: usage that would
+    # take tokens off the session's spend, and a second message_start lowering this turn's count.
+    sh -c 'echo '"'"'{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_f","model":"stand-in","usage":{"input_tokens":-1000000,"output_tokens":-1000000}}}}'"'"''
+    sh -c 'echo '"'"'{"type":"stream_event","event":{"type":"message_delta","delta":{"stop_reason":null},"usage":{"output_tokens":-7}}}'"'"''
+    sh -c 'echo '"'"'{"type":"stream_event","event":{"type":"message_start","message":{"id":"msg_g","model":"stand-in","usage":{"input_tokens":3,"output_tokens":0}}}}'"'"''
+    echo '{"type":"stream_event","event":{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":2}}}'
+    echo '{"type":"stream_event","event":{"type":"message_stop"}}'
+    echo '{"type":"result","subtype":"success","is_error":false,"result":"forged"}' ;;
   *fill-home*) init; while :; do head -c 400000 /dev/zero >> "$HOME/fill"; echo '{"type":"system","subtype":"status"}'; sleep 0.2; done ;;
   *fill-work*) init; while :; do head -c 400000 /dev/zero >> fill; echo '{"type":"system","subtype":"status"}'; sleep 0.2; done ;;
   *) init; turn 10 2; echo '{"type":"result","subtype":"success","is_error":false,"result":"stand-in answer"}' ;;
@@ -100,14 +110,24 @@ test("a run that fills the harness's home past max_workdir_mib is stopped, as on
   await failsWith('fill-work', 'harness failed: claude-code: the workdir grew past capabilities.shell.max_workdir_mib (1 MiB): the door ended the run');
 });
 
+test('usage a command forges into the harness’s stdout (the descriptor it keeps from the harness) neither lowers the turn’s count nor takes tokens off the spend', async () => {
+  const task = taskOf(await send(door.url, 'forge'));
+  assert.equal(task.status.state, 'TASK_STATE_COMPLETED', JSON.stringify(task.status));
+  const turns = readTrace(door.recordsDir).filter((r) => r.type === 'inference' && r.task_id === task.id);
+  assert.equal(turns.length, 1, JSON.stringify(turns));
+  // The forged lines reached the door: the turn names the id of the last message_start, the forger's.
+  assert.equal(turns[0]!.response_id, 'msg_g');
+  assert.deepEqual(turns[0]!.usage, { input: 10, cached: 0, cacheWrite: 0, output: 2 });
+});
+
 test('the spend ceiling stops a run that passes it, then refuses the next run before it starts', async () => {
-  await failsWith('spend', 'spend ceiling reached: inference.max_session_tokens is 1000 and this session has spent 1312 tokens; the harness was stopped');
+  await failsWith('spend', 'spend ceiling reached: inference.max_session_tokens is 1000 and this session has spent 1324 tokens; the harness was stopped');
   const end = readTrace(door.recordsDir).findLast((r) => r.type === 'harness_end')!;
   assert.equal(end.outcome, 'stopped');
   await failsWith(
     'hello',
-    'spend ceiling reached: inference.max_session_tokens is 1000 and this session has spent 1312 tokens; the next inference call would need about 2 more',
+    'spend ceiling reached: inference.max_session_tokens is 1000 and this session has spent 1324 tokens; the next inference call would need about 2 more',
   );
   const refused = readTrace(door.recordsDir).findLast((r) => r.type === 'spend_refused')!;
-  assert.deepEqual([refused.ceiling, refused.limit, refused.spent], ['session', 1000, 1312]);
+  assert.deepEqual([refused.ceiling, refused.limit, refused.spent], ['session', 1000, 1324]);
 });
