@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: lint, the import, unused-export, engines and dead-export (knip) checks, `npm run build`, then every
+// `npm test`: lint, the import, unused-export, engines and dead-export (knip) checks, `npm run build` (sqlite3's native
+// module built beside them), then every
 // package's test suite and the runs on Node 22 and 24 (scripts/node-lines.mjs) through turbo (turbo.json), and at the end one
 // table of the wall time each step and each suite took, so the next slow suite shows in the run that made it slow
 // (issue 35). A failing step stops the run there, as `a && b` would; a failing
@@ -74,6 +75,17 @@ const binaries = new Promise((resolve) => {
   const child = spawn(process.execPath, ['scripts/node-lines.mjs', '--install'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   child.on('close', resolve);
 });
+// sqlite3's native module is built while lint and the build run (after `npm ci`, which builds nothing: .npmrc): SQLite
+// is one file that compiles on one core for about a minute, beside which the rest goes on. Its output is shown only if
+// it fails; a `mur` the build runs waits for it (apps/door/scripts/ensure-native.mjs holds a lock while it builds).
+const sqlite3 = new Promise((resolve) => {
+  const t0 = Date.now();
+  const child = spawn(process.execPath, ['apps/door/scripts/ensure-native.mjs'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  child.on('close', (code) => resolve({ code, ms: Date.now() - t0, output: Buffer.concat(output).toString() }));
+});
 for (const step of steps) {
   const t0 = Date.now();
   const run = spawnSync(step.command, step.args, { cwd: ROOT, stdio: 'inherit' });
@@ -88,6 +100,13 @@ for (const step of steps) {
 const waited = Date.now();
 await binaries;
 rows.push({ name: 'waiting for the Node 22 and 24 binaries', ms: Date.now() - waited, note: '' });
+const built = await sqlite3;
+rows.push({ name: "sqlite3's native build (beside the steps above)", ms: built.ms, note: built.code === 0 ? '' : 'failed' });
+if (built.code !== 0) {
+  process.stderr.write(built.output);
+  table();
+  process.exit(built.code ?? 1);
+}
 const turboStarted = Date.now();
 const turbo = spawnSync(bin('turbo'), [...TURBO, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
 rows.push({ name: 'turbo: suites', ms: Date.now() - turboStarted, note: turbo.status === 0 ? '' : 'failed' });

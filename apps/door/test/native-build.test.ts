@@ -4,7 +4,9 @@
  * by Node 20), so it is found and rebuilt before the door loads it; an older N-API's build loads as it is.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -13,8 +15,9 @@ import { REPO_ROOT } from './support/door-process.js';
 
 type Verdict = { ok: true } | { ok: false; why: string };
 const DOOR = path.join(REPO_ROOT, 'apps', 'door');
-const { sqlite3BuildVerdict } = (await import(pathToFileURL(path.join(DOOR, 'scripts', 'ensure-native.mjs')).href)) as {
+const { sqlite3BuildVerdict, takeRebuildLock } = (await import(pathToFileURL(path.join(DOOR, 'scripts', 'ensure-native.mjs')).href)) as {
   sqlite3BuildVerdict: (config: string | null, napi: number) => Verdict;
+  takeRebuildLock: (lock: string, log: (line: string) => void, waitMs?: number) => (() => void) | null;
 };
 
 /** The two lines of a config.gypi the check reads, as node-gyp writes them. */
@@ -45,4 +48,45 @@ test("the installed build loads on the Node running this test, and bin/mur.js an
   assert.ok(mur.indexOf('ensureSqlite3Build()') < mur.indexOf('await import(cli.href)'), 'bin/mur.js checks before it loads the CLI');
   const manifest = JSON.parse(readFileSync(path.join(DOOR, 'package.json'), 'utf8')) as { scripts: { test: string } };
   assert.match(manifest.scripts.test, /node scripts\/ensure-native\.mjs && node scripts\/run-tests\.mjs/);
+});
+
+test('one process builds at a time: a start waits while a live process holds the lock, and takes it once it is gone', async () => {
+  const lock = path.join(mkdtempSync(path.join(os.tmpdir(), 'murmur-lock-')), '.murmur-rebuild.lock');
+  // The holder: a process that takes the lock, holds it 1.5 s, and lets it go (as a rebuild would, in a second process).
+  const holder = spawn(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { takeRebuildLock } = await import(${JSON.stringify(pathToFileURL(path.join(DOOR, 'scripts', 'ensure-native.mjs')).href)});
+       const release = takeRebuildLock(${JSON.stringify(lock)}, () => {});
+       console.log('held');
+       setTimeout(release, 1500);`,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  await new Promise((resolve) => holder.stdout.once('data', resolve));
+  const said: string[] = [];
+  const started = Date.now();
+  const release = takeRebuildLock(lock, (line) => said.push(line));
+  const waited = Date.now() - started;
+  assert.ok(release !== null);
+  assert.ok(waited >= 1000, `waited ${waited} ms for the holder`);
+  assert.deepEqual(said, [`mur: waiting for process ${holder.pid} to finish rebuilding sqlite3 (${lock})…`]);
+  assert.equal(readFileSync(lock, 'utf8'), String(process.pid));
+  release!();
+  assert.equal(existsSync(lock), false);
+});
+
+test('a lock whose holder died is stale and taken at once; a live holder past the wait gives null', () => {
+  const lock = path.join(mkdtempSync(path.join(os.tmpdir(), 'murmur-lock-')), '.murmur-rebuild.lock');
+  writeFileSync(lock, '2147483646');
+  const release = takeRebuildLock(lock, () => {});
+  assert.ok(release !== null, 'the dead holder’s lock is taken');
+  release!();
+  writeFileSync(lock, String(process.pid));
+  assert.equal(
+    takeRebuildLock(lock, () => {}, 300),
+    null,
+  );
 });
