@@ -10,7 +10,8 @@
 // (apps/door/scripts/mark-bundle-current.mjs: a turbo cache hit restores dist/src and dist/bundle in no set order, and
 // mur then ran the unbundled code); the test run's builds are then cache hits whose outputs are in place.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,14 +19,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = (name) => path.join(ROOT, 'node_modules/.bin', name);
 
 /**
- * The light suites (protocol, client, console, the API reference) two at a time; then the door's suite, the
+ * The light suites (protocol, client, console, the API reference) two at a time, beside the example's artifacts
+ * (`example-artifacts`, the root task that needs a `mur`, so waits for sqlite3's build: below); then the door's suite, the
  * end-to-end suite, and the runs on Node 22 and 24 (scripts/node-lines.mjs, the `test:node-lines` root task), one
  * after another (turbo.json). Each of the three keeps both cores busy on its own (the door's runs two files more than
  * the cores, Playwright three workers): run side by side they took the same CPU time, so no less wall time, at a
  * load of 15 to 28 on two cores, where tests that time what they see failed for want of CPU. A suite that fails does
  * not stop the ones after it (--continue=always): every suite runs and reports its counts, and the run fails.
  */
-const TURBO = ['run', 'test', 'test:node-lines', '--concurrency=2', '--continue=always', '--summarize'];
+const TURBO = ['run', 'test', 'test:node-lines', '--concurrency=3', '--continue=always', '--summarize'];
 
 const steps = [
   { name: 'lint and format (biome check)', command: bin('biome'), args: ['check', '.'] },
@@ -33,7 +35,8 @@ const steps = [
   { name: 'unused exports', command: process.execPath, args: ['scripts/check-unused-exports.mjs'] },
   { name: 'engines (check-engines)', command: process.execPath, args: ['scripts/check-engines.mjs'] },
   { name: 'dead exports (knip)', command: bin('knip'), args: ['--no-progress', '--include', 'exports,types'] },
-  { name: 'build', command: 'npm', args: ['run', 'build', '--silent'] },
+  // `npm run build` but the example's artifacts: those need a `mur`, so sqlite3's build; turbo runs them beside the light suites.
+  { name: 'build (npm run build:code)', command: 'npm', args: ['run', 'build:code', '--silent'] },
 ];
 
 const rows = [];
@@ -76,15 +79,16 @@ const binaries = new Promise((resolve) => {
   child.on('close', resolve);
 });
 // sqlite3's native module is built while lint and the build run (after `npm ci`, which builds nothing: .npmrc): SQLite
-// is one file that compiles on one core for about a minute, beside which the rest goes on. Its output is shown only if
-// it fails; a `mur` the build runs waits for it (apps/door/scripts/ensure-native.mjs holds a lock while it builds).
+// is one file that compiles on one core for about a minute, beside which the rest goes on. Its output goes to a file,
+// shown only if it fails (a pipe would fill while the steps below hold the event loop, and stall the compiler); a `mur`
+// started meanwhile waits for it (apps/door/scripts/ensure-native.mjs holds a lock while it builds).
+const sqlite3Log = path.join(mkdtempSync(path.join(os.tmpdir(), 'murmur-sqlite3-')), 'build.log');
 const sqlite3 = new Promise((resolve) => {
   const t0 = Date.now();
-  const child = spawn(process.execPath, ['apps/door/scripts/ensure-native.mjs'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output = [];
-  child.stdout.on('data', (chunk) => output.push(chunk));
-  child.stderr.on('data', (chunk) => output.push(chunk));
-  child.on('close', (code) => resolve({ code, ms: Date.now() - t0, output: Buffer.concat(output).toString() }));
+  const out = openSync(sqlite3Log, 'w');
+  const child = spawn(process.execPath, ['apps/door/scripts/ensure-native.mjs'], { cwd: ROOT, stdio: ['ignore', out, out] });
+  closeSync(out);
+  child.on('close', (code) => resolve({ code, ms: Date.now() - t0, output: readFileSync(sqlite3Log, 'utf8') }));
 });
 for (const step of steps) {
   const t0 = Date.now();
@@ -100,15 +104,15 @@ for (const step of steps) {
 const waited = Date.now();
 await binaries;
 rows.push({ name: 'waiting for the Node 22 and 24 binaries', ms: Date.now() - waited, note: '' });
-const built = await sqlite3;
-rows.push({ name: "sqlite3's native build (beside the steps above)", ms: built.ms, note: built.code === 0 ? '' : 'failed' });
-if (built.code !== 0) {
-  process.stderr.write(built.output);
-  table();
-  process.exit(built.code ?? 1);
-}
 const turboStarted = Date.now();
-const turbo = spawnSync(bin('turbo'), [...TURBO, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' });
+// spawnSync would hold the event loop, and with it the end of sqlite3's build above: the suites' child is awaited.
+const turbo = await new Promise((resolve) => {
+  spawn(bin('turbo'), [...TURBO, ...process.argv.slice(2)], { cwd: ROOT, stdio: 'inherit' }).on('close', (status) => resolve({ status }));
+});
 rows.push({ name: 'turbo: suites', ms: Date.now() - turboStarted, note: turbo.status === 0 ? '' : 'failed' });
+const built = await sqlite3;
+rows.push({ name: "sqlite3's native build (from the start, beside the rest)", ms: built.ms, note: built.code === 0 ? '' : 'failed' });
+if (built.code !== 0) process.stderr.write(`\nsqlite3's native build failed:\n${built.output}`);
+rmSync(path.dirname(sqlite3Log), { recursive: true, force: true });
 table(turboStarted);
-process.exit(turbo.status ?? 1);
+process.exit(turbo.status === 0 && built.code === 0 ? 0 : (turbo.status ?? 1));
