@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // The door's test runner (`npm test -w @murmur/door`): every unit spec beside its source, at any depth
-// (dist/src/**/*.spec.js), and every black-box suite (dist/test/*.test.js), run by one node:test runner a few files at
-// a time (the pool, below): scripts/ordered-test-run.mjs, which keeps the order below, or, when arguments are given,
-// `node --test`, which starts the files in name order. Node 20's `node --test` expands no globs itself and a shell's `dist/src/*/*.spec.js` is one
+// (dist/src/**/*.spec.js), and every black-box suite (dist/test/*.test.js), handed to one `node --test
+// --test-concurrency` (the pool, below). Node 20's `node --test` expands no globs itself and a shell's `dist/src/*/*.spec.js` is one
 // folder deep, so a spec under agent/drivers/ would never have run, silently; this walks the folders instead.
 //
 // It runs tsc's output, so it judges that output by its sources: a compiled file whose source is gone (moved or
@@ -14,8 +13,8 @@
 // The pool: two files more than there are cores (four on two), each its own process. Most black-box files spend most
 // of their time waiting on their doors (a file's CPU time is a third of its wall time, measured file by file), so more
 // files than cores keep the cores busy: alone on two cores, four files at a time left them idle 2% of the time. The files
-// that take longest start first (SLOW_FIRST), then the unit specs' four processes, then every other file in name order,
-// so the suite does not end waiting on one long file alone.
+// that take longest are listed first (SLOW_FIRST), but Node 20's `node --test` sorts the files it is given by name
+// before it starts them, so that order reaches only `--list` (docs/decisions.md, "The test run").
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -46,33 +45,33 @@ export const sourceOf = (compiled) => compiled.replace(/^dist\//, '').replace(/\
 const CONCURRENCY = availableParallelism() + 2;
 
 /**
- * The files that took 25 s or more (of wall time, four at a time on two cores; 2026-12-08), longest first; a file
- * missing from the build is skipped. Only the order depends on this list, never what runs.
+ * The files that took 20 s or more (of wall time, two at a time on two cores), longest first; a file missing from the
+ * build is skipped. Only the order depends on this list, never what runs.
  */
 const SLOW_FIRST = [
+  'dist/test/cli-signal-on-announcement.test.js',
+  'dist/test/agent-loop.test.js',
   // The harness files also install Claude Code and Codex on a fresh machine (about 20 s each), before their tests start.
   'dist/test/harness-codex.test.js',
-  'dist/test/records-memory.test.js',
-  'dist/test/sandbox-limits.test.js',
-  'dist/test/telemetry-otlp.test.js',
-  'dist/test/memory-ceiling.test.js',
-  'dist/test/governors.test.js',
-  'dist/test/cli-signal-on-announcement.test.js',
-  'dist/test/governors-providers.test.js',
-  'dist/test/agent-loop.test.js',
-  'dist/test/artifacts-wasm.test.js',
-  'dist/test/shell-lifetime.test.js',
-  'dist/test/sandbox-escape.test.js',
   'dist/test/harness-claude-code.test.js',
-  'dist/test/artifacts-cli.test.js',
-  'dist/test/formation-calls.test.js',
-  'dist/test/client-packed-install.test.js',
-  'dist/test/records-plane.test.js',
-  'dist/test/cli-manners.test.js',
+  'dist/test/records-memory.test.js',
+  'dist/test/telemetry-otlp.test.js',
+  'dist/test/sandbox-escape.test.js',
+  'dist/test/shell-lifetime.test.js',
+  'dist/test/governors-providers.test.js',
   'dist/test/cli-watch.test.js',
-  'dist/test/formation-launch.test.js',
+  'dist/test/acceptance.test.js',
+  'dist/test/formation-calls.test.js',
   'dist/test/formation-abandoned.test.js',
-  'dist/test/cli-json.test.js',
+  'dist/test/background-command.test.js',
+  'dist/test/formation-host.test.js',
+  'dist/test/compaction.test.js',
+  'dist/test/formation-faults.test.js',
+  'dist/test/formation-launch.test.js',
+  'dist/test/planes-peer.test.js',
+  'dist/test/records-plane.test.js',
+  'dist/src/tools/sandbox/bwrap-args.spec.js',
+  'dist/test/client-packed-install.test.js',
 ];
 
 /** `files` with SLOW_FIRST's at the front, in its order. */
@@ -127,10 +126,7 @@ export function bundledTestFiles(files) {
     };
   // Every spec, a few to a process (SPECS_ENTRIES), else each in its own (a subset was asked for).
   const together = asked.length > 0 && asked.length === specs.length && asked.every((f) => specs.includes(f));
-  // The slowest files first, then the specs' processes (each one of the longer files), then the rest.
-  const suites = files.filter((f) => !f.startsWith('dist/src/'));
-  const slow = suites.filter((f) => SLOW_FIRST.includes(f));
-  const run = together ? [...slow, ...SPECS_ENTRIES.map((entry) => `dist/${entry}`), ...suites.filter((f) => !slow.includes(f))] : files;
+  const run = together ? [...SPECS_ENTRIES.map((entry) => `dist/${entry}`), ...files.filter((f) => !f.startsWith('dist/src/'))] : files;
   return { files: run.map((f) => f.replace(/^dist\//, `${BUNDLED}/`)), why: null };
 }
 
@@ -154,20 +150,16 @@ if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLTo
     '--test-reporter-destination=stderr',
   ];
   const runTmp = runTmpdir('test');
-  // With no arguments for node --test, the order above holds (scripts/ordered-test-run.mjs); with some, node --test
-  // takes them, and starts the files in name order.
-  const command =
-    args.length === 0
-      ? [path.join(DOOR, 'scripts/ordered-test-run.mjs'), `--concurrency=${CONCURRENCY}`, ...files]
-      : ['--test', `--test-concurrency=${CONCURRENCY}`, ...reporters, ...args, ...files];
-  const child = spawn(process.execPath, command, {
+  const child = spawn(process.execPath, ['--test', `--test-concurrency=${CONCURRENCY}`, ...reporters, ...args, ...files], {
     cwd: DOOR,
     stdio: 'inherit',
     env: { ...process.env, TMPDIR: runTmp.dir },
   });
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-  child.on('exit', (code) => {
+  child.on('exit', (code, signal) => {
     runTmp.remove();
+    // A runner ended by a signal prints nothing of its own: say so, or the suite ends mid-file with no reason given.
+    if (signal !== null) console.error(`run-tests: the test runner (node --test) was ended by ${signal}`);
     process.exit(code ?? 1);
   });
 }
