@@ -3,9 +3,12 @@
  * items": a detached_shell item prints as `running:`).
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { BACKGROUND_SCRIPT, backgroundWorkId, manifest, runMur, until } from './support/client-cli.js';
-import { type DoorProcess, makeCapsule, runDoor } from './support/door-process.js';
+import { type DoorProcess, makeCapsule, runDoor, tempDir } from './support/door-process.js';
 import { send, waitForState } from './support/rpc.js';
 
 describe('mur stop', () => {
@@ -68,5 +71,32 @@ describe('mur stop', () => {
     const many = await runMur(['stop', 'a', 'b'], door.home);
     assert.equal(many.code, 2);
     assert.match(many.stderr, /usage: mur stop/);
+  });
+
+  test('a formation whose supervisor is gone and whose pid another process now holds is not signalled', async () => {
+    const home = tempDir('home');
+    // A pid is reused once its process is gone; the entry says when its supervisor started, and this process did not.
+    const bystander = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const dir = path.join(home, 'formations');
+      mkdirSync(dir, { recursive: true });
+      const entry = {
+        name: 'crashed',
+        pid: bystander.pid,
+        rosterFile: '/nowhere/roster.yaml',
+        entry: 'a',
+        members: [],
+        startedAt: new Date().toISOString(),
+        pidStartTime: '1',
+      };
+      writeFileSync(path.join(dir, `crashed-${bystander.pid}.json`), JSON.stringify(entry));
+      const result = await runMur(['stop', 'crashed'], home);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /no running session is crashed/);
+      assert.equal(bystander.exitCode, null, 'the bystander was not signalled');
+      assert.equal(bystander.signalCode, null);
+    } finally {
+      bystander.kill('SIGKILL');
+    }
   });
 });

@@ -21,6 +21,12 @@ export interface FormationEntry {
   entry: string;
   members: { member: string; sessionId: string; url: string; pid: number }[];
   startedAt: string;
+  /**
+   * The supervisor's start time (/proc/<pid>/stat, clock ticks since boot), written at registration: a pid is reused
+   * once its process is gone (pid_max is 32,768 on some machines), and `mur stop` signals this pid, so an entry whose pid
+   * now names a process started at another time is stale. Absent in an entry an older mur wrote.
+   */
+  pidStartTime?: string;
 }
 
 function formationsDir(home = murmurHome()): string {
@@ -29,14 +35,31 @@ function formationsDir(home = murmurHome()): string {
 
 export function registerFormation(entry: FormationEntry): void {
   makePrivateDir(formationsDir());
-  writePrivateFile(path.join(formationsDir(), `${entry.name}-${entry.pid}.json`), `${JSON.stringify(entry, null, 2)}\n`);
+  const registered: FormationEntry = { ...entry, pidStartTime: startTimeOf(entry.pid) ?? undefined };
+  writePrivateFile(path.join(formationsDir(), `${entry.name}-${entry.pid}.json`), `${JSON.stringify(registered, null, 2)}\n`);
+}
+
+/** When process `pid` started (field 22 of /proc/<pid>/stat, after the command name, which may hold spaces), or null. */
+function startTimeOf(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the formation's supervisor still runs: its pid alive and, where the entry says when it started, started then. */
+function supervisorRuns(entry: FormationEntry): boolean {
+  if (!isAlive(entry.pid)) return false;
+  return entry.pidStartTime === undefined || startTimeOf(entry.pid) === entry.pidStartTime;
 }
 
 export function unregisterFormation(name: string, pid: number): void {
   rmSync(path.join(formationsDir(), `${name}-${pid}.json`), { force: true });
 }
 
-/** Every registered formation under `home` (MURMUR_HOME), each marked stale when its supervisor is gone. */
+/** Every registered formation under `home` (MURMUR_HOME), each marked stale when its supervisor is gone (or its pid reused). */
 export function listFormations(home = murmurHome()): (FormationEntry & { stale: boolean })[] {
   let files: string[];
   try {
@@ -47,7 +70,7 @@ export function listFormations(home = murmurHome()): (FormationEntry & { stale: 
   return files.flatMap((file) => {
     try {
       const entry = JSON.parse(readFileSync(path.join(formationsDir(home), file), 'utf8')) as FormationEntry;
-      return [{ ...entry, stale: !isAlive(entry.pid) }];
+      return [{ ...entry, stale: !supervisorRuns(entry) }];
     } catch {
       return [];
     }
